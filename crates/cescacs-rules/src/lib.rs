@@ -1,0 +1,1 @@
+//! C'escacs rules: positions, legal move generation, make/unmake, check, game end and perft.

@@ -1,0 +1,1 @@
+//! TLPD (PDTL) position strings for C'escacs: a tolerant reader and an exact writer.

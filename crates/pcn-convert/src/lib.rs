@@ -1,0 +1,1 @@
+//! Lossless conversion of C'escacs, xiangqi and classic chess game records to and from PCN.

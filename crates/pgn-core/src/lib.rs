@@ -1,0 +1,1 @@
+//! A no-allocation streaming tokenizer for classic chess PGN bytes.

@@ -1,0 +1,1 @@
+//! Xiangqi PGN files: Chinese, WXF and ICCS move notations, any text encoding, and the XML form.
