@@ -1,1 +1,477 @@
 //! A no-allocation streaming tokenizer for classic chess PGN bytes.
+//!
+//! In the manner of `csv-core`: the [`Tokenizer`] never owns or allocates a buffer.
+//! The caller hands it the unconsumed bytes of its own buffer; it returns one
+//! [`Token`] borrowing from them plus how many bytes were consumed, or asks for more
+//! input when a token might continue past the end of the slice. Bytes need not be
+//! UTF-8: tag values and comments are returned raw so the caller can pick a decoding.
+//!
+//! Every token carries its absolute byte offset and 1-based line and column so that
+//! readers built on top can locate errors in files of any size.
+//!
+//! ```
+//! use pgn_core::{Next, TokenKind, Tokenizer};
+//!
+//! let input = b"[Event \"x\"]\n1.e4 {best} e5 *";
+//! let mut tok = Tokenizer::new();
+//! let mut rest = &input[..];
+//! let mut kinds = Vec::new();
+//! loop {
+//!     let (next, used) = tok.next(rest, true);
+//!     match next {
+//!         Next::Token(t) => kinds.push((t.kind, t.text.to_vec(), t.pos.line, t.pos.col)),
+//!         Next::End => break,
+//!         Next::NeedMore => unreachable!("eof was signalled"),
+//!     }
+//!     rest = &rest[used..];
+//! }
+//! assert_eq!(kinds[0], (TokenKind::TagOpen, b"[".to_vec(), 1, 1));
+//! assert_eq!(kinds[2], (TokenKind::String { escaped: false }, b"x".to_vec(), 1, 8));
+//! assert_eq!(kinds[4], (TokenKind::Symbol, b"1".to_vec(), 2, 1));
+//! assert_eq!(kinds[5], (TokenKind::Dots, b".".to_vec(), 2, 2));
+//! assert_eq!(kinds[6], (TokenKind::Symbol, b"e4".to_vec(), 2, 3));
+//! assert_eq!(kinds[7], (TokenKind::Comment { terminated: true }, b"best".to_vec(), 2, 6));
+//! assert_eq!(kinds.last().unwrap().0, TokenKind::Star);
+//! ```
+
+#![forbid(unsafe_code)]
+
+/// Where a token starts: absolute byte offset and 1-based line and byte column.
+///
+/// Lines are counted at `\n`, so CRLF files count like LF files; a file using bare
+/// CR line endings is reported as one long line (columns stay exact offsets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Pos {
+    pub offset: u64,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// The lexical kinds of PGN (spec §2). Classification of symbols (move numbers,
+/// SAN, results, glyphs) is left to the layer above, which knows the context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// `[`
+    TagOpen,
+    /// `]`
+    TagClose,
+    /// `"…"`; `text` is between the quotes with escapes still in place.
+    /// `escaped` tells whether a `\` occurs, so the common case needs no unescaping.
+    String { escaped: bool },
+    /// A run of symbol bytes: SAN, move numbers, results, glyphs, tag names.
+    Symbol,
+    /// One or more `.`; `text` holds them all (`1...` gives `1` then `...`).
+    Dots,
+    /// `$` and the digits after it; `text` holds the digits only (may be empty).
+    Nag,
+    /// `*`
+    Star,
+    /// `(`
+    VariationOpen,
+    /// `)`
+    VariationClose,
+    /// `{…}`; `text` is between the braces. Unterminated only at end of input.
+    Comment { terminated: bool },
+    /// `;…` to the end of the line; `text` excludes the `;` and the line end.
+    LineComment,
+    /// A line whose first byte is `%`; `text` is the rest of the line.
+    Escape,
+    /// `<…>`, reserved by the standard; `text` is between the angle brackets.
+    Reserved,
+    /// A byte that can start no token (a control character or a stray `>`).
+    Invalid,
+}
+
+/// One token, borrowing its text from the slice given to [`Tokenizer::next`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token<'a> {
+    pub kind: TokenKind,
+    /// The payload (see [`TokenKind`] for what is included).
+    pub text: &'a [u8],
+    /// Where the token's first byte is.
+    pub pos: Pos,
+    /// Total length of the token in bytes, delimiters included.
+    pub len: usize,
+}
+
+/// What [`Tokenizer::next`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next<'a> {
+    Token(Token<'a>),
+    /// The slice ends inside a token (or is empty); call again with the same
+    /// unconsumed bytes followed by more input, or with `eof = true`.
+    NeedMore,
+    /// No more tokens: the input is exhausted and `eof` was signalled.
+    End,
+}
+
+// Byte classes, looked up in one table so the hot loops are a load and a compare.
+const WS: u8 = 1; // whitespace (and DOS end-of-file 0x1A, seen at the end of old files)
+const SYM: u8 = 2; // may appear in a symbol
+const DELIM: u8 = 3; // starts a self-delimiting token
+const CTRL: u8 = 4; // other control characters
+
+const CLASS: [u8; 256] = {
+    let mut t = [SYM; 256];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = CTRL;
+        i += 1;
+    }
+    t[b' ' as usize] = WS;
+    t[b'\t' as usize] = WS;
+    t[b'\n' as usize] = WS;
+    t[b'\r' as usize] = WS;
+    t[0x0b] = WS;
+    t[0x0c] = WS;
+    t[0x1a] = WS;
+    t[0x7f] = CTRL;
+    let d = b"[](){}\";.$*<>";
+    let mut j = 0;
+    while j < d.len() {
+        t[d[j] as usize] = DELIM;
+        j += 1;
+    }
+    t
+};
+
+/// The tokenizer's whole state: where the next unconsumed byte is in the stream.
+///
+/// It is `Copy`, so a caller can save it and rewind to a token's start
+/// ([`Tokenizer::rewind`]) to look ahead without a second buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tokenizer {
+    offset: u64,
+    line: u32,
+    line_start: u64,
+}
+
+impl Default for Tokenizer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Tokenizer {
+    pub fn new() -> Tokenizer {
+        Tokenizer {
+            offset: 0,
+            line: 1,
+            line_start: 0,
+        }
+    }
+
+    /// The position of the next unconsumed byte.
+    pub fn pos(&self) -> Pos {
+        Pos {
+            offset: self.offset,
+            line: self.line,
+            col: col_of(self.offset, self.line_start),
+        }
+    }
+
+    /// Makes `pos` (a token start previously returned) the next unconsumed byte.
+    /// The caller must hand the bytes from that position on to the next call.
+    pub fn rewind(&mut self, pos: Pos) {
+        self.offset = pos.offset;
+        self.line = pos.line;
+        self.line_start = pos.offset - u64::from(pos.col.saturating_sub(1));
+    }
+
+    #[inline]
+    fn newlines(&mut self, bytes: &[u8], base: u64) {
+        // Only called on multi-line payloads (comments, strings), so the count is rare work.
+        if let Some(last) = memchr::memrchr(b'\n', bytes) {
+            let n = memchr::memchr_iter(b'\n', bytes).count() as u32;
+            self.line = self.line.saturating_add(n);
+            self.line_start = base + last as u64 + 1;
+        }
+    }
+
+    /// Reads the next token from `input`, the unconsumed bytes. Returns it with the
+    /// number of bytes consumed (leading whitespace included); on
+    /// [`Next::NeedMore`] the count covers only skipped whitespace.
+    /// `eof` says no bytes follow `input`.
+    pub fn next<'a>(&mut self, input: &'a [u8], eof: bool) -> (Next<'a>, usize) {
+        let mut i = 0;
+        let n = input.len();
+        // A UTF-8 byte order mark is whitespace at the very start of a stream.
+        if self.offset == 0 && input.starts_with(b"\xEF\xBB\xBF") {
+            i = 3;
+        }
+        while i < n {
+            let b = input[i];
+            if CLASS[b as usize] != WS {
+                break;
+            }
+            if b == b'\n' {
+                self.line = self.line.saturating_add(1);
+                self.line_start = self.offset + i as u64 + 1;
+            }
+            i += 1;
+        }
+        let base = self.offset;
+        self.offset += i as u64;
+        if i == n {
+            return (if eof { Next::End } else { Next::NeedMore }, i);
+        }
+        let start = i;
+        let pos = Pos {
+            offset: base + i as u64,
+            line: self.line,
+            col: col_of(base + i as u64, self.line_start),
+        };
+        let rest = &input[start..];
+        let b = rest[0];
+        // `%` is an escape only as the first byte of a line; elsewhere it is text.
+        let at_line_start = pos.col == 1;
+        let (kind, text, len, need_more) = match b {
+            b'%' if at_line_start => match memchr::memchr(b'\n', rest) {
+                Some(e) => (TokenKind::Escape, trim_cr(&rest[1..e]), e, false),
+                None => (TokenKind::Escape, trim_cr(&rest[1..]), rest.len(), !eof),
+            },
+            b'[' => (TokenKind::TagOpen, &rest[..1], 1, false),
+            b']' => (TokenKind::TagClose, &rest[..1], 1, false),
+            b'(' => (TokenKind::VariationOpen, &rest[..1], 1, false),
+            b')' => (TokenKind::VariationClose, &rest[..1], 1, false),
+            b'*' => (TokenKind::Star, &rest[..1], 1, false),
+            b'.' => {
+                let e = rest.iter().position(|&c| c != b'.').unwrap_or(rest.len());
+                (TokenKind::Dots, &rest[..e], e, e == rest.len() && !eof)
+            }
+            b'$' => {
+                let e = 1 + rest[1..]
+                    .iter()
+                    .position(|c| !c.is_ascii_digit())
+                    .unwrap_or(rest.len() - 1);
+                (TokenKind::Nag, &rest[1..e], e, e == rest.len() && !eof)
+            }
+            b'{' => match memchr::memchr(b'}', &rest[1..]) {
+                Some(e) => (
+                    TokenKind::Comment { terminated: true },
+                    &rest[1..1 + e],
+                    e + 2,
+                    false,
+                ),
+                None => (
+                    TokenKind::Comment { terminated: false },
+                    &rest[1..],
+                    rest.len(),
+                    !eof,
+                ),
+            },
+            b';' => match memchr::memchr(b'\n', rest) {
+                Some(e) => (TokenKind::LineComment, trim_cr(&rest[1..e]), e, false),
+                None => (
+                    TokenKind::LineComment,
+                    trim_cr(&rest[1..]),
+                    rest.len(),
+                    !eof,
+                ),
+            },
+            b'<' => match memchr::memchr(b'>', &rest[1..]) {
+                Some(e) => (TokenKind::Reserved, &rest[1..1 + e], e + 2, false),
+                None => (TokenKind::Reserved, &rest[1..], rest.len(), !eof),
+            },
+            b'"' => {
+                let mut j = 1;
+                let mut escaped = false;
+                let mut closed = false;
+                while let Some(k) = memchr::memchr2(b'"', b'\\', &rest[j..]) {
+                    if rest[j + k] == b'"' {
+                        j += k;
+                        closed = true;
+                        break;
+                    }
+                    escaped = true;
+                    j += k + 2;
+                    if j >= rest.len() {
+                        break;
+                    }
+                }
+                if closed {
+                    (TokenKind::String { escaped }, &rest[1..j], j + 1, false)
+                } else {
+                    let e = rest.len();
+                    (TokenKind::String { escaped }, &rest[1..e], e, !eof)
+                }
+            }
+            _ => match CLASS[b as usize] {
+                // `%` away from a line start and all other SYM bytes form symbols.
+                SYM => {
+                    let mut e = 1;
+                    while e < rest.len() && CLASS[rest[e] as usize] == SYM {
+                        e += 1;
+                    }
+                    (TokenKind::Symbol, &rest[..e], e, e == rest.len() && !eof)
+                }
+                // A stray `>` or a control byte: one byte, reported so nothing is lost.
+                _ => (TokenKind::Invalid, &rest[..1], 1, false),
+            },
+        };
+        if need_more {
+            return (Next::NeedMore, start);
+        }
+        if matches!(
+            kind,
+            TokenKind::Comment { .. } | TokenKind::String { .. } | TokenKind::Reserved
+        ) {
+            self.newlines(&rest[..len], pos.offset);
+        }
+        self.offset = pos.offset + len as u64;
+        (
+            Next::Token(Token {
+                kind,
+                text,
+                pos,
+                len,
+            }),
+            start + len,
+        )
+    }
+}
+
+#[inline]
+fn col_of(offset: u64, line_start: u64) -> u32 {
+    u32::try_from(offset - line_start + 1).unwrap_or(u32::MAX)
+}
+
+fn trim_cr(s: &[u8]) -> &[u8] {
+    s.strip_suffix(b"\r").unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(input: &[u8]) -> Vec<(TokenKind, Vec<u8>, u32, u32)> {
+        let mut t = Tokenizer::new();
+        let mut rest = input;
+        let mut out = Vec::new();
+        loop {
+            let (n, used) = t.next(rest, true);
+            rest = &rest[used..];
+            match n {
+                Next::Token(tok) => {
+                    out.push((tok.kind, tok.text.to_vec(), tok.pos.line, tok.pos.col))
+                }
+                Next::End => return out,
+                Next::NeedMore => panic!("NeedMore at eof"),
+            }
+        }
+    }
+
+    /// Feeding one byte at a time must give the same tokens as feeding everything,
+    /// which is what makes the tokenizer safe on any buffer boundary.
+    fn chunked(input: &[u8]) -> Vec<(TokenKind, Vec<u8>, u32, u32)> {
+        let mut t = Tokenizer::new();
+        let mut buf: Vec<u8> = Vec::new();
+        let mut fed = 0;
+        let mut out = Vec::new();
+        loop {
+            let eof = fed == input.len();
+            let (n, used) = t.next(&buf, eof);
+            match n {
+                Next::Token(tok) => {
+                    out.push((tok.kind, tok.text.to_vec(), tok.pos.line, tok.pos.col));
+                    buf.drain(..used);
+                }
+                Next::NeedMore => {
+                    buf.drain(..used);
+                    buf.push(input[fed]);
+                    fed += 1;
+                }
+                Next::End => return out,
+            }
+        }
+    }
+
+    #[test]
+    fn boundaries_do_not_change_tokens() {
+        let input: &[u8] = b"\xEF\xBB\xBF[Event \"a \\\"b\\\" c\"]\r\n\r\n%esc [x]\n1. e4 $12 {multi\nline} ; rest {x}\r\n1... e5 (2.Nf3) <res> 1/2-1/2";
+        let whole = all(input);
+        assert_eq!(whole, chunked(input));
+        let kinds: Vec<_> = whole.iter().map(|t| t.0).collect();
+        use TokenKind::*;
+        assert_eq!(
+            kinds,
+            vec![
+                TagOpen,
+                Symbol,
+                String { escaped: true },
+                TagClose,
+                Escape,
+                Symbol,
+                Dots,
+                Symbol,
+                Nag,
+                Comment { terminated: true },
+                LineComment,
+                Symbol,
+                Dots,
+                Symbol,
+                VariationOpen,
+                Symbol,
+                Dots,
+                Symbol,
+                VariationClose,
+                Reserved,
+                Symbol
+            ]
+        );
+        // BOM is not counted as a column; the escape line and the CRLF are handled.
+        assert_eq!((whole[0].2, whole[0].3), (1, 4));
+        assert_eq!(whole[4].1, b"esc [x]");
+        assert_eq!(whole[10].1, b" rest {x}");
+        // After the two-line comment the line count continues correctly.
+        assert_eq!((whole[11].2, whole[11].3), (6, 1));
+        assert_eq!(whole.last().unwrap().1, b"1/2-1/2");
+    }
+
+    #[test]
+    fn percent_mid_line_is_text_and_braces_do_not_nest() {
+        let t = all(b"e4 %x {a {b} c}");
+        assert_eq!(t[1].0, TokenKind::Symbol);
+        assert_eq!(t[1].1, b"%x");
+        assert_eq!(t[2].1, b"a {b");
+        assert_eq!(t[3].1, b"c");
+        assert_eq!(t[4].0, TokenKind::Invalid);
+    }
+
+    #[test]
+    fn unterminated_tokens_end_at_eof() {
+        let t = all(b"{open comment");
+        assert_eq!(
+            t,
+            vec![(
+                TokenKind::Comment { terminated: false },
+                b"open comment".to_vec(),
+                1,
+                1
+            )]
+        );
+        let t = all(b"[A \"open");
+        assert_eq!(t[2].0, TokenKind::String { escaped: false });
+        assert!(all(b"\x00\x01").iter().all(|t| t.0 == TokenKind::Invalid));
+    }
+
+    #[test]
+    fn rewind_restores_position() {
+        let mut t = Tokenizer::new();
+        let input = b"a\nbb cc";
+        let (_, u1) = t.next(input, true);
+        let (n, u2) = t.next(&input[u1..], true);
+        let Next::Token(tok) = n else { panic!() };
+        assert_eq!((tok.pos.line, tok.pos.col), (2, 1));
+        t.rewind(tok.pos);
+        let (n2, _) = t.next(&input[tok.pos.offset as usize..], true);
+        assert_eq!(n2, Next::Token(tok));
+        let _ = u2;
+    }
+}
