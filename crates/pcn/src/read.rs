@@ -1,0 +1,568 @@
+//! Second pass: the raw tree to the typed model, with exact JSON paths in errors.
+
+use crate::board::{Board, Coord};
+use crate::error::{JsonPath, ReadError, Reason};
+use crate::model::{Action, Cache, CaptureRecord, Game, Move, Options, SideCache, Status, Verb};
+use crate::piece::Piece;
+use crate::raw::{self, Raw};
+
+type R<T> = Result<T, ReadError>;
+
+/// Reads a seed-edition PCN document from JSON text.
+pub fn from_str(text: &str) -> Result<Game, ReadError> {
+    let raw = raw::parse(text)?;
+    game(&raw)
+}
+
+/// Reads a seed-edition PCN document from bytes (must be UTF-8).
+pub fn from_slice(bytes: &[u8]) -> Result<Game, ReadError> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => from_str(s),
+        Err(e) => {
+            // Report the position like serde_json does, so callers see one style.
+            let before = &bytes[..e.valid_up_to()];
+            let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+            let column = 1 + before.iter().rev().take_while(|&&b| b != b'\n').count();
+            Err(ReadError {
+                path: JsonPath::root(),
+                reason: Reason::Syntax {
+                    message: "invalid UTF-8".to_owned(),
+                    line,
+                    column,
+                },
+            })
+        }
+    }
+}
+
+/// Reads a document already parsed into a `serde_json::Value` (duplicate keys cannot be
+/// detected any more at that point).
+pub fn from_value(value: &serde_json::Value) -> Result<Game, ReadError> {
+    game(&from_json_value(value))
+}
+
+fn from_json_value(v: &serde_json::Value) -> Raw {
+    use serde_json::Value as V;
+    match v {
+        V::Null => Raw::Null,
+        V::Bool(b) => Raw::Bool(*b),
+        V::Number(n) => Raw::Num(n.clone()),
+        V::String(s) => Raw::Str(s.clone()),
+        V::Array(a) => Raw::Arr(a.iter().map(from_json_value).collect()),
+        V::Object(o) => Raw::Obj(
+            o.iter()
+                .map(|(k, v)| (k.clone(), from_json_value(v)))
+                .collect(),
+        ),
+    }
+}
+
+fn err<T>(path: &JsonPath, reason: Reason) -> R<T> {
+    Err(ReadError::new(path, reason))
+}
+
+fn type_err<T>(path: &JsonPath, expected: &'static str, found: &Raw) -> R<T> {
+    err(
+        path,
+        Reason::Type {
+            expected,
+            found: found.kind(),
+        },
+    )
+}
+
+/// Keys of later editions, so that such a document is refused as an edition mismatch
+/// rather than as a pile of unknown keys.
+fn later_edition(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "state" | "version" => "2014",
+        "variant" => "2015",
+        "startpos" => "2014/2020",
+        "sides" => "2014/2025",
+        "moves" => "2014/2020/2025",
+        "indexes" | "topside" | "bottomside" | "is_turn_to_topside" | "is_in_check"
+        | "is_topside_better" | "event" | "location" | "href" | "name" | "round" | "started_on"
+        | "finished_at" => "2020",
+        "setup" | "status" | "winner" | "meta" => "2025",
+        _ => return None,
+    })
+}
+
+const SEED_KEYS: [&str; 8] = [
+    "started_at",
+    "topside_player",
+    "bottomside_player",
+    "over?",
+    "...result?",
+    "starting_position",
+    "previous_moves",
+    "...cache",
+];
+
+pub(crate) fn is_extension_key(k: &str) -> bool {
+    k.len() > 3 && k.starts_with("...") && !SEED_KEYS.contains(&k)
+}
+
+pub(crate) fn game(raw: &Raw) -> R<Game> {
+    let mut path = JsonPath::root();
+    let Raw::Obj(entries) = raw else {
+        return type_err(&path, "an object (a PCN game)", raw);
+    };
+    for (k, _) in entries {
+        if SEED_KEYS.contains(&k.as_str()) || is_extension_key(k) {
+            continue;
+        }
+        path.push_key(k);
+        let reason = match later_edition(k) {
+            Some(edition) => Reason::UnsupportedEdition {
+                key: k.clone(),
+                edition,
+            },
+            None => Reason::UnknownKey(k.clone()),
+        };
+        return err(&path, reason);
+    }
+    let Some((_, sp)) = entries.iter().find(|(k, _)| k == "starting_position") else {
+        return err(&path, Reason::MissingKey("starting_position"));
+    };
+    path.push_key("starting_position");
+    let starting_position = board(sp, &mut path)?;
+    path.pop();
+    let shape = starting_position.shape().to_vec();
+
+    let mut g = Game::new(starting_position);
+    let mut over = None;
+    let mut result = None;
+    let mut moves = None;
+    for (k, v) in entries {
+        path.push_key(k);
+        match k.as_str() {
+            "started_at" => {
+                let s = string(v, &path)?;
+                if !is_date_time(&s) {
+                    return err(&path, Reason::BadTimestamp(s));
+                }
+                g.started_at = Some(s);
+            }
+            "topside_player" => g.topside_player = Some(string(v, &path)?),
+            "bottomside_player" => g.bottomside_player = Some(string(v, &path)?),
+            "over?" => match v {
+                Raw::Bool(b) => over = Some(*b),
+                _ => return type_err(&path, "a boolean", v),
+            },
+            "...result?" => match v {
+                Raw::Bool(b) => result = Some(*b),
+                Raw::Null => {}
+                _ => return type_err(&path, "a boolean or null", v),
+            },
+            "starting_position" => {}
+            "previous_moves" => moves = Some(move_list(v, &mut path, &shape)?),
+            "...cache" => g.cache = Some(cache(v, &mut path, &shape)?),
+            _ => {
+                g.extensions.insert(k.clone(), v.to_value());
+            }
+        }
+        path.pop();
+    }
+    let Some(over) = over else {
+        return err(&path, Reason::MissingKey("over?"));
+    };
+    let Some(moves) = moves else {
+        return err(&path, Reason::MissingKey("previous_moves"));
+    };
+    g.status = Status::from_keys(over, result);
+    g.previous_moves = moves;
+    Ok(g)
+}
+
+fn string(v: &Raw, path: &JsonPath) -> R<String> {
+    match v {
+        Raw::Str(s) => Ok(s.clone()),
+        _ => type_err(path, "a string", v),
+    }
+}
+
+/// `YYYY-MM-DDThh:mm:ss[.f+][Z|±hh:mm]`. The offset is optional because Part C writes
+/// PGN dates without a known zone as local time; everything else is checked strictly.
+pub(crate) fn is_date_time(s: &str) -> bool {
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>, lo: u32, hi: u32| -> bool {
+        b.get(r.clone())
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+            && s[r].parse::<u32>().is_ok_and(|n| (lo..=hi).contains(&n))
+    };
+    let fixed = b.len() >= 19
+        && num(0..4, 0, 9999)
+        && b[4] == b'-'
+        && num(5..7, 1, 12)
+        && b[7] == b'-'
+        && num(8..10, 1, 31)
+        && (b[10] == b'T' || b[10] == b't')
+        && num(11..13, 0, 23)
+        && b[13] == b':'
+        && num(14..16, 0, 59)
+        && b[16] == b':'
+        && num(17..19, 0, 60);
+    if !fixed {
+        return false;
+    }
+    let mut i = 19;
+    if b.get(i) == Some(&b'.') {
+        let start = i + 1;
+        i = start;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    match &b[i..] {
+        [] | [b'Z'] | [b'z'] => true,
+        [b'+' | b'-', ..] if b.len() - i == 6 => {
+            num(i + 1..i + 3, 0, 23) && b[i + 3] == b':' && num(i + 4..i + 6, 0, 59)
+        }
+        _ => false,
+    }
+}
+
+fn piece(v: &Raw, path: &JsonPath) -> R<Piece> {
+    match v {
+        Raw::Str(s) => s.parse().map_err(|why| {
+            ReadError::new(
+                path,
+                Reason::BadPiece {
+                    value: s.clone(),
+                    why,
+                },
+            )
+        }),
+        _ => type_err(path, "a piece string", v),
+    }
+}
+
+pub(crate) fn board(v: &Raw, path: &mut JsonPath) -> R<Board> {
+    // The shape is read down the first elements; every other branch must match it.
+    let mut shape = Vec::new();
+    let mut cur = v;
+    while let Raw::Arr(items) = cur {
+        match items.first() {
+            Some(first) => {
+                shape.push(items.len());
+                cur = first;
+            }
+            None => {
+                for _ in 0..shape.len() {
+                    path.push_index(0);
+                }
+                let e = ReadError::new(path, Reason::EmptyBoard);
+                for _ in 0..shape.len() {
+                    path.pop();
+                }
+                return Err(e);
+            }
+        }
+    }
+    if shape.is_empty() {
+        return type_err(path, "a board (nested arrays of squares)", v);
+    }
+    let mut squares = Vec::new();
+    fill(v, 0, &shape, path, &mut squares)?;
+    Ok(Board::from_parts(shape, squares))
+}
+
+fn fill(
+    v: &Raw,
+    depth: usize,
+    shape: &[usize],
+    path: &mut JsonPath,
+    out: &mut Vec<Option<Piece>>,
+) -> R<()> {
+    if depth == shape.len() {
+        return match v {
+            Raw::Null => {
+                out.push(None);
+                Ok(())
+            }
+            Raw::Str(_) => {
+                out.push(Some(piece(v, path)?));
+                Ok(())
+            }
+            _ => type_err(path, "a square (null or a piece string)", v),
+        };
+    }
+    let Raw::Arr(items) = v else {
+        return type_err(path, "an array (a board level, like its siblings)", v);
+    };
+    if items.len() != shape[depth] {
+        return err(
+            path,
+            Reason::Ragged {
+                expected: shape[depth],
+                found: items.len(),
+            },
+        );
+    }
+    for (i, item) in items.iter().enumerate() {
+        path.push_index(i);
+        fill(item, depth + 1, shape, path, out)?;
+        path.pop();
+    }
+    Ok(())
+}
+
+fn index(v: &Raw, path: &JsonPath) -> R<usize> {
+    match v {
+        Raw::Num(n) => match n.as_u64().and_then(|u| usize::try_from(u).ok()) {
+            Some(u) => Ok(u),
+            None => err(path, Reason::NotAnIndex(n.to_string())),
+        },
+        _ => type_err(path, "an integer index", v),
+    }
+}
+
+fn coord(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<Coord> {
+    let c = match v {
+        Raw::Num(_) => Coord::Flat(index(v, path)?),
+        Raw::Arr(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                path.push_index(i);
+                let x = index(item, path)?;
+                if let Some(&extent) = shape.get(i).filter(|_| items.len() == shape.len()) {
+                    if x >= extent {
+                        return err(
+                            path,
+                            Reason::OffBoard {
+                                index: x as u64,
+                                dimension: i,
+                                extent,
+                            },
+                        );
+                    }
+                }
+                path.pop();
+                out.push(x);
+            }
+            Coord::Cartesian(out)
+        }
+        Raw::Str(_) => Coord::Piece(piece(v, path)?),
+        _ => {
+            return type_err(
+                path,
+                "a coordinate (array of indices, flattened index or piece name)",
+                v,
+            );
+        }
+    };
+    Board::check_coord(shape, &c).map_err(|r| ReadError::new(path, r))?;
+    Ok(c)
+}
+
+fn action(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<Action> {
+    let Raw::Arr(items) = v else {
+        return type_err(path, "an action [subject, verb, object, options?]", v);
+    };
+    if !(3..=4).contains(&items.len()) {
+        return err(path, Reason::ActionArity(items.len()));
+    }
+    path.push_index(1);
+    let verb = match &items[1] {
+        Raw::Str(s) => s
+            .parse::<Verb>()
+            .map_err(|()| ReadError::new(path, Reason::UnknownVerb(s.clone())))?,
+        other => return type_err(path, "a verb string", other),
+    };
+    path.pop();
+
+    path.push_index(0);
+    let subject = coord(&items[0], path, shape)?;
+    if verb == Verb::Drop && subject.is_square() {
+        return err(
+            path,
+            Reason::WrongCoordinateForm {
+                role: "subject",
+                verb: verb.as_str(),
+                must: "a piece name (the piece in hand)",
+            },
+        );
+    }
+    path.pop();
+
+    path.push_index(2);
+    let object = coord(&items[2], path, shape)?;
+    if matches!(verb, Verb::Drop | Verb::Shift | Verb::Land) && !object.is_square() {
+        return err(
+            path,
+            Reason::WrongCoordinateForm {
+                role: "object",
+                verb: verb.as_str(),
+                must: "an empty square (Cartesian or flattened), not a piece name",
+            },
+        );
+    }
+    path.pop();
+
+    let options = match items.get(3) {
+        None => None,
+        Some(o) => {
+            path.push_index(3);
+            let opts = options(o, path)?;
+            path.pop();
+            Some(opts)
+        }
+    };
+    Ok(Action {
+        subject,
+        verb,
+        object,
+        options,
+    })
+}
+
+fn options(v: &Raw, path: &mut JsonPath) -> R<Options> {
+    let Raw::Obj(entries) = v else {
+        return type_err(path, "an options object", v);
+    };
+    let mut o = Options::default();
+    for (k, val) in entries {
+        path.push_key(k);
+        if k == "promotion" {
+            o.promotion = Some(piece(val, path)?);
+        } else if k.len() > 3 && k.starts_with("...") {
+            o.extensions.insert(k.clone(), val.to_value());
+        } else {
+            return err(path, Reason::UnknownOption(k.clone()));
+        }
+        path.pop();
+    }
+    Ok(o)
+}
+
+fn move_list(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<Vec<Move>> {
+    let Raw::Arr(items) = v else {
+        return type_err(path, "an array of moves", v);
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, m) in items.iter().enumerate() {
+        path.push_index(i);
+        let Raw::Arr(actions) = m else {
+            return type_err(path, "a move (an array of actions)", m);
+        };
+        if actions.is_empty() {
+            return err(path, Reason::EmptyMove);
+        }
+        let mut mv = Vec::with_capacity(actions.len());
+        for (j, a) in actions.iter().enumerate() {
+            path.push_index(j);
+            mv.push(action(a, path, shape)?);
+            path.pop();
+        }
+        out.push(Move(mv));
+        path.pop();
+    }
+    Ok(out)
+}
+
+fn cache(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<Cache> {
+    let Raw::Obj(entries) = v else {
+        return type_err(path, "an object (the cache)", v);
+    };
+    let mut c = Cache::default();
+    for (k, val) in entries {
+        path.push_key(k);
+        match k.as_str() {
+            "current_position" => {
+                let b = board(val, path)?;
+                if b.shape() != shape {
+                    return err(
+                        path,
+                        Reason::ShapeMismatch {
+                            expected: shape.to_vec(),
+                            found: b.shape().to_vec(),
+                        },
+                    );
+                }
+                c.current_position = Some(b);
+            }
+            "possible_moves" => c.possible_moves = Some(move_list(val, path, shape)?),
+            "topside" => c.topside = Some(side_cache(val, path, shape)?),
+            "bottomside" => c.bottomside = Some(side_cache(val, path, shape)?),
+            _ => {
+                c.other.insert(k.clone(), val.to_value());
+            }
+        }
+        path.pop();
+    }
+    Ok(c)
+}
+
+fn side_cache(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<SideCache> {
+    let Raw::Obj(entries) = v else {
+        return type_err(path, "an object (a side's cache)", v);
+    };
+    let mut s = SideCache::default();
+    for (k, val) in entries {
+        path.push_key(k);
+        match k.as_str() {
+            "dropable_pieces" => {
+                let Raw::Arr(items) = val else {
+                    return type_err(path, "an array of piece strings", val);
+                };
+                let mut out = Vec::new();
+                for (i, p) in items.iter().enumerate() {
+                    path.push_index(i);
+                    out.push(piece(p, path)?);
+                    path.pop();
+                }
+                s.dropable_pieces = Some(out);
+            }
+            "captures" => {
+                let Raw::Arr(items) = val else {
+                    return type_err(path, "an array of {piece, from} objects", val);
+                };
+                let mut out = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    path.push_index(i);
+                    out.push(capture_record(item, path, shape)?);
+                    path.pop();
+                }
+                s.captures = Some(out);
+            }
+            _ => {
+                s.other.insert(k.clone(), val.to_value());
+            }
+        }
+        path.pop();
+    }
+    Ok(s)
+}
+
+fn capture_record(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<CaptureRecord> {
+    let Raw::Obj(entries) = v else {
+        return type_err(path, "an object {piece, from}", v);
+    };
+    let mut p = None;
+    let mut from = None;
+    for (k, val) in entries {
+        path.push_key(k);
+        match k.as_str() {
+            "piece" => p = Some(piece(val, path)?),
+            "from" => from = Some(coord(val, path, shape)?),
+            _ => return err(path, Reason::UnknownKey(k.clone())),
+        }
+        path.pop();
+    }
+    match (p, from) {
+        (Some(piece), Some(from)) => Ok(CaptureRecord { piece, from }),
+        (None, _) => err(path, Reason::MissingKey("piece")),
+        (_, None) => err(path, Reason::MissingKey("from")),
+    }
+}
+
+/// Checks a game built in memory against the rules a reader applies (coordinates on the
+/// board, cache shape, extension keys), so a writer never emits what a reader refuses.
+pub fn validate(g: &Game) -> Result<(), ReadError> {
+    let text = crate::write::to_string(g);
+    from_str(&text).map(|_| ())
+}
