@@ -57,12 +57,16 @@ fn very_deep_nesting_does_not_overflow_the_stack() {
 fn duplicate_keys_are_caught_through_serde_too() {
     let text = r#"{"over?":false,"over?":true,"starting_position":[null],"previous_moves":[]}"#;
     let e = serde_json::from_str::<pcn::Game>(text).unwrap_err();
-    assert!(e.to_string().starts_with("$: duplicate key \"over?\""), "{e}");
+    assert!(
+        e.to_string().starts_with("$: duplicate key \"over?\""),
+        "{e}"
+    );
 }
 
 #[test]
 fn the_error_carries_a_structured_path() {
-    let text = r#"{"over?":false,"starting_position":[null,null],"previous_moves":[[[0,"shfit",1]]]}"#;
+    let text =
+        r#"{"over?":false,"starting_position":[null,null],"previous_moves":[[[0,"shfit",1]]]}"#;
     let e = pcn::from_str(text).unwrap_err();
     use pcn::Segment::{Index, Key};
     assert_eq!(

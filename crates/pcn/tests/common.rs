@@ -1,4 +1,6 @@
 //! Helpers shared by the integration tests.
+// Each test binary compiles this module on its own and uses only part of it.
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 

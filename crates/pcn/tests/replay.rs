@@ -20,9 +20,12 @@ fn chess_start() -> GameBuilder {
     let back = ["r", "n", "b", "q", "k", "b", "n", "r"];
     for (c, a) in back.iter().enumerate() {
         b.place(c, Some(b.piece(a, Side::Top).unwrap())).unwrap();
-        b.place(8 + c, Some(b.piece("p", Side::Top).unwrap())).unwrap();
-        b.place(48 + c, Some(b.piece("p", Side::Bottom).unwrap())).unwrap();
-        b.place(56 + c, Some(b.piece(a, Side::Bottom).unwrap())).unwrap();
+        b.place(8 + c, Some(b.piece("p", Side::Top).unwrap()))
+            .unwrap();
+        b.place(48 + c, Some(b.piece("p", Side::Bottom).unwrap()))
+            .unwrap();
+        b.place(56 + c, Some(b.piece(a, Side::Bottom).unwrap()))
+            .unwrap();
     }
     b
 }
@@ -33,7 +36,10 @@ fn chess_examples_of_part_c2() {
     b.push_move([Action::shift(52, 36)]).unwrap(); // 1. e4 (spec: [[52,"shift",36]])
     let g = b.clone().build();
     assert_eq!(
-        pcn::to_string(&g).split("\"previous_moves\":").nth(1).unwrap(),
+        pcn::to_string(&g)
+            .split("\"previous_moves\":")
+            .nth(1)
+            .unwrap(),
         r#"[[[52,"shift",36]]]}"#
     );
     let end = pcn::replay(&g).unwrap();
@@ -43,7 +49,8 @@ fn chess_examples_of_part_c2() {
     // White O-O from a board with f1/g1 cleared: king first, then rook.
     let mut b = chess_start();
     b.place(61, None).unwrap().place(62, None).unwrap();
-    b.push_move([Action::shift(60, 62), Action::shift(63, 61)]).unwrap();
+    b.push_move([Action::shift(60, 62), Action::shift(63, 61)])
+        .unwrap();
     let end = pcn::replay(&b.build()).unwrap();
     assert_eq!(end.board.get(62), Some(&p("W:K")));
     assert_eq!(end.board.get(61), Some(&p("W:R")));
@@ -60,7 +67,10 @@ fn en_passant_and_promotions_of_part_c2() {
     squares[12] = "\"W:P\"".into(); // e7, about to promote
     squares[3] = "\"w:q\"".into(); // d8
     squares[51] = "\"w:p\"".into(); // black pawn d2 (A.4's 51 -> 59)
-    let rows: Vec<String> = squares.chunks(8).map(|r| format!("[{}]", r.join(","))).collect();
+    let rows: Vec<String> = squares
+        .chunks(8)
+        .map(|r| format!("[{}]", r.join(",")))
+        .collect();
     let board = format!("[{}]", rows.join(","));
     let g = doc(
         &board,
@@ -74,7 +84,10 @@ fn en_passant_and_promotions_of_part_c2() {
     assert_eq!(end.board.get(28), None);
     assert_eq!(end.board.get(59), Some(&p("w:n")));
     assert_eq!(end.board.get(3), Some(&p("W:N")));
-    assert!(end.bottom_hand.is_empty() && end.top_hand.is_empty(), "remove takes out of play");
+    assert!(
+        end.bottom_hand.is_empty() && end.top_hand.is_empty(),
+        "remove takes out of play"
+    );
 }
 
 #[test]
@@ -89,7 +102,11 @@ fn shogi_capture_with_promotion_of_part_a4() {
     let end = pcn::replay(&g).unwrap();
     assert_eq!(end.board.get(64), Some(&p("+s:r")));
     assert_eq!(end.board.get(10), None);
-    assert_eq!(end.top_hand, vec![p("S:b")], "captured piece flips case into the taker's hand");
+    assert_eq!(
+        end.top_hand,
+        vec![p("S:b")],
+        "captured piece flips case into the taker's hand"
+    );
     assert!(pcn::to_string(&g).contains(r#"[["s:r","capture",[7,1],{"promotion":"+s:r"}]]"#));
 }
 
@@ -97,8 +114,14 @@ fn shogi_capture_with_promotion_of_part_a4() {
 fn xiangqi_example_of_part_c3() {
     // 1. 炮二平五 马8进7 (h2e2 h9g7): [[70,"shift",67]], [[7,"shift",24]].
     let mut b = GameBuilder::new(&[10, 9], "x").unwrap();
-    b.place(70, Some(p("X:C"))).unwrap().place(7, Some(p("x:h"))).unwrap();
-    b.place(4, Some(p("x:g"))).unwrap().place(85, Some(p("X:G"))).unwrap();
+    b.place(70, Some(p("X:C")))
+        .unwrap()
+        .place(7, Some(p("x:h")))
+        .unwrap();
+    b.place(4, Some(p("x:g")))
+        .unwrap()
+        .place(85, Some(p("X:G")))
+        .unwrap();
     b.push_move([Action::shift(70, 67)]).unwrap();
     b.push_move([Action::shift(7, 24)]).unwrap();
     let end = pcn::replay(&b.build()).unwrap();
@@ -110,12 +133,18 @@ fn xiangqi_example_of_part_c3() {
 fn cescacs_example_of_part_c4() {
     // 1-D board of 169 cells; E7 = 136, E13 = 91, E21 = 31, E15 = 76.
     let mut b = GameBuilder::new(&[169], "cescacs").unwrap();
-    b.place(136, Some(p("CESCACS:P"))).unwrap().place(31, Some(p("cescacs:p"))).unwrap();
+    b.place(136, Some(p("CESCACS:P")))
+        .unwrap()
+        .place(31, Some(p("cescacs:p")))
+        .unwrap();
     b.push_move([Action::shift(136, 91)]).unwrap();
     b.push_move([Action::shift(31, 76)]).unwrap();
     let g = b.build();
     let text = pcn::to_string(&g);
-    assert!(text.contains(r#""previous_moves":[[[136,"shift",91]],[[31,"shift",76]]]"#), "{text}");
+    assert!(
+        text.contains(r#""previous_moves":[[[136,"shift",91]],[[31,"shift",76]]]"#),
+        "{text}"
+    );
     let end = pcn::replay(&g).unwrap();
     assert_eq!(end.board.get(91), Some(&p("CESCACS:P")));
     assert_eq!(end.board.get(76), Some(&p("cescacs:p")));
@@ -130,7 +159,9 @@ fn three_coordinate_forms_are_equivalent_part_a3() {
     let mut by_flat = b.clone();
     by_flat.push_move([Action::shift(6, 43)]).unwrap();
     let mut by_cart = b.clone();
-    by_cart.push_move([Action::shift([0, 1, 2], [5, 0, 3])]).unwrap();
+    by_cart
+        .push_move([Action::shift([0, 1, 2], [5, 0, 3])])
+        .unwrap();
     let mut by_name = b;
     by_name.push_move([Action::shift(p("W:R"), 43)]).unwrap();
     let a = pcn::replay(&by_flat.build()).unwrap();
@@ -148,23 +179,61 @@ const ROW: &str = r#"["W:K",null,"w:k","w:p","w:p",null]"#;
 #[test]
 fn impossible_actions_are_reported_with_move_and_action_index() {
     let cases = [
-        (r#"[[[1,"shift",5]]]"#, "previous_moves[0][0]: no piece on square 1 [1]"),
-        (r#"[[[0,"shift",1]],[[2,"shift",1]]]"#, "previous_moves[1][0]: square 1 [1] is occupied by W:K"),
-        (r#"[[[0,"remove",5]]]"#, "previous_moves[0][0]: no piece on square 5 [5]"),
-        (r#"[[[0,"capture",1]]]"#, "previous_moves[0][0]: no piece on square 1 [1]"),
-        (r#"[[[2,"remove",3]]]"#, "previous_moves[0][0]: w:k cannot take w:p: same side"),
-        (r#"[[["w:p","shift",5]]]"#, "previous_moves[0][0]: piece w:p is ambiguous: it stands on 2 squares"),
-        (r#"[[["W:Q","shift",5]]]"#, "previous_moves[0][0]: piece W:Q is not on the board"),
-        (r#"[[["W:P","drop",5]]]"#, "previous_moves[0][0]: piece W:P is not in the bottom hand"),
-        (r#"[[[0,"shift",1],[1,"land",5]]]"#, "previous_moves[0][1]: no piece is in the air above square 1 [1]"),
-        (r#"[[[0,"jump",1]]]"#, "previous_moves[0][0]: the move ends with W:K still in the air above square 1 [1]"),
-        (r#"[[[0,"jump",2],[2,"land",3]]]"#, "previous_moves[0][1]: square 3 [3] is occupied by w:p"),
-        (r#"[[[0,"shift",1,{"promotion":"w:q"}]]]"#, "previous_moves[0][0]: promotion of W:K to w:q changes its side"),
-        (r#"[[[0,"jump",2],[3,"stun",4]]]"#, "previous_moves[0][1]: no piece is in the air above square 3 [3]"),
+        (
+            r#"[[[1,"shift",5]]]"#,
+            "previous_moves[0][0]: no piece on square 1 [1]",
+        ),
+        (
+            r#"[[[0,"shift",1]],[[2,"shift",1]]]"#,
+            "previous_moves[1][0]: square 1 [1] is occupied by W:K",
+        ),
+        (
+            r#"[[[0,"remove",5]]]"#,
+            "previous_moves[0][0]: no piece on square 5 [5]",
+        ),
+        (
+            r#"[[[0,"capture",1]]]"#,
+            "previous_moves[0][0]: no piece on square 1 [1]",
+        ),
+        (
+            r#"[[[2,"remove",3]]]"#,
+            "previous_moves[0][0]: w:k cannot take w:p: same side",
+        ),
+        (
+            r#"[[["w:p","shift",5]]]"#,
+            "previous_moves[0][0]: piece w:p is ambiguous: it stands on 2 squares",
+        ),
+        (
+            r#"[[["W:Q","shift",5]]]"#,
+            "previous_moves[0][0]: piece W:Q is not on the board",
+        ),
+        (
+            r#"[[["W:P","drop",5]]]"#,
+            "previous_moves[0][0]: piece W:P is not in the bottom hand",
+        ),
+        (
+            r#"[[[0,"shift",1],[1,"land",5]]]"#,
+            "previous_moves[0][1]: no piece is in the air above square 1 [1]",
+        ),
+        (
+            r#"[[[0,"jump",1]]]"#,
+            "previous_moves[0][0]: the move ends with W:K still in the air above square 1 [1]",
+        ),
+        (
+            r#"[[[0,"jump",2],[2,"land",3]]]"#,
+            "previous_moves[0][1]: square 3 [3] is occupied by w:p",
+        ),
+        (
+            r#"[[[0,"shift",1,{"promotion":"w:q"}]]]"#,
+            "previous_moves[0][0]: promotion of W:K to w:q changes its side",
+        ),
+        (
+            r#"[[[0,"jump",2],[3,"stun",4]]]"#,
+            "previous_moves[0][1]: no piece is in the air above square 3 [3]",
+        ),
     ];
-    let board = format!("{ROW}");
     for (moves, want) in cases {
-        assert_eq!(replay_err(&board, moves), want, "{moves}");
+        assert_eq!(replay_err(ROW, moves), want, "{moves}");
     }
 }
 
@@ -185,7 +254,13 @@ fn hop_capture_and_hand_rules() {
     assert!(end.bottom_hand.is_empty());
     // A Go-style drop from an unlimited reserve.
     let g = doc(board, r#"[[["W:P","drop",5]]]"#);
-    let end = pcn::replay_with(&g, ReplayOptions { unlimited_reserve: true }).unwrap();
+    let end = pcn::replay_with(
+        &g,
+        ReplayOptions {
+            unlimited_reserve: true,
+        },
+    )
+    .unwrap();
     assert_eq!(end.board.get(5), Some(&p("W:P")));
 }
 
@@ -194,7 +269,9 @@ fn a_failed_move_leaves_the_position_unchanged() {
     let g = doc(ROW, r#"[[[0,"shift",1],[3,"shift",4]]]"#);
     let mut pos = pcn::Position::new(g.starting_position.clone());
     let before = pos.clone();
-    let (action, reason) = pos.apply(&g.previous_moves[0], ReplayOptions::default()).unwrap_err();
+    let (action, reason) = pos
+        .apply(&g.previous_moves[0], ReplayOptions::default())
+        .unwrap_err();
     assert_eq!(action, 1);
     assert_eq!(reason.to_string(), "square 4 [4] is occupied by w:p");
     assert_eq!(pos, before);
@@ -204,14 +281,20 @@ fn a_failed_move_leaves_the_position_unchanged() {
 fn builder_rejects_what_the_reader_would() {
     let mut b = GameBuilder::new(&[2, 3], "w").unwrap();
     let e = b.push_move([Action::shift(6, 1)]).unwrap_err();
-    assert_eq!(e.to_string(), "previous_moves[0][0][0]: square 6 is off the board (it has 6 squares)");
+    assert_eq!(
+        e.to_string(),
+        "previous_moves[0][0][0]: square 6 is off the board (it has 6 squares)"
+    );
     let e = b.push_move([Action::new(3, Verb::Drop, 4)]).unwrap_err();
     assert_eq!(
         e.to_string(),
         r#"previous_moves[0][0][0]: the subject of "drop" must be a piece name (the piece in hand)"#
     );
     let e = b.push_move([Action::shift([1, 3], 0)]).unwrap_err();
-    assert_eq!(e.to_string(), "previous_moves[0][0][0]: index 3 is off the board (dimension 1 has 3 squares)");
+    assert_eq!(
+        e.to_string(),
+        "previous_moves[0][0][0]: index 3 is off the board (dimension 1 has 3 squares)"
+    );
     assert!(b.push_move(Vec::new()).is_err());
     assert!(b.extension("pgn", serde_json::json!(1)).is_err());
     assert!(b.extension("...cache", serde_json::json!(1)).is_err());
@@ -219,7 +302,8 @@ fn builder_rejects_what_the_reader_would() {
     b.started_at("1992-11-04T00:00:00").unwrap();
     assert!(GameBuilder::new(&[0, 3], "w").is_err());
     assert!(GameBuilder::new(&[3], "w:x").is_err());
-    b.extension("...pcn_edition", serde_json::json!("seed-2012")).unwrap();
+    b.extension("...pcn_edition", serde_json::json!("seed-2012"))
+        .unwrap();
     let g = b.build();
     assert!(pcn::validate(&g).is_ok());
     assert!(pcn::to_string(&g).ends_with(r#""previous_moves":[],"...pcn_edition":"seed-2012"}"#));

@@ -19,7 +19,14 @@ fn sample_parses_with_the_described_features() {
     let cannon: Vec<Verb> = g.previous_moves[9].0.iter().map(|a| a.verb).collect();
     assert_eq!(
         cannon,
-        [Verb::Shift, Verb::Shift, Verb::Shift, Verb::Jump, Verb::Land, Verb::Capture]
+        [
+            Verb::Shift,
+            Verb::Shift,
+            Verb::Shift,
+            Verb::Jump,
+            Verb::Land,
+            Verb::Capture
+        ]
     );
     let drop = &g.previous_moves[8].0[0];
     assert_eq!(drop.verb, Verb::Drop);
@@ -49,12 +56,30 @@ fn sample_replay_matches_the_cached_current_position_and_hands() {
     let end = pcn::replay(&g).unwrap();
     let cache = g.cache.as_ref().unwrap();
     let expected = cache.current_position.as_ref().unwrap();
-    for (i, (got, want)) in end.board.squares().iter().zip(expected.squares()).enumerate() {
+    for (i, (got, want)) in end
+        .board
+        .squares()
+        .iter()
+        .zip(expected.squares())
+        .enumerate()
+    {
         assert_eq!(got, want, "square {i} {:?}", end.board.cartesian_of(i));
     }
     assert_eq!(&end.board, expected);
-    let top = cache.topside.as_ref().unwrap().dropable_pieces.as_ref().unwrap();
-    let bottom = cache.bottomside.as_ref().unwrap().dropable_pieces.as_ref().unwrap();
+    let top = cache
+        .topside
+        .as_ref()
+        .unwrap()
+        .dropable_pieces
+        .as_ref()
+        .unwrap();
+    let bottom = cache
+        .bottomside
+        .as_ref()
+        .unwrap()
+        .dropable_pieces
+        .as_ref()
+        .unwrap();
     assert_eq!(end.hand(Side::Top), top.as_slice());
     assert_eq!(end.hand(Side::Bottom), bottom.as_slice());
     // Row 4 as the cache shows it: the dropped soldier and the dropped knight.
