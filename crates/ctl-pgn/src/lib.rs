@@ -1,1 +1,18 @@
-//! CTL-PGN game files for C'escacs: a pest grammar, a lossless game model, a tolerant reader, an exact writer and legal replay.
+//! CTL-PGN game files for C'escacs: a pest grammar, a lossless game model, a tolerant
+//! reader, an exact writer and legal replay.
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod diag;
+pub mod grammar;
+pub mod letters;
+pub mod model;
+pub mod read;
+pub mod write;
+
+pub use diag::{Code, Diagnostic, Severity};
+pub use letters::{Kind, LetterTable};
+pub use model::*;
+pub use read::{MAX_VARIATION_DEPTH, Record, read_game, read_str, split_records};
+pub use write::{Form, write_game, write_games};

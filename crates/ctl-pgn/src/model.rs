@@ -1,0 +1,540 @@
+//! The game model: everything a CTL-PGN record can say, in standard letters.
+//!
+//! Forms that carry no content (hyphen or capture spelling, `@N` for `@B`, `{:` for
+//! `{#`, `^+` for `+^`, `3 - 0` for `3-0`, line layout, depth dots) are normalised by
+//! the reader and reported as notes; everything else is kept.
+
+use crate::letters::{Kind, LetterTable};
+use std::fmt;
+
+/// Where something was read: byte range and 1-based line and column (in chars) of its
+/// start, in the whole file.
+///
+/// A span is a location, not content: two spans always compare equal, so that a game
+/// read back from written text equals the game it was written from.
+#[derive(Debug, Clone, Copy, Default, Eq)]
+pub struct Span {
+    /// Byte offset of the first byte.
+    pub start: usize,
+    /// Byte offset past the last byte.
+    pub end: usize,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in chars.
+    pub col: u32,
+}
+
+impl PartialEq for Span {
+    fn eq(&self, _: &Span) -> bool {
+        true
+    }
+}
+
+/// A side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Moves first in the initial position.
+    White,
+    /// The other side.
+    Black,
+}
+
+impl Side {
+    /// The other side.
+    pub fn opposite(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+}
+
+/// One `[Name "value"]` tag, value verbatim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    /// Tag name as written.
+    pub name: String,
+    /// Value between the first and the last quote.
+    pub value: String,
+    /// Where the tag was read.
+    pub span: Span,
+}
+
+/// One record.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Game {
+    /// Tags in file order (repetitions kept).
+    pub tags: Vec<Tag>,
+    /// The main line, with its comments and variations.
+    pub main: Line,
+    /// The result line, if the record has one (§9.4: it may be missing).
+    pub result: Option<GameResult>,
+    /// Comments after the result line.
+    pub final_comments: Vec<Comment>,
+    /// The whole record in the source.
+    pub span: Span,
+}
+
+/// A sequence of half-moves with interleaved comments and variations.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Line {
+    /// Items in the order written.
+    pub items: Vec<Item>,
+}
+
+/// One item of a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    /// A half-move.
+    Move(MoveNode),
+    /// A comment.
+    Comment(Comment),
+    /// An alternative to an earlier half-move of this line (§7.7).
+    Variation(Variation),
+}
+
+/// `( ... )`: an alternative line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variation {
+    /// The `$[n]` label, if any.
+    pub label: Option<u32>,
+    /// The moves of the alternative, starting with the replaced half-move's number.
+    pub line: Line,
+    /// Where the variation was read (from `(` to `)`).
+    pub span: Span,
+}
+
+/// One half-move with its annotations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveNode {
+    /// Full-move number (as numbered in the record).
+    pub number: u32,
+    /// Whose move this is according to the numbering.
+    pub side: Side,
+    /// Written with `n?` (true move number unknown, §7.4).
+    pub number_unknown: bool,
+    /// The move itself, in standard letters.
+    pub token: MoveToken,
+    /// The check marker as written.
+    pub check: Option<CheckMark>,
+    /// The assessment (`?`, `!`, ...).
+    pub assessment: Option<Assessment>,
+    /// `(=)`: a draw was offered with this move.
+    pub draw_offer: bool,
+    /// `:`: the last move of the record.
+    pub end_mark: bool,
+    /// Where the half-move was read.
+    pub span: Span,
+}
+
+/// The separator between origin and destination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Separator {
+    /// `-` (also read: `‐` U+2010, `–` U+2013).
+    Move,
+    /// `×` (also read: `*`, `x`).
+    Capture,
+    /// `@`: scornful capture or en passant on the near skipped cell.
+    NearEp,
+    /// `@@`: en passant on the far skipped cell.
+    FarEp,
+}
+
+impl Separator {
+    /// The writer's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Separator::Move => "-",
+            Separator::Capture => "×",
+            Separator::NearEp => "@",
+            Separator::FarEp => "@@",
+        }
+    }
+}
+
+/// Promotion suffix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Promotion {
+    /// `=X`
+    To(Kind),
+    /// `=&`: the pawn waits for a regainable piece.
+    Awaiting,
+}
+
+/// Castling (§5.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Castling {
+    /// `KRK-..` (King's side) or `KRD-..` (Queen's side) with two columns and an
+    /// optional `O`/`OO` suffix.
+    Single {
+        /// `true` for `KRK`, `false` for `KRD`.
+        king_side: bool,
+        /// The two column letters.
+        columns: String,
+        /// The `O`/`OO` suffix.
+        suffix: String,
+    },
+    /// `KRR-...` with three columns.
+    Double {
+        /// The three column letters.
+        columns: String,
+    },
+}
+
+/// A move token in standard letters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveToken {
+    /// `[mover] from sep [captured] to [promotion]`.
+    Ordinary {
+        /// The moving piece; `None` for a pawn.
+        mover: Option<Kind>,
+        /// Origin cell, e.g. `F14`.
+        from: String,
+        /// Separator.
+        sep: Separator,
+        /// Captured piece letter; `None` for a pawn or no capture.
+        captured: Option<Kind>,
+        /// Destination cell.
+        to: String,
+        /// Promotion suffix.
+        promotion: Option<Promotion>,
+    },
+    /// `F28=R`: the forced promotion of an awaiting pawn.
+    ForcedPromotion {
+        /// The pawn's cell.
+        cell: String,
+        /// The piece it becomes.
+        piece: Kind,
+    },
+    /// Castling.
+    Castling(Castling),
+}
+
+impl MoveToken {
+    /// The token in standard letters, as CTL-AN (what `MoveText::parse` reads).
+    pub fn to_standard(&self) -> String {
+        self.render(&LetterTable::standard(), Side::White)
+    }
+
+    /// The token written with a letter table; `side` is the mover (FAN glyphs are
+    /// colour-specific, the captured man being of the other colour).
+    pub fn render(&self, letters: &LetterTable, side: Side) -> String {
+        let mut s = String::new();
+        match self {
+            MoveToken::Ordinary {
+                mover,
+                from,
+                sep,
+                captured,
+                to,
+                promotion,
+            } => {
+                if let Some(k) = mover {
+                    s.push_str(&letters.glyph(*k, side));
+                }
+                s.push_str(from);
+                s.push_str(sep.as_str());
+                if let Some(k) = captured {
+                    s.push_str(&letters.glyph(*k, side.opposite()));
+                }
+                s.push_str(to);
+                match promotion {
+                    Some(Promotion::To(k)) => {
+                        s.push('=');
+                        s.push_str(&letters.glyph(*k, side));
+                    }
+                    Some(Promotion::Awaiting) => s.push_str("=&"),
+                    None => {}
+                }
+            }
+            MoveToken::ForcedPromotion { cell, piece } => {
+                s.push_str(cell);
+                s.push('=');
+                s.push_str(&letters.glyph(*piece, side));
+            }
+            MoveToken::Castling(c) => {
+                // FAN keeps the letter form (§7.2); only `T@R` changes the prefix (§7.6).
+                let rook = if letters.is_fan() {
+                    'R'
+                } else {
+                    letters.letter(Kind::Rook)
+                };
+                s.push('K');
+                s.push(rook);
+                match c {
+                    Castling::Single {
+                        king_side,
+                        columns,
+                        suffix,
+                    } => {
+                        s.push(if *king_side { 'K' } else { 'D' });
+                        s.push('-');
+                        s.push_str(columns);
+                        s.push_str(suffix);
+                    }
+                    Castling::Double { columns } => {
+                        s.push(rook);
+                        s.push('-');
+                        s.push_str(columns);
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Check markers (§6.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckMark {
+    /// `+`: check (seed: any single check other than a knight jump).
+    Check,
+    /// `+^` (old spelling `^+`): seed: knight-jump check; SITE/TS: knight or adjacent.
+    Unblockable,
+    /// `+∞`: check from afar (SITE/TS).
+    Afar,
+    /// `++`: double check.
+    Double,
+    /// `#`: checkmate.
+    Mate,
+}
+
+impl CheckMark {
+    /// The writer's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckMark::Check => "+",
+            CheckMark::Unblockable => "+^",
+            CheckMark::Afar => "+∞",
+            CheckMark::Double => "++",
+            CheckMark::Mate => "#",
+        }
+    }
+}
+
+/// Assessments (§7.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Assessment {
+    /// `!` ($1)
+    Good,
+    /// `?` ($2)
+    Mistake,
+    /// `!!` ($3)
+    Brilliant,
+    /// `??` ($4)
+    Blunder,
+    /// `!?` ($5)
+    Interesting,
+    /// `?!` ($6)
+    Dubious,
+    /// `◇` ($7): forced or only move.
+    Forced,
+}
+
+impl Assessment {
+    /// The spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Assessment::Good => "!",
+            Assessment::Mistake => "?",
+            Assessment::Brilliant => "!!",
+            Assessment::Blunder => "??",
+            Assessment::Interesting => "!?",
+            Assessment::Dubious => "?!",
+            Assessment::Forced => "◇",
+        }
+    }
+
+    /// The NAG number.
+    pub fn nag(self) -> u8 {
+        match self {
+            Assessment::Good => 1,
+            Assessment::Mistake => 2,
+            Assessment::Brilliant => 3,
+            Assessment::Blunder => 4,
+            Assessment::Interesting => 5,
+            Assessment::Dubious => 6,
+            Assessment::Forced => 7,
+        }
+    }
+
+    pub(crate) fn from_str(s: &str) -> Option<Assessment> {
+        [
+            Assessment::Good,
+            Assessment::Mistake,
+            Assessment::Brilliant,
+            Assessment::Blunder,
+            Assessment::Interesting,
+            Assessment::Dubious,
+            Assessment::Forced,
+        ]
+        .into_iter()
+        .find(|a| a.as_str() == s)
+    }
+}
+
+/// Results (§6.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    /// `3-0`
+    WhiteWins,
+    /// `2-1`: White stalemated Black.
+    WhiteStalemates,
+    /// `1-1`
+    Draw,
+    /// `1-2`: Black stalemated White.
+    BlackStalemates,
+    /// `0-3`
+    BlackWins,
+    /// `*`
+    Unfinished,
+}
+
+impl GameResult {
+    /// The writer's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "3-0",
+            GameResult::WhiteStalemates => "2-1",
+            GameResult::Draw => "1-1",
+            GameResult::BlackStalemates => "1-2",
+            GameResult::BlackWins => "0-3",
+            GameResult::Unfinished => "*",
+        }
+    }
+
+    /// Reads a result, also in the spaced TS form `3 - 0` and with other hyphens.
+    pub fn parse(s: &str) -> Option<GameResult> {
+        let compact: String = s
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| if c == '‐' || c == '–' { '-' } else { c })
+            .collect();
+        [
+            GameResult::WhiteWins,
+            GameResult::WhiteStalemates,
+            GameResult::Draw,
+            GameResult::BlackStalemates,
+            GameResult::BlackWins,
+            GameResult::Unfinished,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == compact)
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The kind of a comment, from its marker (§7.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommentKind {
+    /// `{ ... }`
+    General,
+    /// `{@W: ...}`
+    White,
+    /// `{@B: ...}` (also read: `@N:`)
+    Black,
+    /// `{# ...}` (also read: SITE `{: ...}`)
+    Auto,
+    /// `{#W: ...}`
+    AutoWhite,
+    /// `{#B: ...}` (also read: `#N:`)
+    AutoBlack,
+}
+
+impl CommentKind {
+    /// The writer's marker.
+    pub fn marker(self) -> &'static str {
+        match self {
+            CommentKind::General => "",
+            CommentKind::White => "@W:",
+            CommentKind::Black => "@B:",
+            CommentKind::Auto => "#",
+            CommentKind::AutoWhite => "#W:",
+            CommentKind::AutoBlack => "#B:",
+        }
+    }
+}
+
+/// What a reference inside a comment points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReferenceKind {
+    /// `#14`, `#14@B`, `#.16$[1]@W`, `#14[#12.2]`.
+    Move,
+    /// `@W`, `@B`.
+    Player,
+    /// `~K`, `~PE13`.
+    Piece,
+    /// `$n`.
+    Nag,
+}
+
+/// A reference found inside a comment's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    /// What it points at.
+    pub kind: ReferenceKind,
+    /// Its text.
+    pub text: String,
+    /// Byte offset in the comment text.
+    pub offset: usize,
+}
+
+/// A comment; its text is kept verbatim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    /// From the marker.
+    pub kind: CommentKind,
+    /// Text after the marker, up to (not including) `}`.
+    pub text: String,
+    /// References found in the text.
+    pub references: Vec<Reference>,
+    /// Where the comment was read.
+    pub span: Span,
+}
+
+impl Game {
+    /// The value of the first tag with this name.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.value.as_str())
+    }
+
+    /// The start-position tag (`TLPD`, SITE `PDTL`, typo `DPTL`, §9.2), in the record's
+    /// letters.
+    pub fn start_tlpd(&self) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|t| matches!(t.name.as_str(), "TLPD" | "PDTL" | "DPTL"))
+            .map(|t| t.value.as_str())
+    }
+
+    /// The record's letter table from its `Redefine` tag (standard if none).
+    pub fn letters(&self) -> Result<LetterTable, String> {
+        match self.tag("Redefine") {
+            Some(v) => LetterTable::from_redefine(v),
+            None => Ok(LetterTable::standard()),
+        }
+    }
+
+    /// The half-moves of the main line.
+    pub fn main_moves(&self) -> impl Iterator<Item = &MoveNode> {
+        self.main.moves()
+    }
+}
+
+impl Line {
+    /// The half-moves of this line (not of its variations).
+    pub fn moves(&self) -> impl Iterator<Item = &MoveNode> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Move(m) => Some(m),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,958 @@
+//! The tolerant reader: split a file into records, parse each with the pest grammar,
+//! and build the game model.
+
+use crate::diag::{Code, Diagnostic, LineIndex, Severity};
+use crate::letters::{Kind, LetterRead, LetterTable};
+use crate::model::*;
+use pest::Parser as _;
+use pest::iterators::Pair;
+
+use crate::grammar::{CtlPgnParser, Rule};
+
+/// Deepest variation nesting the reader accepts. The model, the writer and the replay
+/// walk variations recursively; this bound keeps their stack use small on any thread
+/// (the grammar itself is flat, so the parser never recurses, see the grammar's
+/// header). Real records nest a few levels.
+pub const MAX_VARIATION_DEPTH: usize = 200;
+
+/// One record of a file, as read.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// 1-based index of the record in the file.
+    pub index: usize,
+    /// The game, unless a syntax error stopped the record.
+    pub game: Option<Game>,
+    /// Errors, warnings and notes, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads every record of a file. A syntax error is reported in its record, and
+/// reading resumes at the next record.
+pub fn read_str(file: &str, src: &str) -> Vec<Record> {
+    let index = LineIndex::new(src);
+    split_records(src)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (start, end))| read_record(file, src, &index, i + 1, start, end))
+        .collect()
+}
+
+/// Reads a text that holds one record (or the first record of several).
+pub fn read_game(src: &str) -> Result<Game, Diagnostic> {
+    let mut recs = read_str("<input>", src);
+    if recs.is_empty() {
+        return Ok(Game::default());
+    }
+    let rec = recs.swap_remove(0);
+    if let Some(e) = rec.diagnostics.into_iter().find(Diagnostic::is_error) {
+        return Err(e);
+    }
+    rec.game.ok_or_else(|| Diagnostic {
+        severity: Severity::Error,
+        code: Code::Syntax,
+        file: "<input>".into(),
+        game: 1,
+        line: 1,
+        col: 1,
+        message: "no game".into(),
+    })
+}
+
+/// Byte ranges of the records of a file. A record starts at a tag line that follows
+/// movetext, or at a second `[Variant` tag; braces are tracked so that a line starting
+/// with `[` inside a multi-line comment does not split a record. An unterminated
+/// comment still yields to a `[Variant` line, so one bad record does not swallow the
+/// rest of the file.
+pub fn split_records(src: &str) -> Vec<(usize, usize)> {
+    let mut ranges = Vec::new();
+    let mut start = 0usize;
+    let mut in_movetext = false;
+    let mut in_comment = false;
+    let mut has_variant = false;
+    let mut has_content = false;
+    let mut pos = 0usize;
+    for line in src.split_inclusive('\n') {
+        let t = line.trim_start_matches([' ', '\t', '\u{FEFF}']);
+        let is_variant = t.starts_with("[Variant");
+        let is_tag = t.starts_with('[') && (!in_comment || is_variant);
+        if is_tag {
+            if (in_movetext || (is_variant && has_variant)) && has_content {
+                ranges.push((start, pos));
+                start = pos;
+                has_variant = false;
+            }
+            in_movetext = false;
+            in_comment = false;
+            has_variant |= is_variant;
+            has_content = true;
+        } else if !t.trim().is_empty() {
+            in_movetext = true;
+            has_content = true;
+            for c in line.chars() {
+                match c {
+                    '{' if !in_comment => in_comment = true,
+                    '}' if in_comment => in_comment = false,
+                    _ => {}
+                }
+            }
+        }
+        pos += line.len();
+    }
+    if has_content {
+        ranges.push((start, src.len()));
+    }
+    ranges
+}
+
+struct Ctx<'a> {
+    file: &'a str,
+    index: &'a LineIndex<'a>,
+    game: usize,
+    base: usize,
+    letters: LetterTable,
+    diags: Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn span(&self, s: pest::Span<'_>) -> Span {
+        let start = self.base + s.start();
+        let (line, col) = self.index.line_col(start);
+        Span {
+            start,
+            end: self.base + s.end(),
+            line,
+            col,
+        }
+    }
+
+    fn diag_at(&mut self, severity: Severity, code: Code, offset: usize, message: String) {
+        let (line, col) = self.index.line_col(offset);
+        self.diags.push(Diagnostic {
+            severity,
+            code,
+            file: self.file.to_string(),
+            game: self.game,
+            line,
+            col,
+            message,
+        });
+    }
+
+    fn diag(&mut self, severity: Severity, code: Code, s: pest::Span<'_>, message: String) {
+        self.diag_at(severity, code, self.base + s.start(), message);
+    }
+}
+
+fn read_record(
+    file: &str,
+    src: &str,
+    index: &LineIndex<'_>,
+    game: usize,
+    start: usize,
+    end: usize,
+) -> Record {
+    let text = &src[start..end];
+    let mut ctx = Ctx {
+        file,
+        index,
+        game,
+        base: start,
+        letters: LetterTable::standard(),
+        diags: Vec::new(),
+    };
+    let parsed = match CtlPgnParser::parse(Rule::game, text) {
+        Ok(mut pairs) => pairs.next(),
+        Err(e) => {
+            syntax_error(&mut ctx, text, &e);
+            return Record {
+                index: game,
+                game: None,
+                diagnostics: ctx.diags,
+            };
+        }
+    };
+    let game_model = parsed.and_then(|p| build_game(&mut ctx, p, text.len()));
+    Record {
+        index: game,
+        game: game_model,
+        diagnostics: ctx.diags,
+    }
+}
+
+fn syntax_error(ctx: &mut Ctx<'_>, text: &str, e: &pest::error::Error<Rule>) {
+    let pos = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let expected = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().map(|r| describe(*r)).collect();
+            names.sort_unstable();
+            names.dedup();
+            match names.len() {
+                0 => "valid CTL-PGN".to_string(),
+                1 => names[0].to_string(),
+                _ => {
+                    let last = names.pop().unwrap_or_default();
+                    format!("{} or {}", names.join(", "), last)
+                }
+            }
+        }
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let found = found_at(text, pos);
+    ctx.diag_at(
+        Severity::Error,
+        Code::Syntax,
+        ctx.base + pos,
+        format!("expected {expected}, found {found}"),
+    );
+}
+
+/// The text at an error position, up to the next whitespace, for messages.
+fn found_at(text: &str, pos: usize) -> String {
+    let rest = text.get(pos..).unwrap_or("");
+    let word: String = rest
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .take(24)
+        .collect();
+    if word.is_empty() {
+        if rest.is_empty() {
+            "end of input".into()
+        } else {
+            "end of line".into()
+        }
+    } else {
+        format!("`{word}`")
+    }
+}
+
+/// Human names of grammar rules for `expected …` messages.
+fn describe(r: Rule) -> &'static str {
+    match r {
+        Rule::tag | Rule::tag_name => "a tag",
+        Rule::tag_value => "a tag value",
+        Rule::movetext | Rule::half | Rule::move_token => "a move",
+        Rule::move_number | Rule::number | Rule::number_mark => "a move number",
+        Rule::comment => "a comment",
+        Rule::rav_open => "`(`",
+        Rule::rav_close => "`)`",
+        Rule::comma => "`,`",
+        Rule::ellipsis => "`…`",
+        Rule::result | Rule::result_points | Rule::result_open => "a result",
+        Rule::check => "a check marker",
+        Rule::assessment => "an assessment",
+        Rule::indicator | Rule::draw_offer | Rule::end_mark => "a game indicator",
+        Rule::coord | Rule::column | Rule::line | Rule::from | Rule::to => "a cell",
+        Rule::separator | Rule::hyphen | Rule::capture | Rule::near_ep | Rule::far_ep => {
+            "a separator"
+        }
+        Rule::piece_letter | Rule::mover | Rule::captured => "a piece letter",
+        Rule::promotion | Rule::await_mark => "a promotion",
+        Rule::EOI => "end of input",
+        _ => "CTL-PGN",
+    }
+}
+
+fn build_game(ctx: &mut Ctx<'_>, game: Pair<'_, Rule>, len: usize) -> Option<Game> {
+    let span = Span {
+        start: ctx.base,
+        end: ctx.base + len,
+        line: ctx.index.line_col(ctx.base).0,
+        col: 1,
+    };
+    let mut tags = Vec::new();
+    let mut movetext = None;
+    for p in game.into_inner() {
+        match p.as_rule() {
+            Rule::tag => tags.push(build_tag(ctx, p)),
+            Rule::movetext => movetext = Some(p),
+            _ => {}
+        }
+    }
+    check_tags(ctx, &tags);
+    let (main, result, final_comments) = match movetext {
+        Some(m) => build_movetext(ctx, m)?,
+        None => (Line::default(), None, Vec::new()),
+    };
+    Some(Game {
+        tags,
+        main,
+        result,
+        final_comments,
+        span,
+    })
+}
+
+fn build_tag(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Tag {
+    let span = ctx.span(p.as_span());
+    let mut name = String::new();
+    let mut value = String::new();
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::tag_name => name = q.as_str().to_string(),
+            Rule::tag_value => value = q.as_str().to_string(),
+            _ => {}
+        }
+    }
+    Tag { name, value, span }
+}
+
+fn check_tags(ctx: &mut Ctx<'_>, tags: &[Tag]) {
+    if let Some(first) = tags.first() {
+        match tags.iter().find(|t| t.name == "Variant") {
+            None => push_span(
+                ctx,
+                Severity::Warning,
+                Code::Tag,
+                first.span,
+                "no [Variant \"C'escacs\"] tag".into(),
+            ),
+            Some(v) if v.value != "C'escacs" => push_span(
+                ctx,
+                Severity::Error,
+                Code::Tag,
+                v.span,
+                format!(
+                    "expected Variant \"C'escacs\", found \"{}\" (other variants are not supported)",
+                    v.value
+                ),
+            ),
+            Some(v) if first.name != "Variant" => push_span(
+                ctx,
+                Severity::Note,
+                Code::Tag,
+                v.span,
+                "Variant is not the first tag".into(),
+            ),
+            Some(_) => {}
+        }
+    }
+    if let Some(t) = tags.iter().find(|t| t.name == "Redefine") {
+        match LetterTable::from_redefine(&t.value) {
+            Ok(l) => ctx.letters = l,
+            Err(m) => push_span(ctx, Severity::Error, Code::Redefine, t.span, m),
+        }
+        if t.value.contains('"') {
+            push_span(
+                ctx,
+                Severity::Note,
+                Code::Spelling,
+                t.span,
+                "stray quote inside the Redefine value ignored".into(),
+            );
+        }
+    }
+    for t in tags {
+        if t.name == "PDTL" || t.name == "DPTL" {
+            push_span(
+                ctx,
+                Severity::Note,
+                Code::Spelling,
+                t.span,
+                format!("[{}] read as [TLPD]", t.name),
+            );
+        }
+    }
+}
+
+fn push_span(ctx: &mut Ctx<'_>, severity: Severity, code: Code, span: Span, message: String) {
+    ctx.diags.push(Diagnostic {
+        severity,
+        code,
+        file: ctx.file.to_string(),
+        game: ctx.game,
+        line: span.line,
+        col: span.col,
+        message,
+    });
+}
+
+/// Numbering state of one line being built.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// Nothing yet: a number (or, tolerated, a bare move) comes next.
+    Start,
+    /// After `n.`: White's move or an ellipsis.
+    White,
+    /// After `n. …` or `n...`: Black's move, a comma allowed first.
+    BlackAfterEllipsis,
+    /// After White's move: `,` then Black's move.
+    Comma,
+    /// After the comma: Black's move.
+    Black,
+    /// After Black's move: the next number.
+    Number,
+}
+
+struct Frame {
+    line: Line,
+    label: Option<u32>,
+    open: Span,
+    number: u32,
+    side: Side,
+    expect: Expect,
+    unknown: bool,
+    /// Whether the last number token was written, for numbering checks.
+    started: bool,
+}
+
+impl Frame {
+    fn new(open: Span, label: Option<u32>, number: u32, side: Side) -> Self {
+        Frame {
+            line: Line::default(),
+            label,
+            open,
+            number,
+            side,
+            expect: Expect::Start,
+            unknown: false,
+            started: false,
+        }
+    }
+}
+
+type Built = (Line, Option<GameResult>, Vec<Comment>);
+
+fn build_movetext(ctx: &mut Ctx<'_>, m: Pair<'_, Rule>) -> Option<Built> {
+    let mut stack: Vec<Frame> = vec![Frame::new(Span::default(), None, 1, Side::White)];
+    let mut result = None;
+    let mut final_comments = Vec::new();
+    for p in m.into_inner() {
+        let rule = p.as_rule();
+        let pspan = p.as_span();
+        if result.is_some() {
+            if rule == Rule::comment {
+                final_comments.push(build_comment(ctx, p));
+            }
+            continue;
+        }
+        match rule {
+            Rule::comment => {
+                let c = build_comment(ctx, p);
+                top(&mut stack).line.items.push(Item::Comment(c));
+            }
+            Rule::result => {
+                let s = p.as_str();
+                if stack.len() > 1 {
+                    let open = top(&mut stack).open;
+                    ctx.diag(
+                        Severity::Error,
+                        Code::Structure,
+                        pspan,
+                        format!(
+                            "expected `)` closing the variation opened at {}:{}, found the result `{s}`",
+                            open.line, open.col
+                        ),
+                    );
+                    return None;
+                }
+                let r = GameResult::parse(s).unwrap_or(GameResult::Unfinished);
+                if r.as_str() != s {
+                    ctx.diag(
+                        Severity::Note,
+                        Code::Spelling,
+                        pspan,
+                        format!("result `{s}` read as `{r}`"),
+                    );
+                }
+                result = Some(r);
+            }
+            Rule::rav_open => {
+                if stack.len() > MAX_VARIATION_DEPTH {
+                    ctx.diag(
+                        Severity::Error,
+                        Code::TooDeep,
+                        pspan,
+                        format!(
+                            "variations nested deeper than {MAX_VARIATION_DEPTH} levels are not read"
+                        ),
+                    );
+                    return None;
+                }
+                let label = p
+                    .into_inner()
+                    .find(|q| q.as_rule() == Rule::rav_label)
+                    .and_then(|q| q.into_inner().next())
+                    .map(|n| n.as_str().parse().unwrap_or(u32::MAX));
+                let parent = top(&mut stack);
+                // Without a number, a variation replaces the most recent half-move.
+                let (number, side) = parent
+                    .line
+                    .moves()
+                    .last()
+                    .map_or((parent.number, parent.side), |m| (m.number, m.side));
+                let open = ctx.span(pspan);
+                stack.push(Frame::new(open, label, number, side));
+            }
+            Rule::rav_close => {
+                if stack.len() == 1 {
+                    ctx.diag(
+                        Severity::Error,
+                        Code::Structure,
+                        pspan,
+                        "expected a move, found `)` closing no variation".into(),
+                    );
+                    return None;
+                }
+                let f = stack.pop()?;
+                let close_end = ctx.span(pspan).end;
+                if f.line.moves().next().is_none() {
+                    ctx.diag(
+                        Severity::Error,
+                        Code::Structure,
+                        pspan,
+                        "expected a move, found `)` (empty variation)".into(),
+                    );
+                    return None;
+                }
+                let mut vspan = f.open;
+                vspan.end = close_end;
+                top(&mut stack).line.items.push(Item::Variation(Variation {
+                    label: f.label,
+                    line: f.line,
+                    span: vspan,
+                }));
+            }
+            Rule::move_number => number_token(ctx, top(&mut stack), p)?,
+            Rule::ellipsis => {
+                let f = top(&mut stack);
+                if f.expect != Expect::White {
+                    ctx.diag(
+                        Severity::Error,
+                        Code::Structure,
+                        pspan,
+                        "expected a move, found `…` (an ellipsis stands only after a move number)"
+                            .into(),
+                    );
+                    return None;
+                }
+                f.side = Side::Black;
+                f.expect = Expect::BlackAfterEllipsis;
+            }
+            Rule::comma => {
+                let f = top(&mut stack);
+                match f.expect {
+                    Expect::Comma => f.expect = Expect::Black,
+                    Expect::BlackAfterEllipsis => {}
+                    _ => {
+                        ctx.diag(
+                            Severity::Error,
+                            Code::Structure,
+                            pspan,
+                            "expected a move or a move number, found `,`".into(),
+                        );
+                        return None;
+                    }
+                }
+            }
+            Rule::half => {
+                let node = build_half(ctx, p, top(&mut stack))?;
+                let f = top(&mut stack);
+                f.line.items.push(Item::Move(node));
+            }
+            _ => {}
+        }
+    }
+    if stack.len() > 1 {
+        let open = top(&mut stack).open;
+        push_span(
+            ctx,
+            Severity::Error,
+            Code::Structure,
+            open,
+            "expected `)`, found end of record (variation not closed)".into(),
+        );
+        return None;
+    }
+    let f = stack.pop()?;
+    Some((f.line, result, final_comments))
+}
+
+fn top(stack: &mut [Frame]) -> &mut Frame {
+    // The stack always holds the main-line frame: it is created first and only
+    // variation frames are popped.
+    let n = stack.len() - 1;
+    &mut stack[n]
+}
+
+fn number_token(ctx: &mut Ctx<'_>, f: &mut Frame, p: Pair<'_, Rule>) -> Option<()> {
+    let pspan = p.as_span();
+    let mut number = 0u32;
+    let mut mark = ".";
+    let mut black = false;
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::number => number = q.as_str().parse().unwrap_or(u32::MAX),
+            Rule::number_mark => {
+                mark = q.as_str();
+                black = q.into_inner().any(|r| r.as_rule() == Rule::black_mark);
+            }
+            _ => {}
+        }
+    }
+    if matches!(f.expect, Expect::White | Expect::BlackAfterEllipsis | Expect::Black) {
+        ctx.diag(
+            Severity::Error,
+            Code::Structure,
+            pspan,
+            format!("expected a move, found the move number `{}`", pspan.as_str().trim()),
+        );
+        return None;
+    }
+    let side = if black { Side::Black } else { Side::White };
+    let n = f.number;
+    if f.started && matches!(f.expect, Expect::Comma | Expect::Number) && n != number {
+        ctx.diag(
+            Severity::Warning,
+            Code::Numbering,
+            pspan,
+            format!("move number {number} does not follow the previous move ({n})"),
+        );
+    }
+    f.number = number;
+    f.unknown = mark == "?";
+    f.started = true;
+    f.side = side;
+    f.expect = if black {
+        Expect::BlackAfterEllipsis
+    } else {
+        Expect::White
+    };
+    Some(())
+}
+
+fn build_half(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>, f: &mut Frame) -> Option<MoveNode> {
+    let pspan = p.as_span();
+    match f.expect {
+        Expect::Start | Expect::Number if f.started => ctx.diag(
+            Severity::Note,
+            Code::Numbering,
+            pspan,
+            "move without a move number".into(),
+        ),
+        Expect::Comma => ctx.diag(
+            Severity::Note,
+            Code::Spelling,
+            pspan,
+            "Black's move without the `,` after White's".into(),
+        ),
+        _ => {}
+    }
+    let side = match f.expect {
+        Expect::Start | Expect::Number | Expect::White => {
+            if f.expect == Expect::White {
+                Side::White
+            } else {
+                f.side
+            }
+        }
+        Expect::BlackAfterEllipsis | Expect::Comma | Expect::Black => Side::Black,
+    };
+    let mut token = None;
+    let mut check = None;
+    let mut assessment = None;
+    let mut draw_offer = false;
+    let mut end_mark = false;
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::move_token => token = Some(build_token(ctx, q, side)?),
+            Rule::check => check = build_check(ctx, q),
+            Rule::assessment => assessment = Assessment::from_str(q.as_str()),
+            Rule::indicator => {
+                for r in q.into_inner() {
+                    match r.as_rule() {
+                        Rule::draw_offer => draw_offer = true,
+                        Rule::end_mark => end_mark = true,
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let token = token?;
+    let node = MoveNode {
+        number: f.number,
+        side,
+        number_unknown: f.unknown,
+        token,
+        check,
+        assessment,
+        draw_offer,
+        end_mark,
+        span: ctx.span(pspan),
+    };
+    f.unknown = false;
+    f.started = true;
+    match side {
+        Side::White => {
+            f.side = Side::Black;
+            f.expect = Expect::Comma;
+        }
+        Side::Black => {
+            f.side = Side::White;
+            f.number = f.number.saturating_add(1);
+            f.expect = Expect::Number;
+        }
+    }
+    Some(node)
+}
+
+fn build_check(ctx: &mut Ctx<'_>, q: Pair<'_, Rule>) -> Option<CheckMark> {
+    let inner = q.into_inner().next()?;
+    Some(match inner.as_rule() {
+        Rule::check_double => CheckMark::Double,
+        Rule::check_knight => CheckMark::Unblockable,
+        Rule::check_knight_old => {
+            ctx.diag(
+                Severity::Note,
+                Code::Spelling,
+                inner.as_span(),
+                "old check marker `^+` read as `+^`".into(),
+            );
+            CheckMark::Unblockable
+        }
+        Rule::check_afar => CheckMark::Afar,
+        Rule::mate => CheckMark::Mate,
+        _ => CheckMark::Check,
+    })
+}
+
+fn letter(ctx: &mut Ctx<'_>, q: &Pair<'_, Rule>, side: Side) -> Option<Kind> {
+    let s = q.as_str();
+    match ctx.letters.read(s) {
+        Some(LetterRead::Ok(k)) => Some(k),
+        Some(LetterRead::Fan(k, glyph_side)) => {
+            if glyph_side != side {
+                ctx.diag(
+                    Severity::Warning,
+                    Code::Letter,
+                    q.as_span(),
+                    format!("FAN glyph `{s}` has the wrong colour here"),
+                );
+            }
+            Some(k)
+        }
+        Some(LetterRead::Invalid(k, why)) => {
+            ctx.diag(
+                Severity::Error,
+                Code::Letter,
+                q.as_span(),
+                format!(
+                    "expected a piece letter of this record, found `{s}` ({} : {why})",
+                    k.letter()
+                ),
+            );
+            None
+        }
+        None => {
+            ctx.diag(
+                Severity::Error,
+                Code::Letter,
+                q.as_span(),
+                format!("expected a piece letter, found `{s}`"),
+            );
+            None
+        }
+    }
+}
+
+fn build_token(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>, side: Side) -> Option<MoveToken> {
+    let inner = p.into_inner().next()?;
+    match inner.as_rule() {
+        Rule::ordinary => {
+            let mut mover = None;
+            let mut from = String::new();
+            let mut to = String::new();
+            let mut sep = Separator::Move;
+            let mut captured = None;
+            let mut promotion = None;
+            for q in inner.into_inner() {
+                match q.as_rule() {
+                    Rule::mover => mover = Some(letter(ctx, &q.into_inner().next()?, side)?),
+                    Rule::captured => {
+                        captured = Some(letter(ctx, &q.into_inner().next()?, side.opposite())?)
+                    }
+                    Rule::from => from = q.as_str().to_string(),
+                    Rule::to => to = q.as_str().to_string(),
+                    Rule::separator => sep = build_sep(ctx, q)?,
+                    Rule::promotion => {
+                        let r = q.into_inner().next()?;
+                        promotion = Some(if r.as_rule() == Rule::await_mark {
+                            Promotion::Awaiting
+                        } else {
+                            Promotion::To(letter(ctx, &r, side)?)
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            Some(MoveToken::Ordinary {
+                mover,
+                from,
+                sep,
+                captured,
+                to,
+                promotion,
+            })
+        }
+        Rule::forced_promotion => {
+            let mut cell = String::new();
+            let mut piece = None;
+            for q in inner.into_inner() {
+                match q.as_rule() {
+                    Rule::coord => cell = q.as_str().to_string(),
+                    Rule::piece_letter => piece = Some(letter(ctx, &q, side)?),
+                    _ => {}
+                }
+            }
+            Some(MoveToken::ForcedPromotion {
+                cell,
+                piece: piece?,
+            })
+        }
+        Rule::castling => build_castling(ctx, inner),
+        _ => None,
+    }
+}
+
+fn build_sep(ctx: &mut Ctx<'_>, q: Pair<'_, Rule>) -> Option<Separator> {
+    let s = q.as_str();
+    let r = q.into_inner().next()?;
+    let sep = match r.as_rule() {
+        Rule::far_ep => Separator::FarEp,
+        Rule::near_ep => Separator::NearEp,
+        Rule::capture => Separator::Capture,
+        _ => Separator::Move,
+    };
+    if s != sep.as_str() && s != "‐" {
+        ctx.diag(
+            Severity::Note,
+            Code::Spelling,
+            r.as_span(),
+            format!("separator `{s}` read as `{}`", sep.as_str()),
+        );
+    }
+    Some(sep)
+}
+
+fn build_castling(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Option<MoveToken> {
+    let span = p.as_span();
+    let rook_letter = if ctx.letters.is_fan() {
+        'R'
+    } else {
+        ctx.letters.letter(Kind::Rook)
+    };
+    let mut ok = true;
+    let mut result = None;
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::castle_rook => ok &= q.as_str().starts_with(rook_letter),
+            Rule::castle_single => {
+                let mut king_side = true;
+                let mut columns = String::new();
+                let mut suffix = String::new();
+                for r in q.into_inner() {
+                    match r.as_rule() {
+                        Rule::castle_side => {
+                            let queen = ctx.letters.letter(Kind::Queen);
+                            king_side = r.as_str() == "K";
+                            // `KRD` names the Queen's side; Q is read only under `Q@D`.
+                            ok &= king_side || r.as_str() == "D" || r.as_str().starts_with(queen);
+                        }
+                        Rule::column => columns.push_str(r.as_str()),
+                        Rule::castle_suffix => suffix = r.as_str().to_string(),
+                        _ => {}
+                    }
+                }
+                result = Some(Castling::Single {
+                    king_side,
+                    columns,
+                    suffix,
+                });
+            }
+            Rule::castle_double => {
+                let mut columns = String::new();
+                for r in q.into_inner() {
+                    match r.as_rule() {
+                        Rule::castle_rook => ok &= r.as_str().starts_with(rook_letter),
+                        Rule::column => columns.push_str(r.as_str()),
+                        _ => {}
+                    }
+                }
+                result = Some(Castling::Double { columns });
+            }
+            _ => {}
+        }
+    }
+    if !ok {
+        ctx.diag(
+            Severity::Error,
+            Code::Letter,
+            span,
+            format!(
+                "expected castling with rook letter {rook_letter}, found `{}`",
+                span.as_str()
+            ),
+        );
+        return None;
+    }
+    result.map(MoveToken::Castling)
+}
+
+fn build_comment(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Comment {
+    let span = ctx.span(p.as_span());
+    let mut kind = CommentKind::General;
+    let mut text = String::new();
+    let mut references = Vec::new();
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::comment_marker => {
+                if let Some(m) = q.into_inner().next() {
+                    let s = m.as_str();
+                    kind = match m.as_rule() {
+                        Rule::marker_white => CommentKind::White,
+                        Rule::marker_black => CommentKind::Black,
+                        Rule::marker_auto_white => CommentKind::AutoWhite,
+                        Rule::marker_auto_black => CommentKind::AutoBlack,
+                        _ => CommentKind::Auto,
+                    };
+                    if s != kind.marker() {
+                        ctx.diag(
+                            Severity::Note,
+                            Code::Spelling,
+                            m.as_span(),
+                            format!("comment marker `{s}` read as `{}`", kind.marker()),
+                        );
+                    }
+                }
+            }
+            Rule::comment_text => {
+                let base = q.as_span().start();
+                text = q.as_str().to_string();
+                for r in q.into_inner() {
+                    let kind = match r.clone().into_inner().next().map(|x| x.as_rule()) {
+                        Some(Rule::move_ref) => ReferenceKind::Move,
+                        Some(Rule::player_ref) => ReferenceKind::Player,
+                        Some(Rule::piece_ref) => ReferenceKind::Piece,
+                        _ => ReferenceKind::Nag,
+                    };
+                    references.push(Reference {
+                        kind,
+                        text: r.as_str().to_string(),
+                        offset: r.as_span().start() - base,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    Comment {
+        kind,
+        text,
+        references,
+        span,
+    }
+}
