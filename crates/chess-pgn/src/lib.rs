@@ -1,1 +1,42 @@
 //! Classic chess PGN games: tolerant streaming import, exact export, and SAN replay on a permissive rules crate.
+//!
+//! Three levels, from fastest to most convenient:
+//!
+//! * [`PgnReader`] + your own [`Visitor`]: streaming events, nothing allocated per move.
+//! * [`PgnReader`] + [`Replayer`]: each game's main line resolved and played
+//!   ([`Replayed`] holds the final position or the first located error).
+//! * [`Games`]: an iterator of owned [`Game`]s (resolved move tree, comments, NAGs,
+//!   variations, `[%clk]`/`[%eval]` fields, located diagnostics), written back in
+//!   export format by [`write_game`] / [`to_pgn_string`].
+//!
+//! ```
+//! use chess_pgn::{Games, to_pgn_string};
+//!
+//! let pgn = "[White \"A\"]\n1.e4 e5 2.Nf3 {[%clk 0:03:00]} Nc6 3.Bb5 a6 1/2-1/2";
+//! let game = Games::new(pgn.as_bytes()).next().unwrap().unwrap();
+//! assert_eq!(game.moves.moves.len(), 6);
+//! assert_eq!(game.moves.moves[2].clock, Some(180.0));
+//! let out = to_pgn_string(&game);
+//! assert!(out.starts_with("[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]"));
+//! assert!(out.ends_with("\n\n1. e4 e5 2. Nf3 {[%clk 0:03:00]} 2... Nc6 3. Bb5 a6 1/2-1/2\n\n"));
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod model;
+pub mod reader;
+pub mod replay;
+pub mod san;
+pub mod text;
+pub mod writer;
+
+pub use cozy_chess;
+pub use model::{
+    After, Clock, Diagnostic, Eval, Game, GameBuilder, GameError, Games, Line, MoveNode, Severity,
+    Variant, parse_all, parse_fen,
+};
+pub use pgn_core::Pos;
+pub use reader::{Control, Outcome, PgnReader, Problem, ReadError, Skip, Visitor};
+pub use replay::{ReplayError, Replayed, Replayer};
+pub use san::{CastleSide, ResolveError, San, SanError, SanPlus, Suffix};
+pub use writer::{export_tags, to_pgn_string, write_game};

@@ -1,0 +1,710 @@
+//! The owned game model: tags, a resolved move tree, comments, diagnostics.
+
+use std::fmt::Write as _;
+use std::io::Read;
+
+use cozy_chess::{Board, Move};
+use pgn_core::Pos;
+
+use crate::reader::{Control, Outcome, PgnReader, Problem, ReadError, Skip, Visitor};
+use crate::san::{ResolveError, SanPlus};
+use crate::text;
+
+/// Rules a game is played under. Only these two are replayed; others are refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Variant {
+    #[default]
+    Standard,
+    Chess960,
+}
+
+impl Variant {
+    /// Interprets a `Variant` tag value; `Err` carries an unsupported name.
+    pub fn from_tag(v: &str) -> Result<Variant, String> {
+        let l = v.trim().to_ascii_lowercase();
+        match l.as_str() {
+            "" | "standard" | "chess" | "normal" | "from position" => Ok(Variant::Standard),
+            "chess960"
+            | "chess 960"
+            | "960"
+            | "fischerandom"
+            | "fischerrandom"
+            | "fischer random"
+            | "fischer random chess" => Ok(Variant::Chess960),
+            _ => Err(v.to_string()),
+        }
+    }
+}
+
+/// A `[%clk h:mm:ss]` value in seconds (fractions allowed).
+pub type Clock = f64;
+
+/// A `[%eval …]` value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Eval {
+    /// Pawns from White's point of view.
+    Pawns(f64),
+    /// Mate in n (negative: Black mates).
+    Mate(i32),
+}
+
+/// Something said after a move, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum After {
+    Comment(String),
+    Variation(Line),
+}
+
+/// One legal move with its annotations.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveNode {
+    /// The move as cozy-chess plays it (castling is king-takes-own-rook).
+    pub mv: Move,
+    /// Export SAN, regenerated from the position (minimal disambiguation, `+`/`#`).
+    pub san: SanPlus,
+    pub nags: Vec<u8>,
+    /// Comments and variations after the move, in input order.
+    pub after: Vec<After>,
+    /// Parsed from a `[%clk …]` command in the comments, which stay verbatim.
+    pub clock: Option<Clock>,
+    /// Parsed from a `[%eval …]` command in the comments, which stay verbatim.
+    pub eval: Option<Eval>,
+}
+
+/// A sequence of moves (main line or variation) with the comments before its first move.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Line {
+    pub comments: Vec<String>,
+    pub moves: Vec<MoveNode>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// A located remark about a game that was still read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub at: Pos,
+    pub message: String,
+}
+
+/// A game in the owned model. Moves are resolved at import; text that could not be
+/// played is kept as an `XUnparsed: …` comment and reported as an error diagnostic.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Game {
+    /// Tag pairs in input order, values decoded. Seven Tag Roster names are
+    /// spelled canonically; `FEN`/`SetUp` are not kept here but in `start`. A
+    /// repeated name keeps its last value; earlier ones become `XDuplicate<Name>`.
+    pub tags: Vec<(String, String)>,
+    pub variant: Variant,
+    /// The starting position (from `FEN`, else the standard one).
+    pub start: Board,
+    pub moves: Line,
+    /// The termination marker (or the `Result` tag when the marker is missing).
+    pub outcome: Outcome,
+    /// Comments after the termination marker.
+    pub final_comments: Vec<String>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Where the game starts in its file, and its 1-based index there.
+    pub at: Pos,
+    pub index: u64,
+}
+
+impl Game {
+    /// A tag's value, by exact name or, failing that, case-insensitively.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .or_else(|| self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The main line as played moves.
+    pub fn mainline(&self) -> impl Iterator<Item = Move> + '_ {
+        self.moves.moves.iter().map(|n| n.mv)
+    }
+
+    /// The position after the main line.
+    pub fn final_board(&self) -> Board {
+        let mut b = self.start.clone();
+        for m in self.mainline() {
+            b.play_unchecked(m);
+        }
+        b
+    }
+
+    /// Errors found while reading (illegal moves, unreadable tokens…).
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+    }
+
+    /// Equality of what a game says, ignoring where it was read and what was
+    /// reported about it: the criterion of the round-trip tests.
+    pub fn same_content(&self, other: &Game) -> bool {
+        crate::writer::export_tags(self) == crate::writer::export_tags(other)
+            && self.variant == other.variant
+            && self.start == other.start
+            && self.moves == other.moves
+            && self.outcome == other.outcome
+            && self.final_comments == other.final_comments
+    }
+}
+
+/// Why a game could not be read into the model at all (it is skipped).
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error("game {index} at {at}: unsupported variant {name:?}")]
+    UnsupportedVariant { index: u64, at: Pos, name: String },
+    #[error("game {index} at {at}: bad FEN {fen:?}: {reason}")]
+    BadFen {
+        index: u64,
+        at: Pos,
+        fen: String,
+        reason: String,
+    },
+    #[error("game {index} at {at}: SetUp \"1\" without a FEN tag")]
+    SetUpWithoutFen { index: u64, at: Pos },
+    #[error(transparent)]
+    Read(#[from] ReadError),
+}
+
+impl GameError {
+    /// Where the game starts, when the error concerns one game.
+    pub fn at(&self) -> Option<Pos> {
+        match self {
+            GameError::UnsupportedVariant { at, .. }
+            | GameError::BadFen { at, .. }
+            | GameError::SetUpWithoutFen { at, .. } => Some(*at),
+            GameError::Read(_) => None,
+        }
+    }
+}
+
+/// Parses a FEN as PGN files write it: 4-field EPD-like forms get `0 1`, and X-FEN
+/// castling letters (`KQkq` meaning the outermost rook, as in Chess960 files) are
+/// turned into Shredder files, which cozy-chess reads for both variants.
+pub fn parse_fen(fen: &str) -> Result<Board, String> {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() == 4 {
+        fields.extend(["0", "1"]);
+    }
+    if fields.len() != 6 {
+        return Err("expected 6 fields".into());
+    }
+    let ranks: Vec<&str> = fields[0].split('/').collect();
+    let castling = if fields[2] == "-" {
+        "-".to_string()
+    } else {
+        let mut out = String::new();
+        for c in fields[2].chars() {
+            let (white, row) = if c.is_ascii_uppercase() {
+                (true, ranks.last())
+            } else {
+                (false, ranks.first())
+            };
+            let files = row.map(|r| expand_rank(r)).unwrap_or_default();
+            let king = if white { 'K' } else { 'k' };
+            let rook = if white { 'R' } else { 'r' };
+            let kf = files.iter().position(|&p| p == king);
+            let f = match (c.to_ascii_lowercase(), kf) {
+                ('k', Some(k)) => files.iter().rposition(|&p| p == rook).filter(|&r| r > k),
+                ('q', Some(k)) => files.iter().position(|&p| p == rook).filter(|&r| r < k),
+                (x @ 'a'..='h', _) => Some(x as usize - 'a' as usize),
+                _ => None,
+            };
+            let f = f.ok_or_else(|| format!("castling right {c} without a rook"))?;
+            let letter = (b'a' + f as u8) as char;
+            out.push(if white {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
+        }
+        out
+    };
+    let norm = format!(
+        "{} {} {} {} {} {}",
+        fields[0], fields[1], castling, fields[3], fields[4], fields[5]
+    );
+    Board::from_fen(&norm, true).map_err(|e| format!("{e:?}"))
+}
+
+fn expand_rank(r: &str) -> Vec<char> {
+    let mut v = Vec::with_capacity(8);
+    for c in r.chars() {
+        if let Some(d) = c.to_digit(10) {
+            v.extend(std::iter::repeat_n('.', d as usize));
+        } else {
+            v.push(c);
+        }
+    }
+    v
+}
+
+/// Parses `[%clk …]` and `[%eval …]` out of a comment.
+pub fn parse_commands(comment: &str) -> (Option<Clock>, Option<Eval>) {
+    let mut clk = None;
+    let mut eval = None;
+    let mut rest = comment;
+    while let Some(i) = rest.find("[%") {
+        rest = &rest[i + 2..];
+        let end = rest.find(']').unwrap_or(rest.len());
+        let body = rest[..end].trim();
+        let (cmd, arg) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
+        let arg = arg.trim();
+        match cmd {
+            "clk" => {
+                let mut secs = 0.0;
+                let mut ok = !arg.is_empty();
+                for part in arg.split(':') {
+                    match part.parse::<f64>() {
+                        Ok(x) => secs = secs * 60.0 + x,
+                        Err(_) => ok = false,
+                    }
+                }
+                if ok {
+                    clk = Some(secs);
+                }
+            }
+            "eval" => {
+                let v = arg.split(',').next().unwrap_or("");
+                eval = if let Some(m) = v.strip_prefix('#') {
+                    m.parse().ok().map(Eval::Mate)
+                } else {
+                    v.parse().ok().map(Eval::Pawns)
+                };
+            }
+            _ => {}
+        }
+        rest = &rest[end..];
+    }
+    (clk, eval)
+}
+
+struct Frame {
+    board: Board,
+    /// Position before the last move of this line: where a variation starts.
+    before: Board,
+    line: Line,
+    /// Set once a move failed: the rest of this line is collected as text.
+    dead: Option<String>,
+    dead_depth: usize,
+}
+
+/// Builds [`Game`]s from reader events, resolving moves as they come.
+#[derive(Default)]
+pub struct GameBuilder {
+    game: Game,
+    frames: Vec<Frame>,
+    fatal: Option<GameError>,
+    setup_one: bool,
+    fen: Option<String>,
+    variant_tag: Option<String>,
+    index_base: u64,
+    outcome_marker: bool,
+}
+
+impl GameBuilder {
+    fn diag(&mut self, severity: Severity, at: Pos, message: String) {
+        self.game.diagnostics.push(Diagnostic {
+            severity,
+            at,
+            message,
+        });
+    }
+
+    fn start_position(&mut self) {
+        let at = self.game.at;
+        let index = self.game.index;
+        if let Some(v) = self.variant_tag.take() {
+            match Variant::from_tag(&v) {
+                Ok(var) => self.game.variant = var,
+                Err(name) => {
+                    self.fatal = Some(GameError::UnsupportedVariant { index, at, name });
+                }
+            }
+        }
+        let board = match self.fen.take() {
+            Some(fen) => match parse_fen(&fen) {
+                Ok(b) => b,
+                Err(reason) => {
+                    if self.fatal.is_none() {
+                        self.fatal = Some(GameError::BadFen {
+                            index,
+                            at,
+                            fen,
+                            reason,
+                        });
+                    }
+                    Board::default()
+                }
+            },
+            None => {
+                if self.setup_one && self.fatal.is_none() {
+                    self.fatal = Some(GameError::SetUpWithoutFen { index, at });
+                }
+                Board::default()
+            }
+        };
+        self.game.start = board.clone();
+        self.frames.push(Frame {
+            board: board.clone(),
+            before: board,
+            line: Line::default(),
+            dead: None,
+            dead_depth: 0,
+        });
+    }
+
+    fn top(&mut self) -> &mut Frame {
+        // begin_movetext always pushes the main-line frame before any movetext event.
+        if self.frames.is_empty() {
+            self.start_position();
+        }
+        let n = self.frames.len();
+        &mut self.frames[n - 1]
+    }
+}
+
+fn push_dead(s: &mut String, piece: &str) {
+    if !s.is_empty() {
+        s.push(' ');
+    }
+    s.push_str(piece);
+}
+
+impl Visitor for GameBuilder {
+    type Output = Result<Game, GameError>;
+
+    fn begin_game(&mut self, at: Pos) {
+        self.game.at = at;
+        self.index_base += 1;
+        self.game.index = self.index_base;
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
+        let mut name = text::decode(name).into_owned();
+        let value = text::tag_value(value, escaped);
+        if name.eq_ignore_ascii_case("FEN") {
+            self.fen = Some(value);
+            return;
+        } else if name.eq_ignore_ascii_case("SetUp") {
+            self.setup_one = value.trim() == "1";
+            return;
+        } else if name.eq_ignore_ascii_case("Variant") {
+            self.variant_tag = Some(value.clone());
+        }
+        if let Some(canon) = crate::writer::STR
+            .iter()
+            .find(|s| s.eq_ignore_ascii_case(&name))
+        {
+            if *canon != name {
+                self.diag(Severity::Warning, at, format!("tag {name} read as {canon}"));
+                name = (*canon).to_string();
+            }
+        }
+        if let Some(i) = self.game.tags.iter().position(|(n, _)| *n == name) {
+            let old = std::mem::replace(&mut self.game.tags[i].1, value);
+            self.diag(
+                Severity::Warning,
+                at,
+                format!("duplicate tag {name}; earlier value kept as XDuplicate{name}"),
+            );
+            self.game.tags.push((format!("XDuplicate{name}"), old));
+        } else {
+            self.game.tags.push((name, value));
+        }
+    }
+
+    fn begin_movetext(&mut self) {
+        self.start_position();
+    }
+
+    fn san(&mut self, san: SanPlus, raw: &[u8], at: Pos) -> Control {
+        if self.fatal.is_some() {
+            return Control::SkipMovetext;
+        }
+        let f = self.top();
+        if let Some(d) = f.dead.as_mut() {
+            push_dead(d, &String::from_utf8_lossy(raw));
+            return Control::Continue;
+        }
+        match san.san.to_move(&f.board) {
+            Ok(mv) => {
+                let export = SanPlus::from_move(&f.board, mv);
+                f.before = f.board.clone();
+                f.board.play_unchecked(mv);
+                f.line.moves.push(MoveNode {
+                    mv,
+                    san: export,
+                    nags: Vec::new(),
+                    after: Vec::new(),
+                    clock: None,
+                    eval: None,
+                });
+            }
+            Err(e) => {
+                let text = String::from_utf8_lossy(raw).into_owned();
+                f.dead = Some(format!("XUnparsed: {text}"));
+                let depth = self.frames.len() - 1;
+                let what = if depth == 0 { "main line" } else { "variation" };
+                let msg = match e {
+                    ResolveError::Illegal => format!("illegal move {text} in {what}"),
+                    ResolveError::Ambiguous => format!("ambiguous move {text} in {what}"),
+                    other => format!("{other}: {text} in {what}"),
+                };
+                self.diag(Severity::Error, at, msg);
+            }
+        }
+        Control::Continue
+    }
+
+    fn nag(&mut self, nag: u8, at: Pos) {
+        let f = self.top();
+        if let Some(d) = f.dead.as_mut() {
+            push_dead(d, &format!("${nag}"));
+            return;
+        }
+        match f.line.moves.last_mut() {
+            Some(m) => m.nags.push(nag),
+            None => self.diag(
+                Severity::Warning,
+                at,
+                format!("NAG ${nag} before any move dropped"),
+            ),
+        }
+    }
+
+    fn comment(&mut self, raw: &[u8], _at: Pos) {
+        let text = text::comment(raw);
+        if self.outcome_marker {
+            self.game.final_comments.push(text);
+            return;
+        }
+        let f = self.top();
+        if let Some(d) = f.dead.as_mut() {
+            push_dead(d, &text);
+            return;
+        }
+        match f.line.moves.last_mut() {
+            Some(m) => {
+                let (clk, eval) = parse_commands(&text);
+                if clk.is_some() {
+                    m.clock = clk;
+                }
+                if eval.is_some() {
+                    m.eval = eval;
+                }
+                m.after.push(After::Comment(text));
+            }
+            None => f.line.comments.push(text),
+        }
+    }
+
+    fn begin_variation(&mut self, at: Pos) -> Skip {
+        let f = self.top();
+        if let Some(d) = f.dead.as_mut() {
+            push_dead(d, "(");
+            f.dead_depth += 1;
+            return Skip(false);
+        }
+        if f.line.moves.is_empty() {
+            self.diag(
+                Severity::Warning,
+                at,
+                "variation before any move dropped".into(),
+            );
+            return Skip(true);
+        }
+        let b = f.before.clone();
+        self.frames.push(Frame {
+            board: b.clone(),
+            before: b,
+            line: Line::default(),
+            dead: None,
+            dead_depth: 0,
+        });
+        Skip(false)
+    }
+
+    fn end_variation(&mut self, at: Pos) {
+        let f = self.top();
+        if f.dead.is_some() && f.dead_depth > 0 {
+            f.dead_depth -= 1;
+            if let Some(d) = f.dead.as_mut() {
+                push_dead(d, ")");
+            }
+            return;
+        }
+        if self.frames.len() < 2 {
+            return;
+        }
+        let Some(mut done) = self.frames.pop() else {
+            return;
+        };
+        if let Some(d) = done.dead.take() {
+            match done.line.moves.last_mut() {
+                Some(m) => m.after.push(After::Comment(d)),
+                None => done.line.comments.push(d),
+            }
+        }
+        let parent = self.top();
+        if parent.dead.is_some() {
+            return;
+        }
+        if done.line.moves.is_empty() && done.line.comments.is_empty() {
+            self.diag(Severity::Warning, at, "empty variation dropped".into());
+            return;
+        }
+        if let Some(m) = parent.line.moves.last_mut() {
+            m.after.push(After::Variation(done.line));
+        }
+    }
+
+    fn outcome(&mut self, outcome: Outcome, at: Pos) {
+        self.top();
+        self.game.outcome = outcome;
+        self.outcome_marker = true;
+        if let Some(tag) = self
+            .game
+            .tag("Result")
+            .and_then(|r| Outcome::parse(r.trim().as_bytes()))
+        {
+            if tag != outcome {
+                self.diag(
+                    Severity::Warning,
+                    at,
+                    format!(
+                        "result marker {} differs from Result tag {}",
+                        outcome.as_str(),
+                        tag.as_str()
+                    ),
+                );
+            }
+        }
+    }
+
+    fn problem(&mut self, problem: Problem, text: &[u8], at: Pos) {
+        let t = String::from_utf8_lossy(text).into_owned();
+        let severity = match problem {
+            Problem::NotAMove => Severity::Error,
+            _ => Severity::Warning,
+        };
+        if problem == Problem::NotAMove && self.fatal.is_none() {
+            let f = self.top();
+            match f.dead.as_mut() {
+                Some(d) => {
+                    push_dead(d, &t);
+                    return;
+                }
+                None => f.dead = Some(format!("XUnparsed: {t}")),
+            }
+        }
+        self.diag(severity, at, format!("{problem}: {t}"));
+    }
+
+    fn end_game(&mut self) -> Self::Output {
+        if self.frames.is_empty() {
+            self.start_position();
+        }
+        // Unclosed variations were closed by the reader; fold any left anyway.
+        while self.frames.len() > 1 {
+            self.end_variation(self.game.at);
+        }
+        let mut main = self
+            .frames
+            .pop()
+            .map(|f| (f.line, f.dead))
+            .unwrap_or_default();
+        if let Some(d) = main.1.take() {
+            match main.0.moves.last_mut() {
+                Some(m) => m.after.push(After::Comment(d)),
+                None => main.0.comments.push(d),
+            }
+        }
+        let mut game = std::mem::take(&mut self.game);
+        game.moves = main.0;
+        if !self.outcome_marker {
+            game.outcome = game
+                .tag("Result")
+                .and_then(|r| Outcome::parse(r.trim().as_bytes()))
+                .unwrap_or(Outcome::Unknown);
+            game.diagnostics.push(Diagnostic {
+                severity: Severity::Warning,
+                at: game.at,
+                message: format!("no result marker; using {}", game.outcome.as_str()),
+            });
+        }
+        self.outcome_marker = false;
+        self.setup_one = false;
+        self.fen = None;
+        self.variant_tag = None;
+        match self.fatal.take() {
+            Some(e) => Err(e),
+            None => Ok(game),
+        }
+    }
+}
+
+/// Iterator of owned games over any reader; a game that cannot be modelled yields
+/// `Err` (located) and iteration goes on with the next one.
+pub struct Games<R> {
+    reader: PgnReader<R>,
+    builder: GameBuilder,
+    done: bool,
+}
+
+impl<R: Read> Games<R> {
+    pub fn new(inner: R) -> Games<R> {
+        Games {
+            reader: PgnReader::new(inner),
+            builder: GameBuilder::default(),
+            done: false,
+        }
+    }
+}
+
+impl<R: Read> Iterator for Games<R> {
+    type Item = Result<Game, GameError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.reader.read_game(&mut self.builder) {
+            Ok(Some(r)) => Some(r),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e.into()))
+            }
+        }
+    }
+}
+
+/// Reads every game of a string (convenience for tests and small inputs).
+pub fn parse_all(pgn: &str) -> Vec<Result<Game, GameError>> {
+    Games::new(pgn.as_bytes()).collect()
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.severity {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        let mut s = String::new();
+        let _ = write!(s, "{}: {kind}: {}", self.at, self.message);
+        f.write_str(&s)
+    }
+}

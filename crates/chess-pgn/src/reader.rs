@@ -1,0 +1,524 @@
+//! Streaming import: games one at a time from any `io::Read`, as visitor events.
+
+use std::io::{self, Read};
+use std::ops::Range;
+
+use pgn_core::{Next, Pos, TokenKind, Tokenizer};
+
+use crate::san::{SanPlus, glyph_nag};
+
+/// How a game ended, as written in the movetext or the `Result` tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Outcome {
+    WhiteWins,
+    BlackWins,
+    Draw,
+    /// `*`: unfinished or unknown.
+    #[default]
+    Unknown,
+}
+
+impl Outcome {
+    /// Reads a result marker or tag value, accepting the common variants (spec §8).
+    pub fn parse(s: &[u8]) -> Option<Outcome> {
+        Some(match s {
+            b"1-0" => Outcome::WhiteWins,
+            b"0-1" => Outcome::BlackWins,
+            b"1/2-1/2" | b"1/2" | b"\xc2\xbd-\xc2\xbd" | b"\xbd-\xbd" | b"=-=" => Outcome::Draw,
+            b"*" => Outcome::Unknown,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::Unknown => "*",
+        }
+    }
+}
+
+/// What the visitor wants after a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    /// Skip the rest of this game's movetext (e.g. after an illegal move).
+    SkipMovetext,
+}
+
+/// Non-fatal anomalies met while reading; the reader always goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum Problem {
+    #[error("token is not a move, number, result or annotation")]
+    NotAMove,
+    #[error("comment not closed before end of input")]
+    UnterminatedComment,
+    #[error("malformed tag pair")]
+    MalformedTag,
+    #[error("`)` without matching `(`")]
+    UnmatchedClose,
+    #[error("variation not closed at end of game")]
+    UnclosedVariation,
+    #[error("result marker inside a variation")]
+    ResultInVariation,
+    #[error("reserved `<...>` group skipped")]
+    Reserved,
+    #[error("unexpected byte")]
+    InvalidByte,
+    #[error("NAG out of range 0-255")]
+    BadNag,
+}
+
+/// Whether to skip a variation (its tokens are still read, but not reported).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Skip(pub bool);
+
+/// Receives one game's events. Every method but `end_game` has a no-op default.
+///
+/// Slices borrow the reader's buffer and are valid only during the call, which is
+/// what lets the parse-only path run without allocating per move.
+pub trait Visitor {
+    type Output;
+    /// `at` is the position of the game's first token.
+    fn begin_game(&mut self, _at: Pos) {}
+    /// `value` is raw (escapes in place when `escaped`); see [`crate::text`].
+    fn tag(&mut self, _name: &[u8], _value: &[u8], _escaped: bool, _at: Pos) {}
+    /// Called once, before the first movetext event (also for games without tags).
+    fn begin_movetext(&mut self) {}
+    /// A move token. A `!`/`?` glyph in it is also reported through [`Visitor::nag`].
+    fn san(&mut self, _san: SanPlus, _raw: &[u8], _at: Pos) -> Control {
+        Control::Continue
+    }
+    fn nag(&mut self, _nag: u8, _at: Pos) {}
+    /// `{}` and `;` comments; text raw (any encoding).
+    fn comment(&mut self, _text: &[u8], _at: Pos) {}
+    fn begin_variation(&mut self, _at: Pos) -> Skip {
+        Skip(false)
+    }
+    fn end_variation(&mut self, _at: Pos) {}
+    /// The game-termination marker at the end of the main line.
+    fn outcome(&mut self, _outcome: Outcome, _at: Pos) {}
+    fn problem(&mut self, _problem: Problem, _text: &[u8], _at: Pos) {}
+    fn end_game(&mut self) -> Self::Output;
+}
+
+/// Errors that stop reading altogether.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("I/O error: {0}")]
+    Io(#[from] io::Error),
+    #[error("{at}: token longer than {limit} bytes")]
+    TokenTooLong { at: Pos, limit: usize },
+}
+
+const INITIAL_BUFFER: usize = 128 * 1024;
+/// Memory bound: a single token (comment, string) larger than this is an error.
+pub const MAX_TOKEN: usize = 64 * 1024 * 1024;
+
+#[derive(Debug, Clone, Copy)]
+struct Tok {
+    kind: TokenKind,
+    text: (usize, usize),
+    pos: Pos,
+}
+
+impl Tok {
+    fn range(&self) -> Range<usize> {
+        self.text.0..self.text.1
+    }
+}
+
+/// Reads PGN games one at a time with bounded memory.
+///
+/// ```
+/// use chess_pgn::{PgnReader, Visitor, SanPlus, Control};
+/// struct CountMoves(usize);
+/// impl Visitor for CountMoves {
+///     type Output = usize;
+///     fn san(&mut self, _: SanPlus, _: &[u8], _: pgn_core::Pos) -> Control {
+///         self.0 += 1;
+///         Control::Continue
+///     }
+///     fn end_game(&mut self) -> usize { std::mem::take(&mut self.0) }
+/// }
+/// let mut r = PgnReader::new(&b"1. e4 e5 2. Nf3 *\n\n1. d4 1-0"[..]);
+/// let mut v = CountMoves(0);
+/// assert_eq!(r.read_game(&mut v).unwrap(), Some(3));
+/// assert_eq!(r.read_game(&mut v).unwrap(), Some(1));
+/// assert_eq!(r.read_game(&mut v).unwrap(), None);
+/// ```
+pub struct PgnReader<R> {
+    inner: R,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    base: u64,
+    eof: bool,
+    tok: Tokenizer,
+    name: Vec<u8>,
+    games: u64,
+}
+
+#[derive(PartialEq, Eq, Clone, Copy)]
+enum Phase {
+    Start,
+    Tags,
+    Movetext,
+}
+
+impl<R: Read> PgnReader<R> {
+    pub fn new(inner: R) -> PgnReader<R> {
+        PgnReader {
+            inner,
+            buf: vec![0; INITIAL_BUFFER],
+            start: 0,
+            end: 0,
+            base: 0,
+            eof: false,
+            tok: Tokenizer::new(),
+            name: Vec::new(),
+            games: 0,
+        }
+    }
+
+    /// Number of games started so far (the index of the next game).
+    pub fn games_read(&self) -> u64 {
+        self.games
+    }
+
+    fn next_token(&mut self) -> Result<Option<Tok>, ReadError> {
+        loop {
+            let input = &self.buf[self.start..self.end];
+            let (next, used) = self.tok.next(input, self.eof);
+            match next {
+                Next::Token(t) => {
+                    let off = t.text.as_ptr() as usize - self.buf.as_ptr() as usize;
+                    let tok = Tok {
+                        kind: t.kind,
+                        text: (off, off + t.text.len()),
+                        pos: t.pos,
+                    };
+                    self.start += used;
+                    return Ok(Some(tok));
+                }
+                Next::End => {
+                    self.start += used;
+                    return Ok(None);
+                }
+                Next::NeedMore => {
+                    self.start += used;
+                    self.refill()?;
+                }
+            }
+        }
+    }
+
+    fn refill(&mut self) -> Result<(), ReadError> {
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.base += self.start as u64;
+            self.end -= self.start;
+            self.start = 0;
+        }
+        if self.end == self.buf.len() {
+            if self.buf.len() >= MAX_TOKEN {
+                return Err(ReadError::TokenTooLong {
+                    at: self.tok.pos(),
+                    limit: MAX_TOKEN,
+                });
+            }
+            let n = (self.buf.len() * 2).min(MAX_TOKEN);
+            self.buf.resize(n, 0);
+        }
+        loop {
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(());
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(());
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+
+    fn unread(&mut self, t: &Tok) {
+        self.tok.rewind(t.pos);
+        self.start = (t.pos.offset - self.base) as usize;
+    }
+
+    /// Reads the next game into `visitor`; `Ok(None)` at end of input.
+    pub fn read_game<V: Visitor>(&mut self, v: &mut V) -> Result<Option<V::Output>, ReadError> {
+        let mut phase = Phase::Start;
+        let mut depth: usize = 0;
+        // Depth at which a skipped variation started, if skipping.
+        let mut skip_from: Option<usize> = None;
+        let mut skip_movetext = false;
+        // Tag pair being read: the name is copied because a refill may move the buffer.
+        let mut in_tag = false;
+        let mut have_name = false;
+        let mut tag_pos = Pos::default();
+        let mut after_result = false;
+
+        loop {
+            let Some(t) = self.next_token()? else {
+                if phase == Phase::Start {
+                    return Ok(None);
+                }
+                break;
+            };
+            if phase == Phase::Start {
+                self.games += 1;
+                v.begin_game(t.pos);
+                phase = Phase::Tags;
+            }
+            if after_result {
+                // Comments right after the result belong to this game; anything else starts the next.
+                match t.kind {
+                    TokenKind::Comment { .. } | TokenKind::LineComment => {
+                        v.comment(&self.buf[t.range()], t.pos);
+                        continue;
+                    }
+                    TokenKind::Escape => continue,
+                    _ => {
+                        self.unread(&t);
+                        break;
+                    }
+                }
+            }
+            if in_tag {
+                match t.kind {
+                    TokenKind::Symbol if !have_name => {
+                        self.name.clear();
+                        self.name.extend_from_slice(&self.buf[t.range()]);
+                        have_name = true;
+                    }
+                    TokenKind::String { escaped } if have_name => {
+                        v.tag(&self.name, &self.buf[t.range()], escaped, tag_pos);
+                        if matches!(self.peek_kind()?, Some(TokenKind::TagClose)) {
+                            self.next_token()?;
+                        } else {
+                            v.problem(Problem::MalformedTag, &self.name, tag_pos);
+                        }
+                        in_tag = false;
+                    }
+                    TokenKind::TagClose => {
+                        v.problem(Problem::MalformedTag, &self.name, tag_pos);
+                        in_tag = false;
+                    }
+                    // Anything else: a broken tag; give up on it and re-read the token.
+                    _ => {
+                        v.problem(Problem::MalformedTag, &self.buf[t.range()], tag_pos);
+                        in_tag = false;
+                        self.unread(&t);
+                    }
+                }
+                continue;
+            }
+            if t.kind == TokenKind::TagOpen {
+                if phase == Phase::Movetext {
+                    // A tag after movetext: the previous game had no result marker.
+                    self.unread(&t);
+                    break;
+                }
+                in_tag = true;
+                have_name = false;
+                tag_pos = t.pos;
+                continue;
+            }
+            if t.kind == TokenKind::Escape {
+                continue;
+            }
+            if phase != Phase::Movetext {
+                phase = Phase::Movetext;
+                v.begin_movetext();
+            }
+            let skipping = skip_movetext || skip_from.is_some();
+            match t.kind {
+                TokenKind::Symbol => {
+                    let text = &self.buf[t.range()];
+                    match classify(text) {
+                        Sym::MoveNumber | Sym::Ignore => {}
+                        Sym::Result(o) => {
+                            if depth == 0 {
+                                v.outcome(o, t.pos);
+                                after_result = true;
+                            } else if !skipping {
+                                v.problem(Problem::ResultInVariation, text, t.pos);
+                            }
+                        }
+                        Sym::Nag(n) => {
+                            if !skipping {
+                                v.nag(n, t.pos);
+                            }
+                        }
+                        Sym::Move => {
+                            if skipping {
+                                continue;
+                            }
+                            match SanPlus::parse(text) {
+                                Ok(sp) => {
+                                    if v.san(sp, text, t.pos) == Control::SkipMovetext {
+                                        skip_movetext = true;
+                                    } else if let Some(g) = sp.glyph {
+                                        v.nag(g, t.pos);
+                                    }
+                                }
+                                Err(_) => v.problem(Problem::NotAMove, text, t.pos),
+                            }
+                        }
+                    }
+                }
+                TokenKind::Star => {
+                    if depth == 0 {
+                        v.outcome(Outcome::Unknown, t.pos);
+                        after_result = true;
+                    } else if !skipping {
+                        v.problem(Problem::ResultInVariation, b"*", t.pos);
+                    }
+                }
+                TokenKind::Dots => {}
+                TokenKind::Nag => {
+                    if !skipping {
+                        let digits = &self.buf[t.range()];
+                        match parse_u8(digits) {
+                            Some(n) => v.nag(n, t.pos),
+                            None => v.problem(Problem::BadNag, digits, t.pos),
+                        }
+                    }
+                }
+                TokenKind::Comment { terminated } => {
+                    if !skipping {
+                        v.comment(&self.buf[t.range()], t.pos);
+                    }
+                    if !terminated {
+                        v.problem(Problem::UnterminatedComment, b"", t.pos);
+                    }
+                }
+                TokenKind::LineComment => {
+                    if !skipping {
+                        v.comment(&self.buf[t.range()], t.pos);
+                    }
+                }
+                TokenKind::VariationOpen => {
+                    depth += 1;
+                    if !skipping && v.begin_variation(t.pos) == Skip(true) {
+                        skip_from = Some(depth);
+                    }
+                }
+                TokenKind::VariationClose => {
+                    if depth == 0 {
+                        if !skipping {
+                            v.problem(Problem::UnmatchedClose, b")", t.pos);
+                        }
+                        continue;
+                    }
+                    if skip_from == Some(depth) {
+                        skip_from = None;
+                    } else if !skipping {
+                        v.end_variation(t.pos);
+                    }
+                    depth -= 1;
+                }
+                TokenKind::Reserved => {
+                    v.problem(Problem::Reserved, &self.buf[t.range()], t.pos);
+                }
+                TokenKind::String { .. } | TokenKind::TagClose => {
+                    v.problem(Problem::NotAMove, &self.buf[t.range()], t.pos)
+                }
+                TokenKind::Invalid => v.problem(Problem::InvalidByte, &self.buf[t.range()], t.pos),
+                TokenKind::TagOpen | TokenKind::Escape => {}
+            }
+        }
+        if depth > 0 {
+            let at = self.tok.pos();
+            if skip_from.is_none() && !skip_movetext {
+                for _ in 0..depth {
+                    v.end_variation(at);
+                }
+            }
+            v.problem(Problem::UnclosedVariation, b"", at);
+        }
+        if in_tag {
+            v.problem(Problem::MalformedTag, &self.name, tag_pos);
+        }
+        if phase == Phase::Tags {
+            v.begin_movetext();
+        }
+        Ok(Some(v.end_game()))
+    }
+
+    fn peek_kind(&mut self) -> Result<Option<TokenKind>, ReadError> {
+        let Some(t) = self.next_token()? else {
+            return Ok(None);
+        };
+        self.unread(&t);
+        Ok(Some(t.kind))
+    }
+}
+
+enum Sym {
+    MoveNumber,
+    Result(Outcome),
+    Nag(u8),
+    Move,
+    Ignore,
+}
+
+#[inline]
+fn classify(s: &[u8]) -> Sym {
+    let b = s[0];
+    if b.is_ascii_digit() {
+        if s.iter().all(u8::is_ascii_digit) {
+            return Sym::MoveNumber;
+        }
+        if let Some(o) = Outcome::parse(s) {
+            return Sym::Result(o);
+        }
+        return Sym::Move; // 0-0, 0000
+    }
+    if b.is_ascii_alphabetic() && b != b'N' {
+        if s == b"ep" || s == b"e" || s == b"p" {
+            // `e.p.` arrives as `e` `.` `p` `.`; export never writes it.
+            return Sym::Ignore;
+        }
+        return Sym::Move;
+    }
+    if let Some(o) = Outcome::parse(s) {
+        return Sym::Result(o);
+    }
+    if let Some(n) = glyph_nag(s) {
+        return Sym::Nag(n);
+    }
+    let nag = match s {
+        b"=" => 10,
+        b"\xe2\x88\x9e" => 13,
+        b"\xe2\x96\xa1" => 7,
+        b"+=" | b"+/=" | b"\xe2\xa9\xb2" => 14,
+        b"=+" | b"=/+" | b"\xe2\xa9\xb1" => 15,
+        b"+/-" | b"\xc2\xb1" => 16,
+        b"-/+" | b"\xe2\x88\x93" => 17,
+        b"+-" => 18,
+        b"-+" => 19,
+        b"N" => 146,
+        _ => return Sym::Move,
+    };
+    Sym::Nag(nag)
+}
+
+fn parse_u8(d: &[u8]) -> Option<u8> {
+    if d.is_empty() || d.len() > 3 {
+        return None;
+    }
+    let mut n: u32 = 0;
+    for &c in d {
+        n = n * 10 + u32::from(c - b'0');
+    }
+    u8::try_from(n).ok()
+}

@@ -1,0 +1,131 @@
+//! Allocation-free replay on the streaming path: resolve and play the main line.
+
+use cozy_chess::Board;
+use pgn_core::Pos;
+
+use crate::model::{Variant, parse_fen};
+use crate::reader::{Control, Outcome, Problem, Skip, Visitor};
+use crate::san::{ResolveError, SanPlus};
+use crate::text;
+
+/// Why a game's main line could not be replayed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("{at}: {error}: {san}")]
+    Move {
+        at: Pos,
+        san: String,
+        error: ResolveError,
+    },
+    #[error("{at}: not a move: {text}")]
+    NotAMove { at: Pos, text: String },
+    #[error("{at}: bad FEN {fen:?}: {reason}")]
+    BadFen {
+        at: Pos,
+        fen: String,
+        reason: String,
+    },
+    #[error("{at}: unsupported variant {0:?}", .name)]
+    UnsupportedVariant { at: Pos, name: String },
+}
+
+/// The result of replaying one game's main line.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    /// Where the game starts.
+    pub at: Pos,
+    pub plies: u32,
+    pub board: Board,
+    pub outcome: Option<Outcome>,
+    /// The first problem met; moves before it were played.
+    pub error: Option<ReplayError>,
+}
+
+/// A [`Visitor`] that plays the main line on cozy-chess and skips variations;
+/// the only allocations happen when a game has an error or a `FEN` tag.
+#[derive(Default)]
+pub struct Replayer {
+    board: Board,
+    at: Pos,
+    plies: u32,
+    outcome: Option<Outcome>,
+    error: Option<ReplayError>,
+}
+
+impl Visitor for Replayer {
+    type Output = Replayed;
+
+    fn begin_game(&mut self, at: Pos) {
+        self.board = Board::default();
+        self.at = at;
+        self.plies = 0;
+        self.outcome = None;
+        self.error = None;
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
+        if self.error.is_some() {
+            return;
+        }
+        if name.eq_ignore_ascii_case(b"FEN") {
+            let fen = text::tag_value(value, escaped);
+            match parse_fen(&fen) {
+                Ok(b) => self.board = b,
+                Err(reason) => self.error = Some(ReplayError::BadFen { at, fen, reason }),
+            }
+        } else if name.eq_ignore_ascii_case(b"Variant") {
+            let v = text::tag_value(value, escaped);
+            if let Err(name) = Variant::from_tag(&v) {
+                self.error = Some(ReplayError::UnsupportedVariant { at, name });
+            }
+        }
+    }
+
+    fn san(&mut self, san: SanPlus, raw: &[u8], at: Pos) -> Control {
+        if self.error.is_some() {
+            return Control::SkipMovetext;
+        }
+        match san.san.to_move(&self.board) {
+            Ok(m) => {
+                self.board.play_unchecked(m);
+                self.plies += 1;
+                Control::Continue
+            }
+            Err(error) => {
+                self.error = Some(ReplayError::Move {
+                    at,
+                    san: String::from_utf8_lossy(raw).into_owned(),
+                    error,
+                });
+                Control::SkipMovetext
+            }
+        }
+    }
+
+    fn begin_variation(&mut self, _at: Pos) -> Skip {
+        Skip(true)
+    }
+
+    fn outcome(&mut self, outcome: Outcome, _at: Pos) {
+        self.outcome = Some(outcome);
+    }
+
+    fn problem(&mut self, problem: Problem, text: &[u8], at: Pos) {
+        if problem == Problem::NotAMove && self.error.is_none() {
+            self.error = Some(ReplayError::NotAMove {
+                at,
+                text: String::from_utf8_lossy(text).into_owned(),
+            });
+        }
+    }
+
+    fn end_game(&mut self) -> Replayed {
+        Replayed {
+            at: self.at,
+            plies: self.plies,
+            board: std::mem::take(&mut self.board),
+            outcome: self.outcome,
+            error: self.error.take(),
+        }
+    }
+}

@@ -1,0 +1,593 @@
+//! SAN: parsing the tolerant import forms, resolving against legal moves, and
+//! writing the exact export form (spec §6).
+
+use std::fmt;
+
+use cozy_chess::{BitBoard, Board, File, GameStatus, Move, Piece, Rank, Square};
+
+/// A parsed, unresolved move token. `Copy` and allocation-free, so the streaming
+/// path can hand one to a visitor per move at no cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum San {
+    /// A piece or pawn move; over-disambiguated, long-algebraic and UCI forms all
+    /// land here (a UCI move has `piece: None` with a full from-square).
+    Normal {
+        /// `None` when no letter was written: a pawn, unless a full from-square is
+        /// given (then any piece on that square, as in UCI and `e2e4`).
+        piece: Option<Piece>,
+        file: Option<File>,
+        rank: Option<Rank>,
+        capture: bool,
+        to: Square,
+        promotion: Option<Piece>,
+    },
+    Castle(CastleSide),
+    /// `--`, `Z0`, `@@@@`, `0000`: recognised so they can be reported, never played.
+    Null,
+    /// Crazyhouse drop `N@f3`: recognised so it is reported as unsupported.
+    Drop {
+        piece: Piece,
+        to: Square,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CastleSide {
+    Short,
+    Long,
+}
+
+/// Check marker as written (import ignores it when resolving, export recomputes it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Suffix {
+    Check,
+    Mate,
+}
+
+/// A move token with its check marker and an optional move-quality glyph
+/// (`!`, `?`, `!!`, `??`, `!?`, `?!` as NAG 1–6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SanPlus {
+    pub san: San,
+    pub suffix: Option<Suffix>,
+    pub glyph: Option<u8>,
+}
+
+/// Why a token is not a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SanError {
+    #[error("not a move")]
+    Syntax,
+}
+
+/// Why a parsed move cannot be played in a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    #[error("illegal move")]
+    Illegal,
+    #[error("ambiguous move")]
+    Ambiguous,
+    #[error("null moves are not supported")]
+    NullMove,
+    #[error("piece drops are not supported (crazyhouse)")]
+    Drop,
+}
+
+fn piece_letter(b: u8) -> Option<Piece> {
+    // German letters (S L T D) are accepted because they clash with no English one;
+    // German `B` (pawn) would clash with bishop, so it is not.
+    Some(match b {
+        b'N' | b'S' => Piece::Knight,
+        b'B' | b'L' => Piece::Bishop,
+        b'R' | b'T' => Piece::Rook,
+        b'Q' | b'D' => Piece::Queen,
+        b'K' => Piece::King,
+        b'P' => Piece::Pawn,
+        _ => return None,
+    })
+}
+
+fn promo_letter(b: u8) -> Option<Piece> {
+    // Lower case appears in UCI (`e7e8q`); `K` never promotes.
+    match b.to_ascii_uppercase() {
+        b'P' | b'K' => None,
+        c => piece_letter(c),
+    }
+}
+
+fn file_of(b: u8) -> Option<File> {
+    (b'a'..=b'h')
+        .contains(&b)
+        .then(|| File::index(usize::from(b - b'a')))
+}
+
+fn rank_of(b: u8) -> Option<Rank> {
+    (b'1'..=b'8')
+        .contains(&b)
+        .then(|| Rank::index(usize::from(b - b'1')))
+}
+
+/// Maps a move-quality glyph to its NAG (spec §7.1).
+pub fn glyph_nag(s: &[u8]) -> Option<u8> {
+    Some(match s {
+        b"!" => 1,
+        b"?" => 2,
+        b"!!" => 3,
+        b"??" => 4,
+        b"!?" => 5,
+        b"?!" => 6,
+        _ => return None,
+    })
+}
+
+impl SanPlus {
+    /// Parses one move token in any of the import forms of spec §6.
+    pub fn parse(token: &[u8]) -> Result<SanPlus, SanError> {
+        let mut s = token;
+        // Move-quality glyph: trailing `!`/`?` run.
+        let mut glyph = None;
+        let g = s
+            .iter()
+            .rev()
+            .take_while(|&&c| c == b'!' || c == b'?')
+            .count();
+        if g > 0 {
+            glyph = Some(glyph_nag(&s[s.len() - g..]).ok_or(SanError::Syntax)?);
+            s = &s[..s.len() - g];
+        }
+        let mut suffix = None;
+        for (tail, suf) in [
+            (&b"++"[..], Suffix::Mate),
+            (b"#", Suffix::Mate),
+            (b"+", Suffix::Check),
+            (b"ch", Suffix::Check),
+            ("\u{2020}".as_bytes(), Suffix::Check),
+        ] {
+            if let Some(rest) = s.strip_suffix(tail) {
+                s = rest;
+                suffix = Some(suf);
+                break;
+            }
+        }
+        // `e.p.` arrives as separate tokens and is dropped by the reader; `ep` glued on is dropped here.
+        if let Some(rest) = s.strip_suffix(b"ep") {
+            if rest.len() >= 2 {
+                s = rest;
+            }
+        }
+        let san = parse_san(s)?;
+        Ok(SanPlus { san, suffix, glyph })
+    }
+}
+
+fn parse_san(s: &[u8]) -> Result<San, SanError> {
+    match s {
+        b"O-O" | b"0-0" | b"o-o" => return Ok(San::Castle(CastleSide::Short)),
+        b"O-O-O" | b"0-0-0" | b"o-o-o" => return Ok(San::Castle(CastleSide::Long)),
+        b"--" | b"Z0" | b"@@@@" | b"0000" => return Ok(San::Null),
+        _ => {}
+    }
+    if s.len() < 2 || s.len() > 12 {
+        return Err(SanError::Syntax);
+    }
+    let mut i = 0;
+    let piece = piece_letter(s[0]);
+    if piece.is_some() {
+        i = 1;
+    }
+    if s.get(i) == Some(&b'@') {
+        let piece = piece.unwrap_or(Piece::Pawn);
+        let rest = &s[i + 1..];
+        if rest.len() == 2 {
+            if let (Some(f), Some(r)) = (file_of(rest[0]), rank_of(rest[1])) {
+                return Ok(San::Drop {
+                    piece,
+                    to: Square::new(f, r),
+                });
+            }
+        }
+        return Err(SanError::Syntax);
+    }
+    let mut body = &s[i..];
+    // Promotion: `=Q`, `Q` right after the rank, or lower case in UCI.
+    let mut promotion = None;
+    if body.len() >= 3 {
+        let last = body[body.len() - 1];
+        if !last.is_ascii_digit() {
+            let p = promo_letter(last).ok_or(SanError::Syntax)?;
+            promotion = Some(p);
+            body = &body[..body.len() - 1];
+            if let Some(b) = body.strip_suffix(b"=") {
+                body = b;
+            }
+        }
+    }
+    let n = body.len();
+    if n < 2 {
+        return Err(SanError::Syntax);
+    }
+    let to = match (file_of(body[n - 2]), rank_of(body[n - 1])) {
+        (Some(f), Some(r)) => Square::new(f, r),
+        _ => return Err(SanError::Syntax),
+    };
+    let mut pre = &body[..n - 2];
+    let mut capture = false;
+    if let Some(&c) = pre.last() {
+        if c == b'x' || c == b':' {
+            capture = true;
+            pre = &pre[..pre.len() - 1];
+        } else if c == b'-' {
+            pre = &pre[..pre.len() - 1];
+        }
+    }
+    let (file, rank) = match pre {
+        [] => (None, None),
+        [a] => match (file_of(*a), rank_of(*a)) {
+            (Some(f), _) => (Some(f), None),
+            (_, Some(r)) => (None, Some(r)),
+            _ => return Err(SanError::Syntax),
+        },
+        [a, b] => match (file_of(*a), rank_of(*b)) {
+            (Some(f), Some(r)) => (Some(f), Some(r)),
+            _ => return Err(SanError::Syntax),
+        },
+        _ => return Err(SanError::Syntax),
+    };
+    Ok(San::Normal {
+        piece,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    })
+}
+
+impl San {
+    /// Finds the one legal move this notation names in `board`.
+    ///
+    /// Generate-and-match over the legal moves of the named piece only, so a pinned
+    /// piece never makes a move ambiguous and check markers play no part.
+    pub fn to_move(&self, board: &Board) -> Result<Move, ResolveError> {
+        let us = board.side_to_move();
+        match *self {
+            San::Null => Err(ResolveError::NullMove),
+            San::Drop { .. } => Err(ResolveError::Drop),
+            San::Castle(side) => castle_move(board, side).ok_or(ResolveError::Illegal),
+            San::Normal {
+                piece,
+                file,
+                rank,
+                to,
+                promotion,
+                ..
+            } => {
+                let mut mask = board.colors(us);
+                if let Some(f) = file {
+                    mask &= f.bitboard();
+                }
+                if let Some(r) = rank {
+                    mask &= r.bitboard();
+                }
+                let piece = match (piece, file, rank) {
+                    (Some(p), _, _) => p,
+                    // A full from-square without a letter (UCI, `e2e4`): whatever stands there.
+                    (None, Some(f), Some(r)) => {
+                        let from = Square::new(f, r);
+                        let p = board.piece_on(from).ok_or(ResolveError::Illegal)?;
+                        // UCI/long-algebraic castling is written king-two-squares.
+                        if p == Piece::King && promotion.is_none() {
+                            if let Some(m) = king_two_squares(board, from, to) {
+                                return Ok(m);
+                            }
+                        }
+                        p
+                    }
+                    (None, _, _) => Piece::Pawn,
+                };
+                mask &= board.pieces(piece);
+                if piece == Piece::King && file.is_none() && rank.is_none() {
+                    // `Kg1` for castling (king two squares), when no plain king move matches.
+                    if let Some(m) = king_two_squares(board, board.king(us), to) {
+                        if !is_plain_king_target(board, to) {
+                            return Ok(m);
+                        }
+                    }
+                }
+                let mut found: Option<Move> = None;
+                let mut count = 0;
+                board.generate_moves_for(mask, |pm| {
+                    if pm.to.has(to) {
+                        // Castling is king-takes-own-rook in cozy-chess; SAN `Kxh1` is not castling.
+                        if pm.piece == Piece::King && board.colors(us).has(to) {
+                            return false;
+                        }
+                        let mv = Move {
+                            from: pm.from,
+                            to,
+                            promotion: if pm.piece == Piece::Pawn
+                                && matches!(to.rank(), Rank::First | Rank::Eighth)
+                            {
+                                Some(promotion.unwrap_or(Piece::Pawn))
+                            } else {
+                                promotion
+                            },
+                        };
+                        if board.is_legal(mv) {
+                            found = Some(mv);
+                            count += 1;
+                        }
+                    }
+                    false
+                });
+                match count {
+                    1 => found.ok_or(ResolveError::Illegal),
+                    0 => Err(ResolveError::Illegal),
+                    _ => Err(ResolveError::Ambiguous),
+                }
+            }
+        }
+    }
+
+    /// The export SAN of a legal move, with minimal disambiguation (spec §6).
+    /// The check marker is added by [`SanPlus::from_move`].
+    pub fn from_move(board: &Board, mv: Move) -> San {
+        let us = board.side_to_move();
+        let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+        if piece == Piece::King && board.colors(us).has(mv.to) {
+            return San::Castle(if mv.to.file() > mv.from.file() {
+                CastleSide::Short
+            } else {
+                CastleSide::Long
+            });
+        }
+        let capture = board.colors(!us).has(mv.to)
+            || (piece == Piece::Pawn && mv.from.file() != mv.to.file());
+        if piece == Piece::Pawn {
+            return San::Normal {
+                piece: None,
+                file: capture.then(|| mv.from.file()),
+                rank: None,
+                capture,
+                to: mv.to,
+                promotion: mv.promotion,
+            };
+        }
+        // Other pieces of the same kind that can legally reach the same square.
+        let others = board.colored_pieces(us, piece) & !mv.from.bitboard();
+        let mut rivals = BitBoard::EMPTY;
+        if piece != Piece::King && !others.is_empty() {
+            board.generate_moves_for(others, |pm| {
+                if pm.to.has(mv.to) {
+                    rivals |= pm.from.bitboard();
+                }
+                false
+            });
+        }
+        let (file, rank) = if rivals.is_empty() {
+            (None, None)
+        } else if (rivals & mv.from.file().bitboard()).is_empty() {
+            (Some(mv.from.file()), None)
+        } else if (rivals & mv.from.rank().bitboard()).is_empty() {
+            (None, Some(mv.from.rank()))
+        } else {
+            (Some(mv.from.file()), Some(mv.from.rank()))
+        };
+        San::Normal {
+            piece: Some(piece),
+            file,
+            rank,
+            capture,
+            to: mv.to,
+            promotion: None,
+        }
+    }
+}
+
+fn is_plain_king_target(board: &Board, to: Square) -> bool {
+    let us = board.side_to_move();
+    let mut hit = false;
+    board.generate_moves_for(board.king(us).bitboard(), |pm| {
+        hit |= pm.to.has(to) && !board.colors(us).has(to);
+        hit
+    });
+    hit
+}
+
+fn castle_move(board: &Board, side: CastleSide) -> Option<Move> {
+    let us = board.side_to_move();
+    let rights = board.castle_rights(us);
+    let file = match side {
+        CastleSide::Short => rights.short?,
+        CastleSide::Long => rights.long?,
+    };
+    let mv = Move {
+        from: board.king(us),
+        to: Square::new(file, Rank::First.relative_to(us)),
+        promotion: None,
+    };
+    board.is_legal(mv).then_some(mv)
+}
+
+/// `e1g1` / `Kg1` written for castling: the king moving two files on its back rank.
+fn king_two_squares(board: &Board, from: Square, to: Square) -> Option<Move> {
+    let us = board.side_to_move();
+    if from != board.king(us) || from.rank() != to.rank() {
+        return None;
+    }
+    let (f, t) = (from.file() as i32, to.file() as i32);
+    let side = match t - f {
+        2 => CastleSide::Short,
+        -2 => CastleSide::Long,
+        _ => return None,
+    };
+    // Only the standard king files: in Chess960 UCI uses king-takes-rook already.
+    if to.file() != File::G && to.file() != File::C {
+        return None;
+    }
+    castle_move(board, side)
+}
+
+impl SanPlus {
+    /// Export SAN for a legal move, including `+`/`#` computed by playing it.
+    pub fn from_move(board: &Board, mv: Move) -> SanPlus {
+        let san = San::from_move(board, mv);
+        let mut after = board.clone();
+        after.play_unchecked(mv);
+        let suffix = if after.checkers().is_empty() {
+            None
+        } else if after.status() == GameStatus::Won {
+            Some(Suffix::Mate)
+        } else {
+            Some(Suffix::Check)
+        };
+        SanPlus {
+            san,
+            suffix,
+            glyph: None,
+        }
+    }
+}
+
+fn piece_char(p: Piece) -> char {
+    match p {
+        Piece::Pawn => 'P',
+        Piece::Knight => 'N',
+        Piece::Bishop => 'B',
+        Piece::Rook => 'R',
+        Piece::Queen => 'Q',
+        Piece::King => 'K',
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            San::Castle(CastleSide::Short) => f.write_str("O-O"),
+            San::Castle(CastleSide::Long) => f.write_str("O-O-O"),
+            San::Null => f.write_str("--"),
+            San::Drop { piece, to } => {
+                if piece != Piece::Pawn {
+                    write!(f, "{}", piece_char(piece))?;
+                }
+                write!(f, "@{to}")
+            }
+            San::Normal {
+                piece,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if let Some(p) = piece.filter(|&p| p != Piece::Pawn) {
+                    write!(f, "{}", piece_char(p))?;
+                }
+                if let Some(x) = file {
+                    write!(f, "{x}")?;
+                }
+                if let Some(r) = rank {
+                    write!(f, "{r}")?;
+                }
+                if capture {
+                    f.write_str("x")?;
+                }
+                write!(f, "{to}")?;
+                if let Some(p) = promotion {
+                    write!(f, "={}", piece_char(p))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Display for SanPlus {
+    /// The export form: the glyph is not written here because export uses `$n`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.san)?;
+        match self.suffix {
+            Some(Suffix::Check) => f.write_str("+"),
+            Some(Suffix::Mate) => f.write_str("#"),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(board: &mut Board, s: &str) -> Move {
+        let sp = SanPlus::parse(s.as_bytes()).unwrap_or_else(|_| panic!("parse {s}"));
+        let m = sp.san.to_move(board).unwrap_or_else(|e| panic!("{s}: {e}"));
+        board.play(m);
+        m
+    }
+
+    #[test]
+    fn import_forms_resolve() {
+        let mut b = Board::default();
+        for s in ["e2e4", "e7-e5", "Ng1-f3", "Pd7d6", "Bf1c4", "Nb8c6", "0-0"] {
+            play(&mut b, s);
+        }
+        assert_eq!(b.king(cozy_chess::Color::White), Square::G1);
+        let mut b = Board::default();
+        for s in ["Sf3", "Sf6", "g3", "g6", "Lg2", "Lg7", "e1g1"] {
+            play(&mut b, s);
+        }
+        assert_eq!(b.piece_on(Square::F1), Some(Piece::Rook));
+    }
+
+    #[test]
+    fn export_disambiguation_minimal_and_pins_ignored() {
+        // Two knights can reach d2 -> file; rooks on one file -> rank.
+        let b: Board = "4k3/8/8/8/8/5N2/8/1N2K2R w - - 0 1".parse().unwrap();
+        let m = SanPlus::parse(b"Nbd2").unwrap().san.to_move(&b).unwrap();
+        assert_eq!(SanPlus::from_move(&b, m).to_string(), "Nbd2");
+        let b: Board = "4k3/8/8/R7/8/8/8/R3K3 w - - 0 1".parse().unwrap();
+        let m = Move {
+            from: Square::A1,
+            to: Square::A3,
+            promotion: None,
+        };
+        assert_eq!(SanPlus::from_move(&b, m).to_string(), "R1a3");
+        // The c3 knight is pinned, so Ne2 needs no disambiguation.
+        let b: Board = "4k3/8/8/b7/8/2N5/8/4K1N1 w - - 0 1".parse().unwrap();
+        let m = SanPlus::parse(b"Ne2").unwrap().san.to_move(&b).unwrap();
+        assert_eq!(m.from, Square::G1);
+        assert_eq!(SanPlus::from_move(&b, m).to_string(), "Ne2");
+    }
+
+    #[test]
+    fn mate_promotion_and_errors() {
+        let mut b = Board::default();
+        for s in ["f3", "e5", "g4"] {
+            play(&mut b, s);
+        }
+        let m = SanPlus::parse(b"Qh4").unwrap().san.to_move(&b).unwrap();
+        assert_eq!(SanPlus::from_move(&b, m).to_string(), "Qh4#");
+        let b: Board = "7k/P7/8/8/8/8/8/K7 w - - 0 1".parse().unwrap();
+        for s in ["a8=Q", "a8Q", "a7a8q"] {
+            let m = SanPlus::parse(s.as_bytes())
+                .unwrap()
+                .san
+                .to_move(&b)
+                .unwrap();
+            assert_eq!(m.promotion, Some(Piece::Queen));
+            assert_eq!(SanPlus::from_move(&b, m).to_string(), "a8=Q+");
+        }
+        assert_eq!(
+            SanPlus::parse(b"a8").unwrap().san.to_move(&b),
+            Err(ResolveError::Illegal)
+        );
+        assert_eq!(
+            SanPlus::parse(b"N@f3").unwrap().san.to_move(&b),
+            Err(ResolveError::Drop)
+        );
+        assert!(SanPlus::parse(b"hello").is_err());
+        assert!(SanPlus::parse(b"1-0").is_err());
+        let g = SanPlus::parse(b"Nf3!?").unwrap();
+        assert_eq!(g.glyph, Some(5));
+    }
+}
