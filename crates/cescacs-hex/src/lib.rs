@@ -251,11 +251,15 @@ impl Cell {
         COLUMN_LETTERS[self.column() as usize]
     }
     /// Dense index 0..169, ordered by line, then column.
-    pub fn index(self) -> usize {
+    pub const fn index(self) -> usize {
         self.0 as usize
     }
-    pub fn from_index(i: usize) -> Option<Cell> {
-        (i < Self::COUNT).then_some(Cell(i as u8))
+    pub const fn from_index(i: usize) -> Option<Cell> {
+        if i < Self::COUNT {
+            Some(Cell(i as u8))
+        } else {
+            None
+        }
     }
     pub fn colour(self) -> HexColour {
         match self.line() % 3 {

@@ -1,0 +1,254 @@
+//! A game: a position plus its history, for repetition, the move-count rules and
+//! the result.
+
+use crate::piece::{PieceKind, Side};
+use crate::position::{Move, Position, Status};
+
+/// Result of a game, with C'escacs scoring (stalemate is not a draw).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `3-0`
+    WhiteWins,
+    /// `2-1`: White stalemated Black.
+    WhiteStalemates,
+    /// `1-1`
+    Draw,
+    /// `1-2`: Black stalemated White.
+    BlackStalemates,
+    /// `0-3`
+    BlackWins,
+    /// `*`
+    Unfinished,
+}
+
+impl GameResult {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "3-0",
+            GameResult::WhiteStalemates => "2-1",
+            GameResult::Draw => "1-1",
+            GameResult::BlackStalemates => "1-2",
+            GameResult::BlackWins => "0-3",
+            GameResult::Unfinished => "*",
+        }
+    }
+    /// Points for (White, Black); `None` while unfinished.
+    pub fn points(self) -> Option<(u8, u8)> {
+        match self {
+            GameResult::WhiteWins => Some((3, 0)),
+            GameResult::WhiteStalemates => Some((2, 1)),
+            GameResult::Draw => Some((1, 1)),
+            GameResult::BlackStalemates => Some((1, 2)),
+            GameResult::BlackWins => Some((0, 3)),
+            GameResult::Unfinished => None,
+        }
+    }
+    /// Reads `3-0` etc., also with spaces as the author's program writes them (`3 - 0`).
+    pub fn parse(s: &str) -> Option<GameResult> {
+        let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+        Some(match t.as_str() {
+            "3-0" => GameResult::WhiteWins,
+            "2-1" => GameResult::WhiteStalemates,
+            "1-1" => GameResult::Draw,
+            "1-2" => GameResult::BlackStalemates,
+            "0-3" => GameResult::BlackWins,
+            "*" => GameResult::Unfinished,
+            _ => return None,
+        })
+    }
+}
+
+impl std::fmt::Display for GameResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a game ended by rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    /// 150 half-moves without capture or pawn move (automatic draw).
+    SeventyFiveMoves,
+    /// The same position for the fifth time (automatic draw).
+    FivefoldRepetition,
+    /// Neither side can possibly mate (site rule: K, K+N, K+J or K+E against such).
+    InsufficientMaterial,
+}
+
+/// A draw the side to move may claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawClaim {
+    /// 100 half-moves without capture or pawn move.
+    FiftyMoves,
+    ThreefoldRepetition,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("the game is over ({0})")]
+    Finished(GameResult),
+    #[error("the move is not legal in the current position")]
+    Illegal,
+}
+
+/// Position plus history: repetition (Zobrist keys), the 50/75-move rules and the
+/// outcome.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    moves: Vec<Move>,
+    keys: Vec<u64>,
+    outcome: Option<(GameResult, Termination)>,
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        let key = start.zobrist();
+        let mut g = Game {
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            keys: vec![key],
+            outcome: None,
+        };
+        g.outcome = g.evaluate();
+        g
+    }
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plays a legal move of the current position.
+    pub fn play(&mut self, m: Move) -> Result<(), GameError> {
+        if let Some((r, _)) = self.outcome {
+            return Err(GameError::Finished(r));
+        }
+        if !self.position.legal_moves().contains(&m) {
+            return Err(GameError::Illegal);
+        }
+        self.position.play(m);
+        self.moves.push(m);
+        self.keys.push(self.position.zobrist());
+        self.outcome = self.evaluate();
+        Ok(())
+    }
+
+    /// How often the current position has occurred (1 = first time).
+    pub fn repetition_count(&self) -> usize {
+        let last = *self.keys.last().expect("keys never empty");
+        self.keys.iter().filter(|&&k| k == last).count()
+    }
+
+    pub fn claimable_draw(&self) -> Option<DrawClaim> {
+        if self.outcome.is_some() {
+            None
+        } else if self.repetition_count() >= 3 {
+            Some(DrawClaim::ThreefoldRepetition)
+        } else if self.position.halfmove_clock() >= 100 {
+            Some(DrawClaim::FiftyMoves)
+        } else {
+            None
+        }
+    }
+
+    pub fn outcome(&self) -> Option<(GameResult, Termination)> {
+        self.outcome
+    }
+
+    pub fn result(&self) -> GameResult {
+        self.outcome.map_or(GameResult::Unfinished, |o| o.0)
+    }
+
+    fn evaluate(&self) -> Option<(GameResult, Termination)> {
+        let p = &self.position;
+        let mover = p.side_to_move();
+        match p.status() {
+            Status::Checkmate => {
+                let r = match mover {
+                    Side::White => GameResult::BlackWins,
+                    Side::Black => GameResult::WhiteWins,
+                };
+                return Some((r, Termination::Checkmate));
+            }
+            Status::Stalemate => {
+                let r = match mover {
+                    Side::White => GameResult::BlackStalemates,
+                    Side::Black => GameResult::WhiteStalemates,
+                };
+                return Some((r, Termination::Stalemate));
+            }
+            Status::Ongoing => {}
+        }
+        if insufficient_material(p) {
+            return Some((GameResult::Draw, Termination::InsufficientMaterial));
+        }
+        if p.halfmove_clock() >= 150 {
+            return Some((GameResult::Draw, Termination::SeventyFiveMoves));
+        }
+        if self.repetition_count() >= 5 {
+            return Some((GameResult::Draw, Termination::FivefoldRepetition));
+        }
+        None
+    }
+}
+
+/// The site's "mate is impossible" cases: each side has at most one of Knight,
+/// Bishop or Elephant besides its King, and no pawn.
+pub(crate) fn insufficient_material(p: &Position) -> bool {
+    [Side::White, Side::Black].iter().all(|&s| {
+        let m = p.material(s);
+        let others: u8 = m.iter().sum::<u8>() - 1;
+        let minor = m[PieceKind::Knight.index()]
+            + m[PieceKind::Bishop.index()]
+            + m[PieceKind::Elephant.index()];
+        others == 0 || (others == 1 && minor == 1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knight_shuffle_repeats_to_a_fivefold_draw() {
+        let mut g = Game::new(Position::initial());
+        let names = ["NE3-C7", "NE25-C21", "NC7-E3", "NC21-E25"];
+        'outer: for _ in 0..5 {
+            for n in names {
+                let m = *g
+                    .position()
+                    .legal_moves()
+                    .iter()
+                    .find(|m| format!("N{}-{}", m.from(), m.to()) == n)
+                    .expect("knight move exists");
+                g.play(m).unwrap();
+                if g.outcome().is_some() {
+                    break 'outer;
+                }
+            }
+        }
+        assert_eq!(g.repetition_count(), 5);
+        assert_eq!(
+            g.outcome(),
+            Some((GameResult::Draw, Termination::FivefoldRepetition))
+        );
+        assert_eq!(g.result().points(), Some((1, 1)));
+        assert!(g.play(g.position().legal_moves()[0]).is_err());
+    }
+
+    #[test]
+    fn result_strings() {
+        assert_eq!(GameResult::parse("3 - 0"), Some(GameResult::WhiteWins));
+        assert_eq!(GameResult::WhiteStalemates.as_str(), "2-1");
+        assert_eq!(GameResult::BlackStalemates.points(), Some((1, 2)));
+    }
+}

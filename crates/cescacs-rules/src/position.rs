@@ -1,0 +1,1349 @@
+//! Position, moves, generation, make/unmake and attack detection.
+
+use crate::piece::{Piece, PieceKind, Side};
+use crate::tables::{NO_DIR, TABLES};
+use cescacs_hex::{Cell, Direction, HexColour};
+use std::ops::Deref;
+
+const EMPTY: u8 = 0;
+const KIND_MASK: u8 = 15;
+const BLACK_BIT: u8 = 16;
+
+const K: u8 = 1;
+const D: u8 = 2;
+const V: u8 = 3;
+const R: u8 = 4;
+const G: u8 = 5;
+const N: u8 = 6;
+const J: u8 = 7;
+const E: u8 = 8;
+const P: u8 = 9;
+
+#[inline]
+fn side_of(code: u8) -> Side {
+    if code & BLACK_BIT != 0 {
+        Side::Black
+    } else {
+        Side::White
+    }
+}
+
+#[inline]
+fn side_bit(side: Side) -> u8 {
+    (side as u8) << 4
+}
+
+#[inline]
+fn kind_code(kind: PieceKind) -> u8 {
+    kind as u8 + 1
+}
+
+fn kind_from_code(code: u8) -> PieceKind {
+    PieceKind::ALL[((code & KIND_MASK) - 1) as usize]
+}
+
+/// 169-bit set of cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Bits([u64; 3]);
+
+impl Bits {
+    #[inline]
+    fn set(&mut self, c: Cell) {
+        let i = c.index();
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+    #[inline]
+    fn clear(&mut self, c: Cell) {
+        let i = c.index();
+        self.0[i >> 6] &= !(1 << (i & 63));
+    }
+    #[inline]
+    fn for_each(self, mut f: impl FnMut(Cell)) {
+        for (w, mut word) in self.0.into_iter().enumerate() {
+            while word != 0 {
+                let b = word.trailing_zeros() as usize;
+                word &= word - 1;
+                if let Some(c) = Cell::from_index(w * 64 + b) {
+                    f(c);
+                }
+            }
+        }
+    }
+}
+
+/// Which castling / leap rights remain for one side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SideCastling {
+    /// The King has never moved (it may leap, and castle with unmoved rooks).
+    pub king: bool,
+    /// The queen's rook (C3 / C25) has never moved.
+    pub queen_rook: bool,
+    /// The king's rook (I3 / I25) has never moved.
+    pub king_rook: bool,
+}
+
+/// Castling and leap rights of both sides, as the TLPD castling field carries them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CastlingRights {
+    pub white: SideCastling,
+    pub black: SideCastling,
+}
+
+impl CastlingRights {
+    pub const ALL: CastlingRights = CastlingRights {
+        white: SideCastling {
+            king: true,
+            queen_rook: true,
+            king_rook: true,
+        },
+        black: SideCastling {
+            king: true,
+            queen_rook: true,
+            king_rook: true,
+        },
+    };
+    pub fn side(&self, side: Side) -> SideCastling {
+        match side {
+            Side::White => self.white,
+            Side::Black => self.black,
+        }
+    }
+    fn from_bits(b: u8) -> CastlingRights {
+        let s = |b: u8| SideCastling {
+            king: b & 1 != 0,
+            queen_rook: b & 2 != 0,
+            king_rook: b & 4 != 0,
+        };
+        CastlingRights {
+            white: s(b & 7),
+            black: s(b >> 3),
+        }
+    }
+}
+
+/// The one-move special right created by the previous move (spec §4.4, §4.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpecialRight {
+    None,
+    /// A pawn just made a double (`far == None`) or triple step and stands on `pawn`
+    /// (or the piece it promoted to does). `near` is the skipped cell next to it,
+    /// `far` the first skipped cell of a triple step.
+    EnPassant {
+        pawn: Cell,
+        near: Cell,
+        far: Option<Cell>,
+    },
+    /// A pawn just made a scornful oblique step to `target`; the enemy pawn(s) in
+    /// `capturers` (normally exactly one) may take it orthogonally on this move.
+    Scornful {
+        target: Cell,
+        capturers: [Option<Cell>; 2],
+    },
+}
+
+/// Everything needed to build a position, as read from a TLPD.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub board: [Option<Piece>; 169],
+    pub side_to_move: Side,
+    pub castling: CastlingRights,
+    pub special: SpecialRight,
+    pub halfmove_clock: u32,
+    /// `None` when unknown (`?`).
+    pub fullmove_number: Option<u32>,
+}
+
+/// Why a [`Setup`] is not a playable position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("{side:?} must have exactly one King, found {found}")]
+    KingCount { side: Side, found: usize },
+    #[error("{side:?} has {found} pieces of kind {kind:?}, at most {max} allowed")]
+    TooMany {
+        side: Side,
+        kind: PieceKind,
+        found: usize,
+        max: usize,
+    },
+    #[error("{side:?} has two bishops on {colour:?} cells")]
+    BishopColour { side: Side, colour: HexColour },
+    #[error("the side not to move is in check")]
+    OpponentInCheck,
+    #[error("en passant field does not fit the board: {0}")]
+    EnPassant(String),
+    #[error("scornful-pawn field does not fit the board: {0}")]
+    Scornful(String),
+}
+
+/// Kind of a move, as far as notation and make/unmake care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// Any move or capture that is none of the special kinds below.
+    Normal,
+    /// Pawn straight double step.
+    DoubleStep,
+    /// Pawn straight triple step.
+    TripleStep,
+    /// Pawn capture onto a skipped cell; the captured man stands elsewhere.
+    EnPassant,
+    /// Orthogonal capture of a scornful pawn.
+    ScornfulCapture,
+    /// Castling; the King's move is from/to, the rooks are implied.
+    Castling,
+    /// Forced promotion of an awaiting pawn, in place (`F28=R`).
+    PromotionInPlace,
+}
+
+const MK_NORMAL: u8 = 0;
+const MK_DOUBLE: u8 = 1;
+const MK_TRIPLE: u8 = 2;
+const MK_EP: u8 = 3;
+const MK_SCORNFUL: u8 = 4;
+const MK_CASTLE: u8 = 5;
+const MK_PROMOTE: u8 = 6;
+
+/// A move. Fields are private: a `Move` comes only from the generator of the position
+/// it belongs to (directly, or by resolving notation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: Cell,
+    to: Cell,
+    kind: u8,
+    /// kind code of the promotion piece, or 0.
+    promo: u8,
+    /// piece code of the captured man, or 0.
+    captured: u8,
+    /// castling index, or the cell index of the man taken en passant.
+    aux: u8,
+}
+
+impl Move {
+    pub fn from(self) -> Cell {
+        self.from
+    }
+    pub fn to(self) -> Cell {
+        self.to
+    }
+    pub fn kind(self) -> MoveKind {
+        match self.kind {
+            MK_DOUBLE => MoveKind::DoubleStep,
+            MK_TRIPLE => MoveKind::TripleStep,
+            MK_EP => MoveKind::EnPassant,
+            MK_SCORNFUL => MoveKind::ScornfulCapture,
+            MK_CASTLE => MoveKind::Castling,
+            MK_PROMOTE => MoveKind::PromotionInPlace,
+            _ => MoveKind::Normal,
+        }
+    }
+    pub fn promotion(self) -> Option<PieceKind> {
+        (self.promo != 0).then(|| kind_from_code(self.promo))
+    }
+    pub fn is_capture(self) -> bool {
+        self.captured != 0
+    }
+    /// The captured man, if any (for en passant, the piece removed from its own cell).
+    pub fn captured(self) -> Option<Piece> {
+        Piece::from_code(self.captured)
+    }
+    /// The cell of the captured man (differs from `to()` only for en passant).
+    pub fn capture_cell(self) -> Option<Cell> {
+        if self.captured == 0 {
+            None
+        } else if self.kind == MK_EP {
+            Cell::from_index(self.aux as usize)
+        } else {
+            Some(self.to)
+        }
+    }
+    /// Castling string (`KRK-HI`), with the standard letters.
+    pub fn castling_name(self) -> Option<&'static str> {
+        (self.kind == MK_CASTLE).then(|| TABLES.castlings[self.aux as usize].name.as_str())
+    }
+    /// For castling: the rook moves `(from, to)` of the side `side`.
+    pub fn castling_rooks(self, side: Side) -> Vec<(Cell, Cell)> {
+        if self.kind != MK_CASTLE {
+            return Vec::new();
+        }
+        TABLES.castlings[self.aux as usize]
+            .rooks
+            .iter()
+            .map(|r| (r[side.index()].0, r[side.index()].1))
+            .collect()
+    }
+}
+
+/// Up to 512 moves without heap allocation; derefs to `[Move]`.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; 512],
+    len: usize,
+}
+
+const NULL_MOVE: Move = Move {
+    from: match Cell::from_index(0) {
+        Some(c) => c,
+        None => unreachable!(),
+    },
+    to: match Cell::from_index(0) {
+        Some(c) => c,
+        None => unreachable!(),
+    },
+    kind: 0,
+    promo: 0,
+    captured: 0,
+    aux: 0,
+};
+
+impl MoveList {
+    fn new() -> MoveList {
+        MoveList {
+            moves: [NULL_MOVE; 512],
+            len: 0,
+        }
+    }
+    #[inline]
+    fn push(&mut self, m: Move) {
+        // 512 is far above any reachable count (queen + pieces give < 300).
+        if self.len < self.moves.len() {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+    fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut j = 0;
+        for i in 0..self.len {
+            if keep(self.moves[i]) {
+                self.moves[j] = self.moves[i];
+                j += 1;
+            }
+        }
+        self.len = j;
+    }
+}
+
+impl Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl std::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// End state of a position, from the rules alone (no history).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Ongoing,
+    Checkmate,
+    Stalemate,
+}
+
+/// Check marker of the position just reached (rich classification of spec §6.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CheckMarker {
+    None,
+    /// `+^`: one checker, adjacent or a knight jump away (cannot be blocked).
+    Adjoining,
+    /// `+∞`: one checker from afar (blockable).
+    Afar,
+    /// `++`: two checkers.
+    Double,
+    /// `#`
+    Mate,
+}
+
+/// Record of what `make` changed, so `unmake` can restore it.
+#[derive(Clone, Copy)]
+pub(crate) struct Undo {
+    writes: [(Cell, u8); 6],
+    n: u8,
+    castling: u8,
+    special: SpecialRight,
+    halfmove: u32,
+    fullmove: Option<u32>,
+    kings: [Cell; 2],
+}
+
+/// A C'escacs position: placement, side to move, castling/leap rights, the one-move
+/// special right, and the clocks.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: [u8; 169],
+    occ: [Bits; 2],
+    kings: [Cell; 2],
+    side: Side,
+    castling: u8,
+    special: SpecialRight,
+    halfmove: u32,
+    fullmove: Option<u32>,
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", crate::diagram(self))
+    }
+}
+
+#[inline]
+fn dir(i: usize) -> Direction {
+    Direction::ALL[i]
+}
+
+fn fwd(side: Side) -> Direction {
+    match side {
+        Side::White => Direction::ColumnUp,
+        Side::Black => Direction::ColumnDown,
+    }
+}
+
+fn pawn_capture_dirs(side: Side) -> [Direction; 2] {
+    match side {
+        Side::White => [Direction::LineUp, Direction::LineInvUp],
+        Side::Black => [Direction::LineDown, Direction::LineInvDown],
+    }
+}
+
+fn pawn_oblique_dirs(side: Side) -> [Direction; 2] {
+    match side {
+        Side::White => [Direction::FileUp, Direction::FileInvUp],
+        Side::Black => [Direction::FileDown, Direction::FileInvDown],
+    }
+}
+
+const NON_TRANSVERSAL_DIAGONALS: [Direction; 4] = [
+    Direction::LineUp,
+    Direction::LineInvUp,
+    Direction::LineDown,
+    Direction::LineInvDown,
+];
+
+impl Position {
+    /// The standard initial position.
+    pub fn initial() -> Position {
+        let mut board = [None; 169];
+        let place = |board: &mut [Option<Piece>; 169], kind, cells: &[&str]| {
+            for name in cells {
+                let c: Cell = name.parse().expect("valid cell");
+                board[c.index()] = Some(Piece::new(Side::White, kind));
+                board[c.mirrored().index()] = Some(Piece::new(Side::Black, kind));
+            }
+        };
+        place(&mut board, PieceKind::King, &["G1"]);
+        place(&mut board, PieceKind::Queen, &["E1"]);
+        place(&mut board, PieceKind::Wyvern, &["F0"]);
+        place(&mut board, PieceKind::Pegasus, &["D2", "H2"]);
+        place(&mut board, PieceKind::Bishop, &["F2", "F4", "F6"]);
+        place(&mut board, PieceKind::Rook, &["C3", "I3"]);
+        place(&mut board, PieceKind::Knight, &["E3", "G3"]);
+        place(&mut board, PieceKind::Elephant, &["D4", "H4", "E5", "G5"]);
+        place(
+            &mut board,
+            PieceKind::Pawn,
+            &[
+                "B4", "K4", "A5", "C5", "I5", "L5", "D6", "H6", "E7", "G7", "F8",
+            ],
+        );
+        Position::from_setup(Setup {
+            board,
+            side_to_move: Side::White,
+            castling: CastlingRights::ALL,
+            special: SpecialRight::None,
+            halfmove_clock: 0,
+            fullmove_number: Some(1),
+        })
+        .expect("the initial position is valid")
+    }
+
+    /// Builds and validates a position. Castling flags are reconciled with the board
+    /// (a flag survives only if its King / rook stands on its initial cell).
+    pub fn from_setup(s: Setup) -> Result<Position, SetupError> {
+        let mut pos = Position {
+            board: [EMPTY; 169],
+            occ: [Bits::default(); 2],
+            kings: [Cell::from_index(0).expect("cell 0"); 2],
+            side: s.side_to_move,
+            castling: 0,
+            special: SpecialRight::None,
+            halfmove: s.halfmove_clock,
+            fullmove: s.fullmove_number,
+        };
+        let mut counts = [[0usize; 9]; 2];
+        let mut bishop_colours = [[0usize; 3]; 2];
+        for c in Cell::all() {
+            if let Some(p) = s.board[c.index()] {
+                pos.set(c, p.code());
+                counts[p.side.index()][p.kind.index()] += 1;
+                if p.kind == PieceKind::King {
+                    pos.kings[p.side.index()] = c;
+                }
+                if p.kind == PieceKind::Bishop {
+                    bishop_colours[p.side.index()][c.colour().index()] += 1;
+                }
+            }
+        }
+        for side in [Side::White, Side::Black] {
+            let found = counts[side.index()][PieceKind::King.index()];
+            if found != 1 {
+                return Err(SetupError::KingCount { side, found });
+            }
+            for kind in PieceKind::ALL {
+                let found = counts[side.index()][kind.index()];
+                let max = kind.initial_count() as usize;
+                if found > max {
+                    return Err(SetupError::TooMany {
+                        side,
+                        kind,
+                        found,
+                        max,
+                    });
+                }
+            }
+            for colour in HexColour::ALL {
+                if bishop_colours[side.index()][colour.index()] > 1 {
+                    return Err(SetupError::BishopColour { side, colour });
+                }
+            }
+        }
+        let mut bits = 0u8;
+        for side in [Side::White, Side::Black] {
+            let sc = s.castling.side(side);
+            let sb = side_bit(side);
+            let shift = 3 * side.index();
+            let rh = TABLES.rook_home[side.index()];
+            if sc.king && pos.board[TABLES.king_home[side.index()].index()] == K | sb {
+                bits |= 1 << shift;
+            }
+            if sc.queen_rook && pos.board[rh[0].index()] == R | sb {
+                bits |= 2 << shift;
+            }
+            if sc.king_rook && pos.board[rh[1].index()] == R | sb {
+                bits |= 4 << shift;
+            }
+        }
+        pos.castling = bits;
+        pos.special = pos.validate_special(s.special)?;
+        if pos.attacked(pos.kings[pos.side.opponent().index()], pos.side) {
+            return Err(SetupError::OpponentInCheck);
+        }
+        Ok(pos)
+    }
+
+    fn validate_special(&self, sp: SpecialRight) -> Result<SpecialRight, SetupError> {
+        let mover = self.side.opponent();
+        match sp {
+            SpecialRight::None => Ok(sp),
+            SpecialRight::EnPassant { pawn, near, far } => {
+                let code = self.board[pawn.index()];
+                if code == EMPTY || side_of(code) != mover {
+                    return Err(SetupError::EnPassant(format!(
+                        "no piece of the side that just moved on {pawn}"
+                    )));
+                }
+                // The skipped cells lie behind the pawn on its column, nearest first.
+                let back = fwd(mover).opposite();
+                let exp_near = pawn.step(back);
+                let exp_far = exp_near.and_then(|c| c.step(back));
+                if exp_near != Some(near) || (far.is_some() && far != exp_far) {
+                    return Err(SetupError::EnPassant(format!(
+                        "skipped cells are not directly behind {pawn}"
+                    )));
+                }
+                for c in [Some(near), far].into_iter().flatten() {
+                    if self.board[c.index()] != EMPTY {
+                        return Err(SetupError::EnPassant(format!("skipped cell {c} is occupied")));
+                    }
+                }
+                Ok(sp)
+            }
+            SpecialRight::Scornful { target, capturers } => {
+                let code = self.board[target.index()];
+                if code == EMPTY || side_of(code) != mover {
+                    return Err(SetupError::Scornful(format!(
+                        "no piece of the side that just moved on {target}"
+                    )));
+                }
+                let enemy_pawn = P | side_bit(self.side);
+                // Candidates: enemy pawns on the target's two cells ahead-oblique for the mover.
+                let cands: Vec<Cell> = pawn_oblique_dirs(mover)
+                    .iter()
+                    .filter_map(|&d| target.step(d))
+                    .filter(|c| self.board[c.index()] == enemy_pawn)
+                    .collect();
+                let given: Vec<Cell> = capturers.iter().flatten().copied().collect();
+                let chosen: Vec<Cell> = if given.is_empty() {
+                    if cands.len() == 2 {
+                        // Ambiguous seed field: the scornful pawn came from the cell in
+                        // front of its scorner, which must be empty now (spec §8.4).
+                        let back = fwd(mover).opposite();
+                        let v: Vec<Cell> = cands
+                            .iter()
+                            .copied()
+                            .filter(|q| {
+                                q.step(back)
+                                    .and_then(|o| o.step(back))
+                                    .is_some_and(|o| self.board[o.index()] == EMPTY)
+                            })
+                            .collect();
+                        if v.is_empty() { cands.clone() } else { v }
+                    } else {
+                        cands.clone()
+                    }
+                } else {
+                    given
+                };
+                if chosen.is_empty() || chosen.iter().any(|c| !cands.contains(c)) {
+                    return Err(SetupError::Scornful(format!(
+                        "no enemy pawn can take the scornful pawn on {target}"
+                    )));
+                }
+                Ok(SpecialRight::Scornful {
+                    target,
+                    capturers: [chosen.first().copied(), chosen.get(1).copied()],
+                })
+            }
+        }
+    }
+
+    /// The inverse of [`Position::from_setup`].
+    pub fn to_setup(&self) -> Setup {
+        let mut board = [None; 169];
+        for c in Cell::all() {
+            board[c.index()] = Piece::from_code(self.board[c.index()]);
+        }
+        Setup {
+            board,
+            side_to_move: self.side,
+            castling: self.castling_rights(),
+            special: self.special,
+            halfmove_clock: self.halfmove,
+            fullmove_number: self.fullmove,
+        }
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+    #[inline]
+    pub fn piece_at(&self, c: Cell) -> Option<Piece> {
+        Piece::from_code(self.board[c.index()])
+    }
+    pub fn king(&self, side: Side) -> Cell {
+        self.kings[side.index()]
+    }
+    pub fn castling_rights(&self) -> CastlingRights {
+        CastlingRights::from_bits(self.castling)
+    }
+    pub fn special(&self) -> SpecialRight {
+        self.special
+    }
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+    pub fn fullmove_number(&self) -> Option<u32> {
+        self.fullmove
+    }
+
+    #[inline]
+    fn set(&mut self, c: Cell, code: u8) {
+        let old = self.board[c.index()];
+        if old != EMPTY {
+            self.occ[side_of(old).index()].clear(c);
+        }
+        if code != EMPTY {
+            self.occ[side_of(code).index()].set(c);
+        }
+        self.board[c.index()] = code;
+    }
+
+    #[inline]
+    fn king_unmoved(&self, side: Side) -> bool {
+        self.castling & (1 << (3 * side.index())) != 0
+    }
+
+    /// Whether `target` is attacked by `by` (spec §3 "Attacks").
+    #[inline]
+    pub fn is_attacked(&self, target: Cell, by: Side) -> bool {
+        self.attacked(target, by)
+    }
+
+    #[inline]
+    fn attacked(&self, target: Cell, by: Side) -> bool {
+        self.attacked_inner(target, by, true)
+    }
+
+    fn attacked_inner(&self, target: Cell, by: Side, king_leap: bool) -> bool {
+        let sb = side_bit(by);
+        let elephant_back = fwd(by).opposite() as usize;
+        for d in 0..6 {
+            for (i, &c) in target.ray(dir(d)).iter().enumerate() {
+                let p = self.board[c.index()];
+                if p == EMPTY {
+                    continue;
+                }
+                if p & BLACK_BIT == sb {
+                    match p & KIND_MASK {
+                        R | D | V => return true,
+                        K if i == 0 => return true,
+                        E if i < 2 && d == elephant_back => return true,
+                        _ => {}
+                    }
+                }
+                break;
+            }
+        }
+        let pawn_dirs = pawn_capture_dirs(by.opponent());
+        for d in 6..12 {
+            for (i, &c) in target.ray(dir(d)).iter().enumerate() {
+                let p = self.board[c.index()];
+                if p == EMPTY {
+                    continue;
+                }
+                if p & BLACK_BIT == sb {
+                    match p & KIND_MASK {
+                        J | D | G => return true,
+                        K if i == 0 => return true,
+                        E if i == 0 && d != 6 && d != 9 => return true,
+                        P if i == 0 && pawn_dirs.contains(&dir(d)) => return true,
+                        _ => {}
+                    }
+                }
+                break;
+            }
+        }
+        for &c in target.knight_jumps() {
+            let p = self.board[c.index()];
+            if p == EMPTY || p & BLACK_BIT != sb {
+                continue;
+            }
+            match p & KIND_MASK {
+                N | V | G => return true,
+                // An unmoved King not in check could capture by leaping (TS rule).
+                K if king_leap
+                    && self.king_unmoved(by)
+                    && !self.attacked_inner(c, by.opponent(), false) =>
+                {
+                    return true;
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// Cells of the pieces of `by` that attack `target`, each with whether it is
+    /// adjoining (neighbour or knight jump), up to 3.
+    fn checkers(&self, target: Cell, by: Side) -> Vec<(Cell, bool)> {
+        let sb = side_bit(by);
+        let mut out = Vec::new();
+        let elephant_back = fwd(by).opposite() as usize;
+        let pawn_dirs = pawn_capture_dirs(by.opponent());
+        for d in 0..12 {
+            for (i, &c) in target.ray(dir(d)).iter().enumerate() {
+                let p = self.board[c.index()];
+                if p == EMPTY {
+                    continue;
+                }
+                if p & BLACK_BIT == sb {
+                    let hit = match p & KIND_MASK {
+                        R | V => d < 6,
+                        D => true,
+                        J | G => d >= 6,
+                        K => i == 0,
+                        E => {
+                            if d < 6 {
+                                i < 2 && d == elephant_back
+                            } else {
+                                i == 0 && d != 6 && d != 9
+                            }
+                        }
+                        P => i == 0 && d >= 6 && pawn_dirs.contains(&dir(d)),
+                        _ => false,
+                    };
+                    if hit {
+                        out.push((c, i == 0));
+                    }
+                }
+                break;
+            }
+        }
+        for &c in target.knight_jumps() {
+            let p = self.board[c.index()];
+            if p == EMPTY || p & BLACK_BIT != sb {
+                continue;
+            }
+            let hit = match p & KIND_MASK {
+                N | V | G => true,
+                K => self.king_unmoved(by) && !self.attacked_inner(c, by.opponent(), false),
+                _ => false,
+            };
+            if hit {
+                out.push((c, true));
+            }
+        }
+        out
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.attacked(self.kings[self.side.index()], self.side.opponent())
+    }
+
+    /// The check marker of this position (as the position just reached by a move).
+    pub fn check_marker(&self) -> CheckMarker {
+        let checkers = self.checkers(self.kings[self.side.index()], self.side.opponent());
+        if checkers.is_empty() {
+            return CheckMarker::None;
+        }
+        if self.legal_moves().is_empty() {
+            return CheckMarker::Mate;
+        }
+        match checkers.as_slice() {
+            [(_, true)] => CheckMarker::Adjoining,
+            [_] => CheckMarker::Afar,
+            _ => CheckMarker::Double,
+        }
+    }
+
+    /// Whether the single checker (if exactly one) stands a knight jump from the King;
+    /// used by the seed-mode writer, where `+^` is reserved for knight-jump checks.
+    pub fn is_knight_jump_check(&self) -> bool {
+        let king = self.kings[self.side.index()];
+        let checkers = self.checkers(king, self.side.opponent());
+        checkers.len() == 1 && king.is_knight_jump(checkers[0].0)
+    }
+
+    pub fn status(&self) -> Status {
+        if !self.legal_moves().is_empty() {
+            Status::Ongoing
+        } else if self.is_check() {
+            Status::Checkmate
+        } else {
+            Status::Stalemate
+        }
+    }
+
+    /// The regainable pieces of `side` that fit a promotion on `cell` (spec §4.6).
+    pub fn regainable(&self, side: Side, cell: Cell) -> Vec<PieceKind> {
+        let mut counts = [0u8; 10];
+        let mut bishop_on_colour = false;
+        let colour = cell.colour();
+        self.occ[side.index()].for_each(|c| {
+            let code = self.board[c.index()];
+            counts[(code & KIND_MASK) as usize] += 1;
+            if code & KIND_MASK == J && c.colour() == colour {
+                bishop_on_colour = true;
+            }
+        });
+        PieceKind::REGAINABLE
+            .iter()
+            .copied()
+            .filter(|&k| {
+                if k == PieceKind::Bishop {
+                    !bishop_on_colour
+                } else {
+                    counts[kind_code(k) as usize] < k.initial_count()
+                }
+            })
+            .collect()
+    }
+
+    // ---------------------------------------------------------------- generation
+
+    #[inline]
+    fn push_move(&self, list: &mut MoveList, from: Cell, to: Cell, kind: u8, captured: u8) {
+        list.push(Move {
+            from,
+            to,
+            kind,
+            promo: 0,
+            captured,
+            aux: 0,
+        });
+    }
+
+    /// Pawn arrival: expands into one move per fitting regainable piece, or a single
+    /// awaiting move when nothing fits.
+    fn push_pawn(&self, list: &mut MoveList, mut m: Move) {
+        if TABLES.promotion[self.side.index()][m.to.index()] {
+            let pool = self.regainable_after(m);
+            if pool.is_empty() {
+                list.push(m);
+            } else {
+                for k in pool {
+                    m.promo = kind_code(k);
+                    list.push(m);
+                }
+            }
+        } else {
+            list.push(m);
+        }
+    }
+
+    /// The pool as it is after `m` (the pool depends only on own pieces, which `m`
+    /// cannot change except by the promotion itself).
+    fn regainable_after(&self, m: Move) -> Vec<PieceKind> {
+        self.regainable(self.side, m.to)
+    }
+
+    #[inline]
+    fn slide(&self, list: &mut MoveList, from: Cell, dirs: std::ops::Range<usize>) {
+        let us = side_bit(self.side);
+        for d in dirs {
+            for &to in from.ray(dir(d)) {
+                let p = self.board[to.index()];
+                if p == EMPTY {
+                    self.push_move(list, from, to, MK_NORMAL, 0);
+                } else {
+                    if p & BLACK_BIT != us {
+                        self.push_move(list, from, to, MK_NORMAL, p);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn jumps(&self, list: &mut MoveList, from: Cell) {
+        let us = side_bit(self.side);
+        for &to in from.knight_jumps() {
+            let p = self.board[to.index()];
+            if p == EMPTY {
+                self.push_move(list, from, to, MK_NORMAL, 0);
+            } else if p & BLACK_BIT != us {
+                self.push_move(list, from, to, MK_NORMAL, p);
+            }
+        }
+    }
+
+    #[inline]
+    fn step_to(&self, list: &mut MoveList, from: Cell, to: Option<Cell>) {
+        if let Some(to) = to {
+            let p = self.board[to.index()];
+            if p == EMPTY {
+                self.push_move(list, from, to, MK_NORMAL, 0);
+            } else if side_of(p) != self.side {
+                self.push_move(list, from, to, MK_NORMAL, p);
+            }
+        }
+    }
+
+    /// The forced promotions of awaiting pawns, if they apply (spec §4.6).
+    fn forced_promotions(&self, list: &mut MoveList) {
+        let pawn = P | side_bit(self.side);
+        let start = list.len;
+        let mut pawns = Vec::new();
+        self.occ[self.side.index()].for_each(|c| {
+            if self.board[c.index()] == pawn && TABLES.promotion[self.side.index()][c.index()] {
+                pawns.push(c);
+            }
+        });
+        for c in pawns {
+            for k in self.regainable(self.side, c) {
+                list.push(Move {
+                    from: c,
+                    to: c,
+                    kind: MK_PROMOTE,
+                    promo: kind_code(k),
+                    captured: 0,
+                    aux: 0,
+                });
+            }
+        }
+        debug_assert!(list.len >= start);
+    }
+
+    /// Pseudo-legal moves (own King possibly left attacked), given whether the side
+    /// to move is in check.
+    fn pseudo(&self, list: &mut MoveList, in_check: bool) {
+        let side = self.side;
+        let us = side_bit(side);
+        if !in_check {
+            self.forced_promotions(list);
+            if list.len > 0 {
+                return;
+            }
+        }
+        let forward = fwd(side);
+        let elephant_fwd = forward;
+        self.occ[side.index()].for_each(|from| {
+            let code = self.board[from.index()];
+            match code & KIND_MASK {
+                K => {
+                    for d in 0..12 {
+                        self.step_to(list, from, from.step(dir(d)));
+                    }
+                    if self.king_unmoved(side) && !in_check {
+                        self.jumps(list, from);
+                        self.castlings(list);
+                    }
+                }
+                D => self.slide(list, from, 0..12),
+                V => {
+                    self.slide(list, from, 0..6);
+                    self.jumps(list, from);
+                }
+                R => self.slide(list, from, 0..6),
+                G => {
+                    self.slide(list, from, 6..12);
+                    self.jumps(list, from);
+                }
+                J => self.slide(list, from, 6..12),
+                N => {
+                    self.jumps(list, from);
+                    for &(mid, to) in from.knight_rides() {
+                        if self.board[mid.index()] == EMPTY && self.board[to.index()] == EMPTY {
+                            self.push_move(list, from, to, MK_NORMAL, 0);
+                        }
+                    }
+                }
+                E => {
+                    if let Some(s1) = from.step(elephant_fwd) {
+                        let p = self.board[s1.index()];
+                        if p == EMPTY {
+                            self.push_move(list, from, s1, MK_NORMAL, 0);
+                            self.step_to(list, from, s1.step(elephant_fwd));
+                        } else if p & BLACK_BIT != us {
+                            self.push_move(list, from, s1, MK_NORMAL, p);
+                        }
+                    }
+                    for d in NON_TRANSVERSAL_DIAGONALS {
+                        self.step_to(list, from, from.step(d));
+                    }
+                }
+                _ => self.pawn_moves(list, from),
+            }
+        });
+    }
+
+    fn pawn_moves(&self, list: &mut MoveList, from: Cell) {
+        let side = self.side;
+        let us = side_bit(side);
+        let forward = fwd(side);
+        let mk = |to: Cell, kind: u8, captured: u8, aux: u8| Move {
+            from,
+            to,
+            kind,
+            promo: 0,
+            captured,
+            aux,
+        };
+        if let Some(s1) = from.step(forward)
+            && self.board[s1.index()] == EMPTY
+        {
+            self.push_pawn(list, mk(s1, MK_NORMAL, 0, 0));
+            if let Some(s2) = s1.step(forward)
+                && self.board[s2.index()] == EMPTY
+            {
+                self.push_pawn(list, mk(s2, MK_DOUBLE, 0, 0));
+                if TABLES.triple[side.index()][from.index()]
+                    && let Some(s3) = s2.step(forward)
+                    && self.board[s3.index()] == EMPTY
+                {
+                    self.push_pawn(list, mk(s3, MK_TRIPLE, 0, 0));
+                }
+            }
+        }
+        for d in pawn_oblique_dirs(side) {
+            if let Some(to) = from.step(d)
+                && self.board[to.index()] == EMPTY
+            {
+                self.push_pawn(list, mk(to, MK_NORMAL, 0, 0));
+            }
+        }
+        for d in pawn_capture_dirs(side) {
+            if let Some(to) = from.step(d) {
+                let p = self.board[to.index()];
+                if p != EMPTY {
+                    if p & BLACK_BIT != us {
+                        self.push_pawn(list, mk(to, MK_NORMAL, p, 0));
+                    }
+                } else if let SpecialRight::EnPassant { pawn, near, far } = self.special
+                    && (to == near || Some(to) == far)
+                {
+                    let victim = self.board[pawn.index()];
+                    self.push_pawn(list, mk(to, MK_EP, victim, pawn.index() as u8));
+                }
+            }
+        }
+        if let SpecialRight::Scornful { target, capturers } = self.special
+            && capturers.contains(&Some(from))
+        {
+            let victim = self.board[target.index()];
+            self.push_pawn(list, mk(target, MK_SCORNFUL, victim, 0));
+        }
+    }
+
+    fn castlings(&self, list: &mut MoveList) {
+        let side = self.side;
+        let si = side.index();
+        let rook = R | side_bit(side);
+        let from = self.kings[si];
+        for (idx, def) in TABLES.castlings.iter().enumerate() {
+            let dest = def.king_to[si];
+            if self.board[dest.index()] != EMPTY {
+                continue;
+            }
+            let ok = def.rooks.iter().all(|r| {
+                let (origin, _, path) = &r[si];
+                let flag = if *origin == TABLES.rook_home[si][0] { 2 } else { 4 };
+                self.castling & (flag << (3 * si)) != 0
+                    && self.board[origin.index()] == rook
+                    && path.iter().all(|c| self.board[c.index()] == EMPTY)
+            });
+            if ok && !self.attacked(dest, side.opponent()) {
+                list.push(Move {
+                    from,
+                    to: dest,
+                    kind: MK_CASTLE,
+                    promo: 0,
+                    captured: 0,
+                    aux: idx as u8,
+                });
+            }
+        }
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        let in_check = self.is_check();
+        self.pseudo(&mut list, in_check);
+        let mut scratch = self.clone();
+        list.retain(|m| scratch.is_legal_pseudo(m, in_check));
+        list
+    }
+
+    /// Legality of a pseudo-legal move. Moves that cannot expose the King skip the
+    /// make/unmake test: not in check, not a King move, not en passant, and the moving
+    /// piece not on a line through its King.
+    #[inline]
+    fn is_legal_pseudo(&mut self, m: Move, in_check: bool) -> bool {
+        let king = self.kings[self.side.index()];
+        if !in_check
+            && m.from != king
+            && m.kind != MK_EP
+            && TABLES.align[king.index()][m.from.index()] == NO_DIR
+        {
+            return true;
+        }
+        let us = self.side;
+        let undo = self.make(m);
+        let ok = !self.attacked(self.kings[us.index()], us.opponent());
+        self.unmake(undo);
+        ok
+    }
+
+    /// Number of legal moves, without building the list (for perft leaves).
+    pub(crate) fn count_legal(&mut self) -> u64 {
+        let mut list = MoveList::new();
+        let in_check = self.is_check();
+        self.pseudo(&mut list, in_check);
+        let mut n = 0;
+        for i in 0..list.len {
+            if self.is_legal_pseudo(list.moves[i], in_check) {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    pub(crate) fn legal_into(&mut self, list: &mut MoveList) {
+        let in_check = self.is_check();
+        self.pseudo(list, in_check);
+        let mut j = 0;
+        for i in 0..list.len {
+            let m = list.moves[i];
+            if self.is_legal_pseudo(m, in_check) {
+                list.moves[j] = m;
+                j += 1;
+            }
+        }
+        list.len = j;
+    }
+
+    pub(crate) fn new_list() -> MoveList {
+        MoveList::new()
+    }
+
+    // ---------------------------------------------------------------- make / unmake
+
+    #[inline]
+    fn write(&mut self, undo: &mut Undo, c: Cell, code: u8) {
+        undo.writes[undo.n as usize] = (c, self.board[c.index()]);
+        undo.n += 1;
+        self.set(c, code);
+    }
+
+    /// Plays `m` in place and returns what is needed to take it back.
+    pub(crate) fn make(&mut self, m: Move) -> Undo {
+        let mut undo = Undo {
+            writes: [(m.from, 0); 6],
+            n: 0,
+            castling: self.castling,
+            special: self.special,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            kings: self.kings,
+        };
+        let side = self.side;
+        let si = side.index();
+        let sb = side_bit(side);
+        let moving = self.board[m.from.index()];
+        let mut new_special = SpecialRight::None;
+        let mut reset_clock = moving & KIND_MASK == P || m.captured != 0;
+        match m.kind {
+            MK_CASTLE => {
+                let def = &TABLES.castlings[m.aux as usize];
+                self.write(&mut undo, m.from, EMPTY);
+                for r in &def.rooks {
+                    self.write(&mut undo, r[si].0, EMPTY);
+                }
+                for r in &def.rooks {
+                    self.write(&mut undo, r[si].1, R | sb);
+                }
+                self.write(&mut undo, m.to, K | sb);
+                self.kings[si] = m.to;
+                reset_clock = false;
+            }
+            MK_PROMOTE => {
+                self.write(&mut undo, m.from, m.promo | sb);
+                reset_clock = true;
+            }
+            _ => {
+                if m.kind == MK_EP
+                    && let Some(c) = Cell::from_index(m.aux as usize)
+                {
+                    self.write(&mut undo, c, EMPTY);
+                }
+                let placed = if m.promo != 0 { m.promo | sb } else { moving };
+                self.write(&mut undo, m.from, EMPTY);
+                self.write(&mut undo, m.to, placed);
+                if moving & KIND_MASK == K {
+                    self.kings[si] = m.to;
+                }
+                if moving & KIND_MASK == P {
+                    let forward = fwd(side);
+                    match m.kind {
+                        MK_DOUBLE | MK_TRIPLE => {
+                            let back = forward.opposite();
+                            if let Some(near) = m.to.step(back) {
+                                let far = if m.kind == MK_TRIPLE { near.step(back) } else { None };
+                                new_special = SpecialRight::EnPassant {
+                                    pawn: m.to,
+                                    near,
+                                    far,
+                                };
+                            }
+                        }
+                        MK_NORMAL if m.captured == 0 && m.from.column() != m.to.column() => {
+                            // Scornful only when an enemy pawn faced the pawn (spec §4.4).
+                            if let Some(front) = m.from.step(forward)
+                                && self.board[front.index()] == P | side_bit(side.opponent())
+                            {
+                                new_special = SpecialRight::Scornful {
+                                    target: m.to,
+                                    capturers: [Some(front), None],
+                                };
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if moving & KIND_MASK == K {
+            self.castling &= !(1 << (3 * si));
+        }
+        // A rook flag survives only while its rook stands on its initial cell.
+        for s in [Side::White, Side::Black] {
+            let rook = R | side_bit(s);
+            for (k, flag) in [(0usize, 2u8), (1, 4)] {
+                let home = TABLES.rook_home[s.index()][k];
+                if self.board[home.index()] != rook {
+                    self.castling &= !(flag << (3 * s.index()));
+                }
+            }
+        }
+        self.special = new_special;
+        self.halfmove = if reset_clock { 0 } else { self.halfmove + 1 };
+        if side == Side::Black {
+            self.fullmove = self.fullmove.map(|n| n + 1);
+        }
+        self.side = side.opponent();
+        undo
+    }
+
+    pub(crate) fn unmake(&mut self, undo: Undo) {
+        for i in (0..undo.n as usize).rev() {
+            let (c, code) = undo.writes[i];
+            self.set(c, code);
+        }
+        self.castling = undo.castling;
+        self.special = undo.special;
+        self.halfmove = undo.halfmove;
+        self.fullmove = undo.fullmove;
+        self.kings = undo.kings;
+        self.side = self.side.opponent();
+    }
+
+    /// Plays a move. `m` must come from this position's generator; the state is
+    /// unspecified otherwise.
+    pub fn play(&mut self, m: Move) {
+        let _ = self.make(m);
+    }
+
+    /// This position after `m`.
+    pub fn after(&self, m: Move) -> Position {
+        let mut p = self.clone();
+        p.play(m);
+        p
+    }
+
+    /// Zobrist key of the repetition identity: placement, side to move, castling/leap
+    /// rights and the special right, the latter only when a legal capture uses it.
+    pub fn zobrist(&self) -> u64 {
+        let mut h = 0u64;
+        for c in Cell::all() {
+            let p = self.board[c.index()];
+            if p != EMPTY {
+                h ^= TABLES.zobrist_piece[p as usize][c.index()];
+            }
+        }
+        if self.side == Side::Black {
+            h ^= TABLES.zobrist_black;
+        }
+        for i in 0..6 {
+            if self.castling & (1 << i) != 0 {
+                h ^= TABLES.zobrist_castling[i];
+            }
+        }
+        if self.special != SpecialRight::None
+            && self
+                .legal_moves()
+                .iter()
+                .any(|m| m.kind == MK_EP || m.kind == MK_SCORNFUL)
+        {
+            let c = match self.special {
+                SpecialRight::EnPassant { pawn, .. } => pawn,
+                SpecialRight::Scornful { target, .. } => target,
+                SpecialRight::None => unreachable!("checked above"),
+            };
+            h ^= TABLES.zobrist_special[c.index()];
+        }
+        h
+    }
+
+    /// Count of each kind for `side`, used by the insufficient-material rule.
+    pub fn material(&self, side: Side) -> [u8; 9] {
+        let mut counts = [0u8; 9];
+        self.occ[side.index()].for_each(|c| {
+            counts[((self.board[c.index()] & KIND_MASK) - 1) as usize] += 1;
+        });
+        counts
+    }
+}
