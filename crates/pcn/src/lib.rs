@@ -40,12 +40,11 @@ impl<'de> serde::Deserialize<'de> for Game {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Game, D::Error> {
         use serde::de::{DeserializeSeed, Error};
         let tracker = raw::Tracker::new();
-        let tree = match raw::RawSeed(&tracker).deserialize(d) {
+        let tree = match raw::RawSeed::root(&tracker).deserialize(d) {
             Ok(t) => t,
             Err(e) => {
                 if let Some(k) = tracker.duplicate() {
-                    let mut p = tracker.path();
-                    p.pop();
+                    let p = tracker.path();
                     return Err(D::Error::custom(ReadError {
                         path: p,
                         reason: Reason::DuplicateKey(k),

@@ -69,12 +69,31 @@ impl Tracker {
     }
 }
 
-pub(crate) struct RawSeed<'t>(pub(crate) &'t Tracker);
+/// Reads one value. `segment` is the value's place in its parent; it is pushed only
+/// once the deserializer actually starts the value, so an error in the text *between*
+/// values (a missing `,`, the end of input) is reported at the enclosing container.
+/// The parent pops it after a success.
+pub(crate) struct RawSeed<'t> {
+    pub(crate) tracker: &'t Tracker,
+    pub(crate) segment: Option<Segment>,
+}
+
+impl<'t> RawSeed<'t> {
+    pub(crate) fn root(tracker: &'t Tracker) -> Self {
+        RawSeed {
+            tracker,
+            segment: None,
+        }
+    }
+}
 
 impl<'de> DeserializeSeed<'de> for RawSeed<'_> {
     type Value = Raw;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Raw, D::Error> {
-        d.deserialize_any(RawVisitor(self.0))
+        if let Some(seg) = self.segment {
+            self.tracker.path.borrow_mut().push(seg);
+        }
+        d.deserialize_any(RawVisitor(self.tracker))
     }
 }
 
@@ -114,26 +133,31 @@ impl<'de> Visitor<'de> for RawVisitor<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Raw, A::Error> {
         let mut out = Vec::new();
         loop {
-            self.0.path.borrow_mut().push(Segment::Index(out.len()));
-            match seq.next_element_seed(RawSeed(self.0))? {
+            let seed = RawSeed {
+                tracker: self.0,
+                segment: Some(Segment::Index(out.len())),
+            };
+            match seq.next_element_seed(seed)? {
                 Some(v) => out.push(v),
                 None => break,
             }
             self.0.path.borrow_mut().pop();
         }
-        self.0.path.borrow_mut().pop();
         Ok(Raw::Arr(out))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
         let mut out: Vec<(String, Raw)> = Vec::new();
         let mut seen = HashSet::new();
         while let Some(k) = map.next_key::<String>()? {
-            self.0.path.borrow_mut().push(Segment::Key(k.clone()));
             if !seen.insert(k.clone()) {
                 *self.0.duplicate.borrow_mut() = Some(k);
                 return Err(de::Error::custom("duplicate key"));
             }
-            let v = map.next_value_seed(RawSeed(self.0))?;
+            let seed = RawSeed {
+                tracker: self.0,
+                segment: Some(Segment::Key(k.clone())),
+            };
+            let v = map.next_value_seed(seed)?;
             self.0.path.borrow_mut().pop();
             out.push((k, v));
         }
@@ -141,22 +165,20 @@ impl<'de> Visitor<'de> for RawVisitor<'_> {
     }
 }
 
-/// Parses JSON text into the raw tree, with a located error on failure.
-pub(crate) fn parse(text: &str) -> Result<Raw, ReadError> {
+/// Parses JSON text into the raw tree, with a located error on failure. Bytes rather
+/// than `&str` so that invalid UTF-8 inside a string is reported at that string's path.
+pub(crate) fn parse(text: &[u8]) -> Result<Raw, ReadError> {
     let tracker = Tracker::new();
-    let mut de = serde_json::Deserializer::from_str(text);
-    let result = RawSeed(&tracker)
+    let mut de = serde_json::Deserializer::from_slice(text);
+    let result = RawSeed::root(&tracker)
         .deserialize(&mut de)
         .and_then(|raw| de.end().map(|()| raw));
     result.map_err(|e| {
         let path = tracker.path();
         if let Some(k) = tracker.duplicate() {
-            // A duplicate key's path already ends with the key itself; report it at its
-            // object, which is where the problem is.
-            let mut p = path;
-            p.pop();
+            // Reported at the object that holds the key twice.
             return ReadError {
-                path: p,
+                path,
                 reason: Reason::DuplicateKey(k),
             };
         }

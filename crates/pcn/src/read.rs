@@ -10,29 +10,14 @@ type R<T> = Result<T, ReadError>;
 
 /// Reads a seed-edition PCN document from JSON text.
 pub fn from_str(text: &str) -> Result<Game, ReadError> {
-    let raw = raw::parse(text)?;
-    game(&raw)
+    from_slice(text.as_bytes())
 }
 
-/// Reads a seed-edition PCN document from bytes (must be UTF-8).
+/// Reads a seed-edition PCN document from bytes. Invalid UTF-8 is a syntax error at
+/// the path of the string that holds it.
 pub fn from_slice(bytes: &[u8]) -> Result<Game, ReadError> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => from_str(s),
-        Err(e) => {
-            // Report the position like serde_json does, so callers see one style.
-            let before = &bytes[..e.valid_up_to()];
-            let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-            let column = 1 + before.iter().rev().take_while(|&&b| b != b'\n').count();
-            Err(ReadError {
-                path: JsonPath::root(),
-                reason: Reason::Syntax {
-                    message: "invalid UTF-8".to_owned(),
-                    line,
-                    column,
-                },
-            })
-        }
-    }
+    let raw = raw::parse(bytes)?;
+    game(&raw)
 }
 
 /// Reads a document already parsed into a `serde_json::Value` (duplicate keys cannot be

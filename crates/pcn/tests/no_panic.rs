@@ -11,7 +11,12 @@ fn sample() -> Vec<u8> {
 fn exercise(bytes: &[u8]) {
     if let Ok(g) = pcn::from_slice(bytes) {
         let _ = pcn::replay(&g);
-        let _ = pcn::replay_with(&g, pcn::ReplayOptions { unlimited_reserve: true });
+        let _ = pcn::replay_with(
+            &g,
+            pcn::ReplayOptions {
+                unlimited_reserve: true,
+            },
+        );
         // Whatever was accepted must be written back in a form that is accepted again.
         let again = pcn::from_str(&pcn::to_string(&g)).expect("written form re-reads");
         assert_eq!(again, g);
