@@ -42,8 +42,17 @@ impl Board {
     pub fn len(&self) -> usize {
         self.squares.len()
     }
+    /// Never true for a board of this crate (every level has at least one square);
+    /// present because `len` is. See [`Board::pieces`] for occupied squares.
     pub fn is_empty(&self) -> bool {
-        self.squares.iter().all(Option::is_none)
+        self.squares.is_empty()
+    }
+    /// Occupied squares, in flattened order.
+    pub fn pieces(&self) -> impl Iterator<Item = (usize, &Piece)> {
+        self.squares
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.as_ref().map(|p| (i, p)))
     }
     /// The squares in flattened (row-major) order.
     pub fn squares(&self) -> &[Option<Piece>] {
