@@ -58,8 +58,9 @@ pub enum After {
 /// One legal move with its annotations.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MoveNode {
-    /// The move as cozy-chess plays it (castling is king-takes-own-rook).
-    pub mv: Move,
+    /// The move as cozy-chess plays it (castling is king-takes-own-rook);
+    /// `None` for a null move (`--`, `Z0`), which passes the turn.
+    pub mv: Option<Move>,
     /// Export SAN, regenerated from the position (minimal disambiguation, `+`/`#`).
     pub san: SanPlus,
     pub nags: Vec<u8>,
@@ -124,8 +125,8 @@ impl Game {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The main line as played moves.
-    pub fn mainline(&self) -> impl Iterator<Item = Move> + '_ {
+    /// The main line as played moves (`None` = null move).
+    pub fn mainline(&self) -> impl Iterator<Item = Option<Move>> + '_ {
         self.moves.moves.iter().map(|n| n.mv)
     }
 
@@ -133,7 +134,7 @@ impl Game {
     pub fn final_board(&self) -> Board {
         let mut b = self.start.clone();
         for m in self.mainline() {
-            b.play_unchecked(m);
+            play(&mut b, m);
         }
         b
     }
@@ -154,6 +155,18 @@ impl Game {
             && self.moves == other.moves
             && self.outcome == other.outcome
             && self.final_comments == other.final_comments
+    }
+}
+
+/// Plays a move or a null move (only ever given one that was resolved on `b`).
+pub(crate) fn play(b: &mut Board, m: Option<Move>) {
+    match m {
+        Some(m) => b.play_unchecked(m),
+        None => {
+            if let Some(n) = b.null_move() {
+                *b = n;
+            }
+        }
     }
 }
 
@@ -436,11 +449,27 @@ impl Visitor for GameBuilder {
             push_dead(d, &String::from_utf8_lossy(raw));
             return Control::Continue;
         }
-        match san.san.to_move(&f.board) {
+        let resolved = match san.san {
+            // A null move passes the turn; it is impossible while in check.
+            crate::san::San::Null => f
+                .board
+                .null_move()
+                .map(|_| None)
+                .ok_or(ResolveError::Illegal),
+            _ => san.san.to_move(&f.board).map(Some),
+        };
+        match resolved {
             Ok(mv) => {
-                let export = SanPlus::from_move(&f.board, mv);
+                let export = match mv {
+                    Some(m) => SanPlus::from_move(&f.board, m),
+                    None => SanPlus {
+                        san: crate::san::San::Null,
+                        suffix: None,
+                        glyph: None,
+                    },
+                };
                 f.before = f.board.clone();
-                f.board.play_unchecked(mv);
+                play(&mut f.board, mv);
                 f.line.moves.push(MoveNode {
                     mv,
                     san: export,

@@ -85,7 +85,18 @@ impl Visitor for Replayer {
         if self.error.is_some() {
             return Control::SkipMovetext;
         }
-        match san.san.to_move(&self.board) {
+        let resolved = match san.san {
+            crate::san::San::Null => match self.board.null_move() {
+                Some(b) => {
+                    self.board = b;
+                    self.plies += 1;
+                    return Control::Continue;
+                }
+                None => Err(ResolveError::Illegal),
+            },
+            _ => san.san.to_move(&self.board),
+        };
+        match resolved {
             Ok(m) => {
                 self.board.play_unchecked(m);
                 self.plies += 1;

@@ -138,7 +138,7 @@ fn write_line(p: &mut Packer, line: &Line, start: &Board) {
             }
             need_number = true;
         }
-        board.play_unchecked(node.mv);
+        crate::model::play(&mut board, node.mv);
     }
 }
 
