@@ -243,6 +243,20 @@ impl From<Piece> for Coord {
     }
 }
 
+impl std::fmt::Display for Coord {
+    /// The JSON spelling without quotes: `[6,4]`, `52`, `w:k`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Coord::Cartesian(v) => {
+                let parts: Vec<String> = v.iter().map(ToString::to_string).collect();
+                write!(f, "[{}]", parts.join(","))
+            }
+            Coord::Flat(i) => write!(f, "{i}"),
+            Coord::Piece(p) => write!(f, "{p}"),
+        }
+    }
+}
+
 impl Serialize for Coord {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {

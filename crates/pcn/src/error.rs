@@ -205,6 +205,8 @@ pub enum ReplayReason {
     PromotionChangesSide { from: String, to: String },
     #[error("coordinate does not name a square of this board")]
     BadCoordinate,
+    #[error("the subject of drop must be a piece name, found {0}")]
+    DropNeedsPiece(String),
 }
 
 /// A game's actions could not be replayed.

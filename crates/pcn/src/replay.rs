@@ -138,8 +138,9 @@ impl Position {
     ) -> Result<(), ReplayReason> {
         match a.verb {
             Verb::Drop => {
+                // The reader refuses this form; a Game assembled by hand may still hold it.
                 let Coord::Piece(p) = &a.subject else {
-                    return Err(ReplayReason::BadCoordinate);
+                    return Err(ReplayReason::DropNeedsPiece(a.subject.to_string()));
                 };
                 let to = self.empty_target(&a.object)?;
                 let side = p.side();
@@ -206,7 +207,7 @@ impl Position {
                         let at = self
                             .square(&a.subject)
                             .map(|s| self.board.describe(s))
-                            .unwrap_or_else(|_| format!("{:?}", a.subject));
+                            .unwrap_or_else(|_| a.subject.to_string());
                         *air = other;
                         return Err(ReplayReason::NotInTheAir(at));
                     }

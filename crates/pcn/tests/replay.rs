@@ -309,3 +309,24 @@ fn builder_rejects_what_the_reader_would() {
     assert!(pcn::to_string(&g).ends_with(r#""previous_moves":[],"...pcn_edition":"seed-2012"}"#));
     let _ = Coord::Flat(0);
 }
+
+#[test]
+fn hand_built_games_with_forms_the_reader_refuses_fail_cleanly() {
+    let mut g = doc(ROW, "[]");
+    g.previous_moves
+        .push(pcn::Move(vec![Action::new(5, Verb::Drop, 1)]));
+    assert_eq!(
+        pcn::replay(&g).unwrap_err().to_string(),
+        "previous_moves[0][0]: the subject of drop must be a piece name, found 5"
+    );
+    assert!(pcn::validate(&g).is_err());
+    g.previous_moves[0] = pcn::Move(vec![Action::shift(9, 1)]);
+    assert_eq!(
+        pcn::replay(&g).unwrap_err().to_string(),
+        "previous_moves[0][0]: coordinate does not name a square of this board"
+    );
+    assert_eq!(
+        pcn::validate(&g).unwrap_err().to_string(),
+        "previous_moves[0][0][0]: square 9 is off the board (it has 6 squares)"
+    );
+}
