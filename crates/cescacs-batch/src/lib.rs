@@ -201,9 +201,23 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// How an input is cut into records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Framing {
+    /// PGN-like files: a game starts at a tag line that follows movetext.
+    #[default]
+    Pgn,
+    /// One record per non-blank line (JSON Lines).
+    Lines,
+    /// The whole input is one record (a JSON document).
+    Whole,
+}
+
 /// Tuning knobs; the defaults suit multi-gigabyte files on a small machine.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// How inputs are cut into records.
+    pub framing: Framing,
     /// Worker threads; 0 means one per core.
     pub jobs: usize,
     /// A batch is closed when it holds this many bytes of games…
@@ -221,6 +235,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
+            framing: Framing::Pgn,
             jobs: 0,
             batch_bytes: 4 << 20,
             batch_games: 4096,
@@ -400,7 +415,8 @@ fn read_batches(
 ) {
     for (file, input) in inputs.into_iter().enumerate() {
         let name = input.name.clone();
-        let mut splitter = GameSplitter::new(input.reader, options.max_game_bytes);
+        let mut splitter =
+            GameSplitter::new(input.reader, options.max_game_bytes).framing(options.framing);
         let mut batch = Batch {
             file,
             games: Vec::new(),

@@ -9,6 +9,7 @@
 //! `;`, `%`, CR and LF as single bytes: none of them occurs as a trail byte of GBK or
 //! Big5, whose trail bytes start at 0x40).
 
+use crate::Framing;
 use std::io::{self, BufRead};
 
 /// One game's bytes, cut from its file at game boundaries, with where it came from.
@@ -41,6 +42,7 @@ pub struct GameSplitter<R> {
     next_index: usize,
     in_brace_comment: bool,
     at_start: bool,
+    framing: Framing,
 }
 
 impl<R: BufRead> GameSplitter<R> {
@@ -56,7 +58,14 @@ impl<R: BufRead> GameSplitter<R> {
             next_index: 1,
             in_brace_comment: false,
             at_start: true,
+            framing: Framing::Pgn,
         }
+    }
+
+    /// Cuts records as `framing` says instead of at PGN game boundaries.
+    pub fn framing(mut self, framing: Framing) -> Self {
+        self.framing = framing;
+        self
     }
 
     /// Reads one line (ending at LF, CR LF, or a lone CR) into `line_buf`, terminator
@@ -162,13 +171,23 @@ impl<R: BufRead> GameSplitter<R> {
             game.offset = self.offset - first.len() as u64;
             self.push(&mut game, &first);
             has_content = true;
+            // In PGN framing the carried line is a tag; in line framing it is a whole record.
+            seen_movetext = self.framing == Framing::Lines;
         }
         loop {
             if !self.read_line()? {
                 break;
             }
             let line = std::mem::take(&mut self.line_buf);
-            let (is_tag, is_movetext) = self.classify(&line);
+            let (is_tag, is_movetext) = match self.framing {
+                Framing::Pgn => self.classify(&line),
+                // Every non-blank line starts a record once the current one has content.
+                Framing::Lines => {
+                    let blank = trim_start(&line).is_empty();
+                    (!blank, !blank)
+                }
+                Framing::Whole => (false, false),
+            };
             self.line += 1;
             self.offset += line.len() as u64;
             if is_tag && seen_movetext {
@@ -278,6 +297,26 @@ mod tests {
         assert_eq!(games.len(), 2);
         assert!(games[0].truncated && games[0].bytes.len() == 10);
         assert!(games[1].truncated);
+    }
+
+    #[test]
+    fn json_lines_and_whole_framing() {
+        let text = "{\"a\": 1}\n\n{\"a\": [\n2]}\n";
+        let lines: Vec<_> = GameSplitter::new(text.as_bytes(), 1 << 20)
+            .framing(Framing::Lines)
+            .collect::<io::Result<_>>()
+            .unwrap();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(
+            (lines[1].line, lines[1].bytes.as_slice()),
+            (3, b"{\"a\": [\n".as_slice())
+        );
+        let whole: Vec<_> = GameSplitter::new(text.as_bytes(), 1 << 20)
+            .framing(Framing::Whole)
+            .collect::<io::Result<_>>()
+            .unwrap();
+        assert_eq!(whole.len(), 1);
+        assert_eq!(whole[0].bytes, text.as_bytes());
     }
 
     #[test]
