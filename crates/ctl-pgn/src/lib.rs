@@ -9,10 +9,12 @@ pub mod grammar;
 pub mod letters;
 pub mod model;
 pub mod read;
+pub mod replay;
 pub mod write;
 
 pub use diag::{Code, Diagnostic, Severity};
 pub use letters::{Kind, LetterTable};
 pub use model::*;
 pub use read::{MAX_VARIATION_DEPTH, Record, read_game, read_str, split_records};
+pub use replay::{Options, Replayed, check, replay, replay_record, write};
 pub use write::{Form, write_game, write_games};

@@ -707,7 +707,7 @@ fn build_check(ctx: &mut Ctx<'_>, q: Pair<'_, Rule>) -> Option<CheckMark> {
         Rule::check_knight => CheckMark::Unblockable,
         Rule::check_knight_old => {
             ctx.diag(
-                Severity::Note,
+                Severity::Warning,
                 Code::Spelling,
                 inner.as_span(),
                 "old check marker `^+` read as `+^`".into(),

@@ -1,0 +1,412 @@
+//! Legal replay of records with the rules crate: every move token resolves to a legal
+//! move or to a located error; check markers, end indicators and results are checked.
+//!
+//! Move semantics live in `cescacs-rules`: a token goes to `MoveText::parse` (in
+//! standard letters, which the model stores) and `Position::resolve`.
+
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::model::{CheckMark, Game, GameResult, Item, Line, MoveNode, Side, Span};
+use crate::read::{Record, read_str};
+use crate::write::{Form, write_games};
+use cescacs_rules::an::{MoveText, ResolveWarning};
+use cescacs_rules::{CheckMarker, Letters, Position, Status};
+
+/// Options of [`replay`] and [`check`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Turn the warnings of tolerant repairs (wrong marker, missing result line,
+    /// contradicting result) into errors.
+    pub strict: bool,
+}
+
+/// The outcome of replaying one record.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    /// 1-based index of the record in its file.
+    pub index: usize,
+    /// The record as read (absent after a syntax error).
+    pub game: Option<Game>,
+    /// The position after the last main-line move that could be played.
+    pub position: Option<Position>,
+    /// Main-line half-moves played.
+    pub plies: usize,
+    /// Whether every main-line move was played.
+    pub complete: bool,
+    /// Everything the reader and the replay found, in order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Replayed {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+struct Ctx<'a> {
+    file: &'a str,
+    game: usize,
+    diags: Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn push(&mut self, severity: Severity, code: Code, span: Span, message: String) {
+        self.diags.push(Diagnostic {
+            severity,
+            code,
+            file: self.file.to_string(),
+            game: self.game,
+            line: span.line,
+            col: span.col,
+            message,
+        });
+    }
+}
+
+/// Reads a file and replays every record.
+pub fn replay(file: &str, src: &str, options: Options) -> Vec<Replayed> {
+    read_str(file, src)
+        .into_iter()
+        .map(|r| replay_record(file, r, options))
+        .collect()
+}
+
+/// Replays one record as read by [`read_str`].
+pub fn replay_record(file: &str, record: Record, options: Options) -> Replayed {
+    let Record {
+        index,
+        game,
+        mut diagnostics,
+    } = record;
+    let mut out = Replayed {
+        index,
+        game: None,
+        position: None,
+        plies: 0,
+        complete: false,
+        diagnostics: Vec::new(),
+    };
+    if let Some(g) = &game
+        && !diagnostics.iter().any(Diagnostic::is_error)
+    {
+        let mut ctx = Ctx {
+            file,
+            game: index,
+            diags: Vec::new(),
+        };
+        if let Some(start) = start_position(&mut ctx, g) {
+            let mut pos = start;
+            let (plies, complete) = replay_line(&mut ctx, &mut pos, &g.main, 0);
+            if complete {
+                check_end(&mut ctx, g, &pos);
+            }
+            out.position = Some(pos);
+            out.plies = plies;
+            out.complete = complete;
+        }
+        diagnostics.extend(ctx.diags);
+    }
+    if options.strict {
+        for d in &mut diagnostics {
+            if d.severity == Severity::Warning {
+                d.severity = Severity::Error;
+            }
+        }
+    }
+    out.game = game;
+    out.diagnostics = diagnostics;
+    out
+}
+
+/// Syntax, legality, markers and result consistency of every record of a file.
+pub fn check(file: &str, src: &str, options: Options) -> Vec<Diagnostic> {
+    replay(file, src, options)
+        .into_iter()
+        .flat_map(|r| r.diagnostics)
+        .collect()
+}
+
+/// Reads a file and writes every record in a form. Records with errors are not
+/// written; their diagnostics are returned instead.
+pub fn write(file: &str, src: &str, form: Form) -> Result<String, Vec<Diagnostic>> {
+    let recs = read_str(file, src);
+    let errors: Vec<Diagnostic> = recs
+        .iter()
+        .flat_map(|r| r.diagnostics.iter())
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(write_games(recs.iter().filter_map(|r| r.game.as_ref()), form))
+}
+
+fn start_position(ctx: &mut Ctx<'_>, g: &Game) -> Option<Position> {
+    match g.start_tlpd() {
+        None => Some(Position::initial()),
+        Some(_) => {
+            // The TLPD reader belongs to cescacs-tlpd, which has not published its
+            // API yet; no substitute is written here.
+            let span = g
+                .tags
+                .iter()
+                .find(|t| matches!(t.name.as_str(), "TLPD" | "PDTL" | "DPTL"))
+                .map(|t| t.span)
+                .unwrap_or_default();
+            ctx.push(
+                Severity::Error,
+                Code::StartPosition,
+                span,
+                "records with a TLPD start position cannot be replayed yet (cescacs-tlpd has no reader)".into(),
+            );
+            None
+        }
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
+}
+
+fn rules_side(side: cescacs_rules::Side) -> Side {
+    match side {
+        cescacs_rules::Side::White => Side::White,
+        cescacs_rules::Side::Black => Side::Black,
+    }
+}
+
+fn move_label(m: &MoveNode) -> String {
+    match m.side {
+        Side::White => format!("{}. {}", m.number, m.token.to_standard()),
+        Side::Black => format!("{}. …, {}", m.number, m.token.to_standard()),
+    }
+}
+
+/// Replays a line from `pos`; returns the half-moves played and whether all were.
+/// Variations are replayed from the position before the half-move they replace; their
+/// errors are reported and the enclosing line goes on.
+fn replay_line(ctx: &mut Ctx<'_>, pos: &mut Position, line: &Line, depth: usize) -> (usize, bool) {
+    let letters = Letters::default();
+    // (number, side, position before) of each half-move played in this line.
+    let mut before: Vec<(u32, Side, Position)> = Vec::new();
+    let mut plies = 0;
+    let mut side_warned = false;
+    for item in &line.items {
+        match item {
+            Item::Comment(_) => {}
+            Item::Variation(v) => {
+                let Some(first) = v.line.moves().next() else {
+                    continue;
+                };
+                match before
+                    .iter()
+                    .rev()
+                    .find(|(n, s, _)| *n == first.number && *s == first.side)
+                {
+                    Some((_, _, p)) => {
+                        let mut vp = p.clone();
+                        replay_line(ctx, &mut vp, &v.line, depth + 1);
+                    }
+                    None => ctx.push(
+                        Severity::Error,
+                        Code::Variation,
+                        v.span,
+                        format!(
+                            "variation starting with {} replaces no move of the enclosing line",
+                            move_label(first)
+                        ),
+                    ),
+                }
+            }
+            Item::Move(m) => {
+                let to_move = rules_side(pos.side_to_move());
+                if to_move != m.side && !side_warned {
+                    side_warned = true;
+                    ctx.push(
+                        Severity::Warning,
+                        Code::Numbering,
+                        m.span,
+                        format!(
+                            "numbering gives this move to {}, but {} is to move",
+                            side_name(m.side),
+                            side_name(to_move)
+                        ),
+                    );
+                }
+                let mut text = m.token.to_standard();
+                if let Some(c) = m.check {
+                    text.push_str(c.as_str());
+                }
+                let mt = match MoveText::parse(&text, &letters) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        ctx.push(
+                            Severity::Error,
+                            Code::MoveSyntax,
+                            m.span,
+                            format!("move {}: {e}", move_label(m)),
+                        );
+                        return (plies, false);
+                    }
+                };
+                let resolved = match pos.resolve(&mt) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        ctx.push(
+                            Severity::Error,
+                            Code::IllegalMove,
+                            m.span,
+                            format!(
+                                "move {} ({} to move, after {} half-moves of this line): {e}",
+                                move_label(m),
+                                side_name(to_move),
+                                plies
+                            ),
+                        );
+                        return (plies, false);
+                    }
+                };
+                for w in &resolved.warnings {
+                    let (severity, code, message) = match w {
+                        ResolveWarning::CheckMarker { actual, .. } => (
+                            Severity::Warning,
+                            Code::CheckMarker,
+                            format!(
+                                "move {}: check marker {} does not match the position reached ({})",
+                                move_label(m),
+                                m.check
+                                    .map_or("absent".to_string(), |c| format!("`{}`", c.as_str())),
+                                marker_name(*actual)
+                            ),
+                        ),
+                        ResolveWarning::Separator { .. } => (
+                            Severity::Warning,
+                            Code::Spelling,
+                            format!(
+                                "move {}: separator does not say what the move captures (`@`/`@@` for en passant and scornful captures)",
+                                move_label(m)
+                            ),
+                        ),
+                        ResolveWarning::MissingAwaitingMarker => (
+                            Severity::Note,
+                            Code::Spelling,
+                            format!("move {}: `=&` omitted (program form)", move_label(m)),
+                        ),
+                    };
+                    ctx.push(severity, code, m.span, message);
+                }
+                before.push((m.number, m.side, pos.clone()));
+                pos.play(resolved.mv);
+                plies += 1;
+            }
+        }
+    }
+    (plies, true)
+}
+
+/// End of the main line: end indicator, result line, `Result` tag, mate.
+fn check_end(ctx: &mut Ctx<'_>, g: &Game, pos: &Position) {
+    let last = g.main_moves().last();
+    let status = pos.status();
+    let mover = last.map(|m| m.side);
+    let by_rules = match (status, mover) {
+        (Status::Checkmate, Some(Side::White)) => Some(GameResult::WhiteWins),
+        (Status::Checkmate, Some(Side::Black)) => Some(GameResult::BlackWins),
+        (Status::Stalemate, Some(Side::White)) => Some(GameResult::WhiteStalemates),
+        (Status::Stalemate, Some(Side::Black)) => Some(GameResult::BlackStalemates),
+        _ => None,
+    };
+    let end_span = last.map_or(g.span, |m| m.span);
+    if let Some(m) = last
+        && !m.end_mark
+        && m.check != Some(CheckMark::Mate)
+    {
+        ctx.push(
+            Severity::Note,
+            Code::MissingEnd,
+            m.span,
+            "last move without the `:` end indicator".into(),
+        );
+    }
+    let tag = g.tag("Result").map(|v| (v, GameResult::parse(v)));
+    if let Some((v, None)) = tag {
+        ctx.push(
+            Severity::Warning,
+            Code::Result,
+            tag_span(g, "Result"),
+            format!("Result tag `{v}` is not a result (3-0 2-1 1-1 1-2 0-3 *)"),
+        );
+    }
+    let tag_result = tag.and_then(|t| t.1);
+    match g.result {
+        None => ctx.push(
+            Severity::Warning,
+            Code::MissingEnd,
+            end_span,
+            format!(
+                "no result line; the record says {}",
+                by_rules.or(tag_result).unwrap_or(GameResult::Unfinished)
+            ),
+        ),
+        Some(r) => {
+            if let Some(t) = tag_result
+                && t != r
+            {
+                ctx.push(
+                    Severity::Warning,
+                    Code::Result,
+                    tag_span(g, "Result"),
+                    format!("Result tag {t} differs from the result line {r}"),
+                );
+            }
+            if let Some(b) = by_rules
+                && b != r
+            {
+                ctx.push(
+                    Severity::Warning,
+                    Code::Result,
+                    end_span,
+                    format!("result line {r} contradicts the final position ({b})"),
+                );
+            }
+        }
+    }
+    if let (Some(t), Some(b)) = (tag_result, by_rules)
+        && t != b
+    {
+        ctx.push(
+            Severity::Warning,
+            Code::Result,
+            tag_span(g, "Result"),
+            format!(
+                "Result tag {t} contradicts the final {} ({b})",
+                if status == Status::Checkmate {
+                    "mate"
+                } else {
+                    "stalemate"
+                }
+            ),
+        );
+    }
+}
+
+fn marker_name(m: CheckMarker) -> &'static str {
+    match m {
+        CheckMarker::None => "no check",
+        CheckMarker::Adjoining => "`+^`: one adjoining or knight-jump checker",
+        CheckMarker::Afar => "`+∞` or seed `+`: one checker from afar",
+        CheckMarker::Double => "`++`: double check",
+        CheckMarker::Mate => "`#`: checkmate",
+    }
+}
+
+fn tag_span(g: &Game, name: &str) -> Span {
+    g.tags
+        .iter()
+        .find(|t| t.name == name)
+        .map_or(g.span, |t| t.span)
+}
