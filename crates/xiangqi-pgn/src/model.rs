@@ -61,7 +61,11 @@ impl Game {
 
     /// Sets a tag, replacing an existing one of the same (case-insensitive) name.
     pub fn set_tag(&mut self, name: &str, value: &str) {
-        match self.tags.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
+        match self
+            .tags
+            .iter_mut()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
             Some(t) => t.1 = value.to_string(),
             None => self.tags.push((name.to_string(), value.to_string())),
         }

@@ -114,7 +114,10 @@ fn file_x(no: u8, side: Side) -> u8 {
 fn same_on_file(pos: &Position, x: u8, side: Side, kind: PieceKind) -> Vec<Square> {
     let mut v: Vec<Square> = (0..10)
         .filter_map(|y| Square::new(x, y))
-        .filter(|&s| pos.piece_at(s).is_some_and(|p| p.side == side && p.kind == kind))
+        .filter(|&s| {
+            pos.piece_at(s)
+                .is_some_and(|p| p.side == side && p.kind == kind)
+        })
         .collect();
     if side == Side::Red {
         v.reverse();
@@ -295,7 +298,7 @@ fn render_wxf(pos: &Position, m: Move, style: &MoveStyle) -> String {
         f.kind,
         PieceKind::General | PieceKind::Advisor | PieceKind::Elephant
     ) || f.count < 2;
-    let mut lettered_marker = |s: &mut String, marker: char| {
+    let lettered_marker = |s: &mut String, marker: char| {
         if style.wxf_marker_first {
             s.push(marker);
             s.push(letter);
@@ -395,7 +398,10 @@ pub fn fold_fullwidth(s: &str) -> String {
 
 /// Classifies a token (already folded) by its syntax, or `None` if it is no move.
 pub fn classify(token: &str) -> Option<TokenKind> {
-    if token.chars().any(|c| matches!(c, '进' | '進' | '退' | '平')) {
+    if token
+        .chars()
+        .any(|c| matches!(c, '进' | '進' | '退' | '平'))
+    {
         return Some(TokenKind::Chinese);
     }
     let b = token.as_bytes();
@@ -415,12 +421,15 @@ pub fn classify(token: &str) -> Option<TokenKind> {
     None
 }
 
+/// File and rank of one square as written.
+type FileRank = (u8, u8);
+
 /// `(from, to, rank10)`, ranks as written; accepts `h2e2`, `H2-E2`, `e10e9`.
-fn parse_coords(t: &str) -> Option<((u8, u8), (u8, u8), bool)> {
+fn parse_coords(t: &str) -> Option<(FileRank, FileRank, bool)> {
     let t = t.trim_end_matches(['+', '#', '!', '?']);
     let b: Vec<u8> = t.bytes().filter(|&c| c != b'-').collect();
     let mut i = 0;
-    let mut sq = |i: &mut usize| -> Option<(u8, u8, bool)> {
+    let sq = |i: &mut usize| -> Option<(u8, u8, bool)> {
         let f = b.get(*i)?.to_ascii_lowercase();
         if !(b'a'..=b'i').contains(&f) {
             return None;
@@ -488,7 +497,7 @@ struct Desc {
 
 fn chinese_kind(c: char) -> Option<PieceKind> {
     Some(match c {
-        '帅' | '帥' | '将' | '將' | '帥' => PieceKind::General,
+        '帅' | '帥' | '将' | '將' => PieceKind::General,
         '仕' | '士' => PieceKind::Advisor,
         '相' | '象' => PieceKind::Elephant,
         '马' | '馬' | '傌' | '䮕' => PieceKind::Horse,
@@ -631,7 +640,10 @@ fn parse_wxf(token: &str) -> Option<(Desc, Option<Desc>)> {
     let g = digit(c[1])?;
     let ffish = desc(PieceKind::Soldier, Locator::FileOrdinal(f, g));
     if f == g {
-        Some((desc(PieceKind::Soldier, Locator::TwoFile(f, 0)), Some(ffish)))
+        Some((
+            desc(PieceKind::Soldier, Locator::TwoFile(f, 0)),
+            Some(ffish),
+        ))
     } else {
         Some((ffish, None))
     }
@@ -697,7 +709,9 @@ fn matching(pos: &Position, d: &Desc, reversed: bool) -> Vec<Move> {
         let mid: Vec<Move> = out
             .iter()
             .copied()
-            .filter(|&m| facts(pos, m).is_some_and(|f| f.count % 2 == 1 && f.idx * 2 + 1 == f.count))
+            .filter(|&m| {
+                facts(pos, m).is_some_and(|f| f.count % 2 == 1 && f.idx * 2 + 1 == f.count)
+            })
             .collect();
         if mid.len() == 1 {
             return mid;
@@ -710,7 +724,9 @@ fn one(cands: Vec<Move>) -> Result<Move, MoveError> {
     match cands.len() {
         0 => Err(MoveError::NoMatch),
         1 => Ok(cands[0]),
-        _ => Err(MoveError::Ambiguous(cands.iter().map(|m| m.to_iccs()).collect())),
+        _ => Err(MoveError::Ambiguous(
+            cands.iter().map(|m| m.to_iccs()).collect(),
+        )),
     }
 }
 
@@ -728,7 +744,10 @@ pub fn resolve_chinese(pos: &Position, token: &str) -> Result<Resolved, MoveErro
                     "ambiguous-tandem-order: {token} read right-to-left as {a}, left-to-right it would be {b}"
                 )),
             }),
-            (Ok(a), _) => Ok(Resolved { mv: a, warning: None }),
+            (Ok(a), _) => Ok(Resolved {
+                mv: a,
+                warning: None,
+            }),
             (Err(_), Ok(b)) => Ok(Resolved {
                 mv: b,
                 warning: Some(format!(
@@ -749,7 +768,9 @@ pub fn resolve_wxf(pos: &Position, token: &str) -> Result<Resolved, MoveError> {
         Err(e) => match alt {
             Some(a) => one(matching(pos, &a, false)).map(|mv| Resolved {
                 mv,
-                warning: Some(format!("wxf-dialect-guess: {token} read as pyffish ordinal+file")),
+                warning: Some(format!(
+                    "wxf-dialect-guess: {token} read as pyffish ordinal+file"
+                )),
             }),
             None => Err(e),
         },
@@ -763,7 +784,8 @@ struct San {
     to: (u8, u8),
 }
 
-/// WinBoard xiangqi SAN: `Che2`, `Hxe3`, `Ege7`, `gxg3`, `Cbg7`, ranks 1..10.
+/// WinBoard xiangqi SAN: `Che2`, `Hxe3`, `Ege7`, `gxg3`, `Cbg7`. Ranks are kept as
+/// written: XBoard itself writes 0..9, Fairy-Stockfish 1..10 (decided per game).
 fn parse_san(token: &str) -> Option<San> {
     let t = token.trim_end_matches(['+', '#', '!', '?']);
     let b = t.as_bytes();
@@ -771,14 +793,15 @@ fn parse_san(token: &str) -> Option<San> {
         c if c.is_ascii_uppercase() => (wxf_kind(*c as char)?, &b[1..]),
         _ => (PieceKind::Soldier, b),
     };
-    // Parse the destination from the end: file letter then rank 1..10.
     let rank_len = if rest.ends_with(b"10") { 2 } else { 1 };
     if rest.len() < 1 + rank_len {
         return None;
     }
-    let rank_txt = std::str::from_utf8(&rest[rest.len() - rank_len..]).ok()?;
-    let rank: u8 = rank_txt.parse().ok()?;
-    if !(1..=10).contains(&rank) {
+    let rank: u8 = std::str::from_utf8(&rest[rest.len() - rank_len..])
+        .ok()?
+        .parse()
+        .ok()?;
+    if rank > 10 {
         return None;
     }
     let file = rest[rest.len() - rank_len - 1];
@@ -799,22 +822,35 @@ fn parse_san(token: &str) -> Option<San> {
     }
     if i < rest.len() {
         let r: u8 = std::str::from_utf8(&rest[i..]).ok()?.parse().ok()?;
-        if !(1..=10).contains(&r) {
+        if r > 10 {
             return None;
         }
-        from_rank = Some(r - 1);
+        from_rank = Some(r);
     }
     Some(San {
         kind,
         from_file,
         from_rank,
-        to: (file - b'a', rank - 1),
+        to: (file - b'a', rank),
     })
 }
 
-/// Resolves a WinBoard SAN token.
-pub fn resolve_san(pos: &Position, token: &str) -> Result<Move, MoveError> {
+/// Rank digits written in a SAN token: used to decide the per-game rank dialect.
+pub fn san_ranks(token: &str) -> Vec<u8> {
+    parse_san(&fold_fullwidth(token))
+        .map(|s| s.from_rank.into_iter().chain([s.to.1]).collect())
+        .unwrap_or_default()
+}
+
+/// Resolves a WinBoard SAN token; `rank10` reads ranks 1..10 instead of 0..9.
+pub fn resolve_san(pos: &Position, token: &str, rank10: bool) -> Result<Move, MoveError> {
     let s = parse_san(token).ok_or(MoveError::Syntax)?;
+    let shift = |r: u8| if rank10 { r.checked_sub(1) } else { Some(r) };
+    let to = (s.to.0, shift(s.to.1).ok_or(MoveError::NoMatch)?);
+    let from_rank = match s.from_rank {
+        Some(r) => Some(shift(r).ok_or(MoveError::NoMatch)?),
+        None => None,
+    };
     let cands = pos
         .legal_moves()
         .iter()
@@ -822,9 +858,9 @@ pub fn resolve_san(pos: &Position, token: &str) -> Result<Move, MoveError> {
         .filter(|m| {
             let from = m.from();
             pos.piece_at(from).is_some_and(|p| p.kind == s.kind)
-                && (m.to().file(), m.to().rank()) == s.to
+                && (m.to().file(), m.to().rank()) == to
                 && s.from_file.is_none_or(|f| f == from.file())
-                && s.from_rank.is_none_or(|r| r == from.rank())
+                && from_rank.is_none_or(|r| r == from.rank())
         })
         .collect();
     one(cands)
@@ -839,6 +875,6 @@ pub fn resolve_any(pos: &Position, token: &str, rank10: bool) -> Result<Resolved
         TokenKind::Wxf => resolve_wxf(pos, &folded),
         TokenKind::Coordinates => resolve_coords(pos, &folded, rank10).map(plain),
         TokenKind::CoordinatesRank10 => resolve_coords(pos, &folded, true).map(plain),
-        TokenKind::San => resolve_san(pos, &folded).map(plain),
+        TokenKind::San => resolve_san(pos, &folded, rank10).map(plain),
     }
 }

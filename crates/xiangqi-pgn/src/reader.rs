@@ -13,7 +13,9 @@ use crate::notation::{MoveError, Notation, TokenKind, classify, fold_fullwidth, 
 /// (1-based) and the line:column of the offending text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
-    #[error("{file}: game {game}, {line}:{col}: ply {ply}: expected a legal move, found {found:?} ({reason})")]
+    #[error(
+        "{file}: game {game}, {line}:{col}: ply {ply}: expected a legal move, found {found:?} ({reason})"
+    )]
     Move {
         file: String,
         game: usize,
@@ -99,7 +101,10 @@ pub fn read_str(text: &str, name: &str) -> FileRead {
     let toks = tokenize(text);
     let mut games = Vec::new();
     let mut file_warnings = Vec::new();
-    for (i, chunk) in split_games(toks, &mut file_warnings).into_iter().enumerate() {
+    for (i, chunk) in split_games(toks, &mut file_warnings)
+        .into_iter()
+        .enumerate()
+    {
         games.push(build_game(chunk, i + 1, name));
     }
     FileRead {
@@ -191,7 +196,7 @@ fn tokenize(text: &str) -> Vec<Tok> {
             continue;
         }
         let (line, col) = (c.line, c.col);
-        let mut push = |kind: TokKind, text: String, toks: &mut Vec<Tok>| {
+        let push = |kind: TokKind, text: String, toks: &mut Vec<Tok>| {
             toks.push(Tok {
                 kind,
                 text,
@@ -280,7 +285,10 @@ fn read_tag(c: &mut Cursor) -> (TokKind, String) {
         name.push(x);
         c.bump();
     }
-    while c.peek().is_some_and(|x| x == ' ' || x == '\t' || x == '\u{3000}') {
+    while c
+        .peek()
+        .is_some_and(|x| x == ' ' || x == '\t' || x == '\u{3000}')
+    {
         c.bump();
     }
     if c.peek() != Some('"') {
@@ -289,7 +297,10 @@ fn read_tag(c: &mut Cursor) -> (TokKind, String) {
         while c.peek().is_some_and(|x| x != '\n') {
             rest.push(c.bump().unwrap_or(' '));
         }
-        return (TokKind::Bad("a tag value in quotes"), format!("[{name}{rest}"));
+        return (
+            TokKind::Bad("a tag value in quotes"),
+            format!("[{name}{rest}"),
+        );
     }
     c.bump();
     // The value ends at the quote that is followed by `]` (values in the wild contain
@@ -363,10 +374,9 @@ fn classify_word(w: &str) -> Vec<(TokKind, String)> {
     let rest: String = folded.chars().skip(digits).collect();
     let dots = rest.chars().take_while(|&c| c == '.' || c == '…').count();
     let mut out = Vec::new();
-    let body: String = if digits > 0 && dots > 0 {
-        out.push((TokKind::Number, w.to_string()));
-        rest.chars().skip(dots).collect()
-    } else if digits == 0 && dots > 0 {
+    // `12.`, `12...`, `12…` and a bare `...` are move numbers; text glued after them
+    // (`1.h2e2`) is the move.
+    let body: String = if dots > 0 {
         out.push((TokKind::Number, w.to_string()));
         rest.chars().skip(dots).collect()
     } else {
@@ -401,7 +411,8 @@ fn split_games(toks: Vec<Tok>, file_warnings: &mut Vec<Warning>) -> Vec<Vec<Tok>
     let mut in_moves = false;
     let mut ended = false;
     for t in toks {
-        let is_tag = matches!(t.kind, TokKind::Tag(..)) || (t.line_start && t.text.starts_with('['));
+        let is_tag =
+            matches!(t.kind, TokKind::Tag(..)) || (t.line_start && t.text.starts_with('['));
         if is_tag && (in_moves || ended) {
             games.push(std::mem::take(&mut cur));
             in_moves = false;
@@ -488,7 +499,11 @@ impl Builder<'_> {
 
     /// Reads a line from the current token until `)` or the end; returns the line and
     /// the error that stopped it (main line only: variations turn errors into warnings).
-    fn line(&mut self, start: &Position, depth: usize) -> (Line, Option<ReadError>, Option<String>) {
+    fn line(
+        &mut self,
+        start: &Position,
+        depth: usize,
+    ) -> (Line, Option<ReadError>, Option<String>) {
         let mut line = Line::default();
         let mut pos = start.clone();
         let mut before_last = start.clone();
@@ -582,7 +597,7 @@ impl Builder<'_> {
                                 game: self.game,
                                 line: t.line,
                                 col: t.col,
-                                ply: count_plies(start, &line) ,
+                                ply: count_plies(start, &line),
                                 found: text.clone(),
                                 reason,
                             };
@@ -619,6 +634,14 @@ impl Builder<'_> {
     }
 }
 
+fn flip_side(fen: &str) -> String {
+    let mut f: Vec<&str> = fen.split(' ').collect();
+    if f.len() > 1 {
+        f[1] = if f[1] == "b" { "w" } else { "b" };
+    }
+    f.join(" ")
+}
+
 fn count_plies(_start: &Position, line: &Line) -> usize {
     line.moves.len()
 }
@@ -631,10 +654,14 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
         }
     }
     let mut warnings = Vec::new();
-    let has = |tags: &[(String, String)], n: &str| tags.iter().any(|(k, _)| k.eq_ignore_ascii_case(n));
+    let has =
+        |tags: &[(String, String)], n: &str| tags.iter().any(|(k, _)| k.eq_ignore_ascii_case(n));
     // WinBoard exports name Red "White".
     if !has(&tags, "Red") {
-        if let Some(t) = tags.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case("White")) {
+        if let Some(t) = tags
+            .iter_mut()
+            .find(|(k, _)| k.eq_ignore_ascii_case("White"))
+        {
             t.0 = "Red".to_string();
         }
     }
@@ -684,6 +711,11 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
             match classify(&fold_fullwidth(m)) {
                 Some(TokenKind::CoordinatesRank10) => saw10 = true,
                 Some(TokenKind::Coordinates) => saw0 |= m.contains('0'),
+                Some(TokenKind::San) => {
+                    let r = crate::notation::san_ranks(m);
+                    saw0 |= r.contains(&0);
+                    saw10 |= r.contains(&10);
+                }
                 _ => {}
             }
         }
@@ -709,7 +741,7 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
         }
     }
     if error.is_none() {
-        let run = |rank10: bool| {
+        let run = |start: &Position, rank10: bool| {
             let mut b = Builder {
                 file,
                 game: index,
@@ -719,12 +751,12 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
                 warnings: Vec::new(),
                 notation: None,
             };
-            let (line, err, result) = b.line(&start, 0);
+            let (line, err, result) = b.line(start, 0);
             (line, err, result, b.warnings, b.notation)
         };
-        let mut outcome = run(saw10);
+        let mut outcome = run(&start, saw10);
         if outcome.1.is_some() && !saw0 && !saw10 {
-            let alt = run(true);
+            let alt = run(&start, true);
             if alt.1.is_none() {
                 outcome = alt;
                 outcome.3.push(Warning {
@@ -733,6 +765,25 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
                     col: first.1,
                     message: "coordinates read with ranks 1..10 (Fairy-Stockfish dialect)".into(),
                 });
+            }
+        }
+        // Set-up games whose FEN names the wrong side to move (the first move only fits
+        // the other side) are read with the side flipped, and say so.
+        let first_move_failed = matches!(&outcome.1, Some(ReadError::Move { ply: 0, .. }));
+        if first_move_failed && fen_tag.is_some() {
+            if let Ok(flipped) = Position::from_fen(&flip_side(&start.to_fen())) {
+                let alt = run(&flipped, saw10);
+                if alt.1.is_none() {
+                    outcome = alt;
+                    outcome.3.push(Warning {
+                        game: index,
+                        line: first.0,
+                        col: first.1,
+                        message: "FEN side to move contradicts the first move; side flipped".into(),
+                    });
+                    start = flipped;
+                    game.start = start.clone();
+                }
             }
         }
         let (line, err, result, w, notation) = outcome;

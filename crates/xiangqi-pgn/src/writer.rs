@@ -170,7 +170,8 @@ fn xml_escape(s: &str) -> String {
 fn xml_name(n: &str) -> Option<String> {
     let l = n.to_lowercase();
     let ok = l.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && l.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         && !l.starts_with("xml");
     ok.then_some(l)
 }
@@ -211,13 +212,19 @@ pub fn write_xml_game(game: &Game, style: &MoveStyle) -> String {
         }
     }
     xml_line(&game.line, &game.start, style, "  ", &mut s);
-    s.push_str(&format!("  <end>{}</end>\n</pgn>\n", xml_escape(&game.result)));
+    s.push_str(&format!(
+        "  <end>{}</end>\n</pgn>\n",
+        xml_escape(&game.result)
+    ));
     s
 }
 
 /// XML for several games: one `<pgn>` alone, or a `<pgns>` wrapper (our extension).
 pub fn write_xml<'a>(games: impl IntoIterator<Item = &'a Game>, style: &MoveStyle) -> String {
-    let parts: Vec<String> = games.into_iter().map(|g| write_xml_game(g, style)).collect();
+    let parts: Vec<String> = games
+        .into_iter()
+        .map(|g| write_xml_game(g, style))
+        .collect();
     let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     if parts.len() == 1 {
         s.push_str(&parts[0]);

@@ -27,7 +27,10 @@ fn styles() -> Vec<(&'static str, MoveStyle)> {
         ("gen_iccs.pgn", MoveStyle::canonical(Notation::Iccs)),
         ("gen_iccs_upper_dash.pgn", upper),
         ("gen_wxf.pgn", MoveStyle::canonical(Notation::Wxf)),
-        ("gen_chinese_xqbase.pgn", MoveStyle::canonical(Notation::Chinese)),
+        (
+            "gen_chinese_xqbase.pgn",
+            MoveStyle::canonical(Notation::Chinese),
+        ),
         ("gen_chinese_trad_fullwidth.pgn", trad),
     ]
 }
@@ -94,12 +97,25 @@ fn check_dir(dir: &Path) -> usize {
                 if let Some(ply) = exp.cchess_ambiguous_ply {
                     // The text really is ambiguous: the reader must say so, at that ply.
                     let err = g.error.as_ref().map(|e| e.to_string()).unwrap_or_default();
-                    assert!(err.contains("ambiguous"), "{variant} game {}: {err}", g.index);
-                    assert!(err.contains(&format!("ply {ply}:")), "{variant} game {}: {err}", g.index);
+                    assert!(
+                        err.contains("ambiguous"),
+                        "{variant} game {}: {err}",
+                        g.index
+                    );
+                    assert!(
+                        err.contains(&format!("ply {ply}:")),
+                        "{variant} game {}: {err}",
+                        g.index
+                    );
                     continue;
                 }
             }
-            assert!(g.error.is_none(), "{variant} game {}: {:?}", g.index, g.error);
+            assert!(
+                g.error.is_none(),
+                "{variant} game {}: {:?}",
+                g.index,
+                g.error
+            );
             assert_eq!(
                 board_side(&g.game.final_position().to_fen()),
                 board_side(&exp.final_fen),

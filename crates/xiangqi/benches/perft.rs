@@ -12,7 +12,9 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("start depth 3", |b| b.iter(|| perft(black_box(&start), 3)));
     g.bench_function("start depth 4", |b| b.iter(|| perft(black_box(&start), 4)));
-    g.bench_function("middlegame depth 3", |b| b.iter(|| perft(black_box(&mid), 3)));
+    g.bench_function("middlegame depth 3", |b| {
+        b.iter(|| perft(black_box(&mid), 3))
+    });
     g.bench_function("legal_moves start", |b| {
         b.iter(|| black_box(&start).legal_moves().len())
     });

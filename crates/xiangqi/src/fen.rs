@@ -135,7 +135,9 @@ pub fn parse_fen(s: &str) -> Result<ParsedFen, FenError> {
 
 fn check_placement(p: &Position, warnings: &mut Vec<FenWarning>) {
     for sq in Square::all() {
-        let Some(piece) = p.piece_at(sq) else { continue };
+        let Some(piece) = p.piece_at(sq) else {
+            continue;
+        };
         let (x, y) = (sq.file(), sq.rank());
         // Mirror Black onto Red's half so one set of rules covers both sides.
         let ry = if piece.side == Side::Red { y } else { 9 - y };

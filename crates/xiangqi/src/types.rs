@@ -118,7 +118,11 @@ impl Piece {
         if code == 0 {
             return None;
         }
-        let side = if code & 8 != 0 { Side::Black } else { Side::Red };
+        let side = if code & 8 != 0 {
+            Side::Black
+        } else {
+            Side::Red
+        };
         let kind = PieceKind::ALL[((code & 7) - 1) as usize];
         Some(Piece { side, kind })
     }

@@ -34,7 +34,8 @@ fn perft_middlegame_to_depth_4() {
 fn fen_round_trip_and_tolerances() {
     let start = Position::initial();
     assert_eq!(start.to_fen(), xiangqi::START_FEN);
-    let r = parse_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1").unwrap();
+    let r =
+        parse_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1").unwrap();
     assert_eq!(r.position, start);
     let bare = parse_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR").unwrap();
     assert_eq!(bare.position, start);
@@ -43,8 +44,13 @@ fn fen_round_trip_and_tolerances() {
     assert!(side_only.warnings.contains(&FenWarning::MissingCounters));
     let black = parse_fen("4k4/9/9/9/9/6p2/6p2/6p2/4A4/3AK4 b - - 0 1").unwrap();
     assert_eq!(black.position.side_to_move(), Side::Black);
-    assert_eq!(black.position.to_fen(), "4k4/9/9/9/9/6p2/6p2/6p2/4A4/3AK4 b - - 0 1");
-    let old_letters = Position::from_fen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1").unwrap();
+    assert_eq!(
+        black.position.to_fen(),
+        "4k4/9/9/9/9/6p2/6p2/6p2/4A4/3AK4 b - - 0 1"
+    );
+    let old_letters =
+        Position::from_fen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1")
+            .unwrap();
     assert_eq!(old_letters, start);
     assert!(Position::from_fen("rnbakabnr/9/1c5c1").is_err());
     assert!(Position::from_fen("rnbaka1nr/9/9/9/9/9/9/9/9/RNBAKABNR x").is_err());
