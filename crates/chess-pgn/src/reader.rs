@@ -188,6 +188,7 @@ impl<R: Read> PgnReader<R> {
         self.games
     }
 
+    #[inline(always)]
     fn next_token(&mut self) -> Result<Option<Tok>, ReadError> {
         loop {
             let input = &self.buf[self.start..self.end];
@@ -215,6 +216,7 @@ impl<R: Read> PgnReader<R> {
         }
     }
 
+    #[inline(never)]
     fn refill(&mut self) -> Result<(), ReadError> {
         if self.start > 0 {
             self.buf.copy_within(self.start..self.end, 0);
@@ -263,6 +265,7 @@ impl<R: Read> PgnReader<R> {
         // Tag pair being read: the name is copied because a refill may move the buffer.
         let mut in_tag = false;
         let mut have_name = false;
+        let mut have_value = false;
         let mut tag_pos = Pos::default();
         let mut after_result = false;
 
@@ -299,15 +302,11 @@ impl<R: Read> PgnReader<R> {
                         self.name.extend_from_slice(&self.buf[t.range()]);
                         have_name = true;
                     }
-                    TokenKind::String { escaped } if have_name => {
+                    TokenKind::String { escaped } if have_name && !have_value => {
                         v.tag(&self.name, &self.buf[t.range()], escaped, tag_pos);
-                        if matches!(self.peek_kind()?, Some(TokenKind::TagClose)) {
-                            self.next_token()?;
-                        } else {
-                            v.problem(Problem::MalformedTag, &self.name, tag_pos);
-                        }
-                        in_tag = false;
+                        have_value = true;
                     }
+                    TokenKind::TagClose if have_value => in_tag = false,
                     TokenKind::TagClose => {
                         v.problem(Problem::MalformedTag, &self.name, tag_pos);
                         in_tag = false;
@@ -329,6 +328,7 @@ impl<R: Read> PgnReader<R> {
                 }
                 in_tag = true;
                 have_name = false;
+                have_value = false;
                 tag_pos = t.pos;
                 continue;
             }
@@ -383,7 +383,7 @@ impl<R: Read> PgnReader<R> {
                         v.problem(Problem::ResultInVariation, b"*", t.pos);
                     }
                 }
-                TokenKind::Dots => {}
+                TokenKind::Dots | TokenKind::MoveNumber => {}
                 TokenKind::Nag => {
                     if !skipping {
                         let digits = &self.buf[t.range()];
@@ -452,14 +452,6 @@ impl<R: Read> PgnReader<R> {
             v.begin_movetext();
         }
         Ok(Some(v.end_game()))
-    }
-
-    fn peek_kind(&mut self) -> Result<Option<TokenKind>, ReadError> {
-        let Some(t) = self.next_token()? else {
-            return Ok(None);
-        };
-        self.unread(&t);
-        Ok(Some(t.kind))
     }
 }
 

@@ -124,35 +124,34 @@ impl SanPlus {
     /// Parses one move token in any of the import forms of spec §6.
     pub fn parse(token: &[u8]) -> Result<SanPlus, SanError> {
         let mut s = token;
-        // Move-quality glyph: trailing `!`/`?` run.
         let mut glyph = None;
-        let g = s
-            .iter()
-            .rev()
-            .take_while(|&&c| c == b'!' || c == b'?')
-            .count();
-        if g > 0 {
-            glyph = Some(glyph_nag(&s[s.len() - g..]).ok_or(SanError::Syntax)?);
-            s = &s[..s.len() - g];
-        }
         let mut suffix = None;
-        for (tail, suf) in [
-            (&b"++"[..], Suffix::Mate),
-            (b"#", Suffix::Mate),
-            (b"+", Suffix::Check),
-            (b"ch", Suffix::Check),
-            ("\u{2020}".as_bytes(), Suffix::Check),
-        ] {
-            if let Some(rest) = s.strip_suffix(tail) {
-                s = rest;
-                suffix = Some(suf);
-                break;
+        // Most tokens end in a square or a piece letter: skip the suffix checks then.
+        let last = *s.last().ok_or(SanError::Syntax)?;
+        if matches!(last, b'!' | b'?' | b'+' | b'#' | b'h' | b'p' | 0xA0) {
+            let g = s.iter().rev().take_while(|&&c| c == b'!' || c == b'?').count();
+            if g > 0 {
+                glyph = Some(glyph_nag(&s[s.len() - g..]).ok_or(SanError::Syntax)?);
+                s = &s[..s.len() - g];
             }
-        }
-        // `e.p.` arrives as separate tokens and is dropped by the reader; `ep` glued on is dropped here.
-        if let Some(rest) = s.strip_suffix(b"ep") {
-            if rest.len() >= 2 {
-                s = rest;
+            for (tail, suf) in [
+                (&b"++"[..], Suffix::Mate),
+                (b"#", Suffix::Mate),
+                (b"+", Suffix::Check),
+                (b"ch", Suffix::Check),
+                ("\u{2020}".as_bytes(), Suffix::Check),
+            ] {
+                if let Some(rest) = s.strip_suffix(tail) {
+                    s = rest;
+                    suffix = Some(suf);
+                    break;
+                }
+            }
+            // `e.p.` arrives as separate tokens and is dropped by the reader; `ep` glued on is dropped here.
+            if let Some(rest) = s.strip_suffix(b"ep") {
+                if rest.len() >= 2 {
+                    s = rest;
+                }
             }
         }
         let san = parse_san(s)?;
@@ -160,7 +159,61 @@ impl SanPlus {
     }
 }
 
+/// The shapes that make up nearly all real movetext, decoded without the general
+/// parser's bookkeeping: `e4`, `Nf3`, `exd5`, `Nxe5`, `Nbd7`, `R1e2`.
+#[inline(always)]
+fn parse_common(s: &[u8]) -> Option<San> {
+    let sq = |f: u8, r: u8| Some(Square::new(file_of(f)?, rank_of(r)?));
+    let normal = |piece, file, rank, capture, to| San::Normal {
+        piece,
+        file,
+        rank,
+        capture,
+        to,
+        promotion: None,
+    };
+    match *s {
+        [f, r] => Some(normal(None, None, None, false, sq(f, r)?)),
+        [p, f, r] => Some(normal(Some(real_piece(p)?), None, None, false, sq(f, r)?)),
+        [a, b'x', f, r] => {
+            let to = sq(f, r)?;
+            match file_of(a) {
+                // A pawn capture never lands on the first or last rank without promoting.
+                Some(ff) if !matches!(r, b'1' | b'8') => Some(normal(None, Some(ff), None, true, to)),
+                Some(_) => None,
+                None => Some(normal(Some(real_piece(a)?), None, None, true, to)),
+            }
+        }
+        [p, d, f, r] => {
+            let piece = real_piece(p)?;
+            let to = sq(f, r)?;
+            match (file_of(d), rank_of(d)) {
+                (Some(df), _) => Some(normal(Some(piece), Some(df), None, false, to)),
+                (_, Some(dr)) => Some(normal(Some(piece), None, Some(dr), false, to)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// English piece letters other than `P`, for the fast path.
+#[inline(always)]
+fn real_piece(b: u8) -> Option<Piece> {
+    Some(match b {
+        b'N' => Piece::Knight,
+        b'B' => Piece::Bishop,
+        b'R' => Piece::Rook,
+        b'Q' => Piece::Queen,
+        b'K' => Piece::King,
+        _ => return None,
+    })
+}
+
 fn parse_san(s: &[u8]) -> Result<San, SanError> {
+    if let Some(san) = parse_common(s) {
+        return Ok(san);
+    }
     match s {
         b"O-O" | b"0-0" | b"o-o" => return Ok(San::Castle(CastleSide::Short)),
         b"O-O-O" | b"0-0-0" | b"o-o-o" => return Ok(San::Castle(CastleSide::Long)),
@@ -276,6 +329,11 @@ impl San {
                         let from = Square::new(f, r);
                         let p = board.piece_on(from).ok_or(ResolveError::Illegal)?;
                         // UCI/long-algebraic castling is written king-two-squares.
+                        // Chess960 UCI writes castling as king-takes-own-rook, as cozy-chess does.
+                        if p == Piece::King && board.colors(us).has(to) {
+                            let mv = Move { from, to, promotion: None };
+                            return if board.is_legal(mv) { Ok(mv) } else { Err(ResolveError::Illegal) };
+                        }
                         if p == Piece::King && promotion.is_none() {
                             if let Some(m) = king_two_squares(board, from, to) {
                                 return Ok(m);
@@ -286,6 +344,21 @@ impl San {
                     (None, _, _) => Piece::Pawn,
                 };
                 mask &= board.pieces(piece);
+                // Only pieces that could reach `to` at all: usually leaves one, so the
+                // legal-move generation below runs for a single piece.
+                let occ = board.occupied();
+                mask &= match piece {
+                    Piece::Knight => cozy_chess::get_knight_moves(to),
+                    Piece::Bishop => cozy_chess::get_bishop_moves(to, occ),
+                    Piece::Rook => cozy_chess::get_rook_moves(to, occ),
+                    Piece::Queen => {
+                        cozy_chess::get_bishop_moves(to, occ) | cozy_chess::get_rook_moves(to, occ)
+                    }
+                    Piece::King => cozy_chess::get_king_moves(to),
+                    // A pawn stays on its file unless it captures, when SAN names the file.
+                    Piece::Pawn if file.is_none() => to.file().bitboard(),
+                    Piece::Pawn => BitBoard::FULL,
+                };
                 if piece == Piece::King && file.is_none() && rank.is_none() {
                     // `Kg1` for castling (king two squares), when no plain king move matches.
                     if let Some(m) = king_two_squares(board, board.king(us), to) {
@@ -302,18 +375,15 @@ impl San {
                         if pm.piece == Piece::King && board.colors(us).has(to) {
                             return false;
                         }
-                        let mv = Move {
-                            from: pm.from,
-                            to,
-                            promotion: if pm.piece == Piece::Pawn
-                                && matches!(to.rank(), Rank::First | Rank::Eighth)
-                            {
-                                Some(promotion.unwrap_or(Piece::Pawn))
-                            } else {
-                                promotion
-                            },
-                        };
-                        if board.is_legal(mv) {
+                        let promo_square = pm.piece == Piece::Pawn
+                            && matches!(to.rank(), Rank::First | Rank::Eighth);
+                        // Generated moves are legal; only the promotion can mismatch.
+                        if promo_square == promotion.is_some() {
+                            let mv = Move {
+                                from: pm.from,
+                                to,
+                                promotion,
+                            };
                             found = Some(mv);
                             count += 1;
                         }
