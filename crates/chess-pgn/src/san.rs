@@ -344,8 +344,8 @@ impl San {
                     (None, _, _) => Piece::Pawn,
                 };
                 mask &= board.pieces(piece);
-                // Only pieces that could reach `to` at all: usually leaves one, so the
-                // legal-move generation below runs for a single piece.
+                // Only pieces that could reach `to` at all: usually one is left, and
+                // `is_legal` on it is much cheaper than generating moves.
                 let occ = board.occupied();
                 mask &= match piece {
                     Piece::Knight => cozy_chess::get_knight_moves(to),
@@ -355,9 +355,11 @@ impl San {
                         cozy_chess::get_bishop_moves(to, occ) | cozy_chess::get_rook_moves(to, occ)
                     }
                     Piece::King => cozy_chess::get_king_moves(to),
-                    // A pawn stays on its file unless it captures, when SAN names the file.
-                    Piece::Pawn if file.is_none() => to.file().bitboard(),
-                    Piece::Pawn => BitBoard::FULL,
+                    // Squares from which one of our pawns would attack `to`.
+                    Piece::Pawn if file.is_some_and(|f| f != to.file()) => {
+                        cozy_chess::get_pawn_attacks(to, !us)
+                    }
+                    Piece::Pawn => to.file().bitboard(),
                 };
                 if piece == Piece::King && file.is_none() && rank.is_none() {
                     // `Kg1` for castling (king two squares), when no plain king move matches.
@@ -367,29 +369,19 @@ impl San {
                         }
                     }
                 }
+                // Castling is king-takes-own-rook in cozy-chess; SAN `Kxh1` is not castling.
+                if piece == Piece::King && board.colors(us).has(to) {
+                    return Err(ResolveError::Illegal);
+                }
                 let mut found: Option<Move> = None;
                 let mut count = 0;
-                board.generate_moves_for(mask, |pm| {
-                    if pm.to.has(to) {
-                        // Castling is king-takes-own-rook in cozy-chess; SAN `Kxh1` is not castling.
-                        if pm.piece == Piece::King && board.colors(us).has(to) {
-                            return false;
-                        }
-                        let promo_square = pm.piece == Piece::Pawn
-                            && matches!(to.rank(), Rank::First | Rank::Eighth);
-                        // Generated moves are legal; only the promotion can mismatch.
-                        if promo_square == promotion.is_some() {
-                            let mv = Move {
-                                from: pm.from,
-                                to,
-                                promotion,
-                            };
-                            found = Some(mv);
-                            count += 1;
-                        }
+                for from in mask {
+                    let mv = Move { from, to, promotion };
+                    if board.is_legal(mv) {
+                        found = Some(mv);
+                        count += 1;
                     }
-                    false
-                });
+                }
                 match count {
                     1 => found.ok_or(ResolveError::Illegal),
                     0 => Err(ResolveError::Illegal),
@@ -456,12 +448,13 @@ impl San {
 
 fn is_plain_king_target(board: &Board, to: Square) -> bool {
     let us = board.side_to_move();
-    let mut hit = false;
-    board.generate_moves_for(board.king(us).bitboard(), |pm| {
-        hit |= pm.to.has(to) && !board.colors(us).has(to);
-        hit
-    });
-    hit
+    let from = board.king(us);
+    !board.colors(us).has(to)
+        && board.is_legal(Move {
+            from,
+            to,
+            promotion: None,
+        })
 }
 
 fn castle_move(board: &Board, side: CastleSide) -> Option<Move> {
@@ -603,10 +596,11 @@ mod tests {
         }
         assert_eq!(b.king(cozy_chess::Color::White), Square::G1);
         let mut b = Board::default();
-        for s in ["Sf3", "Sf6", "g3", "g6", "Lg2", "Lg7", "e1g1"] {
+        for s in ["Sf3", "Sf6", "g3", "g6", "Lg2", "Lg7", "e1g1", "Kg8"] {
             play(&mut b, s);
         }
         assert_eq!(b.piece_on(Square::F1), Some(Piece::Rook));
+        assert_eq!(b.piece_on(Square::F8), Some(Piece::Rook));
     }
 
     #[test]
