@@ -478,6 +478,11 @@ impl Visitor for GameBuilder {
                     clock: None,
                     eval: None,
                 });
+                if let Some(g) = san.glyph {
+                    if let Some(m) = f.line.moves.last_mut() {
+                        m.nags.push(g);
+                    }
+                }
             }
             Err(e) => {
                 let text = String::from_utf8_lossy(raw).into_owned();

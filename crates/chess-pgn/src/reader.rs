@@ -87,7 +87,7 @@ pub trait Visitor {
     fn tag(&mut self, _name: &[u8], _value: &[u8], _escaped: bool, _at: Pos) {}
     /// Called once, before the first movetext event (also for games without tags).
     fn begin_movetext(&mut self) {}
-    /// A move token. A `!`/`?` glyph in it is also reported through [`Visitor::nag`].
+    /// A move token. A `!`/`?` glyph written on it is in `san.glyph` (as NAG 1–6).
     fn san(&mut self, _san: SanPlus, _raw: &[u8], _at: Pos) -> Control {
         Control::Continue
     }
@@ -366,8 +366,6 @@ impl<R: Read> PgnReader<R> {
                                 Ok(sp) => {
                                     if v.san(sp, text, t.pos) == Control::SkipMovetext {
                                         skip_movetext = true;
-                                    } else if let Some(g) = sp.glyph {
-                                        v.nag(g, t.pos);
                                     }
                                 }
                                 Err(_) => v.problem(Problem::NotAMove, text, t.pos),
