@@ -1,1 +1,8 @@
 //! Lossless conversion of C'escacs, xiangqi and classic chess game records to and from PCN.
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+
+pub mod chess;
+mod common;
+
+pub use common::{ConvertError, EDITION, PGN_KEY, Warning};

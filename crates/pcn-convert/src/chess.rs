@@ -1,0 +1,571 @@
+//! Classic chess: `chess_pgn::Game` ⇄ PCN (spec C.2; mapping in `docs/pcn-mapping.md`).
+//!
+//! Board: style `w`, `[8][8]`, row 0 = rank 8, `flat = (7 − rank)·8 + file`, White upper
+//! case (bottom). Moves: `shift` / `remove`, castling as two shifts (king first unless
+//! that would land on the rook), en passant as `remove` on the victim then `shift`,
+//! promotion through the option. Everything else travels in `...pgn`.
+
+use chess_pgn::cozy_chess::{Board, Color, File, Move, Piece, Square};
+use chess_pgn::{After, Eval, Game, Line, MoveNode, Outcome, San, SanPlus, Variant};
+use pcn::{Action, Status, Verb};
+use serde_json::{Map, Value, json};
+
+use crate::common::{
+    self, ConvertError, EDITION, PGN_KEY, Warning, by_ply, match_move, moves_value, strings_of,
+    strings_value,
+};
+
+const STYLE: &str = "w";
+
+/// The flat PCN index of a square.
+pub fn flat(sq: Square) -> usize {
+    (7 - sq.rank() as usize) * 8 + sq.file() as usize
+}
+
+fn letter(p: Piece) -> &'static str {
+    match p {
+        Piece::Pawn => "p",
+        Piece::Knight => "n",
+        Piece::Bishop => "b",
+        Piece::Rook => "r",
+        Piece::Queen => "q",
+        Piece::King => "k",
+    }
+}
+
+fn piece_of(letter: &str) -> Option<Piece> {
+    Some(match letter.to_ascii_lowercase().as_str() {
+        "p" => Piece::Pawn,
+        "n" => Piece::Knight,
+        "b" => Piece::Bishop,
+        "r" => Piece::Rook,
+        "q" => Piece::Queen,
+        "k" => Piece::King,
+        _ => return None,
+    })
+}
+
+fn side(c: Color) -> pcn::Side {
+    match c {
+        Color::White => pcn::Side::Bottom,
+        Color::Black => pcn::Side::Top,
+    }
+}
+
+fn pcn_piece(p: Piece, c: Color) -> pcn::Piece {
+    pcn::Piece::new(STYLE, letter(p), side(c), false)
+        .unwrap_or_else(|_| unreachable!("the letters are valid piece strings"))
+}
+
+/// The placement of a position as a PCN board.
+pub fn board_of(b: &Board) -> pcn::Board {
+    let mut out = pcn::Board::empty(&[8, 8]).unwrap_or_else(|_| unreachable!("8×8 is a shape"));
+    for sq in b.occupied() {
+        if let (Some(p), Some(c)) = (b.piece_on(sq), b.color_on(sq)) {
+            out.set(flat(sq), Some(pcn_piece(p, c)));
+        }
+    }
+    out
+}
+
+/// The actions of one legal move played from `b` (cozy-chess castling = king takes
+/// own rook).
+pub fn encode(b: &Board, mv: Move) -> pcn::Move {
+    let (from, to) = (flat(mv.from), flat(mv.to));
+    let mover = b.piece_on(mv.from);
+    let us = b.side_to_move();
+    if mover == Some(Piece::King) && b.color_on(mv.to) == Some(us) {
+        let rank = mv.from.rank();
+        let short = mv.to.file() > mv.from.file();
+        let kd = flat(Square::new(if short { File::G } else { File::C }, rank));
+        let rd = flat(Square::new(if short { File::F } else { File::D }, rank));
+        let (k, r) = (from, to);
+        let acts = if kd == k && rd == r {
+            Vec::new()
+        } else if kd == r && rd == k {
+            // A swap: lift the king so the rook can pass under it (PCN has no swap verb).
+            vec![
+                Action::new(k, Verb::Jump, kd),
+                Action::shift(r, rd),
+                Action::new(kd, Verb::Land, kd),
+            ]
+        } else if kd == r {
+            vec![Action::shift(r, rd), Action::shift(k, kd)]
+        } else if kd == k {
+            vec![Action::shift(r, rd)]
+        } else if rd == r {
+            vec![Action::shift(k, kd)]
+        } else {
+            vec![Action::shift(k, kd), Action::shift(r, rd)]
+        };
+        return pcn::Move(acts);
+    }
+    let promote = |a: Action| match mv.promotion {
+        Some(p) => a.promote(pcn_piece(p, us)),
+        None => a,
+    };
+    if mover == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && b.piece_on(mv.to).is_none()
+    {
+        let victim = flat(Square::new(mv.to.file(), mv.from.rank()));
+        return pcn::Move(vec![
+            Action::remove(from, victim),
+            promote(Action::shift(victim, to)),
+        ]);
+    }
+    let a = if b.piece_on(mv.to).is_some() {
+        Action::remove(from, to)
+    } else {
+        Action::shift(from, to)
+    };
+    pcn::Move(vec![promote(a)])
+}
+
+fn legal(b: &Board) -> Vec<(Move, pcn::Move)> {
+    let mut v = Vec::new();
+    b.generate_moves(|ms| {
+        for m in ms {
+            v.push((m, encode(b, m)));
+        }
+        false
+    });
+    v
+}
+
+fn outcome_status(o: Outcome) -> Status {
+    match o {
+        Outcome::WhiteWins => Status::BottomWon,
+        Outcome::BlackWins => Status::TopWon,
+        Outcome::Draw => Status::Draw,
+        Outcome::Unknown => Status::InProgress,
+    }
+}
+
+fn eval_value(e: Eval) -> Value {
+    match e {
+        Eval::Pawns(x) => json!({ "pawns": x }),
+        Eval::Mate(n) => json!({ "mate": n }),
+    }
+}
+
+fn eval_of(v: &Value) -> Option<Eval> {
+    if let Some(x) = v.get("pawns").and_then(Value::as_f64) {
+        return Some(Eval::Pawns(x));
+    }
+    v.get("mate")
+        .and_then(Value::as_i64)
+        .and_then(|n| i32::try_from(n).ok())
+        .map(Eval::Mate)
+}
+
+/// `{"comments", "moves", "null_plies", "annotations"}` for a line starting at `b`.
+/// Null moves are not PCN moves: they are left out of `moves` (main line: out of
+/// `previous_moves`) and their ply numbers listed in `null_plies`.
+fn line_value(b: &Board, line: &Line, moves_out: &mut Vec<pcn::Move>) -> Map<String, Value> {
+    let mut board = b.clone();
+    let mut nulls = Vec::new();
+    let mut anns = Vec::new();
+    for (i, node) in line.moves.iter().enumerate() {
+        let before = board.clone();
+        match node.mv {
+            Some(m) => {
+                moves_out.push(encode(&board, m));
+                board.play_unchecked(m);
+            }
+            None => {
+                nulls.push(i);
+                if let Some(n) = board.null_move() {
+                    board = n;
+                }
+            }
+        }
+        let mut a = Map::new();
+        if !node.nags.is_empty() {
+            a.insert("nags".into(), json!(node.nags));
+        }
+        if !node.after.is_empty() {
+            let after: Vec<Value> = node
+                .after
+                .iter()
+                .map(|x| match x {
+                    After::Comment(c) => json!({ "comment": c }),
+                    After::Variation(l) => {
+                        let mut ms = Vec::new();
+                        let mut v = line_value(&before, l, &mut ms);
+                        v.insert("moves".into(), Value::Array(moves_value(&ms)));
+                        json!({ "variation": v })
+                    }
+                })
+                .collect();
+            a.insert("after".into(), Value::Array(after));
+        }
+        if let Some(c) = node.clock {
+            a.insert("clock".into(), json!(c));
+        }
+        if let Some(e) = node.eval {
+            a.insert("eval".into(), eval_value(e));
+        }
+        if !a.is_empty() {
+            let mut e = Map::new();
+            e.insert("ply".into(), json!(i));
+            e.extend(a);
+            anns.push(Value::Object(e));
+        }
+    }
+    let mut out = Map::new();
+    if !line.comments.is_empty() {
+        out.insert("comments".into(), strings_value(&line.comments));
+    }
+    if !nulls.is_empty() {
+        out.insert("null_plies".into(), json!(nulls));
+    }
+    if !anns.is_empty() {
+        out.insert("annotations".into(), Value::Array(anns));
+    }
+    out
+}
+
+/// Converts a PGN game to PCN. Every field of the model is carried (board and moves
+/// natively, the rest in `...pgn`, `...fen`, `...first_to_move`), so the warning list
+/// is empty for games read by `chess-pgn`.
+pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
+    let mut moves = Vec::new();
+    let line = line_value(&game.start, &game.moves, &mut moves);
+    let mut doc = pcn::Game::new(board_of(&game.start));
+    doc.previous_moves = moves;
+    doc.status = outcome_status(game.outcome);
+    let tags: Vec<(&str, &str)> = game
+        .tags
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    doc.started_at = common::started_at(&tags);
+    doc.bottomside_player = game.tag("White").map(str::to_owned);
+    doc.topside_player = game.tag("Black").map(str::to_owned);
+    if game.start != Board::default() {
+        doc.extensions
+            .insert("...fen".into(), json!(format!("{:#}", game.start)));
+    }
+    if game.start.side_to_move() == Color::Black {
+        doc.extensions.insert("...first_to_move".into(), json!("top"));
+    }
+    let mut block = Map::new();
+    block.insert("edition".into(), json!(EDITION));
+    block.insert("tags".into(), common::tags_value(tags.into_iter()));
+    if game.variant == Variant::Chess960 {
+        block.insert("variant".into(), json!("chess960"));
+    }
+    for (k, v) in line {
+        let key = if k == "comments" { "game_comment" } else { &k };
+        block.insert(key.into(), v);
+    }
+    if !game.final_comments.is_empty() {
+        block.insert(
+            "termination_comment".into(),
+            strings_value(&game.final_comments),
+        );
+    }
+    block.insert("result_token".into(), json!(game.outcome.as_str()));
+    block.insert("source_notation".into(), json!("SAN"));
+    doc.extensions.insert(PGN_KEY.into(), Value::Object(block));
+    pcn::validate(&doc)?;
+    Ok((doc, Vec::new()))
+}
+
+const KNOWN: &[&str] = &["...pgn", "...fen", "...first_to_move", "...pcn_edition"];
+
+/// A start position from a bare PCN board: side from `...first_to_move`, castling
+/// rights wherever king and rook stand on their initial squares, no en passant.
+fn start_from_board(b: &pcn::Board, top_first: bool) -> Result<Board, ConvertError> {
+    let mut fen = String::new();
+    for row in 0..8 {
+        let mut empty = 0;
+        for col in 0..8 {
+            match b.get(row * 8 + col) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push_str(p.abbreviation());
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if row < 7 {
+            fen.push('/');
+        }
+    }
+    let at = |f: usize, s: &str| b.get(f).is_some_and(|p| p.abbreviation() == s);
+    let mut castle = String::new();
+    for (k, r, c, ks) in [
+        (60, 63, 'K', "K"),
+        (60, 56, 'Q', "K"),
+        (4, 7, 'k', "k"),
+        (4, 0, 'q', "k"),
+    ] {
+        if at(k, ks) && at(r, if ks == "K" { "R" } else { "r" }) {
+            castle.push(c);
+        }
+    }
+    if castle.is_empty() {
+        castle.push('-');
+    }
+    let fen = format!(
+        "{fen} {} {castle} - 0 1",
+        if top_first { 'b' } else { 'w' }
+    );
+    chess_pgn::parse_fen(&fen).map_err(|e| ConvertError::Start(format!("{fen}: {e}")))
+}
+
+fn check_board(b: &pcn::Board) -> Result<(), ConvertError> {
+    if b.shape() != [8, 8] {
+        return Err(ConvertError::Board(format!(
+            "shape {:?} is not [8, 8]",
+            b.shape()
+        )));
+    }
+    for (i, p) in b.pieces() {
+        if !p.style().eq_ignore_ascii_case(STYLE)
+            || p.is_promoted()
+            || piece_of(p.abbreviation()).is_none()
+        {
+            return Err(ConvertError::Board(format!(
+                "square {i}: {p} is not a western chess piece"
+            )));
+        }
+    }
+    Ok(())
+}
+
+struct Ctx<'a> {
+    warnings: &'a mut Vec<Warning>,
+}
+
+/// Rebuilds a line from PCN moves plus its carried annotations.
+fn line_from(
+    ctx: &mut Ctx,
+    start: &Board,
+    moves: &[pcn::Move],
+    meta: &Map<String, Value>,
+    comments_key: &str,
+    path: &str,
+) -> Result<Line, ConvertError> {
+    let nulls: Vec<usize> = meta
+        .get("null_plies")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_u64).map(|n| n as usize).collect())
+        .unwrap_or_default();
+    let mut anns = by_ply(meta.get("annotations"), ctx.warnings);
+    let comments = strings_of(meta.get(comments_key)).unwrap_or_else(|| {
+        ctx.warnings
+            .push(Warning::IgnoredAnnotation(format!("{comments_key} malformed")));
+        Vec::new()
+    });
+    let mut line = Line {
+        comments,
+        moves: Vec::new(),
+    };
+    let mut board = start.clone();
+    let mut next = moves.iter().enumerate();
+    let total = moves.len() + nulls.len();
+    for ply in 0..total {
+        let before = board.clone();
+        let mv = if nulls.contains(&ply) {
+            match board.null_move() {
+                Some(n) => board = n,
+                None => {
+                    return Err(ConvertError::Move {
+                        path: format!("{path}: ply {ply}"),
+                        reason: "null move while in check".into(),
+                    });
+                }
+            }
+            None
+        } else {
+            let Some((i, target)) = next.next() else {
+                break;
+            };
+            let m = match_move(&board_of(&board), target, &legal(&board)).map_err(|reason| {
+                ConvertError::Move {
+                    path: format!("{path}[{i}]"),
+                    reason,
+                }
+            })?;
+            board.play_unchecked(m);
+            Some(m)
+        };
+        let san = match mv {
+            Some(m) => SanPlus::from_move(&before, m),
+            None => SanPlus {
+                san: San::Null,
+                suffix: None,
+                glyph: None,
+            },
+        };
+        let mut node = MoveNode {
+            mv,
+            san,
+            nags: Vec::new(),
+            after: Vec::new(),
+            clock: None,
+            eval: None,
+        };
+        if let Some(a) = anns.remove(&ply) {
+            annotate(ctx, &mut node, &before, &a, &format!("{path}~{ply}"))?;
+        }
+        line.moves.push(node);
+    }
+    for ply in anns.keys() {
+        ctx.warnings.push(Warning::IgnoredAnnotation(format!(
+            "annotation for ply {ply} beyond the last move"
+        )));
+    }
+    Ok(line)
+}
+
+fn annotate(
+    ctx: &mut Ctx,
+    node: &mut MoveNode,
+    before: &Board,
+    a: &Map<String, Value>,
+    path: &str,
+) -> Result<(), ConvertError> {
+    if let Some(n) = a.get("nags").and_then(Value::as_array) {
+        node.nags = n
+            .iter()
+            .filter_map(|x| x.as_u64().and_then(|x| u8::try_from(x).ok()))
+            .collect();
+    }
+    node.clock = a.get("clock").and_then(Value::as_f64);
+    node.eval = a.get("eval").and_then(eval_of);
+    for x in a.get("after").and_then(Value::as_array).into_iter().flatten() {
+        if let Some(c) = x.get("comment").and_then(Value::as_str) {
+            node.after.push(After::Comment(c.to_owned()));
+        } else if let Some(v) = x.get("variation").and_then(Value::as_object) {
+            let raw = v
+                .get("moves")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let moves = common::parse_moves(&board_of(before), &raw).map_err(|reason| {
+                ConvertError::Extension {
+                    key: format!("{PGN_KEY} variation at {path}"),
+                    reason,
+                }
+            })?;
+            let l = line_from(ctx, before, &moves, v, "comments", &format!("{path} variation"))?;
+            node.after.push(After::Variation(l));
+        } else {
+            ctx.warnings
+                .push(Warning::IgnoredAnnotation(format!("unknown entry {x}")));
+        }
+    }
+    Ok(())
+}
+
+/// Converts a PCN document to a PGN game. Moves are matched against the legal moves
+/// of the position (so any action form the PCN reader accepts works); the `...pgn`
+/// block restores tags, comments, NAGs, variations, clocks and evaluations.
+pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
+    let mut warnings = Vec::new();
+    check_board(&doc.starting_position)?;
+    common::foreign_parts(doc, KNOWN, &mut warnings);
+    let block = common::pgn_block(doc)?.cloned().unwrap_or_default();
+    let start = match doc.extensions.get("...fen") {
+        Some(Value::String(fen)) => {
+            let b = chess_pgn::parse_fen(fen).map_err(|e| ConvertError::Extension {
+                key: "...fen".into(),
+                reason: e,
+            })?;
+            if board_of(&b) != doc.starting_position {
+                return Err(ConvertError::Extension {
+                    key: "...fen".into(),
+                    reason: "placement differs from starting_position".into(),
+                });
+            }
+            b
+        }
+        Some(v) => {
+            return Err(ConvertError::Extension {
+                key: "...fen".into(),
+                reason: format!("not a string: {v}"),
+            });
+        }
+        None => start_from_board(&doc.starting_position, common::top_first(doc)?)?,
+    };
+    let mut ctx = Ctx {
+        warnings: &mut warnings,
+    };
+    let moves = line_from(
+        &mut ctx,
+        &start,
+        &doc.previous_moves,
+        &block,
+        "game_comment",
+        "previous_moves",
+    )?;
+    let mut tags = match block.get("tags") {
+        Some(t) => common::tags_of(t).ok_or_else(|| ConvertError::Extension {
+            key: PGN_KEY.into(),
+            reason: "tags is not a list of [name, value] pairs".into(),
+        })?,
+        None => Vec::new(),
+    };
+    let outcome = match doc.status {
+        Status::BottomWon => Outcome::WhiteWins,
+        Status::TopWon => Outcome::BlackWins,
+        Status::Draw => Outcome::Draw,
+        Status::InProgress => Outcome::Unknown,
+        Status::TopProposesDraw | Status::BottomProposesDraw => {
+            let who = if doc.status == Status::TopProposesDraw {
+                "top"
+            } else {
+                "bottom"
+            };
+            warnings.push(Warning::DrawOffer(who, "XDrawOffer"));
+            if !tags.iter().any(|(n, _)| n == "XDrawOffer") {
+                tags.push(("XDrawOffer".into(), who.into()));
+            }
+            Outcome::Unknown
+        }
+    };
+    if let Some(t) = block.get("result_token").and_then(Value::as_str) {
+        if Outcome::parse(t.as_bytes()) != Some(outcome) {
+            warnings.push(Warning::IgnoredAnnotation(format!(
+                "result_token {t:?} contradicts the document status"
+            )));
+        }
+    }
+    for (tag, player) in [
+        ("White", &doc.bottomside_player),
+        ("Black", &doc.topside_player),
+    ] {
+        let Some(p) = player else { continue };
+        match tags.iter_mut().find(|(n, _)| n == tag) {
+            Some((_, v)) if v != p => {
+                *v = p.clone();
+                warnings.push(Warning::PlayerOverride(tag));
+            }
+            Some(_) => {}
+            None => tags.push((tag.into(), p.clone())),
+        }
+    }
+    let variant = match block.get("variant").and_then(Value::as_str) {
+        Some("chess960") => Variant::Chess960,
+        _ => Variant::Standard,
+    };
+    let final_comments = strings_of(block.get("termination_comment")).unwrap_or_default();
+    let game = Game {
+        tags,
+        variant,
+        start,
+        moves,
+        outcome,
+        final_comments,
+        ..Game::default()
+    };
+    Ok((game, warnings))
+}

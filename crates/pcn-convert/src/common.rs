@@ -1,0 +1,250 @@
+//! Pieces shared by the three mappings: errors, warnings, the `...pgn` block helpers,
+//! results, dates, and the engine-independent move matcher.
+
+use pcn::{Board, Move, Position, ReplayOptions, Status};
+use serde_json::{Map, Value, json};
+
+/// Edition marker written in every `...pgn` block, so a later layout can be told apart.
+pub const EDITION: &str = "conv-1";
+/// The extension key of the lossless-carriage block (spec C.1).
+pub const PGN_KEY: &str = "...pgn";
+
+/// Something that a conversion could not carry, or carried only approximately.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Warning {
+    /// A PCN extension key this converter does not understand; the target model has
+    /// no place for it.
+    #[error("extension key {0:?} has no equivalent in the target format and was dropped")]
+    DroppedExtension(String),
+    /// The `...cache` section (derived data) is not part of any game record.
+    #[error("`...cache` has no equivalent in the target format and was dropped")]
+    DroppedCache,
+    /// A draw proposal (`over? false` with a result) has no result token.
+    #[error("draw proposal by the {0} side has no result token; written as `*` with tag {1}")]
+    DrawOffer(&'static str, &'static str),
+    /// Part of the `...pgn` block did not fit the moves or was malformed; it was ignored.
+    #[error("`...pgn` block: {0}; ignored")]
+    IgnoredAnnotation(String),
+    /// The players named in the document differ from the tags carried along; the
+    /// document wins.
+    #[error("tag {0} replaced by the PCN player name")]
+    PlayerOverride(&'static str),
+    /// Something the target cannot represent at all.
+    #[error("cannot be represented: {0}")]
+    Unrepresentable(String),
+}
+
+/// Why a conversion failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConvertError {
+    /// Building the PCN document failed (a bug in this crate if it ever happens).
+    #[error("building PCN: {0}")]
+    Pcn(#[from] pcn::ReadError),
+    /// The PCN board does not have the shape or pieces of the target game.
+    #[error("starting_position: {0}")]
+    Board(String),
+    /// The start position could not be turned into one the rules engine accepts.
+    #[error("start position: {0}")]
+    Start(String),
+    /// A PCN move matches no legal move of the rules engine.
+    #[error("{path}: {reason}")]
+    Move { path: String, reason: String },
+    /// A record move could not be replayed by the rules engine.
+    #[error("record move {ply}: {reason}")]
+    Record { ply: usize, reason: String },
+    /// An extension value this converter relies on is malformed.
+    #[error("extension {key}: {reason}")]
+    Extension { key: String, reason: String },
+}
+
+/// The status for a result, when the result is known.
+pub(crate) fn status_of(white_won: Option<bool>, over: bool) -> Status {
+    match (over, white_won) {
+        (false, _) => Status::InProgress,
+        (true, Some(true)) => Status::BottomWon,
+        (true, Some(false)) => Status::TopWon,
+        (true, None) => Status::Draw,
+    }
+}
+
+/// `started_at` from PGN-style date/time tags (spec C.1). Partial dates have no ISO
+/// form: they stay only in the carried tags.
+pub(crate) fn started_at(tags: &[(&str, &str)]) -> Option<String> {
+    let get = |n: &str| tags.iter().find(|(k, _)| *k == n).map(|(_, v)| v.trim());
+    let (date, time, zone) = match (get("UTCDate"), get("Date")) {
+        (Some(d), _) => (d, get("UTCTime"), "Z"),
+        (None, Some(d)) => (d, get("Time"), ""),
+        (None, None) => return None,
+    };
+    let d: Vec<&str> = date.split('.').collect();
+    if d.len() != 3
+        || d[0].len() != 4
+        || d[1].len() != 2
+        || d[2].len() != 2
+        || !d.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let t = match time {
+        Some(t) if t.len() == 8 && t.as_bytes()[2] == b':' && t.as_bytes()[5] == b':' => t,
+        Some(_) => return None,
+        None => "00:00:00",
+    };
+    let iso = format!("{}-{}-{}T{t}{zone}", d[0], d[1], d[2]);
+    let mut probe = pcn::GameBuilder::new(&[1], "w").ok()?;
+    probe.started_at(&iso).ok()?;
+    Some(iso)
+}
+
+/// Applies a move to a copy of `board`; `None` when the rules-free replayer refuses it.
+pub(crate) fn after(board: &Board, mv: &Move) -> Option<Board> {
+    let mut p = Position::new(board.clone());
+    p.apply(mv, ReplayOptions::default()).ok()?;
+    Some(p.board)
+}
+
+/// Finds the candidate whose canonical encoding has the same effect on the board as
+/// `target`. Matching by effect rather than by spelling accepts every form the PCN
+/// reader accepts (Cartesian or piece-name coordinates, `capture` for `remove`, the
+/// "path" profile of spec C.1) without a second parser of action chains.
+pub(crate) fn match_move<M: Copy>(
+    board: &Board,
+    target: &Move,
+    candidates: &[(M, Move)],
+) -> Result<M, String> {
+    if let Some((m, _)) = candidates.iter().find(|(_, enc)| enc == target) {
+        return Ok(*m);
+    }
+    let want = {
+        let mut p = Position::new(board.clone());
+        p.apply(target, ReplayOptions::default())
+            .map_err(|(i, r)| format!("action {i}: {r}"))?;
+        p.board
+    };
+    candidates
+        .iter()
+        .find(|(_, enc)| after(board, enc).as_ref() == Some(&want))
+        .map(|(m, _)| *m)
+        .ok_or_else(|| "no legal move has this effect on the board".to_string())
+}
+
+/// Parses a list of PCN moves carried inside an extension, validating them as the
+/// reader would against a board of the given shape (by reading a minimal document).
+pub(crate) fn parse_moves(board: &Board, moves: &[Value]) -> Result<Vec<Move>, String> {
+    let doc = json!({
+        "starting_position": serde_json::to_value(board).map_err(|e| e.to_string())?,
+        "over?": false,
+        "previous_moves": moves,
+    });
+    pcn::from_value(&doc)
+        .map(|g| g.previous_moves)
+        .map_err(|e| e.to_string())
+}
+
+/// Moves as JSON values.
+pub(crate) fn moves_value(moves: &[Move]) -> Vec<Value> {
+    moves
+        .iter()
+        .map(|m| serde_json::to_value(m).unwrap_or(Value::Null))
+        .collect()
+}
+
+/// Tag list as `[[name, value], ...]`.
+pub(crate) fn tags_value<'a>(tags: impl Iterator<Item = (&'a str, &'a str)>) -> Value {
+    Value::Array(tags.map(|(n, v)| json!([n, v])).collect())
+}
+
+/// Reads `[[name, value], ...]`.
+pub(crate) fn tags_of(v: &Value) -> Option<Vec<(String, String)>> {
+    v.as_array()?
+        .iter()
+        .map(|p| {
+            let p = p.as_array()?;
+            match p.as_slice() {
+                [Value::String(n), Value::String(v)] => Some((n.clone(), v.clone())),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+pub(crate) fn strings_value(v: &[String]) -> Value {
+    Value::Array(v.iter().map(|s| Value::String(s.clone())).collect())
+}
+
+pub(crate) fn strings_of(v: Option<&Value>) -> Option<Vec<String>> {
+    match v {
+        None => Some(Vec::new()),
+        Some(v) => v
+            .as_array()?
+            .iter()
+            .map(|s| s.as_str().map(str::to_owned))
+            .collect(),
+    }
+}
+
+/// Warnings for document parts no game record can hold; `known` lists the extension
+/// keys the caller consumes.
+pub(crate) fn foreign_parts(g: &pcn::Game, known: &[&str], warnings: &mut Vec<Warning>) {
+    if g.cache.is_some() {
+        warnings.push(Warning::DroppedCache);
+    }
+    for k in g.extensions.keys() {
+        if !known.contains(&k.as_str()) {
+            warnings.push(Warning::DroppedExtension(k.clone()));
+        }
+    }
+}
+
+/// The `...pgn` block of a document, if present and an object.
+pub(crate) fn pgn_block(g: &pcn::Game) -> Result<Option<&Map<String, Value>>, ConvertError> {
+    match g.extensions.get(PGN_KEY) {
+        None => Ok(None),
+        Some(Value::Object(m)) => Ok(Some(m)),
+        Some(_) => Err(ConvertError::Extension {
+            key: PGN_KEY.into(),
+            reason: "not an object".into(),
+        }),
+    }
+}
+
+/// `...first_to_move` as a boolean "the top side moves first".
+pub(crate) fn top_first(g: &pcn::Game) -> Result<bool, ConvertError> {
+    match g.extensions.get("...first_to_move") {
+        None => Ok(false),
+        Some(Value::String(s)) if s == "bottom" => Ok(false),
+        Some(Value::String(s)) if s == "top" => Ok(true),
+        Some(v) => Err(ConvertError::Extension {
+            key: "...first_to_move".into(),
+            reason: format!("expected \"top\" or \"bottom\", found {v}"),
+        }),
+    }
+}
+
+/// Index of each ply's annotation entry (`{"ply": n, ...}`) in a list.
+pub(crate) fn by_ply(
+    list: Option<&Value>,
+    warnings: &mut Vec<Warning>,
+) -> std::collections::BTreeMap<usize, Map<String, Value>> {
+    let mut out = std::collections::BTreeMap::new();
+    let Some(list) = list else { return out };
+    let Some(items) = list.as_array() else {
+        warnings.push(Warning::IgnoredAnnotation(
+            "annotations is not an array".into(),
+        ));
+        return out;
+    };
+    for it in items {
+        match (it.as_object(), it.get("ply").and_then(Value::as_u64)) {
+            (Some(o), Some(p)) => {
+                out.insert(p as usize, o.clone());
+            }
+            _ => warnings.push(Warning::IgnoredAnnotation(format!(
+                "annotation without a ply: {it}"
+            ))),
+        }
+    }
+    out
+}
