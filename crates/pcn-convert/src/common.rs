@@ -1,7 +1,7 @@
 //! Pieces shared by the three mappings: errors, warnings, the `...pgn` block helpers,
 //! results, dates, and the engine-independent move matcher.
 
-use pcn::{Board, Move, Position, ReplayOptions, Status};
+use pcn::{Board, Move, Position, ReplayOptions};
 use serde_json::{Map, Value, json};
 
 /// Edition marker written in every `...pgn` block, so a later layout can be told apart.
@@ -57,16 +57,6 @@ pub enum ConvertError {
     /// An extension value this converter relies on is malformed.
     #[error("extension {key}: {reason}")]
     Extension { key: String, reason: String },
-}
-
-/// The status for a result, when the result is known.
-pub(crate) fn status_of(white_won: Option<bool>, over: bool) -> Status {
-    match (over, white_won) {
-        (false, _) => Status::InProgress,
-        (true, Some(true)) => Status::BottomWon,
-        (true, Some(false)) => Status::TopWon,
-        (true, None) => Status::Draw,
-    }
 }
 
 /// `started_at` from PGN-style date/time tags (spec C.1). Partial dates have no ISO

@@ -4,5 +4,6 @@
 
 pub mod chess;
 mod common;
+pub mod xiangqi;
 
 pub use common::{ConvertError, EDITION, PGN_KEY, Warning};

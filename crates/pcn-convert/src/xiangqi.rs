@@ -1,0 +1,443 @@
+//! Xiangqi: `xiangqi_pgn::Game` ⇄ PCN (spec C.3; mapping in `docs/pcn-mapping.md`).
+//!
+//! Board: style `x`, `[10][9]`, row 0 = Black's back rank (ICCS rank 9),
+//! `flat = (9 − rank)·9 + file`, Red upper case (bottom). Moves are `shift` or `remove`.
+//! Tags, the source token of each move, NAGs, comments, variations, the result token
+//! and the notation read travel in `...pgn`; a set-up start in `...fen`.
+
+use pcn::{Action, Status};
+use serde_json::{Map, Value, json};
+use xiangqi::{Move, Piece, PieceKind, Position, Side, Square};
+use xiangqi_pgn::notation::Notation;
+use xiangqi_pgn::{Game, Line, MoveNode};
+
+use crate::common::{
+    self, ConvertError, EDITION, PGN_KEY, Warning, by_ply, match_move, moves_value, strings_of,
+    strings_value,
+};
+
+const STYLE: &str = "x";
+
+/// The flat PCN index of a point.
+pub fn flat(sq: Square) -> usize {
+    (9 - sq.rank() as usize) * 9 + sq.file() as usize
+}
+
+fn letter(k: PieceKind) -> &'static str {
+    match k {
+        PieceKind::General => "g",
+        PieceKind::Advisor => "a",
+        PieceKind::Elephant => "e",
+        PieceKind::Horse => "h",
+        PieceKind::Chariot => "r",
+        PieceKind::Cannon => "c",
+        PieceKind::Soldier => "s",
+    }
+}
+
+fn kind_of(letter: &str) -> Option<PieceKind> {
+    Some(match letter.to_ascii_lowercase().as_str() {
+        "g" => PieceKind::General,
+        "a" => PieceKind::Advisor,
+        "e" => PieceKind::Elephant,
+        "h" => PieceKind::Horse,
+        "r" => PieceKind::Chariot,
+        "c" => PieceKind::Cannon,
+        "s" => PieceKind::Soldier,
+        _ => return None,
+    })
+}
+
+fn pcn_piece(p: Piece) -> pcn::Piece {
+    let side = match p.side {
+        Side::Red => pcn::Side::Bottom,
+        Side::Black => pcn::Side::Top,
+    };
+    pcn::Piece::new(STYLE, letter(p.kind), side, false)
+        .unwrap_or_else(|_| unreachable!("the letters are valid piece strings"))
+}
+
+/// The placement of a position as a PCN board.
+pub fn board_of(p: &Position) -> pcn::Board {
+    let mut out =
+        pcn::Board::empty(&[10, 9]).unwrap_or_else(|_| unreachable!("10×9 is a shape"));
+    for sq in Square::all() {
+        if let Some(pc) = p.piece_at(sq) {
+            out.set(flat(sq), Some(pcn_piece(pc)));
+        }
+    }
+    out
+}
+
+/// The actions of one legal move played from `p`.
+pub fn encode(p: &Position, m: Move) -> pcn::Move {
+    let (from, to) = (flat(m.from()), flat(m.to()));
+    pcn::Move(vec![if p.piece_at(m.to()).is_some() {
+        Action::remove(from, to)
+    } else {
+        Action::shift(from, to)
+    }])
+}
+
+fn legal(p: &Position) -> Vec<(Move, pcn::Move)> {
+    p.legal_moves().iter().map(|&m| (m, encode(p, m))).collect()
+}
+
+fn result_status(r: &str) -> Status {
+    match r.trim() {
+        "1-0" => Status::BottomWon,
+        "0-1" => Status::TopWon,
+        "1/2-1/2" => Status::Draw,
+        _ => Status::InProgress,
+    }
+}
+
+fn line_value(start: &Position, line: &Line, out: &mut Vec<pcn::Move>) -> Map<String, Value> {
+    let mut pos = start.clone();
+    let mut anns = Vec::new();
+    for (i, node) in line.moves.iter().enumerate() {
+        let before = pos.clone();
+        out.push(encode(&pos, node.mv));
+        pos.play(node.mv);
+        let mut a = Map::new();
+        a.insert("ply".into(), json!(i));
+        if !node.source.is_empty() {
+            a.insert("source".into(), json!(node.source));
+        }
+        if !node.nags.is_empty() {
+            a.insert("nags".into(), strings_value(&node.nags));
+        }
+        if !node.comments.is_empty() {
+            a.insert("comments".into(), strings_value(&node.comments));
+        }
+        if !node.variations.is_empty() {
+            let vs: Vec<Value> = node
+                .variations
+                .iter()
+                .map(|l| {
+                    let mut ms = Vec::new();
+                    let mut v = line_value(&before, l, &mut ms);
+                    v.insert("moves".into(), Value::Array(moves_value(&ms)));
+                    Value::Object(v)
+                })
+                .collect();
+            a.insert("variations".into(), Value::Array(vs));
+        }
+        if a.len() > 1 {
+            anns.push(Value::Object(a));
+        }
+    }
+    let mut m = Map::new();
+    if !line.leading_comments.is_empty() {
+        m.insert("comments".into(), strings_value(&line.leading_comments));
+    }
+    if !anns.is_empty() {
+        m.insert("annotations".into(), Value::Array(anns));
+    }
+    m
+}
+
+/// Converts a xiangqi game to PCN. Every field of the model is carried, so the
+/// warning list is empty.
+pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
+    let mut moves = Vec::new();
+    let line = line_value(&game.start, &game.line, &mut moves);
+    let mut doc = pcn::Game::new(board_of(&game.start));
+    doc.previous_moves = moves;
+    doc.status = result_status(&game.result);
+    let tags: Vec<(&str, &str)> = game
+        .tags
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    doc.started_at = common::started_at(&tags);
+    doc.bottomside_player = game.tag("Red").map(str::to_owned);
+    doc.topside_player = game.tag("Black").map(str::to_owned);
+    if game.start != Position::initial() {
+        doc.extensions
+            .insert("...fen".into(), json!(game.start.to_fen()));
+    }
+    if game.start.side_to_move() == Side::Black {
+        doc.extensions.insert("...first_to_move".into(), json!("top"));
+    }
+    let mut block = Map::new();
+    block.insert("edition".into(), json!(EDITION));
+    block.insert("tags".into(), common::tags_value(tags.into_iter()));
+    for (k, v) in line {
+        let key = if k == "comments" { "game_comment" } else { &k };
+        block.insert(key.into(), v);
+    }
+    block.insert("result_token".into(), json!(game.result));
+    if let Some(n) = game.source_notation {
+        block.insert("source_notation".into(), json!(n.tag_value()));
+    }
+    doc.extensions.insert(PGN_KEY.into(), Value::Object(block));
+    pcn::validate(&doc)?;
+    Ok((doc, Vec::new()))
+}
+
+const KNOWN: &[&str] = &["...pgn", "...fen", "...first_to_move", "...pcn_edition"];
+
+fn check_board(b: &pcn::Board) -> Result<(), ConvertError> {
+    if b.shape() != [10, 9] {
+        return Err(ConvertError::Board(format!(
+            "shape {:?} is not [10, 9]",
+            b.shape()
+        )));
+    }
+    for (i, p) in b.pieces() {
+        if !p.style().eq_ignore_ascii_case(STYLE)
+            || p.is_promoted()
+            || kind_of(p.abbreviation()).is_none()
+        {
+            return Err(ConvertError::Board(format!(
+                "square {i}: {p} is not a xiangqi piece"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn start_from_board(b: &pcn::Board, top_first: bool) -> Result<Position, ConvertError> {
+    let mut fen = String::new();
+    for row in 0..10 {
+        let mut empty = 0;
+        for col in 0..9 {
+            match b.get(row * 9 + col).and_then(|p| {
+                let k = kind_of(p.abbreviation())?;
+                let c = k.fen_letter();
+                Some(if p.side() == pcn::Side::Bottom {
+                    c
+                } else {
+                    c.to_ascii_lowercase()
+                })
+            }) {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if row < 9 {
+            fen.push('/');
+        }
+    }
+    let fen = format!("{fen} {} - - 0 1", if top_first { 'b' } else { 'w' });
+    Position::from_fen(&fen).map_err(|e| ConvertError::Start(format!("{fen}: {e}")))
+}
+
+fn line_from(
+    warnings: &mut Vec<Warning>,
+    start: &Position,
+    moves: &[pcn::Move],
+    meta: &Map<String, Value>,
+    comments_key: &str,
+    path: &str,
+) -> Result<Line, ConvertError> {
+    let mut anns = by_ply(meta.get("annotations"), warnings);
+    let leading_comments = strings_of(meta.get(comments_key)).unwrap_or_else(|| {
+        warnings.push(Warning::IgnoredAnnotation(format!(
+            "{comments_key} malformed"
+        )));
+        Vec::new()
+    });
+    let mut line = Line {
+        leading_comments,
+        moves: Vec::new(),
+    };
+    let mut pos = start.clone();
+    for (i, target) in moves.iter().enumerate() {
+        let m = match_move(&board_of(&pos), target, &legal(&pos)).map_err(|reason| {
+            ConvertError::Move {
+                path: format!("{path}[{i}]"),
+                reason,
+            }
+        })?;
+        let before = pos.clone();
+        pos.play(m);
+        let mut node = MoveNode {
+            mv: m,
+            source: String::new(),
+            nags: Vec::new(),
+            comments: Vec::new(),
+            variations: Vec::new(),
+        };
+        if let Some(a) = anns.remove(&i) {
+            node.source = a
+                .get("source")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            node.nags = strings_of(a.get("nags")).unwrap_or_default();
+            node.comments = strings_of(a.get("comments")).unwrap_or_default();
+            for v in a.get("variations").and_then(Value::as_array).into_iter().flatten() {
+                let Some(v) = v.as_object() else {
+                    warnings.push(Warning::IgnoredAnnotation(format!(
+                        "variation at {path}~{i} is not an object"
+                    )));
+                    continue;
+                };
+                let raw = v
+                    .get("moves")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                let vm = common::parse_moves(&board_of(&before), &raw).map_err(|reason| {
+                    ConvertError::Extension {
+                        key: format!("{PGN_KEY} variation at {path}~{i}"),
+                        reason,
+                    }
+                })?;
+                let l = line_from(
+                    warnings,
+                    &before,
+                    &vm,
+                    v,
+                    "comments",
+                    &format!("{path}~{i} variation"),
+                )?;
+                node.variations.push(l);
+            }
+        }
+        line.moves.push(node);
+    }
+    for ply in anns.keys() {
+        warnings.push(Warning::IgnoredAnnotation(format!(
+            "annotation for ply {ply} beyond the last move"
+        )));
+    }
+    Ok(line)
+}
+
+/// Converts a PCN document to a xiangqi game; moves are matched against the legal
+/// moves of the `xiangqi` generator.
+pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
+    let mut warnings = Vec::new();
+    check_board(&doc.starting_position)?;
+    common::foreign_parts(doc, KNOWN, &mut warnings);
+    let block = common::pgn_block(doc)?.cloned().unwrap_or_default();
+    let start = match doc.extensions.get("...fen") {
+        Some(Value::String(fen)) => {
+            let p = Position::from_fen(fen).map_err(|e| ConvertError::Extension {
+                key: "...fen".into(),
+                reason: e.to_string(),
+            })?;
+            if board_of(&p) != doc.starting_position {
+                return Err(ConvertError::Extension {
+                    key: "...fen".into(),
+                    reason: "placement differs from starting_position".into(),
+                });
+            }
+            p
+        }
+        Some(v) => {
+            return Err(ConvertError::Extension {
+                key: "...fen".into(),
+                reason: format!("not a string: {v}"),
+            });
+        }
+        None => start_from_board(&doc.starting_position, common::top_first(doc)?)?,
+    };
+    let line = line_from(
+        &mut warnings,
+        &start,
+        &doc.previous_moves,
+        &block,
+        "game_comment",
+        "previous_moves",
+    )?;
+    let mut tags = match block.get("tags") {
+        Some(t) => common::tags_of(t).ok_or_else(|| ConvertError::Extension {
+            key: PGN_KEY.into(),
+            reason: "tags is not a list of [name, value] pairs".into(),
+        })?,
+        None => Vec::new(),
+    };
+    let from_status = match doc.status {
+        Status::BottomWon => "1-0",
+        Status::TopWon => "0-1",
+        Status::Draw => "1/2-1/2",
+        Status::InProgress => "*",
+        Status::TopProposesDraw | Status::BottomProposesDraw => {
+            let who = if doc.status == Status::TopProposesDraw {
+                "top"
+            } else {
+                "bottom"
+            };
+            warnings.push(Warning::DrawOffer(who, "XDrawOffer"));
+            if !tags.iter().any(|(n, _)| n == "XDrawOffer") {
+                tags.push(("XDrawOffer".into(), who.into()));
+            }
+            "*"
+        }
+    };
+    // The token keeps its spelling when it says the same as the status (a reader may
+    // have kept e.g. `1/2-1/2` vs an unusual form verbatim).
+    let result = match block.get("result_token").and_then(Value::as_str) {
+        Some(t) if result_status(t) == result_status(from_status) => t.to_owned(),
+        Some(t) => {
+            warnings.push(Warning::IgnoredAnnotation(format!(
+                "result_token {t:?} contradicts the document status"
+            )));
+            from_status.to_owned()
+        }
+        None => from_status.to_owned(),
+    };
+    for (tag, player) in [("Red", &doc.bottomside_player), ("Black", &doc.topside_player)] {
+        let Some(p) = player else { continue };
+        match tags.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(tag)) {
+            Some((_, v)) if v != p => {
+                *v = p.clone();
+                warnings.push(Warning::PlayerOverride(tag));
+            }
+            Some(_) => {}
+            None => tags.push((tag.into(), p.clone())),
+        }
+    }
+    let source_notation = block
+        .get("source_notation")
+        .and_then(Value::as_str)
+        .and_then(Notation::from_name);
+    Ok((
+        Game {
+            tags,
+            start,
+            line,
+            result,
+            source_notation,
+        },
+        warnings,
+    ))
+}
+
+/// Equality of two games' content (the model has no `PartialEq`): tags, start, result,
+/// notation read, and the move tree with sources, NAGs, comments and variations.
+pub fn same_game(a: &Game, b: &Game) -> bool {
+    fn line_eq(a: &Line, b: &Line) -> bool {
+        a.leading_comments == b.leading_comments
+            && a.moves.len() == b.moves.len()
+            && a.moves.iter().zip(&b.moves).all(|(x, y)| {
+                x.mv == y.mv
+                    && x.source == y.source
+                    && x.nags == y.nags
+                    && x.comments == y.comments
+                    && x.variations.len() == y.variations.len()
+                    && x.variations
+                        .iter()
+                        .zip(&y.variations)
+                        .all(|(v, w)| line_eq(v, w))
+            })
+    }
+    a.tags == b.tags
+        && a.start == b.start
+        && a.result == b.result
+        && a.source_notation == b.source_notation
+        && line_eq(&a.line, &b.line)
+}
