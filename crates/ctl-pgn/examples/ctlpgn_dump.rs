@@ -11,7 +11,10 @@ fn main() {
         },
         None => None,
     };
-    for path in args.iter().filter(|a| !a.starts_with("--") && !matches!(a.as_str(), "canonical" | "minimal" | "fan")) {
+    for path in args
+        .iter()
+        .filter(|a| !a.starts_with("--") && !matches!(a.as_str(), "canonical" | "minimal" | "fan"))
+    {
         let src = match std::fs::read_to_string(path) {
             Ok(s) => s,
             Err(e) => {

@@ -592,12 +592,18 @@ fn number_token(ctx: &mut Ctx<'_>, f: &mut Frame, p: Pair<'_, Rule>) -> Option<(
             _ => {}
         }
     }
-    if matches!(f.expect, Expect::White | Expect::BlackAfterEllipsis | Expect::Black) {
+    if matches!(
+        f.expect,
+        Expect::White | Expect::BlackAfterEllipsis | Expect::Black
+    ) {
         ctx.diag(
             Severity::Error,
             Code::Structure,
             pspan,
-            format!("expected a move, found the move number `{}`", pspan.as_str().trim()),
+            format!(
+                "expected a move, found the move number `{}`",
+                pspan.as_str().trim()
+            ),
         );
         return None;
     }

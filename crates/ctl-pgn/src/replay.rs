@@ -96,7 +96,7 @@ pub fn replay_record(file: &str, record: Record, options: Options) -> Replayed {
         };
         if let Some(start) = start_position(&mut ctx, g) {
             let mut pos = start;
-            let (plies, complete) = replay_line(&mut ctx, &mut pos, &g.main, 0);
+            let (plies, complete) = replay_line(&mut ctx, &mut pos, &g.main);
             if complete {
                 check_end(&mut ctx, g, &pos);
             }
@@ -139,7 +139,10 @@ pub fn write(file: &str, src: &str, form: Form) -> Result<String, Vec<Diagnostic
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(write_games(recs.iter().filter_map(|r| r.game.as_ref()), form))
+    Ok(write_games(
+        recs.iter().filter_map(|r| r.game.as_ref()),
+        form,
+    ))
 }
 
 fn start_position(ctx: &mut Ctx<'_>, g: &Game) -> Option<Position> {
@@ -189,7 +192,7 @@ fn move_label(m: &MoveNode) -> String {
 /// Replays a line from `pos`; returns the half-moves played and whether all were.
 /// Variations are replayed from the position before the half-move they replace; their
 /// errors are reported and the enclosing line goes on.
-fn replay_line(ctx: &mut Ctx<'_>, pos: &mut Position, line: &Line, depth: usize) -> (usize, bool) {
+fn replay_line(ctx: &mut Ctx<'_>, pos: &mut Position, line: &Line) -> (usize, bool) {
     let letters = Letters::default();
     // (number, side, position before) of each half-move played in this line.
     let mut before: Vec<(u32, Side, Position)> = Vec::new();
@@ -209,7 +212,7 @@ fn replay_line(ctx: &mut Ctx<'_>, pos: &mut Position, line: &Line, depth: usize)
                 {
                     Some((_, _, p)) => {
                         let mut vp = p.clone();
-                        replay_line(ctx, &mut vp, &v.line, depth + 1);
+                        replay_line(ctx, &mut vp, &v.line);
                     }
                     None => ctx.push(
                         Severity::Error,

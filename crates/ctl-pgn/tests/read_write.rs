@@ -13,9 +13,14 @@ fn round_trip(path: &Path, src: &str, form: Form) -> usize {
     for rec in &recs {
         let Some(g) = &rec.game else { continue };
         let text = write_game(g, form);
-        let back = read_game(&text).unwrap_or_else(|e| panic!("{name}: re-read failed: {e}\n{text}"));
+        let back =
+            read_game(&text).unwrap_or_else(|e| panic!("{name}: re-read failed: {e}\n{text}"));
         if form == Form::Canonical {
-            assert_eq!(back, g.canonical(), "{name}: model changed by write/read\n{text}");
+            assert_eq!(
+                back,
+                g.canonical(),
+                "{name}: model changed by write/read\n{text}"
+            );
         }
         let again = write_game(&back, form);
         assert_eq!(again, text, "{name}: write not idempotent");
@@ -53,7 +58,9 @@ fn fixtures_read_without_errors_and_round_trip() {
 
 #[test]
 fn shared_corpus_reads_and_round_trips() {
-    let Some(shared) = common::shared() else { return };
+    let Some(shared) = common::shared() else {
+        return;
+    };
     let mut n = 0;
     for dir in ["corpus/cescacs-real", "oracle/games"] {
         for f in common::files(&shared.join(dir), ".ctl-pgn") {
@@ -81,12 +88,19 @@ fn features_fixture_keeps_everything() {
     let moves: Vec<&MoveNode> = g.main_moves().collect();
     assert_eq!(moves.len(), 11);
     assert_eq!(moves[0].assessment, Some(Assessment::Dubious));
-    assert_eq!(moves[0].token.to_standard(), "E7-E13", "U+2010 hyphen normalised");
+    assert_eq!(
+        moves[0].token.to_standard(),
+        "E7-E13",
+        "U+2010 hyphen normalised"
+    );
     assert!(moves[7].draw_offer);
     let last = moves[10];
     assert_eq!(last.token.to_standard(), "JF6×G9", "A@J mapped back to J");
     assert_eq!(last.token.render(&letters, Side::White), "AF6×G9");
-    assert_eq!((last.assessment, last.draw_offer, last.end_mark), (Some(Assessment::Blunder), true, true));
+    assert_eq!(
+        (last.assessment, last.draw_offer, last.end_mark),
+        (Some(Assessment::Blunder), true, true)
+    );
     assert_eq!(g.result, Some(GameResult::Draw));
     assert_eq!(g.final_comments.len(), 1);
     // Variations: two alternatives to White's first move, the first with a nested one.
@@ -99,7 +113,10 @@ fn features_fixture_keeps_everything() {
             _ => None,
         })
         .collect();
-    assert_eq!(vars.iter().map(|v| v.label).collect::<Vec<_>>(), vec![Some(1), Some(2)]);
+    assert_eq!(
+        vars.iter().map(|v| v.label).collect::<Vec<_>>(),
+        vec![Some(1), Some(2)]
+    );
     let nested = vars[0]
         .line
         .items
@@ -125,9 +142,18 @@ fn features_fixture_keeps_everything() {
     let kinds: Vec<CommentKind> = comments.iter().map(|c| c.kind).collect();
     assert_eq!(
         kinds,
-        vec![CommentKind::General, CommentKind::White, CommentKind::AutoWhite, CommentKind::Auto]
+        vec![
+            CommentKind::General,
+            CommentKind::White,
+            CommentKind::AutoWhite,
+            CommentKind::Auto
+        ]
     );
-    let refs: Vec<&str> = comments[1].references.iter().map(|r| r.text.as_str()).collect();
+    let refs: Vec<&str> = comments[1]
+        .references
+        .iter()
+        .map(|r| r.text.as_str())
+        .collect();
     assert_eq!(refs, vec!["#1@W", "#.2$[1]@B", "~PE13", "$5"]);
 }
 
@@ -136,8 +162,14 @@ fn black_first_and_unknown_number() {
     let src = common::read(&common::fixtures().join("spec/black-first-unknown-number.ctl-pgn"));
     let g = read_game(&src).unwrap();
     let m: Vec<&MoveNode> = g.main_moves().collect();
-    assert_eq!((m[0].number, m[0].side, m[0].number_unknown), (1, Side::Black, true));
-    assert_eq!((m[1].number, m[1].side, m[1].number_unknown), (2, Side::White, false));
+    assert_eq!(
+        (m[0].number, m[0].side, m[0].number_unknown),
+        (1, Side::Black, true)
+    );
+    assert_eq!(
+        (m[1].number, m[1].side, m[1].number_unknown),
+        (2, Side::White, false)
+    );
     assert!(write_game(&g, Form::Canonical).contains("1? …, E21-E15\n2. E7-E13, E15×E13 :\n*\n"));
 }
 
@@ -154,7 +186,10 @@ fn one_syntax_error_does_not_stop_the_other_games() {
     // pest reports the furthest point it reached: after the piece letter `Q`, a cell.
     assert_eq!((e.game, e.line, e.col, e.code), (2, 7, 19, Code::Syntax));
     let text = e.to_string();
-    assert!(text.starts_with("three.ctl-pgn:7:19: game 2: error: expected "), "{text}");
+    assert!(
+        text.starts_with("three.ctl-pgn:7:19: game 2: error: expected "),
+        "{text}"
+    );
     assert!(text.contains("a cell"), "{text}");
     assert!(text.ends_with("found end of line"), "{text}");
 }
@@ -166,7 +201,12 @@ fn structural_errors_are_located() {
         ("1. E7-E13, E21-E15\n(1. F8-F12\n", 2, 1, "not closed"),
         ("1. E7-E13 …, E21-E15\n", 1, 11, "ellipsis"),
         ("1. AF4-D10\n", 1, 4, "needs a Redefine"),
-        ("[Variant \"C'escacs\"]\n[Redefine \"A@J\"]\n1. JF4-D10\n", 3, 4, "redefined"),
+        (
+            "[Variant \"C'escacs\"]\n[Redefine \"A@J\"]\n1. JF4-D10\n",
+            3,
+            4,
+            "redefined",
+        ),
     ] {
         let recs = read_str("t", src);
         let e = recs[0]
@@ -205,7 +245,11 @@ fn nesting_up_to_the_limit_is_read_and_round_trips() {
     let g = read_game(&src).unwrap();
     let text = write_game(&g, Form::Canonical);
     assert_eq!(read_game(&text).unwrap(), g.canonical());
-    assert!(read_str("deep", &nested(MAX_VARIATION_DEPTH + 1))[0].game.is_none());
+    assert!(
+        read_str("deep", &nested(MAX_VARIATION_DEPTH + 1))[0]
+            .game
+            .is_none()
+    );
 }
 
 #[test]
@@ -215,7 +259,11 @@ fn tolerant_forms_are_normalised_with_notes() {
     let g = recs[0].game.as_ref().unwrap();
     assert_eq!(g.main_moves().count(), 8);
     assert_eq!(g.result, Some(GameResult::WhiteWins));
-    let notes = recs[0].diagnostics.iter().filter(|d| d.code == Code::Spelling).count();
+    let notes = recs[0]
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::Spelling)
+        .count();
     assert_eq!(notes, 3, "`*`, `x` and `3 - 0`");
 }
 

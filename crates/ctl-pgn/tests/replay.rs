@@ -36,11 +36,20 @@ fn assert_matches_tlpd(pos: &Position, tlpd: &str, what: &str) {
         let got = pos.piece_at(c).map(|p| letters.piece_char(p));
         assert_eq!(got, expected[c.index()], "{what}: cell {c} in {tlpd}");
     }
-    let side = if pos.side_to_move() == cescacs_rules::Side::White { "w" } else { "b" };
+    let side = if pos.side_to_move() == cescacs_rules::Side::White {
+        "w"
+    } else {
+        "b"
+    };
     assert_eq!(side, fields[1], "{what}: side to move");
-    assert_eq!(pos.halfmove_clock().to_string(), fields[4], "{what}: halfmove clock");
     assert_eq!(
-        pos.fullmove_number().map_or("?".to_string(), |n| n.to_string()),
+        pos.halfmove_clock().to_string(),
+        fields[4],
+        "{what}: halfmove clock"
+    );
+    assert_eq!(
+        pos.fullmove_number()
+            .map_or("?".to_string(), |n| n.to_string()),
         fields[5],
         "{what}: move number"
     );
@@ -87,14 +96,26 @@ fn check_oracle(dir: &Path, manifest: &Path) -> usize {
         let g = r.game.as_ref().unwrap();
         let elephant_lines: Vec<u32> = g
             .main_moves()
-            .filter(|m| matches!(m.token, MoveToken::Ordinary { mover: Some(Kind::Elephant), .. }))
+            .filter(|m| {
+                matches!(
+                    m.token,
+                    MoveToken::Ordinary {
+                        mover: Some(Kind::Elephant),
+                        ..
+                    }
+                )
+            })
             .map(|m| m.span.line)
             .collect();
         let errors: Vec<String> = r
             .diagnostics
             .iter()
             .filter(|d| d.severity >= Severity::Warning)
-            .filter(|d| !(d.code == Code::CheckMarker && d.message.contains("marker absent") && elephant_lines.contains(&d.line)))
+            .filter(|d| {
+                !(d.code == Code::CheckMarker
+                    && d.message.contains("marker absent")
+                    && elephant_lines.contains(&d.line))
+            })
             .map(ToString::to_string)
             .collect();
         assert!(errors.is_empty(), "{}: {errors:#?}", og.file);
@@ -104,10 +125,18 @@ fn check_oracle(dir: &Path, manifest: &Path) -> usize {
         // crate and compare notation, then the final position.
         let mut pos = Position::initial();
         for (node, text) in g.main_moves().zip(&og.moves) {
-            let mt = cescacs_rules::an::MoveText::parse(&node.token.to_standard(), &Letters::default()).unwrap();
+            let mt =
+                cescacs_rules::an::MoveText::parse(&node.token.to_standard(), &Letters::default())
+                    .unwrap();
             let mv = pos.resolve(&mt).unwrap().mv;
             let ours = pos.move_to_an_with(mv, &Letters::default(), AnStyle::PROGRAM);
-            let elephant = matches!(node.token, MoveToken::Ordinary { mover: Some(Kind::Elephant), .. });
+            let elephant = matches!(
+                node.token,
+                MoveToken::Ordinary {
+                    mover: Some(Kind::Elephant),
+                    ..
+                }
+            );
             if elephant && node.check.is_none() {
                 let plain = pos.move_text_without_check(mv, &Letters::default(), AnStyle::PROGRAM);
                 assert_eq!(&plain, text, "{}", og.file);
@@ -130,8 +159,13 @@ fn oracle_sample_replays_to_the_oracle_positions() {
 
 #[test]
 fn all_oracle_games_replay() {
-    let Some(shared) = common::shared() else { return };
-    let n = check_oracle(&shared.join("oracle/games"), &shared.join("oracle/games.jsonl"));
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let n = check_oracle(
+        &shared.join("oracle/games"),
+        &shared.join("oracle/games.jsonl"),
+    );
     assert_eq!(n, 330);
 }
 
@@ -152,18 +186,36 @@ fn real_games_replay_with_warnings_only() {
             .collect();
         assert!(errors.is_empty(), "{name}: {errors:#?}");
         assert!(r.complete, "{name}");
-        let warnings: Vec<&Diagnostic> =
-            r.diagnostics.iter().filter(|d| d.severity == Severity::Warning).collect();
+        let warnings: Vec<&Diagnostic> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .collect();
         // Every real file lacks the result line and writes old `^+` markers.
-        assert!(warnings.iter().any(|d| d.code == Code::MissingEnd), "{name}");
-        assert!(warnings.iter().any(|d| d.code == Code::Spelling && d.message.contains("^+")), "{name}");
+        assert!(
+            warnings.iter().any(|d| d.code == Code::MissingEnd),
+            "{name}"
+        );
+        assert!(
+            warnings
+                .iter()
+                .any(|d| d.code == Code::Spelling && d.message.contains("^+")),
+            "{name}"
+        );
         // No marker in the real files contradicts the position (spec §6.4).
-        assert!(!warnings.iter().any(|d| d.code == Code::CheckMarker), "{name}: {warnings:#?}");
+        assert!(
+            !warnings.iter().any(|d| d.code == Code::CheckMarker),
+            "{name}: {warnings:#?}"
+        );
         // Strict mode turns those repairs into errors.
         let strict = replay(&name, &src, Options { strict: true }).remove(0);
         assert!(strict.has_errors(), "{name}");
         let contradiction = warnings.iter().any(|d| d.code == Code::Result);
-        assert_eq!(contradiction, name == "2020-07-20.ctl-pgn", "{name}: {warnings:#?}");
+        assert_eq!(
+            contradiction,
+            name == "2020-07-20.ctl-pgn",
+            "{name}: {warnings:#?}"
+        );
     }
 }
 
@@ -178,7 +230,10 @@ fn real_game_final_positions_match_the_spec() {
         "/28:v/25:kDnr/24:p1jep/23:4pp/22:1N2p2/21:2e1p3/20:2pd3/13:2j5/9:4J3/8:5j1/7:2N2P2/6:2P1P2/5:PPR3/4:PE1EP/3:R3/2:K2/ b -- - 2 35",
         "2020-07-20",
     );
-    assert_eq!(r.position.unwrap().status(), cescacs_rules::Status::Checkmate);
+    assert_eq!(
+        r.position.unwrap().status(),
+        cescacs_rules::Status::Checkmate
+    );
 }
 
 #[test]
@@ -187,13 +242,19 @@ fn spec_samples() {
     // §9.15: the seed's sample game is illegal at `2. EE5-E11`.
     let src = common::read(&dir.join("seed-illegal-sample.ctl-pgn"));
     let d = check("seed.ctl-pgn", &src, Options::default());
-    let e = d.iter().find(|d| d.is_error()).expect("illegal move reported");
+    let e = d
+        .iter()
+        .find(|d| d.is_error())
+        .expect("illegal move reported");
     assert_eq!((e.code, e.line, e.col), (Code::IllegalMove, 5, 4), "{e}");
     assert!(e.message.contains("2. EE5-E11"), "{e}");
     // With `2. EE5-E9` instead, the next illegal move is `3. G7-E13` (not a pawn move).
     let fixed = src.replace("EE5-E11", "EE5-E9");
     let d = check("seed.ctl-pgn", &fixed, Options::default());
-    let e = d.iter().find(|d| d.is_error()).expect("illegal move reported");
+    let e = d
+        .iter()
+        .find(|d| d.is_error())
+        .expect("illegal move reported");
     assert_eq!((e.code, e.line, e.col), (Code::IllegalMove, 6, 4), "{e}");
     assert!(e.message.contains("3. G7-E13"), "{e}");
 
@@ -204,7 +265,11 @@ fn spec_samples() {
     for f in ["features", "nested-variations", "site-one-line", "tagless"] {
         let src = common::read(&dir.join(format!("{f}.ctl-pgn")));
         let d = check(f, &src, Options::default());
-        let errors: Vec<String> = d.iter().filter(|d| d.is_error()).map(ToString::to_string).collect();
+        let errors: Vec<String> = d
+            .iter()
+            .filter(|d| d.is_error())
+            .map(ToString::to_string)
+            .collect();
         assert!(errors.is_empty(), "{f}: {errors:#?}");
     }
 }
@@ -225,9 +290,15 @@ fn variation_errors_are_reported_and_the_main_line_goes_on() {
 fn wrong_marker_is_a_warning_or_a_strict_error() {
     let src = "1. E7-E13+, E21-E15\n*\n";
     let d = check("m", src, Options::default());
-    assert!(d.iter().any(|d| d.code == Code::CheckMarker && d.severity == Severity::Warning));
+    assert!(
+        d.iter()
+            .any(|d| d.code == Code::CheckMarker && d.severity == Severity::Warning)
+    );
     let d = check("m", src, Options { strict: true });
-    assert!(d.iter().any(|d| d.code == Code::CheckMarker && d.is_error()));
+    assert!(
+        d.iter()
+            .any(|d| d.code == Code::CheckMarker && d.is_error())
+    );
 }
 
 #[test]
