@@ -23,6 +23,11 @@
 
 #![forbid(unsafe_code)]
 
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub mod model;
 pub mod reader;
 pub mod replay;

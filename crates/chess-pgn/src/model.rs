@@ -404,7 +404,16 @@ impl Visitor for GameBuilder {
 
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
         let mut name = text::decode(name).into_owned();
-        let value = text::tag_value(value, escaped);
+        let mut value = text::tag_value(value, escaped);
+        if value.contains(['\t', '\n', '\r']) {
+            // Export cannot carry these in a string (spec §2), so read them as spaces.
+            value = value.replace(['\t', '\n', '\r'], " ");
+            self.diag(
+                Severity::Warning,
+                at,
+                format!("tab or line break in tag {name} read as a space"),
+            );
+        }
         if name.eq_ignore_ascii_case("FEN") {
             self.fen = Some(value);
             return;

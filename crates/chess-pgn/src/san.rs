@@ -129,7 +129,11 @@ impl SanPlus {
         // Most tokens end in a square or a piece letter: skip the suffix checks then.
         let last = *s.last().ok_or(SanError::Syntax)?;
         if matches!(last, b'!' | b'?' | b'+' | b'#' | b'h' | b'p' | 0xA0) {
-            let g = s.iter().rev().take_while(|&&c| c == b'!' || c == b'?').count();
+            let g = s
+                .iter()
+                .rev()
+                .take_while(|&&c| c == b'!' || c == b'?')
+                .count();
             if g > 0 {
                 glyph = Some(glyph_nag(&s[s.len() - g..]).ok_or(SanError::Syntax)?);
                 s = &s[..s.len() - g];
@@ -179,7 +183,9 @@ fn parse_common(s: &[u8]) -> Option<San> {
             let to = sq(f, r)?;
             match file_of(a) {
                 // A pawn capture never lands on the first or last rank without promoting.
-                Some(ff) if !matches!(r, b'1' | b'8') => Some(normal(None, Some(ff), None, true, to)),
+                Some(ff) if !matches!(r, b'1' | b'8') => {
+                    Some(normal(None, Some(ff), None, true, to))
+                }
                 Some(_) => None,
                 None => Some(normal(Some(real_piece(a)?), None, None, true, to)),
             }
@@ -331,8 +337,16 @@ impl San {
                         // UCI/long-algebraic castling is written king-two-squares.
                         // Chess960 UCI writes castling as king-takes-own-rook, as cozy-chess does.
                         if p == Piece::King && board.colors(us).has(to) {
-                            let mv = Move { from, to, promotion: None };
-                            return if board.is_legal(mv) { Ok(mv) } else { Err(ResolveError::Illegal) };
+                            let mv = Move {
+                                from,
+                                to,
+                                promotion: None,
+                            };
+                            return if board.is_legal(mv) {
+                                Ok(mv)
+                            } else {
+                                Err(ResolveError::Illegal)
+                            };
                         }
                         if p == Piece::King && promotion.is_none() {
                             if let Some(m) = king_two_squares(board, from, to) {
@@ -376,7 +390,11 @@ impl San {
                 let mut found: Option<Move> = None;
                 let mut count = 0;
                 for from in mask {
-                    let mv = Move { from, to, promotion };
+                    let mv = Move {
+                        from,
+                        to,
+                        promotion,
+                    };
                     if board.is_legal(mv) {
                         found = Some(mv);
                         count += 1;

@@ -13,7 +13,10 @@ fn root() -> PathBuf {
 }
 
 fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut v: Vec<PathBuf> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     v.sort();
     for p in v {
         if p.is_dir() {
@@ -37,7 +40,11 @@ fn oracle() -> HashMap<(String, usize), Expect> {
         let f: Vec<&str> = line.split('\t').collect();
         m.insert(
             (f[0].to_string(), f[1].parse().unwrap()),
-            Expect { variant: f[2].into(), plies: f[3].parse().unwrap(), fen: f[4].into() },
+            Expect {
+                variant: f[2].into(),
+                plies: f[3].parse().unwrap(),
+                fen: f[4].into(),
+            },
         );
     }
     m
@@ -58,39 +65,69 @@ fn every_game_matches_python_chess() {
     assert!(files.len() >= 20, "testdata missing");
     let mut checked = 0;
     for path in files {
-        let rel = path.strip_prefix(root()).unwrap().to_string_lossy().replace('\\', "/");
+        let rel = path
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         let games: Vec<_> = Games::new(fs::File::open(&path).unwrap()).collect();
         for (i, g) in games.iter().enumerate() {
-            let exp = oracle
-                .get(&(rel.clone(), i + 1))
-                .unwrap_or_else(|| panic!("{rel} game {}: no oracle row (game split differs)", i + 1));
+            let exp = oracle.get(&(rel.clone(), i + 1)).unwrap_or_else(|| {
+                panic!("{rel} game {}: no oracle row (game split differs)", i + 1)
+            });
             match g {
                 Ok(game) => {
-                    assert_eq!(exp.variant, "chess", "{rel} #{}: variant game was misread", i + 1);
-                    assert!(game.errors().next().is_none(), "{rel} #{}: {:?}", i + 1, game.diagnostics);
+                    assert_eq!(
+                        exp.variant,
+                        "chess",
+                        "{rel} #{}: variant game was misread",
+                        i + 1
+                    );
+                    assert!(
+                        game.errors().next().is_none(),
+                        "{rel} #{}: {:?}",
+                        i + 1,
+                        game.diagnostics
+                    );
                     assert_eq!(game.moves.moves.len(), exp.plies, "{rel} #{}", i + 1);
                     let ours = format!("{}", game.final_board());
                     if rel == "mliebelt-pgn-parser/doc_sampleGameThrow.pgn" {
                         // Known divergence: `2. Sf3` is German SAN for Nf3 (spec §6 accepts
                         // German letters); python-chess silently plays the pawn f2-f3 instead.
-                        assert_eq!(ours, "rnbqkb1r/ppp1pppp/5n2/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq d6 0 3");
+                        assert_eq!(
+                            ours,
+                            "rnbqkb1r/ppp1pppp/5n2/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq d6 0 3"
+                        );
                         checked += 1;
                         continue;
                     }
                     assert_eq!(key_fields(&ours), key_fields(&exp.fen), "{rel} #{}", i + 1);
                     if game.variant == chess_pgn::Variant::Standard {
-                        assert_eq!(ours.split(' ').nth(2), exp.fen.split(' ').nth(2), "{rel} castling");
+                        assert_eq!(
+                            ours.split(' ').nth(2),
+                            exp.fen.split(' ').nth(2),
+                            "{rel} castling"
+                        );
                     }
                 }
                 Err(GameError::UnsupportedVariant { .. }) => {
-                    assert_ne!(exp.variant, "chess", "{rel} #{} refused but python-chess plays it", i + 1)
+                    assert_ne!(
+                        exp.variant,
+                        "chess",
+                        "{rel} #{} refused but python-chess plays it",
+                        i + 1
+                    )
                 }
                 Err(e) => panic!("{rel} #{}: {e}", i + 1),
             }
             checked += 1;
         }
         let n_oracle = oracle.keys().filter(|(f, _)| *f == rel).count();
-        assert_eq!(games.len(), n_oracle, "{rel}: game count differs from python-chess");
+        assert_eq!(
+            games.len(),
+            n_oracle,
+            "{rel}: game count differs from python-chess"
+        );
     }
     assert_eq!(checked, oracle.len());
 }
@@ -104,13 +141,32 @@ fn export_round_trips_and_is_idempotent() {
         for g in Games::new(fs::File::open(&path).unwrap()).flatten() {
             let once = to_pgn_string(&g);
             let again: Vec<_> = Games::new(once.as_bytes()).collect();
-            assert_eq!(again.len(), 1, "{}: export splits into {} games", path.display(), again.len());
+            assert_eq!(
+                again.len(),
+                1,
+                "{}: export splits into {} games",
+                path.display(),
+                again.len()
+            );
             let g2 = again.into_iter().next().unwrap().unwrap();
-            assert!(g2.same_content(&g), "{} game {}: content changed\n{once}", path.display(), g.index);
+            assert!(
+                g2.same_content(&g),
+                "{} game {}: content changed\n{once}",
+                path.display(),
+                g.index
+            );
             assert!(g2.errors().next().is_none());
-            assert_eq!(to_pgn_string(&g2), once, "{}: export not idempotent", path.display());
+            assert_eq!(
+                to_pgn_string(&g2),
+                once,
+                "{}: export not idempotent",
+                path.display()
+            );
             for line in once.lines() {
-                assert!(line.chars().count() <= 80 || !line.contains(' '), "long line: {line}");
+                assert!(
+                    line.chars().count() <= 80 || !line.contains(' '),
+                    "long line: {line}"
+                );
                 assert_eq!(line, line.trim(), "line with edge spaces");
             }
             n += 1;

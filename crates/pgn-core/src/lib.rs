@@ -35,6 +35,11 @@
 
 #![forbid(unsafe_code)]
 
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 /// Where a token starts: absolute byte offset and 1-based line and byte column.
 ///
 /// Lines are counted at `\n`, so CRLF files count like LF files; a file using bare
@@ -259,24 +264,30 @@ impl Tokenizer {
             while e < rest.len() && CLASS[rest[e] as usize] == SYM {
                 e += 1;
             }
-            let (kind, len) = if e < rest.len()
-                && rest[e] == b'.'
-                && rest[..e].iter().all(u8::is_ascii_digit)
-            {
-                let mut d = e + 1;
-                while d < rest.len() && rest[d] == b'.' {
-                    d += 1;
-                }
-                (TokenKind::MoveNumber, d)
-            } else {
-                (TokenKind::Symbol, e)
-            };
+            let (kind, len) =
+                if e < rest.len() && rest[e] == b'.' && rest[..e].iter().all(u8::is_ascii_digit) {
+                    let mut d = e + 1;
+                    while d < rest.len() && rest[d] == b'.' {
+                        d += 1;
+                    }
+                    (TokenKind::MoveNumber, d)
+                } else {
+                    (TokenKind::Symbol, e)
+                };
             if len == rest.len() && !eof {
                 return (Next::NeedMore, start);
             }
             self.offset = pos.offset + len as u64;
             let text = &rest[..e];
-            return (Next::Token(Token { kind, text, pos, len }), start + len);
+            return (
+                Next::Token(Token {
+                    kind,
+                    text,
+                    pos,
+                    len,
+                }),
+                start + len,
+            );
         }
         let (kind, text, len, need_more) = match b {
             b'%' if at_line_start => match memchr::memchr(b'\n', rest) {
@@ -439,9 +450,24 @@ mod tests {
         assert_eq!(
             kinds,
             vec![
-                TagOpen, Symbol, String { escaped: true }, TagClose, Escape, MoveNumber, Symbol, Nag,
-                Comment { terminated: true }, LineComment, MoveNumber, Symbol, VariationOpen,
-                MoveNumber, Symbol, VariationClose, Reserved, Symbol,
+                TagOpen,
+                Symbol,
+                String { escaped: true },
+                TagClose,
+                Escape,
+                MoveNumber,
+                Symbol,
+                Nag,
+                Comment { terminated: true },
+                LineComment,
+                MoveNumber,
+                Symbol,
+                VariationOpen,
+                MoveNumber,
+                Symbol,
+                VariationClose,
+                Reserved,
+                Symbol,
             ]
         );
         // A BOM is not counted as a column; the escape line and the CRLF are handled.
