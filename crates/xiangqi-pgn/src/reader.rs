@@ -66,6 +66,18 @@ pub struct GameRead {
     pub warnings: Vec<Warning>,
 }
 
+impl FileRead {
+    /// Games whose main line replayed completely.
+    pub fn ok_count(&self) -> usize {
+        self.games.iter().filter(|g| g.is_ok()).count()
+    }
+
+    /// The errors of the games that did not replay, in file order.
+    pub fn errors(&self) -> impl Iterator<Item = &ReadError> {
+        self.games.iter().filter_map(|g| g.error.as_ref())
+    }
+}
+
 impl GameRead {
     /// True when the whole main line replayed.
     pub fn is_ok(&self) -> bool {
@@ -368,7 +380,7 @@ fn classify_word(w: &str) -> Vec<(TokKind, String)> {
     }
     // WXF two-file soldier moves (`66.7`) look like a move number glued to a digit.
     if classify(&folded) == Some(TokenKind::Wxf) && folded.chars().count() == 4 {
-        return vec![(TokKind::Move(folded.clone()), w.to_string())];
+        return vec![(TokKind::Move(w.to_string()), w.to_string())];
     }
     let digits = folded.chars().take_while(|c| c.is_ascii_digit()).count();
     let rest: String = folded.chars().skip(digits).collect();
@@ -376,12 +388,14 @@ fn classify_word(w: &str) -> Vec<(TokKind, String)> {
     let mut out = Vec::new();
     // `12.`, `12...`, `12…` and a bare `...` are move numbers; text glued after them
     // (`1.h2e2`) is the move.
-    let body: String = if dots > 0 {
+    // Folding maps characters one to one, so char offsets into `folded` are offsets
+    // into `w`: moves keep their source spelling (full-width and all).
+    let skip = if dots > 0 { digits + dots } else { 0 };
+    if dots > 0 {
         out.push((TokKind::Number, w.to_string()));
-        rest.chars().skip(dots).collect()
-    } else {
-        folded.clone()
-    };
+    }
+    let body: String = folded.chars().skip(skip).collect();
+    let original: String = w.chars().skip(skip).collect();
     if body.is_empty() {
         return out;
     }
@@ -397,10 +411,12 @@ fn classify_word(w: &str) -> Vec<(TokKind, String)> {
         .map(|(i, _)| i);
     match glyph_start {
         Some(i) if i > 0 => {
-            out.push((TokKind::Move(body[..i].to_string()), body[..i].to_string()));
+            let n = body[..i].chars().count();
+            let mv: String = original.chars().take(n).collect();
+            out.push((TokKind::Move(mv.clone()), mv));
             out.push((TokKind::Nag(body[i..].to_string()), body[i..].to_string()));
         }
-        _ => out.push((TokKind::Move(body.clone()), body)),
+        _ => out.push((TokKind::Move(original.clone()), original)),
     }
     out
 }
@@ -477,6 +493,8 @@ fn map_result_text(v: &str) -> Option<&'static str> {
     })
 }
 
+const MAX_VARIATION_DEPTH: usize = 64;
+
 struct Builder<'a> {
     file: &'a str,
     game: usize,
@@ -520,6 +538,19 @@ impl Builder<'_> {
                 TokKind::Nag(n) => {
                     if let Some(last) = line.moves.last_mut() {
                         last.nags.push(n.clone());
+                    }
+                }
+                TokKind::Open if depth >= MAX_VARIATION_DEPTH => {
+                    // Bounded recursion: deeper nesting is skipped, never a stack overflow.
+                    self.warn(&t, "variation nested too deeply, skipped".into());
+                    let mut level = 1usize;
+                    while level > 0 && self.i < self.toks.len() {
+                        match self.toks[self.i].kind {
+                            TokKind::Open => level += 1,
+                            TokKind::Close => level -= 1,
+                            _ => {}
+                        }
+                        self.i += 1;
                     }
                 }
                 TokKind::Open => {

@@ -217,6 +217,7 @@ fn coordinate_dialects_and_wxf_variants() {
         iccs_line(&g.game),
         vec!["h2h4", "h9g7", "b2h2", "i9h9", "h4h5"]
     );
+    assert_eq!(g.game.line.moves[4].source, "＋Ｃ＋１");
     let plain = read_str("1. C25 H8+7 *", "nodot");
     assert_eq!(iccs_line(&plain.games[0].game), vec!["h2e2", "h9g7"]);
 }
@@ -315,4 +316,77 @@ fn setup_game_writes_fen_and_the_start_position_does_not() {
     let out = write_game(&g, &MoveStyle::canonical(Notation::Wxf));
     assert!(!out.contains("[FEN"));
     assert!(out.contains("[Format \"WXF\"]\n\n1. C2.5 *\n"));
+}
+
+#[test]
+fn deep_nesting_is_bounded() {
+    let text = format!(
+        "1. h2e2 {}h9g7{} *",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let r = read_str(&text, "deep");
+    assert!(r.games[0].is_ok());
+    assert!(
+        r.games[0]
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("too deeply"))
+    );
+}
+
+#[test]
+fn real_games_round_trip_through_every_notation() {
+    let mut upper = MoveStyle::canonical(Notation::Iccs);
+    upper.iccs_upper_dash = true;
+    let mut trad = MoveStyle::canonical(Notation::Chinese);
+    trad.traditional = true;
+    trad.fullwidth_black_digits = true;
+    let mut wxf_alt = MoveStyle::canonical(Notation::Wxf);
+    wxf_alt.wxf_equals = true;
+    wxf_alt.wxf_marker_first = true;
+    let styles = [
+        MoveStyle::canonical(Notation::Chinese),
+        MoveStyle::canonical(Notation::Wxf),
+        MoveStyle::canonical(Notation::Iccs),
+        upper,
+        trad,
+        wxf_alt,
+    ];
+    let mut games = 0;
+    for dir in ["real/walker8088-cchess", "real/wukong-xiangqi"] {
+        let mut files: Vec<_> = std::fs::read_dir(testdata(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for f in files {
+            let r = read_path(&f).unwrap();
+            for g in &r.games {
+                games += 1;
+                for style in &styles {
+                    let once = write_game(&g.game, style);
+                    let back = read_str(&once, "written");
+                    let h = &back.games[0];
+                    assert!(
+                        h.is_ok(),
+                        "{} game {} {:?}: {:?}",
+                        f.display(),
+                        g.index,
+                        style,
+                        h.error
+                    );
+                    assert_eq!(iccs_line(&h.game), iccs_line(&g.game));
+                    assert_eq!(
+                        write_game(&h.game, style),
+                        once,
+                        "{} game {}",
+                        f.display(),
+                        g.index
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(games, 52);
 }
