@@ -827,17 +827,17 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
             .and_then(map_result_text)
             .map(|s| s.to_string());
         game.result = match (result, tag_res) {
-            (Some(r), Some(t)) => {
-                if r != t && t != "*" {
-                    warnings.push(Warning {
-                        game: index,
-                        line: first.0,
-                        col: first.1,
-                        message: format!("result token {r} disagrees with Result tag {t}"),
-                    });
-                }
-                r
+            // Spec §3: on disagreement the tag wins (unless it only says "unknown").
+            (Some(r), Some(t)) if r != t && t != "*" => {
+                warnings.push(Warning {
+                    game: index,
+                    line: first.0,
+                    col: first.1,
+                    message: format!("result token {r} disagrees with Result tag {t}; tag kept"),
+                });
+                t
             }
+            (Some(r), Some(_)) => r,
             (Some(r), None) => r,
             (None, Some(t)) => t,
             (None, None) => "*".to_string(),

@@ -319,6 +319,18 @@ fn setup_game_writes_fen_and_the_start_position_does_not() {
 }
 
 #[test]
+fn result_tag_wins_over_a_disagreeing_token() {
+    let r = read_str("[Result \"0-1\"]\n1. h2e2 1-0\n", "r");
+    let g = &r.games[0];
+    assert_eq!(g.game.result, "0-1");
+    assert!(g.warnings.iter().any(|w| w.message.contains("disagrees")));
+    let unknown = read_str("[Result \"*\"]\n1. h2e2 1-0\n", "u");
+    assert_eq!(unknown.games[0].game.result, "1-0");
+    let missing = read_str("[Result \"红先和\"]\n1. h2e2\n", "m");
+    assert_eq!(missing.games[0].game.result, "1/2-1/2");
+}
+
+#[test]
 fn deep_nesting_is_bounded() {
     let text = format!(
         "1. h2e2 {}h9g7{} *",
