@@ -2,6 +2,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+pub mod cescacs;
 pub mod chess;
 mod common;
 pub mod xiangqi;

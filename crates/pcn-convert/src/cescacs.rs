@@ -1,0 +1,831 @@
+//! C'escacs: `ctl_pgn::Game` ⇄ PCN (spec C.4; mapping in `docs/pcn-mapping.md`).
+//!
+//! Board: style `cescacs`, a flat array of the 169 cells in the order of spec C.4's
+//! table (line 28 first, columns P→Z inside a line), White upper case (bottom).
+//! Moves: `shift` / `remove`; en passant as `remove` on the taken pawn's cell then
+//! `shift` to the destination; castling as the king's and rooks' shifts (king first
+//! whenever that lands on an empty cell); forced promotion in place as `jump` + `land`
+//! on the same cell with the `promotion` option. Everything else of the record travels
+//! in `...pgn` (tags, the line items with comments, variations, numbering, check marks,
+//! assessments, draw offers, end marks, the result line) and `...tlpd`.
+
+use cescacs_rules::an::MoveText;
+use cescacs_rules::{
+    Cell, CastlingRights, Letters, Move, MoveKind, Piece, PieceKind, Position, Setup, Side,
+    SpecialRight,
+};
+use ctl_pgn::{
+    Assessment, CheckMark, Comment, CommentKind, Game, GameResult, Item, Line, MoveNode,
+    Reference, ReferenceKind, Span, Tag, Variation,
+};
+use pcn::{Action, Status, Verb};
+use serde_json::{Map, Value, json};
+
+use crate::common::{self, ConvertError, EDITION, PGN_KEY, Warning, match_move, moves_value};
+
+const STYLE: &str = "cescacs";
+/// Value of `...board_geometry` (spec C.4).
+pub const GEOMETRY: &str = "cescacs-169";
+
+/// The flat PCN index of each cell, by `Cell::index`: spec C.4 puts line 28 first so
+/// that flat order runs from the top side, as C.1 asks; `Cell::index` runs from line 0.
+fn flat_table() -> [u8; 169] {
+    let mut cells: Vec<Cell> = Cell::all().collect();
+    cells.sort_by_key(|c| (std::cmp::Reverse(c.line()), c.column()));
+    let mut t = [0u8; 169];
+    for (f, c) in cells.iter().enumerate() {
+        t[c.index()] = f as u8;
+    }
+    t
+}
+
+fn tables() -> &'static ([u8; 169], [u8; 169]) {
+    static T: std::sync::OnceLock<([u8; 169], [u8; 169])> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let to_flat = flat_table();
+        let mut to_cell = [0u8; 169];
+        for (i, &f) in to_flat.iter().enumerate() {
+            to_cell[f as usize] = i as u8;
+        }
+        (to_flat, to_cell)
+    })
+}
+
+/// The flat PCN index of a cell (`F28` = 0, `E7` = 136, `F0` = 168).
+pub fn flat(c: Cell) -> usize {
+    tables().0[c.index()] as usize
+}
+
+/// The cell at a flat PCN index.
+pub fn cell(flat: usize) -> Option<Cell> {
+    (flat < 169)
+        .then(|| Cell::from_index(tables().1[flat] as usize))
+        .flatten()
+}
+
+fn letter(k: PieceKind) -> &'static str {
+    match k {
+        PieceKind::King => "k",
+        PieceKind::Queen => "d",
+        PieceKind::Wyvern => "v",
+        PieceKind::Rook => "r",
+        PieceKind::Pegasus => "g",
+        PieceKind::Knight => "n",
+        PieceKind::Bishop => "j",
+        PieceKind::Elephant => "e",
+        PieceKind::Pawn => "p",
+    }
+}
+
+fn kind_of(l: &str) -> Option<PieceKind> {
+    PieceKind::ALL
+        .into_iter()
+        .find(|&k| letter(k).eq_ignore_ascii_case(l))
+}
+
+fn pcn_side(s: Side) -> pcn::Side {
+    match s {
+        Side::White => pcn::Side::Bottom,
+        Side::Black => pcn::Side::Top,
+    }
+}
+
+fn pcn_piece(kind: PieceKind, side: Side) -> pcn::Piece {
+    pcn::Piece::new(STYLE, letter(kind), pcn_side(side), false)
+        .unwrap_or_else(|_| unreachable!("the letters are valid piece strings"))
+}
+
+/// The placement of a position as a PCN board.
+pub fn board_of(p: &Position) -> pcn::Board {
+    let mut out = pcn::Board::empty(&[169]).unwrap_or_else(|_| unreachable!("169 is a shape"));
+    for c in Cell::all() {
+        if let Some(pc) = p.piece_at(c) {
+            out.set(flat(c), Some(pcn_piece(pc.kind, pc.side)));
+        }
+    }
+    out
+}
+
+/// Actions moving several pieces "at once" (castling): each goes when its
+/// destination is free, king first when possible; a cycle is broken by lifting one
+/// piece with `jump` and putting it down with `land` once its cell is free.
+fn simultaneous(board: &pcn::Board, moves: &[(usize, usize)]) -> Vec<Action> {
+    let mut occupied: Vec<bool> = board.squares().iter().map(Option::is_some).collect();
+    let mut pending: Vec<(usize, usize)> = moves.iter().copied().filter(|(f, t)| f != t).collect();
+    let mut hovering: Option<usize> = None;
+    let mut out = Vec::new();
+    while !pending.is_empty() || hovering.is_some() {
+        if let Some(h) = hovering
+            && !occupied[h]
+        {
+            out.push(Action::new(h, Verb::Land, h));
+            occupied[h] = true;
+            hovering = None;
+            continue;
+        }
+        if let Some(i) = pending.iter().position(|&(_, t)| !occupied[t]) {
+            let (f, t) = pending.remove(i);
+            out.push(Action::shift(f, t));
+            occupied[f] = false;
+            occupied[t] = true;
+        } else if hovering.is_none() && !pending.is_empty() {
+            let (f, t) = pending.remove(0);
+            out.push(Action::new(f, Verb::Jump, t));
+            occupied[f] = false;
+            hovering = Some(t);
+        } else {
+            // Unreachable for real castlings (one cycle at most); stop rather than loop.
+            break;
+        }
+    }
+    out
+}
+
+/// The actions of one legal move played from `p`.
+pub fn encode(p: &Position, m: Move) -> pcn::Move {
+    let side = p.side_to_move();
+    let (from, to) = (flat(m.from()), flat(m.to()));
+    let promote = |a: Action| match m.promotion() {
+        Some(k) => a.promote(pcn_piece(k, side)),
+        None => a,
+    };
+    match m.kind() {
+        MoveKind::Castling => {
+            let mut moves = vec![(from, to)];
+            moves.extend(
+                m.castling_rooks(side)
+                    .into_iter()
+                    .map(|(f, t)| (flat(f), flat(t))),
+            );
+            pcn::Move(simultaneous(&board_of(p), &moves))
+        }
+        MoveKind::PromotionInPlace => pcn::Move(vec![
+            Action::new(from, Verb::Jump, from),
+            promote(Action::new(from, Verb::Land, from)),
+        ]),
+        _ => match m.capture_cell().map(flat) {
+            Some(c) if c != to => pcn::Move(vec![
+                Action::remove(from, c),
+                promote(Action::shift(c, to)),
+            ]),
+            Some(_) => pcn::Move(vec![promote(Action::remove(from, to))]),
+            None => pcn::Move(vec![promote(Action::shift(from, to))]),
+        },
+    }
+}
+
+fn legal(p: &Position) -> Vec<(Move, pcn::Move)> {
+    p.legal_moves().iter().map(|&m| (m, encode(p, m))).collect()
+}
+
+/// The legal move a record half-move names (as `ctl-pgn`'s replay resolves it).
+fn resolve(pos: &Position, m: &MoveNode) -> Result<Move, String> {
+    let mut text = m.token.to_standard();
+    if let Some(c) = m.check {
+        text.push_str(c.as_str());
+    }
+    let t = MoveText::parse(&text, &Letters::default()).map_err(|e| format!("{text}: {e}"))?;
+    pos.resolve(&t)
+        .map(|r| r.mv)
+        .map_err(|e| format!("{text}: {e}"))
+}
+
+const CHECKS: [CheckMark; 5] = [
+    CheckMark::Check,
+    CheckMark::Unblockable,
+    CheckMark::Afar,
+    CheckMark::Double,
+    CheckMark::Mate,
+];
+const ASSESSMENTS: [Assessment; 7] = [
+    Assessment::Good,
+    Assessment::Mistake,
+    Assessment::Brilliant,
+    Assessment::Blunder,
+    Assessment::Interesting,
+    Assessment::Dubious,
+    Assessment::Forced,
+];
+const COMMENT_KINDS: [(CommentKind, &str); 6] = [
+    (CommentKind::General, "general"),
+    (CommentKind::White, "white"),
+    (CommentKind::Black, "black"),
+    (CommentKind::Auto, "auto"),
+    (CommentKind::AutoWhite, "auto_white"),
+    (CommentKind::AutoBlack, "auto_black"),
+];
+const REFERENCE_KINDS: [(ReferenceKind, &str); 4] = [
+    (ReferenceKind::Move, "move"),
+    (ReferenceKind::Player, "player"),
+    (ReferenceKind::Piece, "piece"),
+    (ReferenceKind::Nag, "nag"),
+];
+
+fn comment_value(c: &Comment) -> Value {
+    let kind = COMMENT_KINDS
+        .iter()
+        .find(|(k, _)| *k == c.kind)
+        .map_or("general", |(_, n)| n);
+    let mut o = Map::new();
+    o.insert("kind".into(), json!(kind));
+    o.insert("text".into(), json!(c.text));
+    if !c.references.is_empty() {
+        let refs: Vec<Value> = c
+            .references
+            .iter()
+            .map(|r| {
+                let k = REFERENCE_KINDS
+                    .iter()
+                    .find(|(k, _)| *k == r.kind)
+                    .map_or("move", |(_, n)| n);
+                json!({"kind": k, "text": r.text, "offset": r.offset})
+            })
+            .collect();
+        o.insert("references".into(), Value::Array(refs));
+    }
+    Value::Object(o)
+}
+
+fn comment_of(v: &Value) -> Option<Comment> {
+    let kind = v.get("kind").and_then(Value::as_str)?;
+    let kind = COMMENT_KINDS.iter().find(|(_, n)| *n == kind)?.0;
+    let text = v.get("text").and_then(Value::as_str)?.to_owned();
+    let mut references = Vec::new();
+    for r in v
+        .get("references")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let k = r.get("kind").and_then(Value::as_str)?;
+        references.push(Reference {
+            kind: REFERENCE_KINDS.iter().find(|(_, n)| *n == k)?.0,
+            text: r.get("text").and_then(Value::as_str)?.to_owned(),
+            offset: usize::try_from(r.get("offset").and_then(Value::as_u64)?).ok()?,
+        });
+    }
+    Some(Comment {
+        kind,
+        text,
+        references,
+        span: Span::default(),
+    })
+}
+
+fn node_value(ply: usize, m: &MoveNode) -> Value {
+    let mut o = Map::new();
+    o.insert("ply".into(), json!(ply));
+    o.insert("number".into(), json!(m.number));
+    o.insert(
+        "side".into(),
+        json!(if m.side == ctl_pgn::Side::White { "w" } else { "b" }),
+    );
+    if m.number_unknown {
+        o.insert("number_unknown".into(), json!(true));
+    }
+    o.insert("token".into(), json!(m.token.to_standard()));
+    if let Some(c) = m.check {
+        o.insert("check".into(), json!(c.as_str()));
+    }
+    if let Some(a) = m.assessment {
+        o.insert("assessment".into(), json!(a.as_str()));
+    }
+    if m.draw_offer {
+        o.insert("draw_offer".into(), json!(true));
+    }
+    if m.end_mark {
+        o.insert("end_mark".into(), json!(true));
+    }
+    Value::Object(o)
+}
+
+/// `items` of a line (moves as `{"ply": n, ...}` into `out`, comments, variations
+/// with their own `moves`) replayed from `start`.
+fn line_value(
+    start: &Position,
+    line: &Line,
+    out: &mut Vec<pcn::Move>,
+) -> Result<Vec<Value>, ConvertError> {
+    let mut pos = start.clone();
+    let mut before: Vec<(u32, ctl_pgn::Side, Position)> = Vec::new();
+    let mut items = Vec::new();
+    let mut ply = 0;
+    for it in &line.items {
+        match it {
+            Item::Comment(c) => items.push(json!({ "comment": comment_value(c) })),
+            Item::Move(m) => {
+                let mv = resolve(&pos, m).map_err(|reason| ConvertError::Record {
+                    ply: out.len(),
+                    reason,
+                })?;
+                out.push(encode(&pos, mv));
+                items.push(node_value(ply, m));
+                before.push((m.number, m.side, pos.clone()));
+                pos.play(mv);
+                ply += 1;
+            }
+            Item::Variation(v) => {
+                let vstart = variation_start(&before, v).ok_or_else(|| ConvertError::Record {
+                    ply: out.len(),
+                    reason: "variation replaces no move of its line".into(),
+                })?;
+                let mut vm = Vec::new();
+                let vitems = line_value(&vstart, &v.line, &mut vm)?;
+                let mut o = Map::new();
+                if let Some(l) = v.label {
+                    o.insert("label".into(), json!(l));
+                }
+                o.insert("items".into(), Value::Array(vitems));
+                o.insert("moves".into(), Value::Array(moves_value(&vm)));
+                items.push(json!({ "variation": o }));
+            }
+        }
+    }
+    Ok(items)
+}
+
+/// A variation replaces the latest half-move of the enclosing line with its first
+/// move's number and side (as `ctl-pgn` replays it); an empty variation starts where
+/// the line is.
+fn variation_start(
+    before: &[(u32, ctl_pgn::Side, Position)],
+    v: &Variation,
+) -> Option<Position> {
+    let first = v.line.moves().next()?;
+    before
+        .iter()
+        .rev()
+        .find(|(n, s, _)| *n == first.number && *s == first.side)
+        .map(|(_, _, p)| p.clone())
+}
+
+fn result_status(r: GameResult) -> Status {
+    match r {
+        GameResult::WhiteWins | GameResult::WhiteStalemates => Status::BottomWon,
+        GameResult::BlackWins | GameResult::BlackStalemates => Status::TopWon,
+        GameResult::Draw => Status::Draw,
+        GameResult::Unfinished => Status::InProgress,
+    }
+}
+
+fn start_of(game: &Game) -> Result<Position, ConvertError> {
+    match game.start_tlpd() {
+        None => Ok(Position::initial()),
+        Some(t) => cescacs_tlpd::parse(t).map_err(|e| ConvertError::Start(format!("{t}: {e}"))),
+    }
+}
+
+/// Converts a CTL-PGN record to PCN. The record's moves are resolved with
+/// `cescacs-rules` (a record that does not replay is an error); every field of the
+/// model is carried, so the warning list is empty.
+pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
+    let start = start_of(game)?;
+    let mut moves = Vec::new();
+    let items = line_value(&start, &game.main, &mut moves)?;
+    let mut doc = pcn::Game::new(board_of(&start));
+    doc.previous_moves = moves;
+    doc.status = game
+        .result
+        .or_else(|| game.tag("Result").and_then(GameResult::parse))
+        .map_or(Status::InProgress, result_status);
+    let tags: Vec<(&str, &str)> = game
+        .tags
+        .iter()
+        .map(|t| (t.name.as_str(), t.value.as_str()))
+        .collect();
+    doc.started_at = common::started_at(&tags);
+    doc.bottomside_player = game.tag("White").map(str::to_owned);
+    doc.topside_player = game.tag("Black").map(str::to_owned);
+    doc.extensions
+        .insert("...board_geometry".into(), json!(GEOMETRY));
+    if let Some(t) = game.start_tlpd() {
+        doc.extensions.insert("...tlpd".into(), json!(t));
+    }
+    if start.side_to_move() == Side::Black {
+        doc.extensions.insert("...first_to_move".into(), json!("top"));
+    }
+    let mut block = Map::new();
+    block.insert("edition".into(), json!(EDITION));
+    block.insert("tags".into(), common::tags_value(tags.into_iter()));
+    block.insert("items".into(), Value::Array(items));
+    if !game.final_comments.is_empty() {
+        block.insert(
+            "termination_comment".into(),
+            Value::Array(game.final_comments.iter().map(comment_value).collect()),
+        );
+    }
+    block.insert(
+        "result_token".into(),
+        game.result.map_or(Value::Null, |r| json!(r.as_str())),
+    );
+    block.insert("source_notation".into(), json!("CTL-AN"));
+    doc.extensions.insert(PGN_KEY.into(), Value::Object(block));
+    pcn::validate(&doc)?;
+    Ok((doc, Vec::new()))
+}
+
+const KNOWN: &[&str] = &[
+    "...pgn",
+    "...tlpd",
+    "...first_to_move",
+    "...board_geometry",
+    "...pcn_edition",
+];
+
+fn check_board(b: &pcn::Board) -> Result<(), ConvertError> {
+    if b.shape() != [169] {
+        return Err(ConvertError::Board(format!(
+            "shape {:?} is not [169]",
+            b.shape()
+        )));
+    }
+    for (i, p) in b.pieces() {
+        if !p.style().eq_ignore_ascii_case(STYLE)
+            || p.is_promoted()
+            || kind_of(p.abbreviation()).is_none()
+        {
+            return Err(ConvertError::Board(format!(
+                "cell {i}: {p} is not a C'escacs piece"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn start_from_board(b: &pcn::Board, top_first: bool) -> Result<Position, ConvertError> {
+    let mut board = [None; 169];
+    for (f, p) in b.pieces() {
+        let (Some(c), Some(k)) = (cell(f), kind_of(p.abbreviation())) else {
+            continue;
+        };
+        let side = match p.side() {
+            pcn::Side::Bottom => Side::White,
+            pcn::Side::Top => Side::Black,
+        };
+        board[c.index()] = Some(Piece::new(side, k));
+    }
+    // Rights the board allows (from_setup keeps a flag only where king and rook still
+    // stand on their initial cells); the seed board cannot say more.
+    Position::from_setup(Setup {
+        board,
+        side_to_move: if top_first { Side::Black } else { Side::White },
+        castling: CastlingRights::ALL,
+        special: SpecialRight::None,
+        halfmove_clock: 0,
+        fullmove_number: Some(1),
+    })
+    .map_err(|e| ConvertError::Start(e.to_string()))
+}
+
+/// A record half-move for a legal move: the carried one when it names this move,
+/// else one written by the rules crate (read back through `ctl-pgn`'s own parser,
+/// since the model has no constructor from a rules move).
+fn node_for(
+    pos: &Position,
+    mv: Move,
+    carried: Option<&Map<String, Value>>,
+    warnings: &mut Vec<Warning>,
+) -> Result<MoveNode, ConvertError> {
+    let side = match pos.side_to_move() {
+        Side::White => ctl_pgn::Side::White,
+        Side::Black => ctl_pgn::Side::Black,
+    };
+    let number = pos.fullmove_number().unwrap_or(1);
+    if let Some(c) = carried
+        && let Some(node) = carried_node(c)
+    {
+        if resolve(pos, &node).ok() == Some(mv) {
+            return Ok(node);
+        }
+        warnings.push(Warning::IgnoredAnnotation(format!(
+            "token {} does not name the PCN move; regenerated",
+            node.token.to_standard()
+        )));
+    }
+    let an = pos.move_to_an(mv, &Letters::default());
+    let mut node = parse_half(&an, number, side).ok_or_else(|| ConvertError::Move {
+        path: "previous_moves".into(),
+        reason: format!("ctl-pgn cannot read the rules crate's move text {an:?}"),
+    })?;
+    node.number = number;
+    node.side = side;
+    Ok(node)
+}
+
+/// Reads one half-move through a one-move record.
+fn parse_half(text: &str, number: u32, side: ctl_pgn::Side) -> Option<MoveNode> {
+    let src = match side {
+        ctl_pgn::Side::White => format!("{number}. {text}\n"),
+        ctl_pgn::Side::Black => format!("{number}. …, {text}\n"),
+    };
+    let g = ctl_pgn::read_game(&src).ok()?;
+    g.main_moves().next().cloned()
+}
+
+fn carried_node(c: &Map<String, Value>) -> Option<MoveNode> {
+    let number = u32::try_from(c.get("number")?.as_u64()?).ok()?;
+    let side = match c.get("side")?.as_str()? {
+        "w" => ctl_pgn::Side::White,
+        "b" => ctl_pgn::Side::Black,
+        _ => return None,
+    };
+    let token = c.get("token")?.as_str()?;
+    let mut node = parse_half(token, number, side)?;
+    node.number = number;
+    node.side = side;
+    node.number_unknown = c.get("number_unknown").and_then(Value::as_bool) == Some(true);
+    node.check = match c.get("check").and_then(Value::as_str) {
+        None => None,
+        Some(s) => Some(*CHECKS.iter().find(|k| k.as_str() == s)?),
+    };
+    node.assessment = match c.get("assessment").and_then(Value::as_str) {
+        None => None,
+        Some(s) => Some(*ASSESSMENTS.iter().find(|k| k.as_str() == s)?),
+    };
+    node.draw_offer = c.get("draw_offer").and_then(Value::as_bool) == Some(true);
+    node.end_mark = c.get("end_mark").and_then(Value::as_bool) == Some(true);
+    Some(node)
+}
+
+/// Rebuilds a line: the carried items in order, each `{"ply": n}` filled with the
+/// PCN move `n`; plies without an item are appended after the last one.
+fn line_from(
+    warnings: &mut Vec<Warning>,
+    start: &Position,
+    moves: &[pcn::Move],
+    items: &[Value],
+    path: &str,
+) -> Result<Line, ConvertError> {
+    let mut pos = start.clone();
+    let mut before: Vec<(u32, ctl_pgn::Side, Position)> = Vec::new();
+    let mut line = Line::default();
+    let mut next = 0;
+    let play = |pos: &mut Position,
+                    before: &mut Vec<(u32, ctl_pgn::Side, Position)>,
+                    carried: Option<&Map<String, Value>>,
+                    i: usize,
+                    warnings: &mut Vec<Warning>|
+     -> Result<MoveNode, ConvertError> {
+        let m = match_move(&board_of(pos), &moves[i], &legal(pos)).map_err(|reason| {
+            ConvertError::Move {
+                path: format!("{path}[{i}]"),
+                reason,
+            }
+        })?;
+        let node = node_for(pos, m, carried, warnings)?;
+        before.push((node.number, node.side, pos.clone()));
+        pos.play(m);
+        Ok(node)
+    };
+    for it in items {
+        if let Some(c) = it.get("comment") {
+            match comment_of(c) {
+                Some(c) => line.items.push(Item::Comment(c)),
+                None => warnings.push(Warning::IgnoredAnnotation(format!(
+                    "malformed comment {c}"
+                ))),
+            }
+        } else if let Some(v) = it.get("variation").and_then(Value::as_object) {
+            let raw = v
+                .get("moves")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let vitems = v
+                .get("items")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let first = vitems.iter().find_map(|x| {
+                Some((
+                    u32::try_from(x.get("number")?.as_u64()?).ok()?,
+                    x.get("side")?.as_str()?,
+                ))
+            });
+            let vstart = first.and_then(|(n, s)| {
+                let s = if s == "w" {
+                    ctl_pgn::Side::White
+                } else {
+                    ctl_pgn::Side::Black
+                };
+                before
+                    .iter()
+                    .rev()
+                    .find(|(bn, bs, _)| *bn == n && *bs == s)
+                    .map(|(_, _, p)| p.clone())
+            });
+            let Some(vstart) = vstart else {
+                warnings.push(Warning::IgnoredAnnotation(format!(
+                    "variation after {path}[{}] replaces no move; dropped",
+                    next.max(1) - 1
+                )));
+                continue;
+            };
+            let vm = common::parse_moves(&board_of(&vstart), &raw).map_err(|reason| {
+                ConvertError::Extension {
+                    key: format!("{PGN_KEY} variation in {path}"),
+                    reason,
+                }
+            })?;
+            let l = line_from(warnings, &vstart, &vm, &vitems, &format!("{path} variation"))?;
+            line.items.push(Item::Variation(Variation {
+                label: v
+                    .get("label")
+                    .and_then(Value::as_u64)
+                    .and_then(|x| u32::try_from(x).ok()),
+                line: l,
+                span: Span::default(),
+            }));
+        } else if let Some(p) = it.get("ply").and_then(Value::as_u64) {
+            if p as usize != next || next >= moves.len() {
+                warnings.push(Warning::IgnoredAnnotation(format!(
+                    "item for ply {p} out of order or beyond the moves of {path}"
+                )));
+                continue;
+            }
+            let node = play(&mut pos, &mut before, it.as_object(), next, warnings)?;
+            line.items.push(Item::Move(node));
+            next += 1;
+        } else {
+            warnings.push(Warning::IgnoredAnnotation(format!("unknown item {it}")));
+        }
+    }
+    while next < moves.len() {
+        let node = play(&mut pos, &mut before, None, next, warnings)?;
+        line.items.push(Item::Move(node));
+        next += 1;
+    }
+    Ok(line)
+}
+
+/// Converts a PCN document to a CTL-PGN record; moves are matched against the legal
+/// moves of `cescacs-rules`, and the carried record parts are restored.
+pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
+    let mut warnings = Vec::new();
+    check_board(&doc.starting_position)?;
+    common::foreign_parts(doc, KNOWN, &mut warnings);
+    let block = common::pgn_block(doc)?.cloned().unwrap_or_default();
+    let mut tags: Vec<Tag> = match block.get("tags") {
+        Some(t) => common::tags_of(t)
+            .ok_or_else(|| ConvertError::Extension {
+                key: PGN_KEY.into(),
+                reason: "tags is not a list of [name, value] pairs".into(),
+            })?
+            .into_iter()
+            .map(|(name, value)| Tag {
+                name,
+                value,
+                span: Span::default(),
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let start = match doc.extensions.get("...tlpd") {
+        Some(Value::String(t)) => {
+            let p = cescacs_tlpd::parse(t).map_err(|e| ConvertError::Extension {
+                key: "...tlpd".into(),
+                reason: e.to_string(),
+            })?;
+            if board_of(&p) != doc.starting_position {
+                return Err(ConvertError::Extension {
+                    key: "...tlpd".into(),
+                    reason: "placement differs from starting_position".into(),
+                });
+            }
+            if !tags
+                .iter()
+                .any(|t| matches!(t.name.as_str(), "TLPD" | "PDTL" | "DPTL"))
+            {
+                tags.push(Tag {
+                    name: "TLPD".into(),
+                    value: t.clone(),
+                    span: Span::default(),
+                });
+            }
+            p
+        }
+        Some(v) => {
+            return Err(ConvertError::Extension {
+                key: "...tlpd".into(),
+                reason: format!("not a string: {v}"),
+            });
+        }
+        None => {
+            let p = start_from_board(&doc.starting_position, common::top_first(doc)?)?;
+            if p != Position::initial() {
+                tags.push(Tag {
+                    name: "TLPD".into(),
+                    value: cescacs_tlpd::write(&p),
+                    span: Span::default(),
+                });
+            }
+            p
+        }
+    };
+    let items = block
+        .get("items")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let main = line_from(
+        &mut warnings,
+        &start,
+        &doc.previous_moves,
+        &items,
+        "previous_moves",
+    )?;
+    let from_status = match doc.status {
+        Status::BottomWon => GameResult::WhiteWins,
+        Status::TopWon => GameResult::BlackWins,
+        Status::Draw => GameResult::Draw,
+        Status::InProgress => GameResult::Unfinished,
+        Status::TopProposesDraw | Status::BottomProposesDraw => {
+            let who = if doc.status == Status::TopProposesDraw {
+                "top"
+            } else {
+                "bottom"
+            };
+            warnings.push(Warning::DrawOffer(who, "XDrawOffer"));
+            if !tags.iter().any(|t| t.name == "XDrawOffer") {
+                tags.push(Tag {
+                    name: "XDrawOffer".into(),
+                    value: who.into(),
+                    span: Span::default(),
+                });
+            }
+            GameResult::Unfinished
+        }
+    };
+    let result = match block.get("result_token") {
+        // The record had no result line.
+        Some(Value::Null) => None,
+        Some(Value::String(t)) => match GameResult::parse(t) {
+            Some(r) if result_status(r) == result_status(from_status) => Some(r),
+            _ => {
+                warnings.push(Warning::IgnoredAnnotation(format!(
+                    "result_token {t:?} contradicts the document status"
+                )));
+                Some(from_status)
+            }
+        },
+        _ => Some(from_status),
+    };
+    for (tag, player) in [
+        ("White", &doc.bottomside_player),
+        ("Black", &doc.topside_player),
+    ] {
+        let Some(p) = player else { continue };
+        match tags.iter_mut().find(|t| t.name == tag) {
+            Some(t) if t.value != *p => {
+                t.value = p.clone();
+                warnings.push(Warning::PlayerOverride(tag));
+            }
+            Some(_) => {}
+            None => tags.push(Tag {
+                name: tag.into(),
+                value: p.clone(),
+                span: Span::default(),
+            }),
+        }
+    }
+    let final_comments = block
+        .get("termination_comment")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(comment_of).collect())
+        .unwrap_or_default();
+    Ok((
+        Game {
+            tags,
+            main,
+            result,
+            final_comments,
+            span: Span::default(),
+        },
+        warnings,
+    ))
+}
+
+/// The final position of a record's main line, by the rules engine (for callers
+/// comparing with [`pcn::replay`]).
+pub fn final_position(game: &Game) -> Result<Position, ConvertError> {
+    let mut pos = start_of(game)?;
+    for (i, m) in game.main_moves().enumerate() {
+        let mv = resolve(&pos, m).map_err(|reason| ConvertError::Record { ply: i, reason })?;
+        pos.play(mv);
+    }
+    Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flat_order_is_spec_c4() {
+        for (name, f) in [("F28", 0), ("E21", 31), ("E15", 76), ("F14", 84), ("E13", 91), ("E7", 136), ("F0", 168), ("P13", 88), ("X12", 102)] {
+            let c: Cell = name.parse().unwrap();
+            assert_eq!(flat(c), f, "{name}");
+            assert_eq!(cell(f), Some(c));
+        }
+    }
+}

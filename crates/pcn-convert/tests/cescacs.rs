@@ -1,0 +1,86 @@
+//! C'escacs: CTL-PGN → PCN (through JSON text) → CTL-PGN on the oracle and real games,
+//! and the rules-free PCN replay against the final position of `ctl-pgn`'s legal replay
+//! (itself on `cescacs-rules`).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use pcn_convert::cescacs::{board_of, final_position, from_pcn, to_pcn};
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(rd) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut v: Vec<PathBuf> = rd
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ctl-pgn"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// (round-tripped, not replayable by ctl-pgn)
+fn run(paths: &[PathBuf]) -> (usize, usize) {
+    let (mut ok, mut skipped) = (0, 0);
+    for path in paths {
+        let src = fs::read_to_string(path).unwrap();
+        let name = path.display().to_string();
+        for r in ctl_pgn::replay(&name, &src, ctl_pgn::Options::default()) {
+            let at = format!("{name} #{}", r.index);
+            let Some(game) = r.game.as_ref() else {
+                skipped += 1;
+                continue;
+            };
+            if r.has_errors() || !r.complete {
+                skipped += 1;
+                continue;
+            }
+            let (doc, w) = to_pcn(game).unwrap_or_else(|e| panic!("{at}: {e}"));
+            assert!(w.is_empty(), "{at}: {w:?}");
+            let read = pcn::from_str(&pcn::to_string(&doc)).unwrap_or_else(|e| panic!("{at}: {e}"));
+            let end = pcn::replay(&read).unwrap_or_else(|e| panic!("{at}: {e}"));
+            let engine = r.position.as_ref().expect("complete replay has a position");
+            assert_eq!(end.board, board_of(engine), "{at}");
+            assert_eq!(final_position(game).unwrap(), *engine, "{at}");
+            let (back, w) = from_pcn(&read).unwrap_or_else(|e| panic!("{at}: {e}"));
+            assert!(w.is_empty(), "{at}: {w:?}");
+            assert_eq!(&back, game, "{at}");
+            ok += 1;
+        }
+    }
+    (ok, skipped)
+}
+
+fn testdata(sub: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/ctl-pgn").join(sub)
+}
+
+#[test]
+fn oracle_games_round_trip_and_replay() {
+    let mut paths = files(Path::new("/work/shared/oracle/games"));
+    if paths.is_empty() {
+        paths = files(&testdata("oracle"));
+    }
+    let (ok, skipped) = run(&paths);
+    eprintln!("oracle: {ok} games round-tripped, {skipped} not replayable");
+    assert!(ok >= 20, "only {ok}");
+    assert_eq!(skipped, 0);
+}
+
+#[test]
+fn real_games_round_trip_and_replay() {
+    let mut paths = files(Path::new("/work/shared/corpus/cescacs-real"));
+    if paths.is_empty() {
+        paths = files(&testdata("real"));
+    }
+    let (ok, skipped) = run(&paths);
+    eprintln!("cescacs-real: {ok} games round-tripped, {skipped} not replayable");
+    assert!(ok > 0);
+}
+
+#[test]
+fn spec_fixtures_round_trip_when_they_replay() {
+    let (ok, skipped) = run(&files(&testdata("spec")));
+    eprintln!("testdata/ctl-pgn/spec: {ok} games round-tripped, {skipped} not replayable");
+    assert!(ok > 0);
+}
