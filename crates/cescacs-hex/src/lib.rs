@@ -323,7 +323,10 @@ impl Cell {
 
 /// The column index (0..15) of a column letter, upper case only.
 pub fn column_from_letter(ch: char) -> Option<u8> {
-    COLUMN_LETTERS.iter().position(|&c| c == ch).map(|i| i as u8)
+    COLUMN_LETTERS
+        .iter()
+        .position(|&c| c == ch)
+        .map(|i| i as u8)
 }
 
 impl fmt::Display for Cell {
@@ -379,7 +382,11 @@ pub fn parse_cell_prefix(s: &str) -> Option<(Cell, usize)> {
     let first = s.chars().next()?;
     let column = column_from_letter(first)?;
     let rest = &s.as_bytes()[first.len_utf8()..];
-    let n = rest.iter().take(2).take_while(|b| b.is_ascii_digit()).count();
+    let n = rest
+        .iter()
+        .take(2)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
     if n == 0 {
         return None;
     }
@@ -455,9 +462,15 @@ mod tests {
             v.sort();
             v
         };
-        let ortho = Direction::ORTHOGONAL.iter().filter_map(|&d| f14.step(d)).collect();
+        let ortho = Direction::ORTHOGONAL
+            .iter()
+            .filter_map(|&d| f14.step(d))
+            .collect();
         assert_eq!(names(ortho), sorted("F12 F16 E13 E15 G13 G15"));
-        let diag = Direction::DIAGONAL.iter().filter_map(|&d| f14.step(d)).collect();
+        let diag = Direction::DIAGONAL
+            .iter()
+            .filter_map(|&d| f14.step(d))
+            .collect();
         assert_eq!(names(diag), sorted("D14 H14 E11 E17 G11 G17"));
         assert_eq!(
             names(f14.knight_jumps().to_vec()),
@@ -496,7 +509,9 @@ mod tests {
 
     #[test]
     fn coordinate_parsing_rejects_junk() {
-        for bad in ["", "J4", "F", "F29", "F01", "F3", "f14", "F14x", "P1", "Z22"] {
+        for bad in [
+            "", "J4", "F", "F29", "F01", "F3", "f14", "F14x", "P1", "Z22",
+        ] {
             assert!(bad.parse::<Cell>().is_err(), "{bad}");
         }
         assert_eq!(parse_cell_prefix("F12@@G9"), Some((c("F12"), 3)));

@@ -344,7 +344,9 @@ impl Position {
                 .find(|m| m.castling_name() == Some(name.as_str()))
                 .ok_or_else(|| ResolveError::Illegal(name.clone()))?,
             MoveTextKind::PromotionInPlace { cell, piece } => {
-                let own = self.piece_at(*cell).filter(|p| p.side == self.side_to_move());
+                let own = self
+                    .piece_at(*cell)
+                    .filter(|p| p.side == self.side_to_move());
                 match own {
                     None => return Err(ResolveError::NoSuchPiece(*cell)),
                     Some(p) if p.kind != PieceKind::Pawn => {
@@ -363,7 +365,9 @@ impl Position {
                             && m.from() == *cell
                             && m.promotion() == Some(*piece)
                     })
-                    .ok_or_else(|| ResolveError::Illegal(format!("{cell}={}", piece.standard_letter())))?
+                    .ok_or_else(|| {
+                        ResolveError::Illegal(format!("{cell}={}", piece.standard_letter()))
+                    })?
             }
             MoveTextKind::Ordinary {
                 mover,
@@ -374,7 +378,9 @@ impl Position {
                 promotion,
             } => {
                 let text = format!("{from}-{to}");
-                let own = self.piece_at(*from).filter(|p| p.side == self.side_to_move());
+                let own = self
+                    .piece_at(*from)
+                    .filter(|p| p.side == self.side_to_move());
                 let Some(own) = own else {
                     return Err(ResolveError::NoSuchPiece(*from));
                 };
@@ -391,10 +397,7 @@ impl Position {
                     .filter(|m| {
                         m.from() == *from
                             && m.to() == *to
-                            && !matches!(
-                                m.kind(),
-                                MoveKind::Castling | MoveKind::PromotionInPlace
-                            )
+                            && !matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace)
                     })
                     .collect();
                 if cands.is_empty() {
@@ -534,7 +537,9 @@ fn is_awaiting_arrival(pos: &Position, m: Move) -> bool {
     m.promotion().is_none()
         && m.kind() != MoveKind::PromotionInPlace
         && m.kind() != MoveKind::Castling
-        && pos.piece_at(m.from()).is_some_and(|p| p.kind == PieceKind::Pawn)
+        && pos
+            .piece_at(m.from())
+            .is_some_and(|p| p.kind == PieceKind::Pawn)
         && TABLES.promotion[side.index()][m.to().index()]
 }
 
@@ -565,10 +570,29 @@ mod tests {
     #[test]
     fn parses_the_spec_forms() {
         for s in [
-            "E7-E13", "EE5-E9", "JF6×G9", "EF12×NF14", "DE27×JE13", "F12@@G9", "G15@F14",
-            "E25-E27=D", "F26-F28=&", "F28=R", "KRD-DE", "KRK-HIOO", "KRR-FEE", "GL5-H6#",
-            "VF24-D26++", "E7‐E13", "E7–E13", "JF6*G9", "JF6xG9", "GL5×GE5^+", "DB10-D10+∞",
-            "GH6xRI3", "NT18-B22+^",
+            "E7-E13",
+            "EE5-E9",
+            "JF6×G9",
+            "EF12×NF14",
+            "DE27×JE13",
+            "F12@@G9",
+            "G15@F14",
+            "E25-E27=D",
+            "F26-F28=&",
+            "F28=R",
+            "KRD-DE",
+            "KRK-HIOO",
+            "KRR-FEE",
+            "GL5-H6#",
+            "VF24-D26++",
+            "E7‐E13",
+            "E7–E13",
+            "JF6*G9",
+            "JF6xG9",
+            "GL5×GE5^+",
+            "DB10-D10+∞",
+            "GH6xRI3",
+            "NT18-B22+^",
         ] {
             assert!(MoveText::parse(s, &Letters::default()).is_ok(), "{s}");
         }
@@ -601,8 +625,20 @@ mod tests {
         let e = MoveText::parse("E7-J13", &l).unwrap_err();
         assert_eq!(e.offset, 3);
         for s in [
-            "", "+", "E7", "E7E9", "KRK-XX", "E7-E9=K", "E7-E9junk", "F28=&", "Q", "E7-E99",
-            "@@", "×", "E7-", "F28=",
+            "",
+            "+",
+            "E7",
+            "E7E9",
+            "KRK-XX",
+            "E7-E9=K",
+            "E7-E9junk",
+            "F28=&",
+            "Q",
+            "E7-E99",
+            "@@",
+            "×",
+            "E7-",
+            "F28=",
         ] {
             assert!(MoveText::parse(s, &l).is_err(), "{s}");
         }
@@ -615,21 +651,33 @@ mod tests {
         let r = pos.resolve(&p("E7-E13")).unwrap();
         assert!(r.warnings.is_empty());
         assert_eq!(pos.move_to_an(r.mv, &l), "E7-E13");
-        assert_eq!(pos.resolve(&p("F2-F4")), Err(ResolveError::WrongPiece {
-            cell: "F2".parse().unwrap(),
-            written: PieceKind::Pawn,
-            found: PieceKind::Bishop,
-        }));
+        assert_eq!(
+            pos.resolve(&p("F2-F4")),
+            Err(ResolveError::WrongPiece {
+                cell: "F2".parse().unwrap(),
+                written: PieceKind::Pawn,
+                found: PieceKind::Bishop,
+            })
+        );
         assert_eq!(
             pos.resolve(&p("E9-E11")),
             Err(ResolveError::NoSuchPiece("E9".parse().unwrap()))
         );
-        assert!(matches!(pos.resolve(&p("E7-E15")), Err(ResolveError::Illegal(_))));
+        assert!(matches!(
+            pos.resolve(&p("E7-E15")),
+            Err(ResolveError::Illegal(_))
+        ));
         let w = pos.resolve(&p("E7-E13+")).unwrap();
         assert_eq!(w.warnings.len(), 1);
         for m in pos.legal_moves().iter() {
             let s = pos.move_to_an(*m, &l);
-            assert_eq!(pos.resolve(&p(&s)).unwrap(), Resolved { mv: *m, warnings: vec![] });
+            assert_eq!(
+                pos.resolve(&p(&s)).unwrap(),
+                Resolved {
+                    mv: *m,
+                    warnings: vec![]
+                }
+            );
         }
     }
 }

@@ -10,8 +10,10 @@ mod tables;
 pub use cescacs_hex::{Cell, Direction, HexColour};
 pub use game::{DrawClaim, Game, GameError, GameResult, Termination};
 pub use piece::{Letters, LettersError, Piece, PieceKind, Side};
+#[doc(hidden)]
+pub use position::compat;
 pub use position::{
-    CastlingRights, CheckMarker, Move, MoveKind, MoveList, Position, SetupError, Setup,
+    CastlingRights, CheckMarker, Move, MoveKind, MoveList, Position, Setup, SetupError,
     SideCastling, SpecialRight, Status,
 };
 
@@ -21,19 +23,22 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         return 1;
     }
     let mut p = pos.clone();
-    perft_rec(&mut p, depth)
+    let mut buffers = vec![Vec::with_capacity(256); depth as usize];
+    perft_rec(&mut p, depth, &mut buffers)
 }
 
-fn perft_rec(p: &mut Position, depth: u32) -> u64 {
+fn perft_rec(p: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+    let Some((buf, rest)) = buffers.split_first_mut() else {
+        return 0;
+    };
     if depth == 1 {
-        return p.count_legal();
+        return p.count_legal(buf);
     }
-    let mut list = Position::new_list();
-    p.legal_into(&mut list);
+    p.legal_into(buf);
     let mut n = 0;
-    for &m in list.iter() {
-        let undo = p.make(m);
-        n += perft_rec(p, depth - 1);
+    for i in 0..buf.len() {
+        let undo = p.make(buf[i]);
+        n += perft_rec(p, depth - 1, rest);
         p.unmake(undo);
     }
     n
@@ -43,10 +48,15 @@ fn perft_rec(p: &mut Position, depth: u32) -> u64 {
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     let mut p = pos.clone();
     let list = pos.legal_moves();
+    let mut buffers = vec![Vec::with_capacity(256); depth.max(1) as usize];
     list.iter()
         .map(|&m| {
             let undo = p.make(m);
-            let n = if depth <= 1 { 1 } else { perft_rec(&mut p, depth - 1) };
+            let n = if depth <= 1 {
+                1
+            } else {
+                perft_rec(&mut p, depth - 1, &mut buffers)
+            };
             p.unmake(undo);
             (m, n)
         })
@@ -102,9 +112,17 @@ mod tests {
         let cells: usize = d
             .lines()
             .take(29)
-            .map(|l| l[3..].chars().filter(|c| *c == '.' || c.is_ascii_alphabetic()).count())
+            .map(|l| {
+                l[3..]
+                    .chars()
+                    .filter(|c| *c == '.' || c.is_ascii_alphabetic())
+                    .count()
+            })
             .sum();
         assert_eq!(cells, 169);
-        assert_eq!(d.lines().next(), Some(format!("28 {}v", " ".repeat(14)).as_str()));
+        assert_eq!(
+            d.lines().next(),
+            Some(format!("28 {}v", " ".repeat(14)).as_str())
+        );
     }
 }

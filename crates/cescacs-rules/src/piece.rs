@@ -106,7 +106,11 @@ impl Piece {
         if code == 0 {
             return None;
         }
-        let side = if code & 16 != 0 { Side::Black } else { Side::White };
+        let side = if code & 16 != 0 {
+            Side::Black
+        } else {
+            Side::White
+        };
         let kind = PieceKind::ALL[((code & 15) - 1) as usize];
         Some(Piece { side, kind })
     }

@@ -5,6 +5,28 @@ use crate::tables::{NO_DIR, TABLES};
 use cescacs_hex::{Cell, Direction, HexColour};
 use std::ops::Deref;
 
+/// Emulation of the author's program's blind spot, for oracle cross-checks only.
+#[doc(hidden)]
+pub mod compat {
+    use std::cell::Cell;
+
+    thread_local! {
+        static IGNORE_ELEPHANT_TWO_STEP: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// When set (on this thread), the Elephant's two-step forward attack is ignored,
+    /// as the author's TypeScript program does (spec §9.16.1). Never set it outside
+    /// of tests that compare against that program's output.
+    pub fn set_ignore_elephant_two_step(on: bool) {
+        IGNORE_ELEPHANT_TWO_STEP.with(|c| c.set(on));
+    }
+
+    #[inline]
+    pub(crate) fn ignore_elephant_two_step() -> bool {
+        IGNORE_ELEPHANT_TWO_STEP.with(|c| c.get())
+    }
+}
+
 const EMPTY: u8 = 0;
 const KIND_MASK: u8 = 15;
 const BLACK_BIT: u8 = 16;
@@ -272,59 +294,22 @@ impl Move {
     }
 }
 
-/// Up to 512 moves without heap allocation; derefs to `[Move]`.
-#[derive(Clone)]
+/// The legal moves of a position; derefs to `[Move]`.
+#[derive(Clone, Default)]
 pub struct MoveList {
-    moves: [Move; 512],
-    len: usize,
+    moves: Vec<Move>,
 }
 
-const NULL_MOVE: Move = Move {
-    from: match Cell::from_index(0) {
-        Some(c) => c,
-        None => unreachable!(),
-    },
-    to: match Cell::from_index(0) {
-        Some(c) => c,
-        None => unreachable!(),
-    },
-    kind: 0,
-    promo: 0,
-    captured: 0,
-    aux: 0,
-};
-
 impl MoveList {
-    fn new() -> MoveList {
-        MoveList {
-            moves: [NULL_MOVE; 512],
-            len: 0,
-        }
-    }
-    #[inline]
-    fn push(&mut self, m: Move) {
-        // 512 is far above any reachable count (queen + pieces give < 300).
-        if self.len < self.moves.len() {
-            self.moves[self.len] = m;
-            self.len += 1;
-        }
-    }
     fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut j = 0;
-        for i in 0..self.len {
-            if keep(self.moves[i]) {
-                self.moves[j] = self.moves[i];
-                j += 1;
-            }
-        }
-        self.len = j;
+        self.moves.retain(|&m| keep(m));
     }
 }
 
 impl Deref for MoveList {
     type Target = [Move];
     fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
 }
 
@@ -516,12 +501,12 @@ impl Position {
             let rh = TABLES.rook_home[side.index()];
             if sc.king && pos.board[TABLES.king_home[side.index()].index()] == K | sb {
                 bits |= 1 << shift;
-            }
-            if sc.queen_rook && pos.board[rh[0].index()] == R | sb {
-                bits |= 2 << shift;
-            }
-            if sc.king_rook && pos.board[rh[1].index()] == R | sb {
-                bits |= 4 << shift;
+                if sc.queen_rook && pos.board[rh[0].index()] == R | sb {
+                    bits |= 2 << shift;
+                }
+                if sc.king_rook && pos.board[rh[1].index()] == R | sb {
+                    bits |= 4 << shift;
+                }
             }
         }
         pos.castling = bits;
@@ -554,7 +539,9 @@ impl Position {
                 }
                 for c in [Some(near), far].into_iter().flatten() {
                     if self.board[c.index()] != EMPTY {
-                        return Err(SetupError::EnPassant(format!("skipped cell {c} is occupied")));
+                        return Err(SetupError::EnPassant(format!(
+                            "skipped cell {c} is occupied"
+                        )));
                     }
                 }
                 Ok(sp)
@@ -688,7 +675,12 @@ impl Position {
                     match p & KIND_MASK {
                         R | D | V => return true,
                         K if i == 0 => return true,
-                        E if i < 2 && d == elephant_back => return true,
+                        E if i < 2
+                            && d == elephant_back
+                            && (i == 0 || !compat::ignore_elephant_two_step()) =>
+                        {
+                            return true;
+                        }
                         _ => {}
                     }
                 }
@@ -736,7 +728,7 @@ impl Position {
 
     /// Cells of the pieces of `by` that attack `target`, each with whether it is
     /// adjoining (neighbour or knight jump), up to 3.
-    fn checkers(&self, target: Cell, by: Side) -> Vec<(Cell, bool)> {
+    fn checkers_of(&self, target: Cell, by: Side) -> Vec<(Cell, bool)> {
         let sb = side_bit(by);
         let mut out = Vec::new();
         let elephant_back = fwd(by).opposite() as usize;
@@ -755,7 +747,9 @@ impl Position {
                         K => i == 0,
                         E => {
                             if d < 6 {
-                                i < 2 && d == elephant_back
+                                i < 2
+                                    && d == elephant_back
+                                    && (i == 0 || !compat::ignore_elephant_two_step())
                             } else {
                                 i == 0 && d != 6 && d != 9
                             }
@@ -787,6 +781,14 @@ impl Position {
         out
     }
 
+    /// Cells of the pieces giving check to the side to move.
+    pub fn checkers(&self) -> Vec<Cell> {
+        self.checkers_of(self.kings[self.side.index()], self.side.opponent())
+            .into_iter()
+            .map(|c| c.0)
+            .collect()
+    }
+
     /// Whether the side to move is in check.
     pub fn is_check(&self) -> bool {
         self.attacked(self.kings[self.side.index()], self.side.opponent())
@@ -794,7 +796,7 @@ impl Position {
 
     /// The check marker of this position (as the position just reached by a move).
     pub fn check_marker(&self) -> CheckMarker {
-        let checkers = self.checkers(self.kings[self.side.index()], self.side.opponent());
+        let checkers = self.checkers_of(self.kings[self.side.index()], self.side.opponent());
         if checkers.is_empty() {
             return CheckMarker::None;
         }
@@ -812,7 +814,7 @@ impl Position {
     /// used by the seed-mode writer, where `+^` is reserved for knight-jump checks.
     pub fn is_knight_jump_check(&self) -> bool {
         let king = self.kings[self.side.index()];
-        let checkers = self.checkers(king, self.side.opponent());
+        let checkers = self.checkers_of(king, self.side.opponent());
         checkers.len() == 1 && king.is_knight_jump(checkers[0].0)
     }
 
@@ -854,7 +856,7 @@ impl Position {
     // ---------------------------------------------------------------- generation
 
     #[inline]
-    fn push_move(&self, list: &mut MoveList, from: Cell, to: Cell, kind: u8, captured: u8) {
+    fn push_move(&self, list: &mut Vec<Move>, from: Cell, to: Cell, kind: u8, captured: u8) {
         list.push(Move {
             from,
             to,
@@ -867,7 +869,7 @@ impl Position {
 
     /// Pawn arrival: expands into one move per fitting regainable piece, or a single
     /// awaiting move when nothing fits.
-    fn push_pawn(&self, list: &mut MoveList, mut m: Move) {
+    fn push_pawn(&self, list: &mut Vec<Move>, mut m: Move) {
         if TABLES.promotion[self.side.index()][m.to.index()] {
             let pool = self.regainable_after(m);
             if pool.is_empty() {
@@ -890,7 +892,7 @@ impl Position {
     }
 
     #[inline]
-    fn slide(&self, list: &mut MoveList, from: Cell, dirs: std::ops::Range<usize>) {
+    fn slide(&self, list: &mut Vec<Move>, from: Cell, dirs: std::ops::Range<usize>) {
         let us = side_bit(self.side);
         for d in dirs {
             for &to in from.ray(dir(d)) {
@@ -908,7 +910,7 @@ impl Position {
     }
 
     #[inline]
-    fn jumps(&self, list: &mut MoveList, from: Cell) {
+    fn jumps(&self, list: &mut Vec<Move>, from: Cell) {
         let us = side_bit(self.side);
         for &to in from.knight_jumps() {
             let p = self.board[to.index()];
@@ -921,7 +923,7 @@ impl Position {
     }
 
     #[inline]
-    fn step_to(&self, list: &mut MoveList, from: Cell, to: Option<Cell>) {
+    fn step_to(&self, list: &mut Vec<Move>, from: Cell, to: Option<Cell>) {
         if let Some(to) = to {
             let p = self.board[to.index()];
             if p == EMPTY {
@@ -933,38 +935,40 @@ impl Position {
     }
 
     /// The forced promotions of awaiting pawns, if they apply (spec §4.6).
-    fn forced_promotions(&self, list: &mut MoveList) {
+    fn forced_promotions(&self, list: &mut Vec<Move>) {
+        let si = self.side.index();
+        let own = self.occ[si].0;
+        let mask = TABLES.promotion_bits[si];
+        let on_edge = Bits([own[0] & mask[0], own[1] & mask[1], own[2] & mask[2]]);
+        if on_edge == Bits::default() {
+            return;
+        }
         let pawn = P | side_bit(self.side);
-        let start = list.len;
-        let mut pawns = Vec::new();
-        self.occ[self.side.index()].for_each(|c| {
-            if self.board[c.index()] == pawn && TABLES.promotion[self.side.index()][c.index()] {
-                pawns.push(c);
+        on_edge.for_each(|c| {
+            if self.board[c.index()] == pawn {
+                for k in self.regainable(self.side, c) {
+                    list.push(Move {
+                        from: c,
+                        to: c,
+                        kind: MK_PROMOTE,
+                        promo: kind_code(k),
+                        captured: 0,
+                        aux: 0,
+                    });
+                }
             }
         });
-        for c in pawns {
-            for k in self.regainable(self.side, c) {
-                list.push(Move {
-                    from: c,
-                    to: c,
-                    kind: MK_PROMOTE,
-                    promo: kind_code(k),
-                    captured: 0,
-                    aux: 0,
-                });
-            }
-        }
-        debug_assert!(list.len >= start);
     }
 
     /// Pseudo-legal moves (own King possibly left attacked), given whether the side
     /// to move is in check.
-    fn pseudo(&self, list: &mut MoveList, in_check: bool) {
+    fn pseudo(&self, list: &mut Vec<Move>, in_check: bool) {
         let side = self.side;
         let us = side_bit(side);
         if !in_check {
+            let start = list.len();
             self.forced_promotions(list);
-            if list.len > 0 {
+            if list.len() > start {
                 return;
             }
         }
@@ -1020,7 +1024,7 @@ impl Position {
         });
     }
 
-    fn pawn_moves(&self, list: &mut MoveList, from: Cell) {
+    fn pawn_moves(&self, list: &mut Vec<Move>, from: Cell) {
         let side = self.side;
         let us = side_bit(side);
         let forward = fwd(side);
@@ -1078,7 +1082,7 @@ impl Position {
         }
     }
 
-    fn castlings(&self, list: &mut MoveList) {
+    fn castlings(&self, list: &mut Vec<Move>) {
         let side = self.side;
         let si = side.index();
         let rook = R | side_bit(side);
@@ -1090,7 +1094,11 @@ impl Position {
             }
             let ok = def.rooks.iter().all(|r| {
                 let (origin, _, path) = &r[si];
-                let flag = if *origin == TABLES.rook_home[si][0] { 2 } else { 4 };
+                let flag = if *origin == TABLES.rook_home[si][0] {
+                    2
+                } else {
+                    4
+                };
                 self.castling & (flag << (3 * si)) != 0
                     && self.board[origin.index()] == rook
                     && path.iter().all(|c| self.board[c.index()] == EMPTY)
@@ -1110,9 +1118,9 @@ impl Position {
 
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
+        let mut list = MoveList::default();
         let in_check = self.is_check();
-        self.pseudo(&mut list, in_check);
+        self.pseudo(&mut list.moves, in_check);
         let mut scratch = self.clone();
         list.retain(|m| scratch.is_legal_pseudo(m, in_check));
         list
@@ -1133,41 +1141,47 @@ impl Position {
         }
         let us = self.side;
         let undo = self.make(m);
-        let ok = !self.attacked(self.kings[us.index()], us.opponent());
+        let ok = if m.from == king && compat::ignore_elephant_two_step() {
+            // The program's threat map, used for King moves, does see the two-step.
+            compat::set_ignore_elephant_two_step(false);
+            let ok = !self.attacked(self.kings[us.index()], us.opponent());
+            compat::set_ignore_elephant_two_step(true);
+            ok
+        } else {
+            !self.attacked(self.kings[us.index()], us.opponent())
+        };
         self.unmake(undo);
         ok
     }
 
-    /// Number of legal moves, without building the list (for perft leaves).
-    pub(crate) fn count_legal(&mut self) -> u64 {
-        let mut list = MoveList::new();
+    /// Number of legal moves, generated into a reused buffer (for perft leaves).
+    pub(crate) fn count_legal(&mut self, buf: &mut Vec<Move>) -> u64 {
+        buf.clear();
         let in_check = self.is_check();
-        self.pseudo(&mut list, in_check);
+        self.pseudo(buf, in_check);
         let mut n = 0;
-        for i in 0..list.len {
-            if self.is_legal_pseudo(list.moves[i], in_check) {
+        for i in 0..buf.len() {
+            if self.is_legal_pseudo(buf[i], in_check) {
                 n += 1;
             }
         }
         n
     }
 
-    pub(crate) fn legal_into(&mut self, list: &mut MoveList) {
+    /// Legal moves into a reused buffer.
+    pub(crate) fn legal_into(&mut self, buf: &mut Vec<Move>) {
+        buf.clear();
         let in_check = self.is_check();
-        self.pseudo(list, in_check);
+        self.pseudo(buf, in_check);
         let mut j = 0;
-        for i in 0..list.len {
-            let m = list.moves[i];
+        for i in 0..buf.len() {
+            let m = buf[i];
             if self.is_legal_pseudo(m, in_check) {
-                list.moves[j] = m;
+                buf[j] = m;
                 j += 1;
             }
         }
-        list.len = j;
-    }
-
-    pub(crate) fn new_list() -> MoveList {
-        MoveList::new()
+        buf.truncate(j);
     }
 
     // ---------------------------------------------------------------- make / unmake
@@ -1232,7 +1246,11 @@ impl Position {
                         MK_DOUBLE | MK_TRIPLE => {
                             let back = forward.opposite();
                             if let Some(near) = m.to.step(back) {
-                                let far = if m.kind == MK_TRIPLE { near.step(back) } else { None };
+                                let far = if m.kind == MK_TRIPLE {
+                                    near.step(back)
+                                } else {
+                                    None
+                                };
                                 new_special = SpecialRight::EnPassant {
                                     pawn: m.to,
                                     near,
@@ -1257,7 +1275,9 @@ impl Position {
             }
         }
         if moving & KIND_MASK == K {
-            self.castling &= !(1 << (3 * si));
+            // Rook flags only matter while the King is unmoved; dropping them keeps
+            // one representation per TLPD castling field.
+            self.castling &= !(7 << (3 * si));
         }
         // A rook flag survives only while its rook stands on its initial cell.
         for s in [Side::White, Side::Black] {

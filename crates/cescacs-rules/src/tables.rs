@@ -22,6 +22,8 @@ pub(crate) struct CastlingDef {
 
 pub(crate) struct Tables {
     pub promotion: [[bool; 169]; 2],
+    /// The same as 169-bit masks, for a quick test against occupancy.
+    pub promotion_bits: [[u64; 3]; 2],
     pub triple: [[bool; 169]; 2],
     /// Direction index + 0 from the first cell to the second, or NO_DIR when not on one line.
     pub align: Vec<[u8; 169]>,
@@ -48,6 +50,14 @@ fn build() -> Tables {
         for side in [Side::White, Side::Black] {
             if c.step(forward_dir(side)).is_none() {
                 promotion[side.index()][c.index()] = true;
+            }
+        }
+    }
+    let mut promotion_bits = [[0u64; 3]; 2];
+    for c in Cell::all() {
+        for (s, bits) in promotion_bits.iter_mut().enumerate() {
+            if promotion[s][c.index()] {
+                bits[c.index() >> 6] |= 1 << (c.index() & 63);
             }
         }
     }
@@ -94,6 +104,7 @@ fn build() -> Tables {
     let zobrist_black = next();
     Tables {
         promotion,
+        promotion_bits,
         triple,
         align,
         castlings,
@@ -198,10 +209,18 @@ mod tests {
         ];
         expected.sort();
         assert_eq!(names, expected);
-        let hioo = TABLES.castlings.iter().find(|c| c.name == "KRK-HIOO").unwrap();
+        let hioo = TABLES
+            .castlings
+            .iter()
+            .find(|c| c.name == "KRK-HIOO")
+            .unwrap();
         assert_eq!(hioo.rooks[0][0].1, cell("I7"));
         assert_eq!(hioo.rooks[0][1].1, cell("I21"));
-        let de = TABLES.castlings.iter().find(|c| c.name == "KRD-DE").unwrap();
+        let de = TABLES
+            .castlings
+            .iter()
+            .find(|c| c.name == "KRD-DE")
+            .unwrap();
         assert_eq!(de.rooks[0][1].1, cell("E27"));
         assert_eq!(de.king_to[1], cell("D26"));
     }

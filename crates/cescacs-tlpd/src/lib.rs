@@ -93,7 +93,10 @@ fn line_cells(line: u8) -> impl Iterator<Item = Cell> {
 
 /// Reads a TLPD into a [`Setup`] without building the position.
 pub fn parse_setup(s: &str, letters: &Letters) -> Result<Setup, TlpdError> {
-    let mut r = Reader { s: s.trim_end(), pos: 0 };
+    let mut r = Reader {
+        s: s.trim_end(),
+        pos: 0,
+    };
     r.spaces();
     let mut board: [Option<Piece>; 169] = [None; 169];
     if r.bump() != Some('/') {
@@ -178,7 +181,10 @@ pub fn parse_setup(s: &str, letters: &Letters) -> Result<Setup, TlpdError> {
                     r.bump();
                 }
                 _ => {
-                    fullmove = Some(r.number().ok_or_else(|| r.err(at, "the move number or '?'"))?);
+                    fullmove = Some(
+                        r.number()
+                            .ok_or_else(|| r.err(at, "the move number or '?'"))?,
+                    );
                 }
             }
         } else {
@@ -247,7 +253,8 @@ fn parse_castling(r: &mut Reader<'_>, letters: &Letters) -> Result<CastlingRight
         .find(|&(i, c)| c.is_ascii_lowercase() || (c == '-' && i > 0))
         .map_or(mapped.len(), |x| x.0);
     let (white, black) = mapped.split_at(split);
-    if white.chars().any(|c| c.is_ascii_lowercase()) || black.chars().any(|c| c.is_ascii_uppercase())
+    if white.chars().any(|c| c.is_ascii_lowercase())
+        || black.chars().any(|c| c.is_ascii_uppercase())
     {
         return Err(bad());
     }
@@ -281,9 +288,15 @@ fn parse_special(
         (d == -2 || d == -4).then_some(c)
     };
     let ep = |pawn: Cell, lines: &[u32]| -> Option<SpecialRight> {
-        let cells: Vec<Cell> = lines.iter().map(|&l| behind(pawn, l)).collect::<Option<_>>()?;
+        let cells: Vec<Cell> = lines
+            .iter()
+            .map(|&l| behind(pawn, l))
+            .collect::<Option<_>>()?;
         let near = *cells.iter().find(|c| c.line().abs_diff(pawn.line()) == 2)?;
-        let far = cells.iter().copied().find(|c| c.line().abs_diff(pawn.line()) == 4);
+        let far = cells
+            .iter()
+            .copied()
+            .find(|c| c.line().abs_diff(pawn.line()) == 4);
         if cells.len() != 1 + far.is_some() as usize {
             return None;
         }
@@ -291,6 +304,9 @@ fn parse_special(
     };
     // The author's program: P@<first crossed cell>[,<second crossed line>][<pawn cell>]
     if let Some(rest) = field.strip_prefix("P@") {
+        if is_program_capture_marker(rest) {
+            return Ok(SpecialRight::None);
+        }
         let parsed = (|| {
             let (first, n) = parse_cell_prefix(rest)?;
             let mut rest = &rest[n..];
@@ -310,7 +326,9 @@ fn parse_special(
         return parsed.ok_or_else(|| bad("an en passant field such as P@E9[E11]"));
     }
     let Some((cell, n)) = parse_cell_prefix(&field) else {
-        return Err(bad("'-', an en passant field (G15@13, G13@9-11) or a scornful cell (F14)"));
+        return Err(bad(
+            "'-', an en passant field (G15@13, G13@9-11) or a scornful cell (F14)",
+        ));
     };
     let rest = &field[n..];
     if rest.is_empty() {
@@ -349,6 +367,20 @@ fn parse_special(
         .filter(|l| l.len() <= 2)
         .and_then(|l| ep(cell, &l))
         .ok_or_else(|| bad("an en passant field such as G15@13 or G13@9-11"))
+}
+
+/// The program also writes `P@<column><line>[<pawn cell>]` after a pawn capture of
+/// three lines (`P@F13[F12]` after `E15×F12`), naming a cell that does not exist. No
+/// capture can use it, so it reads as no right.
+fn is_program_capture_marker(rest: &str) -> bool {
+    let Some((inner, tail)) = rest.split_once('[') else {
+        return false;
+    };
+    let mut chars = inner.chars();
+    let col = chars.next().and_then(column_from_letter);
+    let line: Option<u8> = chars.as_str().parse().ok();
+    let pawn = tail.strip_suffix(']').and_then(|p| p.parse::<Cell>().ok());
+    matches!((col, line, pawn), (Some(c), Some(l), Some(_)) if l <= MAX_LINE && Cell::new(c, l).is_none())
 }
 
 /// Writes the seed form of the TLPD with the standard letters.
@@ -475,7 +507,10 @@ mod tests {
         let five = INITIAL.trim_end_matches(" 1");
         assert_eq!(parse(five).unwrap().fullmove_number(), None);
         let unknown = INITIAL.replace(" 0 1", " - ?");
-        assert_eq!(write(&parse(&unknown).unwrap()), INITIAL.replace(" 0 1", " 0 ?"));
+        assert_eq!(
+            write(&parse(&unknown).unwrap()),
+            INITIAL.replace(" 0 1", " 0 ?")
+        );
         let additive = INITIAL.replace("22:2pjp2", "22:11pjp11");
         assert_eq!(parse(&additive).unwrap(), Position::initial());
         let short = INITIAL.replace("22:2pjp2", "22:2pjp");
@@ -485,7 +520,16 @@ mod tests {
         let ts = seed.replace("E13@9-11", "P@E9,11[E13]");
         assert_eq!(parse(&ts).unwrap(), parse(seed).unwrap());
         assert_eq!(write(&parse(&ts).unwrap()), seed);
-        assert_eq!(write(&parse(&seed.replace("E13@9-11", "E13@11-9")).unwrap()), seed);
+        assert_eq!(
+            write(&parse(&seed.replace("E13@9-11", "E13@11-9")).unwrap()),
+            seed
+        );
+        let bogus = seed.replace("E13@9-11", "P@E12[E13]");
+        assert_eq!(
+            write(&parse(&bogus).unwrap()),
+            seed.replace("E13@9-11", "-")
+        );
+        assert!(parse(&seed.replace("E13@9-11", "P@E15[E13]")).is_err());
     }
 
     #[test]
@@ -506,7 +550,10 @@ mod tests {
         let s = "/27:1k/15:4p3/14:3P3/1:1K/ b -- F14 0 30";
         let p = parse(s).unwrap();
         assert_eq!(write(&p), s);
-        assert_eq!(parse("/27:1k/15:4p3/14:3P3/1:1K/ b -- G15@F14 0 30").unwrap(), p);
+        assert_eq!(
+            parse("/27:1k/15:4p3/14:3P3/1:1K/ b -- G15@F14 0 30").unwrap(),
+            p
+        );
         assert!(parse("/27:1k/14:3P3/1:1K/ b -- F14 0 30").is_err());
     }
 
