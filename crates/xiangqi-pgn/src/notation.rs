@@ -50,6 +50,9 @@ pub struct MoveStyle {
     pub wxf_marker_first: bool,
     /// ICCS: original `H2-E2` spelling instead of `h2e2`.
     pub iccs_upper_dash: bool,
+    /// Chinese: follow a two-file soldier ordinal whose meaning depends on the disputed
+    /// scan order (spec §5.3) with a `{h2e2}` comment holding the ICCS move.
+    pub annotate_ambiguous: bool,
 }
 
 impl MoveStyle {
@@ -62,6 +65,7 @@ impl MoveStyle {
             wxf_equals: false,
             wxf_marker_first: false,
             iccs_upper_dash: false,
+            annotate_ambiguous: false,
         }
     }
 }
@@ -758,6 +762,13 @@ pub fn resolve_chinese(pos: &Position, token: &str) -> Result<Resolved, MoveErro
         };
     }
     ours.map(|mv| Resolved { mv, warning: None })
+}
+
+/// True when `m`'s Chinese text would name another legal move under the reversed
+/// two-file scan order.
+pub fn tandem_order_sensitive(pos: &Position, m: Move) -> bool {
+    let text = render_chinese(pos, m, &MoveStyle::canonical(Notation::Chinese));
+    resolve_chinese(pos, &text).is_ok_and(|r| r.warning.is_some())
 }
 
 /// Resolves a WXF token (canonical, marker-first, full-width and pyffish dialects).

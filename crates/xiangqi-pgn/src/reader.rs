@@ -430,7 +430,25 @@ fn split_games(toks: Vec<Tok>, file_warnings: &mut Vec<Warning>) -> Vec<Vec<Tok>
         let is_tag =
             matches!(t.kind, TokKind::Tag(..)) || (t.line_start && t.text.starts_with('['));
         if is_tag && (in_moves || ended) {
-            games.push(std::mem::take(&mut cur));
+            let chunk = std::mem::take(&mut cur);
+            // Text before a game that holds neither a tag nor anything move-like (a
+            // title line, an advert) is junk, not a game.
+            let tagless = !chunk.iter().any(|t| matches!(t.kind, TokKind::Tag(..)));
+            let moveless = !chunk.iter().any(
+                |t| matches!(&t.kind, TokKind::Move(m) if classify(&fold_fullwidth(m)).is_some()),
+            );
+            if tagless && moveless {
+                if let Some(t) = chunk.first() {
+                    file_warnings.push(Warning {
+                        game: games.len() + 1,
+                        line: t.line,
+                        col: t.col,
+                        message: format!("junk before a game skipped: {:?}", t.text),
+                    });
+                }
+            } else {
+                games.push(chunk);
+            }
             in_moves = false;
             ended = false;
         }
@@ -818,6 +836,20 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
             }
         }
         let (line, err, result, w, notation) = outcome;
+        // Spec §5.6: the tokens decide; a contradicting Format tag only warns.
+        if let (Some(found), Some(tag)) = (notation, game.tag("Format")) {
+            if Notation::from_name(tag).is_some_and(|n| n != found) {
+                warnings.push(Warning {
+                    game: index,
+                    line: first.0,
+                    col: first.1,
+                    message: format!(
+                        "Format tag {tag:?} contradicts the movetext, read as {}",
+                        found.tag_value()
+                    ),
+                });
+            }
+        }
         game.line = line;
         game.source_notation = notation;
         warnings.extend(w);

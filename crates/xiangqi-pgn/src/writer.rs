@@ -84,6 +84,13 @@ fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, out: &mut Vec<S
         }
         out.push(render(&pos, node.mv, style));
         need_number = false;
+        if style.annotate_ambiguous
+            && style.notation == crate::notation::Notation::Chinese
+            && crate::notation::tandem_order_sensitive(&pos, node.mv)
+        {
+            out.push(format!("{{{}}}", node.mv.to_iccs()));
+            need_number = true;
+        }
         for g in &node.nags {
             out.push(g.clone());
         }

@@ -331,6 +331,29 @@ fn result_tag_wins_over_a_disagreeing_token() {
 }
 
 #[test]
+fn junk_before_a_game_and_wrong_format_tag() {
+    let text = "象棋谱大全 www.example\n\n[Format \"WXF\"]\n1. h2e2 h9g7 *\n";
+    let r = read_str(text, "j");
+    assert_eq!(r.games.len(), 1);
+    assert!(r.warnings[0].message.contains("junk before a game"));
+    let g = &r.games[0];
+    assert!(g.is_ok());
+    assert!(g.warnings.iter().any(|w| w.message.contains("contradicts")));
+}
+
+#[test]
+fn annotate_ambiguous_two_file_ordinals() {
+    // Red soldiers on files 7 (c5, c6) and 3 (g5, g6): "一兵" depends on the scan order.
+    let fen = "3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1";
+    let text = format!("[FEN \"{fen}\"]\n1. g6g7 *\n");
+    let g = read_str(&text, "t").games.remove(0);
+    let mut style = MoveStyle::canonical(Notation::Chinese);
+    assert!(write_game(&g.game, &style).contains("1. 一兵进一 *"));
+    style.annotate_ambiguous = true;
+    assert!(write_game(&g.game, &style).contains("1. 一兵进一 {g6g7} *"));
+}
+
+#[test]
 fn deep_nesting_is_bounded() {
     let text = format!(
         "1. h2e2 {}h9g7{} *",
