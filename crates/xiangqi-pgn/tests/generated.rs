@@ -91,6 +91,18 @@ fn check_dir(dir: &Path) -> usize {
     for variant in VARIANTS {
         let bytes = std::fs::read(dir.join(variant)).unwrap();
         let file = read_bytes(&bytes, variant);
+        // A canonical file written back in its own style is the same file, byte for byte.
+        if let Some((_, style, _)) = targets.iter().find(|(f, _, _)| *f == variant) {
+            let all: String = file
+                .games
+                .iter()
+                .map(|g| write_game(&g.game, style))
+                .collect();
+            assert!(
+                all.as_bytes() == bytes.as_slice(),
+                "{variant} not reproduced byte for byte"
+            );
+        }
         assert_eq!(file.games.len(), expected.len(), "{variant}: game count");
         for (g, exp) in file.games.iter().zip(&expected) {
             if variant == "gen_chinese_cchess.pgn" {
