@@ -1,4 +1,5 @@
-//! Reads CTL-PGN files and prints their diagnostics and canonical form.
+//! Reads and replays CTL-PGN files; prints their diagnostics, final TLPD, and
+//! optionally a written form.
 //!
 //! `cargo run -p ctl-pgn --example ctlpgn_dump -- FILE... [--write canonical|minimal|fan]`
 fn main() {
@@ -22,9 +23,12 @@ fn main() {
                 continue;
             }
         };
-        for rec in ctl_pgn::read_str(path, &src) {
+        for rec in ctl_pgn::replay(path, &src, ctl_pgn::Options::default()) {
             for d in &rec.diagnostics {
                 println!("{d}");
+            }
+            if let Some(t) = &rec.tlpd {
+                println!("{path}: game {}: {} plies: {t}", rec.index, rec.plies);
             }
             if let (Some(f), Some(g)) = (form, &rec.game) {
                 print!("{}", ctl_pgn::write_game(g, f));

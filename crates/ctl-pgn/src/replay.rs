@@ -28,6 +28,8 @@ pub struct Replayed {
     pub game: Option<Game>,
     /// The position after the last main-line move that could be played.
     pub position: Option<Position>,
+    /// That position as a TLPD string (the seed's form, standard letters).
+    pub tlpd: Option<String>,
     /// Main-line half-moves played.
     pub plies: usize,
     /// Whether every main-line move was played.
@@ -82,6 +84,7 @@ pub fn replay_record(file: &str, record: Record, options: Options) -> Replayed {
         index,
         game: None,
         position: None,
+        tlpd: None,
         plies: 0,
         complete: false,
         diagnostics: Vec::new(),
@@ -96,10 +99,12 @@ pub fn replay_record(file: &str, record: Record, options: Options) -> Replayed {
         };
         if let Some(start) = start_position(&mut ctx, g) {
             let mut pos = start;
-            let (plies, complete) = replay_line(&mut ctx, &mut pos, &g.main);
+            let mut history = Some(cescacs_rules::Game::new(pos.clone()));
+            let (plies, complete) = replay_line(&mut ctx, &mut pos, &g.main, &mut history);
             if complete {
-                check_end(&mut ctx, g, &pos);
+                check_end(&mut ctx, g, &pos, history.as_ref());
             }
+            out.tlpd = Some(cescacs_tlpd::write(&pos));
             out.position = Some(pos);
             out.plies = plies;
             out.complete = complete;
@@ -126,42 +131,142 @@ pub fn check(file: &str, src: &str, options: Options) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Reads a file and writes every record in a form. Records with errors are not
-/// written; their diagnostics are returned instead.
-pub fn write(file: &str, src: &str, form: Form) -> Result<String, Vec<Diagnostic>> {
-    let recs = read_str(file, src);
-    let errors: Vec<Diagnostic> = recs
-        .iter()
-        .flat_map(|r| r.diagnostics.iter())
-        .filter(|d| d.is_error())
-        .cloned()
-        .collect();
-    if !errors.is_empty() {
-        return Err(errors);
+/// How the [`write`] entry point spells check markers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Markers {
+    /// Recomputed from the positions, seed mode (§6.4): `+` for a single check,
+    /// `+^` only for a knight-jump check, `++`, `#`.
+    #[default]
+    Seed,
+    /// Recomputed, rich mode (SITE/TS): `+^` adjoining or knight, `+∞` from afar.
+    Rich,
+    /// As read (no replay needed).
+    AsRead,
+}
+
+/// Reads a file and writes every record in a form, with markers recomputed as
+/// `markers` says. Nothing is written when a record has errors (syntax, or, when
+/// markers are recomputed, legality); the errors are returned instead.
+pub fn write(
+    file: &str,
+    src: &str,
+    form: Form,
+    markers: Markers,
+) -> Result<String, Vec<Diagnostic>> {
+    let mut games = Vec::new();
+    let mut errors = Vec::new();
+    for rec in read_str(file, src) {
+        errors.extend(rec.diagnostics.iter().filter(|d| d.is_error()).cloned());
+        let Some(mut g) = rec.game.clone() else {
+            continue;
+        };
+        if markers != Markers::AsRead && errors.is_empty() {
+            let r = replay_record(file, rec, Options::default());
+            errors.extend(r.diagnostics.into_iter().filter(Diagnostic::is_error));
+            if errors.is_empty() {
+                let start = g
+                    .start_tlpd()
+                    .map(|t| {
+                        let letters = g.letters().unwrap_or_default();
+                        cescacs_tlpd::parse(&letters.tlpd_to_standard(t))
+                    })
+                    .transpose()
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(Position::initial);
+                set_markers(&mut g.main, &start, markers);
+            }
+        }
+        games.push(g);
     }
-    Ok(write_games(
-        recs.iter().filter_map(|r| r.game.as_ref()),
-        form,
-    ))
+    if errors.is_empty() {
+        Ok(write_games(&games, form))
+    } else {
+        Err(errors)
+    }
+}
+
+/// Sets every marker of a line (and its variations) from the positions. The line has
+/// been replayed without errors, so every move resolves.
+fn set_markers(line: &mut Line, start: &Position, style: Markers) {
+    let letters = Letters::default();
+    let mut pos = start.clone();
+    let mut before: Vec<(u32, Side, Position)> = Vec::new();
+    for item in &mut line.items {
+        match item {
+            Item::Comment(_) => {}
+            Item::Variation(v) => {
+                let Some(first) = v.line.moves().next() else {
+                    continue;
+                };
+                let key = (first.number, first.side);
+                if let Some((_, _, p)) = before.iter().rev().find(|(n, s, _)| (*n, *s) == key) {
+                    set_markers(&mut v.line, p, style);
+                }
+            }
+            Item::Move(m) => {
+                let Some(mv) = MoveText::parse(&m.token.to_standard(), &letters)
+                    .ok()
+                    .and_then(|t| pos.resolve(&t).ok())
+                    .map(|r| r.mv)
+                else {
+                    return;
+                };
+                before.push((m.number, m.side, pos.clone()));
+                pos.play(mv);
+                m.check = match pos.check_marker() {
+                    CheckMarker::None => None,
+                    CheckMarker::Mate => Some(CheckMark::Mate),
+                    CheckMarker::Double => Some(CheckMark::Double),
+                    CheckMarker::Adjoining
+                        if style == Markers::Rich || pos.is_knight_jump_check() =>
+                    {
+                        Some(CheckMark::Unblockable)
+                    }
+                    CheckMarker::Afar if style == Markers::Rich => Some(CheckMark::Afar),
+                    CheckMarker::Adjoining | CheckMarker::Afar => Some(CheckMark::Check),
+                };
+            }
+        }
+    }
 }
 
 fn start_position(ctx: &mut Ctx<'_>, g: &Game) -> Option<Position> {
-    match g.start_tlpd() {
-        None => Some(Position::initial()),
-        Some(_) => {
-            // The TLPD reader belongs to cescacs-tlpd, which has not published its
-            // API yet; no substitute is written here.
-            let span = g
-                .tags
-                .iter()
-                .find(|t| matches!(t.name.as_str(), "TLPD" | "PDTL" | "DPTL"))
-                .map(|t| t.span)
-                .unwrap_or_default();
+    let Some(tag) = g
+        .tags
+        .iter()
+        .find(|t| matches!(t.name.as_str(), "TLPD" | "PDTL" | "DPTL"))
+    else {
+        return Some(Position::initial());
+    };
+    // The model works in standard letters; the tag is in the record's letters
+    // (`Redefine` applies to it, §7.6), so it is mapped back before the TLPD reader.
+    let letters = g.letters().unwrap_or_default();
+    let standard = letters.tlpd_to_standard(&tag.value);
+    match cescacs_tlpd::parse(&standard) {
+        Ok(p) => {
+            if let (Some(n), Some(first)) = (p.fullmove_number(), g.main_moves().next())
+                && !first.number_unknown
+                && first.number != n
+            {
+                ctx.push(
+                    Severity::Warning,
+                    Code::Numbering,
+                    first.span,
+                    format!(
+                        "first move numbered {} but the TLPD says move {n}",
+                        first.number
+                    ),
+                );
+            }
+            Some(p)
+        }
+        Err(e) => {
             ctx.push(
                 Severity::Error,
                 Code::StartPosition,
-                span,
-                "records with a TLPD start position cannot be replayed yet (cescacs-tlpd has no reader)".into(),
+                tag.span,
+                format!("[{} \"{}\"]: {e}", tag.name, tag.value),
             );
             None
         }
@@ -192,12 +297,22 @@ fn move_label(m: &MoveNode) -> String {
 /// Replays a line from `pos`; returns the half-moves played and whether all were.
 /// Variations are replayed from the position before the half-move they replace; their
 /// errors are reported and the enclosing line goes on.
-fn replay_line(ctx: &mut Ctx<'_>, pos: &mut Position, line: &Line) -> (usize, bool) {
+///
+/// `history` follows the main line only (variations pass `None`): it knows repetitions
+/// and the move-count rules, which a single position cannot.
+fn replay_line(
+    ctx: &mut Ctx<'_>,
+    pos: &mut Position,
+    line: &Line,
+    history: &mut Option<cescacs_rules::Game>,
+) -> (usize, bool) {
     let letters = Letters::default();
     // (number, side, position before) of each half-move played in this line.
     let mut before: Vec<(u32, Side, Position)> = Vec::new();
     let mut plies = 0;
     let mut side_warned = false;
+    // After an automatic end the history refuses moves; report that once.
+    let mut ended_warned = false;
     for item in &line.items {
         match item {
             Item::Comment(_) => {}
@@ -212,7 +327,7 @@ fn replay_line(ctx: &mut Ctx<'_>, pos: &mut Position, line: &Line) -> (usize, bo
                 {
                     Some((_, _, p)) => {
                         let mut vp = p.clone();
-                        replay_line(ctx, &mut vp, &v.line);
+                        replay_line(ctx, &mut vp, &v.line, &mut None);
                     }
                     None => ctx.push(
                         Severity::Error,
@@ -264,10 +379,9 @@ fn replay_line(ctx: &mut Ctx<'_>, pos: &mut Position, line: &Line) -> (usize, bo
                             Code::IllegalMove,
                             m.span,
                             format!(
-                                "move {} ({} to move, after {} half-moves of this line): {e}",
+                                "move {}: {e}; position: {}",
                                 move_label(m),
-                                side_name(to_move),
-                                plies
+                                cescacs_tlpd::write(pos)
                             ),
                         );
                         return (plies, false);
@@ -303,6 +417,24 @@ fn replay_line(ctx: &mut Ctx<'_>, pos: &mut Position, line: &Line) -> (usize, bo
                     ctx.push(severity, code, m.span, message);
                 }
                 before.push((m.number, m.side, pos.clone()));
+                if let Some(h) = history.as_mut()
+                    && let Err(cescacs_rules::GameError::Finished(r)) = h.play(resolved.mv)
+                    && !ended_warned
+                {
+                    ended_warned = true;
+                    let why = h
+                        .outcome()
+                        .map_or(String::new(), |o| format!(" by {:?}", o.1));
+                    ctx.push(
+                        Severity::Warning,
+                        Code::Result,
+                        m.span,
+                        format!(
+                            "move {} is played after the game ended ({r}{why})",
+                            move_label(m)
+                        ),
+                    );
+                }
                 pos.play(resolved.mv);
                 plies += 1;
             }
@@ -312,15 +444,19 @@ fn replay_line(ctx: &mut Ctx<'_>, pos: &mut Position, line: &Line) -> (usize, bo
 }
 
 /// End of the main line: end indicator, result line, `Result` tag, mate.
-fn check_end(ctx: &mut Ctx<'_>, g: &Game, pos: &Position) {
+fn check_end(ctx: &mut Ctx<'_>, g: &Game, pos: &Position, history: Option<&cescacs_rules::Game>) {
     let last = g.main_moves().last();
     let status = pos.status();
     let mover = last.map(|m| m.side);
+    let automatic_draw = history
+        .and_then(|h| h.outcome())
+        .is_some_and(|(r, _)| r == cescacs_rules::GameResult::Draw);
     let by_rules = match (status, mover) {
         (Status::Checkmate, Some(Side::White)) => Some(GameResult::WhiteWins),
         (Status::Checkmate, Some(Side::Black)) => Some(GameResult::BlackWins),
         (Status::Stalemate, Some(Side::White)) => Some(GameResult::WhiteStalemates),
         (Status::Stalemate, Some(Side::Black)) => Some(GameResult::BlackStalemates),
+        _ if automatic_draw => Some(GameResult::Draw),
         _ => None,
     };
     let end_span = last.map_or(g.span, |m| m.span);
@@ -387,10 +523,10 @@ fn check_end(ctx: &mut Ctx<'_>, g: &Game, pos: &Position) {
             tag_span(g, "Result"),
             format!(
                 "Result tag {t} contradicts the final {} ({b})",
-                if status == Status::Checkmate {
-                    "mate"
-                } else {
-                    "stalemate"
+                match status {
+                    Status::Checkmate => "mate",
+                    Status::Stalemate => "stalemate",
+                    Status::Ongoing => "automatic draw",
                 }
             ),
         );
