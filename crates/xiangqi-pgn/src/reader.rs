@@ -683,6 +683,25 @@ impl Builder<'_> {
     }
 }
 
+/// The side a Chinese move text is written for, from its target numeral.
+fn chinese_text_side(token: &str) -> Option<xiangqi::Side> {
+    let folded = fold_fullwidth(token);
+    if classify(&folded) != Some(TokenKind::Chinese) {
+        return None;
+    }
+    let last = folded
+        .trim_end_matches(['+', '#', '!', '?'])
+        .chars()
+        .last()?;
+    if last.is_ascii_digit() {
+        Some(xiangqi::Side::Black)
+    } else if "一二三四五六七八九".contains(last) {
+        Some(xiangqi::Side::Red)
+    } else {
+        None
+    }
+}
+
 fn flip_side(fen: &str) -> String {
     let mut f: Vec<&str> = fen.split(' ').collect();
     if f.len() > 1 {
@@ -818,8 +837,19 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
         }
         // Set-up games whose FEN names the wrong side to move (the first move only fits
         // the other side) are read with the side flipped, and say so.
+        // Chinese text also says who moves: the target is a Chinese numeral for Red
+        // and a digit for Black. A first move written for the other side is tried with
+        // the side flipped even when it happens to parse for the stated side (Arabic
+        // digits are tolerated for Red), and the flipped reading wins if it replays.
+        let first_text_side = toks.iter().find_map(|t| match &t.kind {
+            TokKind::Move(m) => Some(chinese_text_side(m)),
+            _ => None,
+        });
         let first_move_failed = matches!(&outcome.1, Some(ReadError::Move { ply: 0, .. }));
-        if first_move_failed && fen_tag.is_some() {
+        let text_disagrees = first_text_side
+            .flatten()
+            .is_some_and(|s| s != start.side_to_move());
+        if (first_move_failed || text_disagrees) && fen_tag.is_some() {
             if let Ok(flipped) = Position::from_fen(&flip_side(&start.to_fen())) {
                 let alt = run(&flipped, saw10);
                 if alt.1.is_none() {

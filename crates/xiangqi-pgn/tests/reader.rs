@@ -200,6 +200,27 @@ fn black_first_numbered_as_one_and_side_from_position() {
 }
 
 #[test]
+fn wrong_fen_side_is_flipped_when_the_text_says_so() {
+    // The FEN says Red to move but the text is a Black-first game (digits = Black).
+    // Read Red-first, every move would still parse (Red rook e2 is on Red's file 5 and
+    // Arabic digits are tolerated for Red), giving a different game.
+    let text =
+        "[FEN \"5k3/9/9/9/9/9/9/4R4/4r4/3K5 w - - 0 1\"]\n1. 車５平６\n2. 帥六平五 車６進１ *\n";
+    let g = &read_str(text, "flip").games[0];
+    assert!(g.is_ok(), "{:?}", g.error);
+    assert_eq!(iccs_line(&g.game), vec!["e1f1", "d0e0", "f1f0"]);
+    assert!(
+        g.warnings
+            .iter()
+            .any(|w| w.message.contains("side flipped"))
+    );
+    // A first move that fits no move of the stated side also flips it.
+    let text = "[FEN \"5k3/9/9/9/9/9/9/9/4r4/3K5 w - - 0 1\"]\n1. 車５平６\n2. 帥六平五 *\n";
+    let g = &read_str(text, "flip2").games[0];
+    assert!(g.is_ok(), "{:?}", g.error);
+}
+
+#[test]
 fn coordinate_dialects_and_wxf_variants() {
     // Ranks 1..10 (Fairy-Stockfish): `h3e3` is ICCS h2e2; `e10` decides the dialect.
     let ff = read_str("1. h3e3 h10g8 2. h1g3 *", "ff");
