@@ -14,7 +14,7 @@ pub use piece::{Letters, LettersError, Piece, PieceKind, Side};
 pub use position::compat;
 pub use position::{
     CastlingRights, CheckMarker, Move, MoveKind, MoveList, Position, Setup, SetupError,
-    SideCastling, SpecialRight, Status,
+    SideCastling, SpecialRight, Status, Undo,
 };
 
 /// Leaf count of the legal-move tree of depth `depth` (bulk counting at the last ply).
@@ -36,8 +36,8 @@ fn perft_rec(p: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
     }
     p.legal_into(buf);
     let mut n = 0;
-    for i in 0..buf.len() {
-        let undo = p.make(buf[i]);
+    for &m in buf.iter() {
+        let undo = p.make(m);
         n += perft_rec(p, depth - 1, rest);
         p.unmake(undo);
     }

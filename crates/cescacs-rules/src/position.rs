@@ -341,9 +341,9 @@ pub enum CheckMarker {
     Mate,
 }
 
-/// Record of what `make` changed, so `unmake` can restore it.
-#[derive(Clone, Copy)]
-pub(crate) struct Undo {
+/// Record of what [`Position::make`] changed, so [`Position::unmake`] can restore it.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
     writes: [(Cell, u8); 6],
     n: u8,
     castling: u8,
@@ -1160,8 +1160,8 @@ impl Position {
         let in_check = self.is_check();
         self.pseudo(buf, in_check);
         let mut n = 0;
-        for i in 0..buf.len() {
-            if self.is_legal_pseudo(buf[i], in_check) {
+        for &m in buf.iter() {
+            if self.is_legal_pseudo(m, in_check) {
                 n += 1;
             }
         }
@@ -1193,8 +1193,9 @@ impl Position {
         self.set(c, code);
     }
 
-    /// Plays `m` in place and returns what is needed to take it back.
-    pub(crate) fn make(&mut self, m: Move) -> Undo {
+    /// Plays `m` in place and returns what is needed to take it back with
+    /// [`Position::unmake`]. `m` must come from this position's generator.
+    pub fn make(&mut self, m: Move) -> Undo {
         let mut undo = Undo {
             writes: [(m.from, 0); 6],
             n: 0,
@@ -1298,7 +1299,8 @@ impl Position {
         undo
     }
 
-    pub(crate) fn unmake(&mut self, undo: Undo) {
+    /// Takes back the move whose [`Undo`] this is (the last one made).
+    pub fn unmake(&mut self, undo: Undo) {
         for i in (0..undo.n as usize).rev() {
             let (c, code) = undo.writes[i];
             self.set(c, code);
