@@ -20,6 +20,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// Reads a result marker or tag value, accepting the common variants (spec §8).
+    #[inline]
     pub fn parse(s: &[u8]) -> Option<Outcome> {
         Some(match s {
             b"1-0" => Outcome::WhiteWins,
@@ -461,7 +462,7 @@ enum Sym {
     Ignore,
 }
 
-#[inline]
+#[inline(always)]
 fn classify(s: &[u8]) -> Sym {
     let b = s[0];
     if b.is_ascii_digit() {

@@ -95,16 +95,14 @@ fn promo_letter(b: u8) -> Option<Piece> {
     }
 }
 
+#[inline(always)]
 fn file_of(b: u8) -> Option<File> {
-    (b'a'..=b'h')
-        .contains(&b)
-        .then(|| File::index(usize::from(b - b'a')))
+    File::try_index(usize::from(b.wrapping_sub(b'a')))
 }
 
+#[inline(always)]
 fn rank_of(b: u8) -> Option<Rank> {
-    (b'1'..=b'8')
-        .contains(&b)
-        .then(|| Rank::index(usize::from(b - b'1')))
+    Rank::try_index(usize::from(b.wrapping_sub(b'1')))
 }
 
 /// Maps a move-quality glyph to its NAG (spec §7.1).
@@ -122,7 +120,22 @@ pub fn glyph_nag(s: &[u8]) -> Option<u8> {
 
 impl SanPlus {
     /// Parses one move token in any of the import forms of spec §6.
+    #[inline]
     pub fn parse(token: &[u8]) -> Result<SanPlus, SanError> {
+        // Nearly all real moves are plain `e4`/`Nf3`/`exd5`/`Nbd7`: decode those
+        // before any suffix handling.
+        if let Some(san) = parse_common(token) {
+            return Ok(SanPlus {
+                san,
+                suffix: None,
+                glyph: None,
+            });
+        }
+        Self::parse_general(token)
+    }
+
+    #[inline(never)]
+    fn parse_general(token: &[u8]) -> Result<SanPlus, SanError> {
         let mut s = token;
         let mut glyph = None;
         let mut suffix = None;
