@@ -19,8 +19,30 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
+/// Special moves met, by their PCN shape: [castling (several shifts), en passant
+/// (remove then shift), promotion option, promotion in place (jump + land)].
+fn shapes(doc: &pcn::Game, seen: &mut [usize; 4]) {
+    use pcn::Verb::*;
+    for m in &doc.previous_moves {
+        let verbs: Vec<pcn::Verb> = m.0.iter().map(|a| a.verb).collect();
+        match verbs.as_slice() {
+            [Remove, Shift] => seen[1] += 1,
+            [Jump, Land] => seen[3] += 1,
+            v if v.len() > 1 && v.iter().all(|&x| x == Shift) => seen[0] += 1,
+            _ => {}
+        }
+        if m.0.iter().any(|a| a.promotion().is_some()) {
+            seen[2] += 1;
+        }
+    }
+}
+
 /// (round-tripped, not replayable by ctl-pgn)
 fn run(paths: &[PathBuf]) -> (usize, usize) {
+    run_counting(paths, &mut [0; 4])
+}
+
+fn run_counting(paths: &[PathBuf], seen: &mut [usize; 4]) -> (usize, usize) {
     let (mut ok, mut skipped) = (0, 0);
     for path in paths {
         let src = fs::read_to_string(path).unwrap();
@@ -37,6 +59,7 @@ fn run(paths: &[PathBuf]) -> (usize, usize) {
             }
             let (doc, w) = to_pcn(game).unwrap_or_else(|e| panic!("{at}: {e}"));
             assert!(w.is_empty(), "{at}: {w:?}");
+            shapes(&doc, seen);
             let read = pcn::from_str(&pcn::to_string(&doc)).unwrap_or_else(|e| panic!("{at}: {e}"));
             let end = pcn::replay(&read).unwrap_or_else(|e| panic!("{at}: {e}"));
             let engine = r.position.as_ref().expect("complete replay has a position");
@@ -61,8 +84,11 @@ fn oracle_games_round_trip_and_replay() {
     if paths.is_empty() {
         paths = files(&testdata("oracle"));
     }
-    let (ok, skipped) = run(&paths);
+    let mut seen = [0; 4];
+    let (ok, skipped) = run_counting(&paths, &mut seen);
     eprintln!("oracle: {ok} games round-tripped, {skipped} not replayable");
+    eprintln!("oracle moves: {} castlings, {} en passant, {} promotions, {} in place", seen[0], seen[1], seen[2], seen[3]);
+    assert!(seen[0] > 0 && seen[1] > 0 && seen[2] > 0, "{seen:?}");
     assert!(ok >= 20, "only {ok}");
     assert_eq!(skipped, 0);
 }
