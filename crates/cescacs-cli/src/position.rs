@@ -1,0 +1,218 @@
+//! Commands on one position: `perft`, `moves`, `show`.
+
+use crate::bulk::{EXIT_CANNOT_RUN, EXIT_OK};
+use board_svg::{HexMan, XiangqiMan};
+use cescacs_hex::Cell;
+use cescacs_rules::{Letters, Position, Side};
+use std::path::Path;
+use std::time::Instant;
+
+fn load(tlpd: Option<&str>) -> Result<Position, i32> {
+    match tlpd {
+        None => Ok(Position::initial()),
+        Some(text) => cescacs_tlpd::parse(text).map_err(|e| {
+            eprintln!("error: invalid TLPD: {e}");
+            EXIT_CANNOT_RUN
+        }),
+    }
+}
+
+pub fn perft(depth: u32, tlpd: Option<&str>, divide: bool) -> i32 {
+    let position = match load(tlpd) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let started = Instant::now();
+    let nodes = if divide {
+        let letters = Letters::default();
+        let mut total = 0;
+        let mut lines: Vec<(String, u64)> = position
+            .legal_moves()
+            .iter()
+            .map(|&m| {
+                let after = position.after(m);
+                let n = if depth <= 1 {
+                    1
+                } else {
+                    cescacs_rules::perft(&after, depth - 1)
+                };
+                (position.move_to_an(m, &letters), n)
+            })
+            .collect();
+        lines.sort();
+        for (text, n) in &lines {
+            println!("{text}: {n}");
+            total += n;
+        }
+        if depth == 0 { 1 } else { total }
+    } else {
+        cescacs_rules::perft(&position, depth)
+    };
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{nodes} nodes in {secs:.3} s ({:.0} nodes/s)",
+        nodes as f64 / secs.max(1e-9)
+    );
+    println!("{nodes}");
+    EXIT_OK
+}
+
+pub fn moves(tlpd: Option<&str>) -> i32 {
+    let position = match load(tlpd) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let letters = Letters::default();
+    let mut texts: Vec<String> = position
+        .legal_moves()
+        .iter()
+        .map(|&m| position.move_to_an(m, &letters))
+        .collect();
+    // The oracle's order: plain code-point order of the move strings.
+    texts.sort();
+    for t in texts {
+        println!("{t}");
+    }
+    EXIT_OK
+}
+
+pub fn show(
+    tlpd: Option<&str>,
+    fen: Option<&str>,
+    svg: Option<&Path>,
+    last_move: Option<&str>,
+) -> i32 {
+    if let Some(fen) = fen {
+        return show_xiangqi(fen, svg, last_move);
+    }
+    let position = match load(tlpd) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let Some(path) = svg else {
+        print!("{}", cescacs_rules::diagram(&position));
+        println!("{}", cescacs_tlpd::write(&position));
+        return EXIT_OK;
+    };
+    let last = match last_move.map(parse_cell_pair).transpose() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: --last-move: {e}");
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    let letters = Letters::default();
+    let men: Vec<HexMan> = Cell::all()
+        .filter_map(|cell| {
+            position.piece_at(cell).map(|p| HexMan {
+                cell,
+                letter: letters.letter(p.kind),
+                side: if p.side == Side::White {
+                    board_svg::Side::White
+                } else {
+                    board_svg::Side::Black
+                },
+            })
+        })
+        .collect();
+    let caption = cescacs_tlpd::write(&position);
+    write_svg(path, &board_svg::cescacs_svg(&men, last, Some(&caption)))
+}
+
+fn parse_cell_pair(text: &str) -> Result<(Cell, Cell), String> {
+    let (a, b) = text
+        .split_once('-')
+        .ok_or_else(|| format!("expected FROM-TO, found {text:?}"))?;
+    let cell = |s: &str| s.trim().parse::<Cell>().map_err(|e| format!("{s:?}: {e}"));
+    Ok((cell(a)?, cell(b)?))
+}
+
+fn write_svg(path: &Path, svg: &str) -> i32 {
+    match std::fs::write(path, svg) {
+        Ok(()) => {
+            eprintln!("wrote {}", path.display());
+            EXIT_OK
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            EXIT_CANNOT_RUN
+        }
+    }
+}
+
+fn show_xiangqi(fen: &str, svg: Option<&Path>, last_move: Option<&str>) -> i32 {
+    let position = match xiangqi::Position::from_fen(fen) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: invalid xiangqi FEN: {e}");
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    let men: Vec<XiangqiMan> = xiangqi::Square::all()
+        .filter_map(|sq| {
+            position.piece_at(sq).map(|p| XiangqiMan {
+                file: sq.file(),
+                rank: sq.rank(),
+                letter: p.fen_char(),
+            })
+        })
+        .collect();
+    let Some(path) = svg else {
+        print!("{}", xiangqi_diagram(&men));
+        println!("{}", position.to_fen());
+        return EXIT_OK;
+    };
+    let last = match last_move.map(parse_xiangqi_pair).transpose() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: --last-move: {e}");
+            return EXIT_CANNOT_RUN;
+        }
+    };
+    write_svg(path, &board_svg::xiangqi_svg(&men, last, Some(fen)))
+}
+
+/// Ranks 9 (Black's back rank) down to 0, files a..i, FEN letters (upper case Red).
+fn xiangqi_diagram(men: &[XiangqiMan]) -> String {
+    let mut grid = [['.'; 9]; 10];
+    for m in men {
+        grid[m.rank as usize][m.file as usize] = m.letter;
+    }
+    let mut out = String::new();
+    for rank in (0..10).rev() {
+        out.push_str(&format!("{rank} "));
+        for (file, ch) in grid[rank].iter().enumerate() {
+            out.push(*ch);
+            if file < 8 {
+                out.push(' ');
+            }
+        }
+        out.push('\n');
+        if rank == 5 {
+            out.push_str("  ~~~~~~~~~~~~~~~~~\n");
+        }
+    }
+    out.push_str("  a b c d e f g h i\n");
+    out
+}
+
+/// `h2-e2` or `h2e2`: ICCS files a..i and ranks 0..9 from Red's side.
+/// A xiangqi point as (file, rank).
+type Point = (u8, u8);
+
+fn parse_xiangqi_pair(text: &str) -> Result<(Point, Point), String> {
+    let s: Vec<u8> = text
+        .bytes()
+        .filter(|b| *b != b'-')
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    let ok = s.len() == 4
+        && (b'a'..=b'i').contains(&s[0])
+        && s[1].is_ascii_digit()
+        && (b'a'..=b'i').contains(&s[2])
+        && s[3].is_ascii_digit();
+    if !ok {
+        return Err(format!("expected an ICCS move like h2-e2, found {text:?}"));
+    }
+    Ok(((s[0] - b'a', s[1] - b'0'), (s[2] - b'a', s[3] - b'0')))
+}
