@@ -356,14 +356,14 @@ impl GameBuilder {
                             reason,
                         });
                     }
-                    Board::default()
+                    crate::replay::start_board().clone()
                 }
             },
             None => {
                 if self.setup_one && self.fatal.is_none() {
                     self.fatal = Some(GameError::SetUpWithoutFen { index, at });
                 }
-                Board::default()
+                crate::replay::start_board().clone()
             }
         };
         self.game.start = board.clone();

@@ -277,6 +277,32 @@ impl<R: Read> PgnReader<R> {
                 }
                 break;
             };
+            // Hot path: move numbers and SAN in the main line, a third each of all tokens.
+            if phase == Phase::Movetext && !after_result && !skip_movetext && skip_from.is_none() {
+                match t.kind {
+                    TokenKind::MoveNumber => continue,
+                    TokenKind::Symbol => {
+                        let text = &self.buf[t.range()];
+                        // One-letter tokens (`N` novelty, `e` of `e.p.`) and `ep` take the general path.
+                        if text.len() >= 2
+                            && (text[0].is_ascii_lowercase()
+                                || matches!(text[0], b'K' | b'Q' | b'R' | b'B' | b'N'))
+                            && text != b"ep"
+                        {
+                            match SanPlus::parse(text) {
+                                Ok(sp) => {
+                                    if v.san(sp, text, t.pos) == Control::SkipMovetext {
+                                        skip_movetext = true;
+                                    }
+                                }
+                                Err(_) => v.problem(Problem::NotAMove, text, t.pos),
+                            }
+                            continue;
+                        }
+                    }
+                    _ => {}
+                }
+            }
             if phase == Phase::Start {
                 self.games += 1;
                 v.begin_game(t.pos);

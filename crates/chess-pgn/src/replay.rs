@@ -8,6 +8,12 @@ use crate::reader::{Control, Outcome, Problem, Skip, Visitor};
 use crate::san::{ResolveError, SanPlus};
 use crate::text;
 
+/// The standard start, built once: `Board::default()` validates a whole position.
+pub(crate) fn start_board() -> &'static Board {
+    static START: std::sync::OnceLock<Board> = std::sync::OnceLock::new();
+    START.get_or_init(Board::default)
+}
+
 /// Why a game's main line could not be replayed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
@@ -56,7 +62,7 @@ impl Visitor for Replayer {
     type Output = Replayed;
 
     fn begin_game(&mut self, at: Pos) {
-        self.board = Board::default();
+        self.board = start_board().clone();
         self.at = at;
         self.plies = 0;
         self.outcome = None;

@@ -373,14 +373,13 @@ impl San {
                 mask &= board.pieces(piece);
                 // Only pieces that could reach `to` at all: usually one is left, and
                 // `is_legal` on it is much cheaper than generating moves.
-                let occ = board.occupied();
+                // Unblocked rays, not magic lookups: the small ray tables stay in
+                // cache, and `is_legal` below rejects a blocked slider anyway.
                 mask &= match piece {
                     Piece::Knight => cozy_chess::get_knight_moves(to),
-                    Piece::Bishop => cozy_chess::get_bishop_moves(to, occ),
-                    Piece::Rook => cozy_chess::get_rook_moves(to, occ),
-                    Piece::Queen => {
-                        cozy_chess::get_bishop_moves(to, occ) | cozy_chess::get_rook_moves(to, occ)
-                    }
+                    Piece::Bishop => cozy_chess::get_bishop_rays(to),
+                    Piece::Rook => cozy_chess::get_rook_rays(to),
+                    Piece::Queen => cozy_chess::get_bishop_rays(to) | cozy_chess::get_rook_rays(to),
                     Piece::King => cozy_chess::get_king_moves(to),
                     // Squares from which one of our pawns would attack `to`.
                     Piece::Pawn if file.is_some_and(|f| f != to.file()) => {

@@ -34,7 +34,7 @@ pub fn export_tags(game: &Game) -> Vec<(String, String)> {
         .filter(|(n, _)| !STR.contains(&n.as_str()))
         .cloned()
         .collect();
-    if game.start != Board::default() {
+    if game.start != *crate::replay::start_board() {
         // Shredder-FEN names the castling rooks exactly, which Chess960 needs.
         let fen = match game.variant {
             Variant::Chess960 => format!("{:#}", game.start),
