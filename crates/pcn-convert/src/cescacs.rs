@@ -11,12 +11,12 @@
 
 use cescacs_rules::an::MoveText;
 use cescacs_rules::{
-    Cell, CastlingRights, Letters, Move, MoveKind, Piece, PieceKind, Position, Setup, Side,
+    CastlingRights, Cell, Letters, Move, MoveKind, Piece, PieceKind, Position, Setup, Side,
     SpecialRight,
 };
 use ctl_pgn::{
-    Assessment, CheckMark, Comment, CommentKind, Game, GameResult, Item, Line, MoveNode,
-    Reference, ReferenceKind, Span, Tag, Variation,
+    Assessment, CheckMark, Comment, CommentKind, Game, GameResult, Item, Line, MoveNode, Reference,
+    ReferenceKind, Span, Tag, Variation,
 };
 use pcn::{Action, Status, Verb};
 use serde_json::{Map, Value, json};
@@ -164,10 +164,9 @@ pub fn encode(p: &Position, m: Move) -> pcn::Move {
             promote(Action::new(from, Verb::Land, from)),
         ]),
         _ => match m.capture_cell().map(flat) {
-            Some(c) if c != to => pcn::Move(vec![
-                Action::remove(from, c),
-                promote(Action::shift(c, to)),
-            ]),
+            Some(c) if c != to => {
+                pcn::Move(vec![Action::remove(from, c), promote(Action::shift(c, to))])
+            }
             Some(_) => pcn::Move(vec![promote(Action::remove(from, to))]),
             None => pcn::Move(vec![promote(Action::shift(from, to))]),
         },
@@ -278,7 +277,11 @@ fn node_value(ply: usize, m: &MoveNode) -> Value {
     o.insert("number".into(), json!(m.number));
     o.insert(
         "side".into(),
-        json!(if m.side == ctl_pgn::Side::White { "w" } else { "b" }),
+        json!(if m.side == ctl_pgn::Side::White {
+            "w"
+        } else {
+            "b"
+        }),
     );
     if m.number_unknown {
         o.insert("number_unknown".into(), json!(true));
@@ -347,10 +350,7 @@ fn line_value(
 /// A variation replaces the latest half-move of the enclosing line with its first
 /// move's number and side (as `ctl-pgn` replays it); an empty variation starts where
 /// the line is.
-fn variation_start(
-    before: &[(u32, ctl_pgn::Side, Position)],
-    v: &Variation,
-) -> Option<Position> {
+fn variation_start(before: &[(u32, ctl_pgn::Side, Position)], v: &Variation) -> Option<Position> {
     let first = v.line.moves().next()?;
     before
         .iter()
@@ -402,7 +402,8 @@ pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
         doc.extensions.insert("...tlpd".into(), json!(t));
     }
     if start.side_to_move() == Side::Black {
-        doc.extensions.insert("...first_to_move".into(), json!("top"));
+        doc.extensions
+            .insert("...first_to_move".into(), json!("top"));
     }
     let mut block = Map::new();
     block.insert("edition".into(), json!(EDITION));
@@ -561,10 +562,10 @@ fn line_from(
     let mut line = Line::default();
     let mut next = 0;
     let play = |pos: &mut Position,
-                    before: &mut Vec<(u32, ctl_pgn::Side, Position)>,
-                    carried: Option<&Map<String, Value>>,
-                    i: usize,
-                    warnings: &mut Vec<Warning>|
+                before: &mut Vec<(u32, ctl_pgn::Side, Position)>,
+                carried: Option<&Map<String, Value>>,
+                i: usize,
+                warnings: &mut Vec<Warning>|
      -> Result<MoveNode, ConvertError> {
         let m = match_move(&board_of(pos), &moves[i], &legal(pos)).map_err(|reason| {
             ConvertError::Move {
@@ -581,9 +582,7 @@ fn line_from(
         if let Some(c) = it.get("comment") {
             match comment_of(c) {
                 Some(c) => line.items.push(Item::Comment(c)),
-                None => warnings.push(Warning::IgnoredAnnotation(format!(
-                    "malformed comment {c}"
-                ))),
+                None => warnings.push(Warning::IgnoredAnnotation(format!("malformed comment {c}"))),
             }
         } else if let Some(v) = it.get("variation").and_then(Value::as_object) {
             let raw = v
@@ -627,7 +626,13 @@ fn line_from(
                     reason,
                 }
             })?;
-            let l = line_from(warnings, &vstart, &vm, &vitems, &format!("{path} variation"))?;
+            let l = line_from(
+                warnings,
+                &vstart,
+                &vm,
+                &vitems,
+                &format!("{path} variation"),
+            )?;
             line.items.push(Item::Variation(Variation {
                 label: v
                     .get("label")
@@ -822,7 +827,17 @@ mod tests {
 
     #[test]
     fn flat_order_is_spec_c4() {
-        for (name, f) in [("F28", 0), ("E21", 31), ("E15", 76), ("F14", 84), ("E13", 91), ("E7", 136), ("F0", 168), ("P13", 88), ("X12", 102)] {
+        for (name, f) in [
+            ("F28", 0),
+            ("E21", 31),
+            ("E15", 76),
+            ("F14", 84),
+            ("E13", 91),
+            ("E7", 136),
+            ("F0", 168),
+            ("P13", 88),
+            ("X12", 102),
+        ] {
             let c: Cell = name.parse().unwrap();
             assert_eq!(flat(c), f, "{name}");
             assert_eq!(cell(f), Some(c));

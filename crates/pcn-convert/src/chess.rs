@@ -104,8 +104,7 @@ pub fn encode(b: &Board, mv: Move) -> pcn::Move {
         Some(p) => a.promote(pcn_piece(p, us)),
         None => a,
     };
-    if mover == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && b.piece_on(mv.to).is_none()
-    {
+    if mover == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && b.piece_on(mv.to).is_none() {
         let victim = flat(Square::new(mv.to.file(), mv.from.rank()));
         return pcn::Move(vec![
             Action::remove(from, victim),
@@ -246,7 +245,8 @@ pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
             .insert("...fen".into(), json!(format!("{:#}", game.start)));
     }
     if game.start.side_to_move() == Color::Black {
-        doc.extensions.insert("...first_to_move".into(), json!("top"));
+        doc.extensions
+            .insert("...first_to_move".into(), json!("top"));
     }
     let mut block = Map::new();
     block.insert("edition".into(), json!(EDITION));
@@ -313,10 +313,7 @@ fn start_from_board(b: &pcn::Board, top_first: bool) -> Result<Board, ConvertErr
     if castle.is_empty() {
         castle.push('-');
     }
-    let fen = format!(
-        "{fen} {} {castle} - 0 1",
-        if top_first { 'b' } else { 'w' }
-    );
+    let fen = format!("{fen} {} {castle} - 0 1", if top_first { 'b' } else { 'w' });
     chess_pgn::parse_fen(&fen).map_err(|e| ConvertError::Start(format!("{fen}: {e}")))
 }
 
@@ -356,12 +353,18 @@ fn line_from(
     let nulls: Vec<usize> = meta
         .get("null_plies")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_u64).map(|n| n as usize).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_u64)
+                .map(|n| n as usize)
+                .collect()
+        })
         .unwrap_or_default();
     let mut anns = by_ply(meta.get("annotations"), ctx.warnings);
     let comments = strings_of(meta.get(comments_key)).unwrap_or_else(|| {
-        ctx.warnings
-            .push(Warning::IgnoredAnnotation(format!("{comments_key} malformed")));
+        ctx.warnings.push(Warning::IgnoredAnnotation(format!(
+            "{comments_key} malformed"
+        )));
         Vec::new()
     });
     let mut line = Line {
@@ -441,7 +444,12 @@ fn annotate(
     }
     node.clock = a.get("clock").and_then(Value::as_f64);
     node.eval = a.get("eval").and_then(eval_of);
-    for x in a.get("after").and_then(Value::as_array).into_iter().flatten() {
+    for x in a
+        .get("after")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         if let Some(c) = x.get("comment").and_then(Value::as_str) {
             node.after.push(After::Comment(c.to_owned()));
         } else if let Some(v) = x.get("variation").and_then(Value::as_object) {
@@ -456,7 +464,14 @@ fn annotate(
                     reason,
                 }
             })?;
-            let l = line_from(ctx, before, &moves, v, "comments", &format!("{path} variation"))?;
+            let l = line_from(
+                ctx,
+                before,
+                &moves,
+                v,
+                "comments",
+                &format!("{path} variation"),
+            )?;
             node.after.push(After::Variation(l));
         } else {
             ctx.warnings

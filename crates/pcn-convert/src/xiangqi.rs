@@ -59,8 +59,7 @@ fn pcn_piece(p: Piece) -> pcn::Piece {
 
 /// The placement of a position as a PCN board.
 pub fn board_of(p: &Position) -> pcn::Board {
-    let mut out =
-        pcn::Board::empty(&[10, 9]).unwrap_or_else(|_| unreachable!("10×9 is a shape"));
+    let mut out = pcn::Board::empty(&[10, 9]).unwrap_or_else(|_| unreachable!("10×9 is a shape"));
     for sq in Square::all() {
         if let Some(pc) = p.piece_at(sq) {
             out.set(flat(sq), Some(pcn_piece(pc)));
@@ -158,7 +157,8 @@ pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
             .insert("...fen".into(), json!(game.start.to_fen()));
     }
     if game.start.side_to_move() == Side::Black {
-        doc.extensions.insert("...first_to_move".into(), json!("top"));
+        doc.extensions
+            .insert("...first_to_move".into(), json!("top"));
     }
     let mut block = Map::new();
     block.insert("edition".into(), json!(EDITION));
@@ -277,7 +277,12 @@ fn line_from(
                 .to_owned();
             node.nags = strings_of(a.get("nags")).unwrap_or_default();
             node.comments = strings_of(a.get("comments")).unwrap_or_default();
-            for v in a.get("variations").and_then(Value::as_array).into_iter().flatten() {
+            for v in a
+                .get("variations")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let Some(v) = v.as_object() else {
                     warnings.push(Warning::IgnoredAnnotation(format!(
                         "variation at {path}~{i} is not an object"
@@ -390,7 +395,10 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         }
         None => from_status.to_owned(),
     };
-    for (tag, player) in [("Red", &doc.bottomside_player), ("Black", &doc.topside_player)] {
+    for (tag, player) in [
+        ("Red", &doc.bottomside_player),
+        ("Black", &doc.topside_player),
+    ] {
         let Some(p) = player else { continue };
         match tags.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(tag)) {
             Some((_, v)) if v != p => {

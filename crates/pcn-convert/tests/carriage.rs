@@ -20,8 +20,14 @@ fn decorate(doc: &mut pcn::Game) {
 
 fn assert_lossy_warnings(w: &[Warning]) {
     assert!(w.contains(&Warning::DroppedCache), "{w:?}");
-    assert!(w.contains(&Warning::DroppedExtension("...engine_depth".into())), "{w:?}");
-    assert!(w.contains(&Warning::DrawOffer("top", "XDrawOffer")), "{w:?}");
+    assert!(
+        w.contains(&Warning::DroppedExtension("...engine_depth".into())),
+        "{w:?}"
+    );
+    assert!(
+        w.contains(&Warning::DrawOffer("top", "XDrawOffer")),
+        "{w:?}"
+    );
 }
 
 const CHESS: &str = r#"[Event "Carriage"]
@@ -40,12 +46,20 @@ const CHESS: &str = r#"[Event "Carriage"]
 
 #[test]
 fn chess_every_kind_survives() {
-    let game = chess_pgn::Games::new(CHESS.as_bytes()).next().unwrap().unwrap();
+    let game = chess_pgn::Games::new(CHESS.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap();
     assert!(game.errors().next().is_none(), "{:?}", game.diagnostics);
     let (doc, w) = chess::to_pcn(&game).unwrap();
     assert!(w.is_empty());
     let x = &doc.extensions;
-    assert!(x["...fen"].as_str().unwrap().starts_with("r3k2r/pppq1ppp/8/3Pp3"));
+    assert!(
+        x["...fen"]
+            .as_str()
+            .unwrap()
+            .starts_with("r3k2r/pppq1ppp/8/3Pp3")
+    );
     assert!(x.get("...first_to_move").is_none());
     assert_eq!(doc.started_at.as_deref(), Some("2024-03-05T00:00:00"));
     assert_eq!(doc.status, pcn::Status::TopWon);
@@ -66,7 +80,10 @@ fn chess_every_kind_survives() {
     assert_eq!(m[0].eval, Some(chess_pgn::Eval::Pawns(0.35)));
     assert_eq!(m[1].nags, vec![2, 18]);
     assert!(m[4].mv.is_none(), "null move kept");
-    assert_eq!(back.moves.comments, vec!["before the first move".to_string()]);
+    assert_eq!(
+        back.moves.comments,
+        vec!["before the first move".to_string()]
+    );
     assert_eq!(back.final_comments, vec!["after the result".to_string()]);
     assert!(matches!(&m[0].after[1], chess_pgn::After::Variation(l) if l.moves.len() == 3));
     assert_eq!(back.tag("Annotator"), Some("someone"));
@@ -74,7 +91,10 @@ fn chess_every_kind_survives() {
 
 #[test]
 fn chess_pcn_only_parts_are_reported() {
-    let game = chess_pgn::Games::new(CHESS.as_bytes()).next().unwrap().unwrap();
+    let game = chess_pgn::Games::new(CHESS.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap();
     let mut doc = chess::to_pcn(&game).unwrap().0;
     decorate(&mut doc);
     let (back, w) = chess::from_pcn(&doc).unwrap();
@@ -86,12 +106,15 @@ fn chess_pcn_only_parts_are_reported() {
 #[test]
 fn chess_spec_example_without_extensions() {
     let rows = json!([
-        ["w:r","w:n","w:b","w:q","w:k","w:b","w:n","w:r"],
-        ["w:p","w:p","w:p","w:p","w:p","w:p","w:p","w:p"],
-        [null,null,null,null,null,null,null,null],[null,null,null,null,null,null,null,null],
-        [null,null,null,null,null,null,null,null],[null,null,null,null,null,null,null,null],
-        ["W:P","W:P","W:P","W:P","W:P","W:P","W:P","W:P"],
-        ["W:R","W:N","W:B","W:Q","W:K","W:B","W:N","W:R"]]);
+        ["w:r", "w:n", "w:b", "w:q", "w:k", "w:b", "w:n", "w:r"],
+        ["w:p", "w:p", "w:p", "w:p", "w:p", "w:p", "w:p", "w:p"],
+        [null, null, null, null, null, null, null, null],
+        [null, null, null, null, null, null, null, null],
+        [null, null, null, null, null, null, null, null],
+        [null, null, null, null, null, null, null, null],
+        ["W:P", "W:P", "W:P", "W:P", "W:P", "W:P", "W:P", "W:P"],
+        ["W:R", "W:N", "W:B", "W:Q", "W:K", "W:B", "W:N", "W:R"]
+    ]);
     // e4, Cartesian e5, a knight named by its square and a bishop by a path of shifts.
     let doc = json!({"topside_player": "Spassky", "bottomside_player": "Fischer",
         "over?": true, "...result?": null, "starting_position": rows,
@@ -104,7 +127,8 @@ fn chess_spec_example_without_extensions() {
     assert!(pgn.contains("[White \"Fischer\"]"), "{pgn}");
     assert!(pgn.contains("1. e4 e5 2. Nf3 Nc6 3. Bc4 1/2-1/2"), "{pgn}");
     // A move no piece can make is refused with its path.
-    let bad = json!({"over?": false, "starting_position": rows, "previous_moves": [[[52,"shift",28]]]});
+    let bad =
+        json!({"over?": false, "starting_position": rows, "previous_moves": [[[52,"shift",28]]]});
     let e = chess::from_pcn(&pcn::from_value(&bad).unwrap()).unwrap_err();
     assert!(e.to_string().starts_with("previous_moves[0]"), "{e}");
 }
@@ -121,12 +145,18 @@ fn xiangqi_every_kind_survives_and_pcn_only_parts_are_reported() {
     assert!(w.is_empty());
     assert_eq!(doc.extensions["...first_to_move"], json!("top"));
     assert!(doc.extensions.contains_key("...fen"));
-    assert_eq!(serde_json::to_value(&doc.previous_moves[0]).unwrap(), json!([[3, "shift", 4]]));
+    assert_eq!(
+        serde_json::to_value(&doc.previous_moves[0]).unwrap(),
+        json!([[3, "shift", 4]])
+    );
     let (back, w) = xiangqi::from_pcn(&through_text(&doc)).unwrap();
     assert!(w.is_empty());
     assert!(xiangqi::same_game(&back, &g.game));
     let n = &back.line.moves[0];
-    assert_eq!((n.nags.clone(), n.comments.clone()), (vec!["$2".to_string()], vec!["c1".to_string()]));
+    assert_eq!(
+        (n.nags.clone(), n.comments.clone()),
+        (vec!["$2".to_string()], vec!["c1".to_string()])
+    );
     assert_eq!(n.variations[0].moves[0].comments, vec!["c2".to_string()]);
     assert_eq!(back.line.leading_comments, vec!["start".to_string()]);
     let mut doc = doc;
@@ -143,7 +173,9 @@ fn xiangqi_spec_example_without_extensions() {
     doc.extensions.clear();
     doc.previous_moves = pcn::from_value(&json!({"over?": false,
         "starting_position": serde_json::to_value(&doc.starting_position).unwrap(),
-        "previous_moves": [[[70,"shift",67]], [[7,"shift",24]]]})).unwrap().previous_moves;
+        "previous_moves": [[[70,"shift",67]], [[7,"shift",24]]]}))
+    .unwrap()
+    .previous_moves;
     let (g, w) = xiangqi::from_pcn(&doc).unwrap();
     assert!(w.is_empty());
     let iccs: Vec<String> = g.moves().map(|m| m.to_iccs()).collect();
@@ -161,13 +193,20 @@ fn cescacs_every_kind_survives_and_pcn_only_parts_are_reported() {
     assert!(w.is_empty());
     assert_eq!(doc.extensions["...board_geometry"], json!("cescacs-169"));
     // spec C.4's worked example.
-    assert_eq!(serde_json::to_value(&doc.previous_moves[..2]).unwrap(), json!([[[136, "shift", 91]], [[31, "shift", 76]]]));
+    assert_eq!(
+        serde_json::to_value(&doc.previous_moves[..2]).unwrap(),
+        json!([[[136, "shift", 91]], [[31, "shift", 76]]])
+    );
     let (back, w) = cescacs::from_pcn(&through_text(&doc)).unwrap();
     assert!(w.is_empty());
     assert_eq!(back, game);
     let items = &back.main.items;
     assert!(matches!(&items[0], ctl_pgn::Item::Comment(c) if c.text.contains("opening")));
-    assert!(items.iter().any(|i| matches!(i, ctl_pgn::Item::Variation(v) if v.label == Some(1))));
+    assert!(
+        items
+            .iter()
+            .any(|i| matches!(i, ctl_pgn::Item::Variation(v) if v.label == Some(1)))
+    );
     assert!(back.main_moves().any(|m| m.draw_offer));
     assert!(back.main_moves().any(|m| m.assessment.is_some()));
     assert!(back.main_moves().last().unwrap().end_mark);
@@ -175,7 +214,11 @@ fn cescacs_every_kind_survives_and_pcn_only_parts_are_reported() {
     decorate(&mut doc);
     let (back, w) = cescacs::from_pcn(&doc).unwrap();
     assert_lossy_warnings(&w);
-    assert!(back.tags.iter().any(|t| t.name == "XDrawOffer" && t.value == "top"));
+    assert!(
+        back.tags
+            .iter()
+            .any(|t| t.name == "XDrawOffer" && t.value == "top")
+    );
 }
 
 #[test]
@@ -189,14 +232,20 @@ fn cescacs_without_extensions_regenerates_the_record() {
     assert!(text.contains("1. E7-E13, E21-E15"), "{text}");
     assert!(text.contains("3. E13×F16, E15×F12"), "{text}");
     // The regenerated record replays to the same position as the original.
-    assert_eq!(cescacs::final_position(&back).unwrap(), cescacs::final_position(&game).unwrap());
+    assert_eq!(
+        cescacs::final_position(&back).unwrap(),
+        cescacs::final_position(&game).unwrap()
+    );
 }
 
 /// A tiny deterministic generator: enough to scramble coordinates without a dependency.
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 33) as usize) % n.max(1)
     }
 }
@@ -204,7 +253,13 @@ impl Lcg {
 fn scramble(doc: &pcn::Game, rng: &mut Lcg) -> pcn::Game {
     let mut d = doc.clone();
     let squares = d.starting_position.len();
-    let verbs = [pcn::Verb::Shift, pcn::Verb::Remove, pcn::Verb::Jump, pcn::Verb::Land, pcn::Verb::Capture];
+    let verbs = [
+        pcn::Verb::Shift,
+        pcn::Verb::Remove,
+        pcn::Verb::Jump,
+        pcn::Verb::Land,
+        pcn::Verb::Capture,
+    ];
     for m in &mut d.previous_moves {
         if rng.next(3) == 0 {
             for a in &mut m.0 {
@@ -226,10 +281,18 @@ fn scramble(doc: &pcn::Game, rng: &mut Lcg) -> pcn::Game {
 #[test]
 fn scrambled_documents_never_panic() {
     let mut rng = Lcg(7);
-    let chess_game = chess_pgn::Games::new(CHESS.as_bytes()).next().unwrap().unwrap();
+    let chess_game = chess_pgn::Games::new(CHESS.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap();
     let chess_doc = chess::to_pcn(&chess_game).unwrap().0;
-    let ctl_doc = cescacs::to_pcn(&ctl_pgn::read_game(CTL).unwrap()).unwrap().0;
-    let xq = xiangqi_pgn::read_str("1. h2e2 h9g7 2. h0g2 i9h9 *\n", "x").games.remove(0).game;
+    let ctl_doc = cescacs::to_pcn(&ctl_pgn::read_game(CTL).unwrap())
+        .unwrap()
+        .0;
+    let xq = xiangqi_pgn::read_str("1. h2e2 h9g7 2. h0g2 i9h9 *\n", "x")
+        .games
+        .remove(0)
+        .game;
     let xq_doc = xiangqi::to_pcn(&xq).unwrap().0;
     let mut outcomes = [0usize; 2];
     for _ in 0..300 {

@@ -49,7 +49,10 @@ fn run(files: &[PathBuf]) -> (usize, usize) {
 #[test]
 fn fixtures_round_trip_and_replay() {
     let mut files = Vec::new();
-    pgn_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/xiangqi"), &mut files);
+    pgn_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/xiangqi"),
+        &mut files,
+    );
     let (ok, skipped) = run(&files);
     eprintln!("testdata/xiangqi: {ok} games round-tripped, {skipped} not replayable (skipped)");
     assert!(ok >= 50, "only {ok}");
