@@ -405,3 +405,49 @@ fn illegal_move_reports_its_position() {
     assert!(e.message.starts_with("move 2. EE5-E11: "), "{e}");
     assert!(e.message.ends_with(&format!("position: {before}")), "{e}");
 }
+
+#[test]
+fn resolve_errors_are_precise() {
+    for (moves, want) in [
+        ("1. E13-E15", "no piece of the side to move on E13"),
+        ("1. RE3-C7", "is a Knight"),
+        ("1. E7-E17", "not a legal move"),
+        (
+            "1. E7-E13, E21-E15\n2. F8-F12, F20-F16\n3. E13×NF16",
+            "captures",
+        ),
+    ] {
+        let src = format!("{moves}\n*\n");
+        let d = check("e", &src, Options::default());
+        let e = d
+            .iter()
+            .find(|d| d.is_error())
+            .unwrap_or_else(|| panic!("{moves}"));
+        assert_eq!(e.code, Code::IllegalMove);
+        assert!(e.message.contains(want), "{moves}: {e}");
+    }
+}
+
+#[test]
+fn fan_and_redefined_forms_replay_to_the_same_position() {
+    for f in ["features", "worked-examples", "nested-variations"] {
+        let src = common::read(&common::fixtures().join(format!("spec/{f}.ctl-pgn")));
+        let base: Vec<Option<String>> = replay(f, &src, Options::default())
+            .into_iter()
+            .map(|r| r.tlpd)
+            .collect();
+        for form in [Form::Fan, Form::Minimal] {
+            let text = write(f, &src, form, Markers::AsRead).unwrap();
+            if form == Form::Fan {
+                assert!(text.contains("[Redefine \"FAN\"]"));
+            } else {
+                assert!(!text.contains("Redefine"));
+            }
+            let again: Vec<Option<String>> = replay(f, &text, Options::default())
+                .into_iter()
+                .map(|r| r.tlpd)
+                .collect();
+            assert_eq!(again, base, "{f} {form:?}\n{text}");
+        }
+    }
+}
