@@ -492,7 +492,9 @@ enum Sym {
 fn classify(s: &[u8]) -> Sym {
     let b = s[0];
     if b.is_ascii_digit() {
-        if s.iter().all(u8::is_ascii_digit) {
+        // `12…` with a typographic ellipsis is a move number too (spec §5).
+        let digits = s.strip_suffix("\u{2026}".as_bytes()).unwrap_or(s);
+        if digits.iter().all(u8::is_ascii_digit) {
             return Sym::MoveNumber;
         }
         if let Some(o) = Outcome::parse(s) {

@@ -7,7 +7,7 @@ use chess_pgn::{
 #[test]
 fn games_without_blank_lines_or_results_are_split_at_tags() {
     // chess.com-style: no blank line between games, the first has no result marker.
-    let pgn = "[Event \"a\"]\n[Result \"1-0\"]\n1. e4 e5 2. Qh5 Nc6\n[Event \"b\"]\n1. d4 d5 0-1\n[Event \"c\"]\n1. c4 *";
+    let pgn = "[Event \"a\"]\n[Result \"1-0\"]\n1. e4 1… e5 2 . Qh5 Nc6\n[Event \"b\"]\n1. d4 d5 0-1\n[Event \"c\"]\n1. c4 *";
     let games: Vec<_> = parse_all(pgn).into_iter().map(Result::unwrap).collect();
     assert_eq!(games.len(), 3);
     assert_eq!(
