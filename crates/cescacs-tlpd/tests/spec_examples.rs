@@ -134,3 +134,38 @@ fn castling_examples_10_6_to_10_8() {
         "/25:1n2/24:3rp/23:3epp/22:2e1kN1/20:2jpe2/19:4p3/18:2N4/16:4p2/15:5n2/12:1PJ4/8:1d5/7:4P3/6:1G2P2/5:3EPP/4:3EP/3:3R/2:1JG/1:VK/ w KR- - 4 47"
     );
 }
+
+#[test]
+fn stalemate_is_scored_2_1_not_a_draw() {
+    // Black King F28; the Queen on H24 and the Elephant on G21 cover its five cells.
+    let p = pos("/28:k/24:3D1/21:3E4/2:1K1/ b -- - 0 60");
+    assert_eq!(p.status(), Status::Stalemate);
+    assert!(p.legal_moves().is_empty());
+    let g = cescacs_rules::Game::new(p);
+    assert_eq!(g.result().as_str(), "2-1");
+    assert_eq!(g.result().points(), Some((2, 1)));
+    assert_eq!(
+        g.outcome().map(|o| o.1),
+        Some(cescacs_rules::Termination::Stalemate)
+    );
+}
+
+#[test]
+fn insufficient_material_and_move_rules() {
+    let lone = pos("/28:k/2:1KJ/ w -- - 0 60");
+    let g = cescacs_rules::Game::new(lone);
+    assert_eq!(g.result().as_str(), "1-1");
+    let clock = pos("/28:k/24:3D1/2:1K1/ w -- - 150 90");
+    let g = cescacs_rules::Game::new(clock);
+    assert_eq!(
+        g.outcome().map(|o| o.1),
+        Some(cescacs_rules::Termination::SeventyFiveMoves)
+    );
+    let claim = pos("/28:k/24:3D1/2:1K1/ w -- - 100 90");
+    let g = cescacs_rules::Game::new(claim);
+    assert_eq!(g.outcome(), None);
+    assert_eq!(
+        g.claimable_draw(),
+        Some(cescacs_rules::DrawClaim::FiftyMoves)
+    );
+}
