@@ -295,3 +295,73 @@ fn mangled_input_never_panics() {
         }
     }
 }
+
+/// The move examples of spec §7.2 and the annotation examples of §7.3, token by token.
+#[test]
+fn spec_section_7_tokens_parse() {
+    let tokens = [
+        "E7-E13",
+        "EE5-E9",
+        "JF6×G9",
+        "EF12×NF14",
+        "DE27×JE13",
+        "F12@@G9",
+        "G15@F14",
+        "E25-E27=D",
+        "F26-F28=&",
+        "F28=R",
+        "KRD-DE",
+        "KRK-HIOO",
+        "KRR-FEE",
+        "GL5-H6#",
+        "VF24-D26++",
+    ];
+    for t in tokens {
+        let g = read_game(&format!("1. {t}\n")).unwrap_or_else(|e| panic!("{t}: {e}"));
+        let m = g.main_moves().next().unwrap();
+        let mut back = m.token.to_standard();
+        if let Some(c) = m.check {
+            back.push_str(c.as_str());
+        }
+        assert_eq!(back, t);
+    }
+    for (t, assessment, draw, end) in [
+        ("E7-E13 ?!", Some(Assessment::Dubious), false, false),
+        ("H6-H12 ?!(=):", Some(Assessment::Dubious), true, true),
+        ("E7-E13 ◇(=):", Some(Assessment::Forced), true, true),
+        ("G7-E13:", None, false, true),
+    ] {
+        let g = read_game(&format!("1. {t}\n")).unwrap_or_else(|e| panic!("{t}: {e}"));
+        let m = g.main_moves().next().unwrap();
+        assert_eq!(
+            (m.assessment, m.draw_offer, m.end_mark),
+            (assessment, draw, end),
+            "{t}"
+        );
+    }
+    // §7.4 numbering and §7.7 variations, with the seed's `x` capture (§9.10).
+    let src = "1? …, RC25-D26\n2. VF10-H14, RD26-H22\n\
+               ($[1] 2. …, GL5-H6+^ 3. KG1-H4, GH6xRI3 4. KH4×GI3)\n\
+               (5. K4-K10, GL5-H6+^ 6. KG1-H4, GH6×RI3 7. KH4×GI3)\n";
+    let g = read_game(src).unwrap();
+    let vars: Vec<&Variation> = g
+        .main
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Variation(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(vars.len(), 2);
+    let v1: Vec<String> = vars[0]
+        .line
+        .moves()
+        .map(|m| m.token.to_standard())
+        .collect();
+    assert_eq!(v1, ["GL5-H6", "KG1-H4", "GH6×RI3", "KH4×GI3"]);
+    assert_eq!(
+        vars[1].line.moves().next().map(|m| (m.number, m.side)),
+        Some((5, Side::White))
+    );
+}
