@@ -451,3 +451,25 @@ fn fan_and_redefined_forms_replay_to_the_same_position() {
         }
     }
 }
+
+/// `Redefine` applies to the TLPD tag too (§7.6, §8.7 example).
+#[test]
+fn redefined_letters_apply_to_the_start_position() {
+    let alt = "[Variant \"C'escacs\"]\n[Redefine \"A@J, T@R, C@N\"]\n\
+               [TLPD \"/28:v/27:dk/26:gag/25:tcct/24:peaep/23:ppeepp/22:2pap2/21:3pp3/20:3p3/8:3P3/7:3PP3/6:2PAP2/5:PPEEPP/4:PEAEP/3:TCCT/2:GAG/1:DK/0:V/ w TKTtkt - 0 1\"]\n\
+               1. CE3-C7, CE25-C21\n*\n";
+    let std = "1. NE3-C7, NE25-C21\n*\n";
+    let a = replay("alt", alt, Options::default()).remove(0);
+    let s = replay("std", std, Options::default()).remove(0);
+    assert!(!a.has_errors(), "{:#?}", a.diagnostics);
+    assert_eq!(a.tlpd, s.tlpd);
+    assert_eq!(a.plies, 2);
+    // The standard letter is invalid once redefined, in movetext...
+    let bad = alt.replace("CE3-C7", "NE3-C7");
+    assert!(replay("bad", &bad, Options::default())[0].has_errors());
+    // ...and the FAN form carries the start position in glyphs.
+    let fan = write("alt", alt, Form::Fan, Markers::AsRead).unwrap();
+    assert!(fan.contains("[Redefine \"FAN\"]\n[TLPD \"/28:🩒/27:♛♚/"), "{fan}");
+    assert!(fan.contains("1. ♘E3-C7, ♞E25-C21 :"), "{fan}");
+    assert_eq!(replay("fan", &fan, Options::default())[0].tlpd, s.tlpd);
+}
