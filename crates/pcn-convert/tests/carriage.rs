@@ -303,3 +303,23 @@ fn scrambled_documents_never_panic() {
     // Both outcomes occur: scrambled moves are refused, untouched ones still convert.
     assert!(outcomes[0] > 0 && outcomes[1] > 0, "{outcomes:?}");
 }
+
+#[test]
+fn chess960_castling_that_swaps_king_and_rook() {
+    // King f1, rook g1: O-O puts the king on g1 and the rook on f1.
+    let pgn = "[Variant \"Chess960\"]\n[FEN \"4k3/8/8/8/8/8/8/5KR1 w G - 0 1\"]\n[SetUp \"1\"]\n\n1. O-O Kd7 *\n";
+    let game = chess_pgn::Games::new(pgn.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap();
+    assert!(game.errors().next().is_none(), "{:?}", game.diagnostics);
+    let (doc, _) = chess::to_pcn(&game).unwrap();
+    assert_eq!(
+        serde_json::to_value(&doc.previous_moves[0]).unwrap(),
+        json!([[61, "jump", 62], [62, "shift", 61], [62, "land", 62]])
+    );
+    let end = pcn::replay(&doc).unwrap();
+    assert_eq!(end.board, chess::board_of(&game.final_board()));
+    let back = chess::from_pcn(&through_text(&doc)).unwrap().0;
+    assert!(back.same_content(&game));
+}
