@@ -228,20 +228,42 @@ fn found_at(text: &str, pos: usize) -> String {
     }
 }
 
-/// Human names of grammar rules for `expected …` messages.
+/// Human names of grammar rules for `expected …` messages. Exhaustive, so that a new
+/// grammar rule cannot fall back to a vague name unnoticed.
 fn describe(r: Rule) -> &'static str {
     match r {
+        Rule::file | Rule::tagged_record | Rule::game => "a CTL-PGN record",
         Rule::tag | Rule::tag_name => "a tag",
         Rule::tag_value => "a tag value",
-        Rule::movetext | Rule::half | Rule::move_token => "a move",
-        Rule::move_number | Rule::number | Rule::number_mark => "a move number",
-        Rule::comment => "a comment",
-        Rule::rav_open => "`(`",
+        Rule::movetext | Rule::half | Rule::move_token | Rule::ordinary => "a move",
+        Rule::move_number | Rule::number | Rule::number_mark | Rule::black_mark => "a move number",
+        Rule::comment | Rule::comment_marker => "a comment",
+        Rule::marker_white
+        | Rule::marker_black
+        | Rule::marker_auto_white
+        | Rule::marker_auto_black
+        | Rule::marker_auto => "a comment marker",
+        Rule::comment_text
+        | Rule::reference
+        | Rule::move_ref
+        | Rule::ref_bracket
+        | Rule::player_ref
+        | Rule::piece_ref
+        | Rule::nag => "`}` closing the comment",
+        Rule::rav_open | Rule::rav_label => "`(`",
         Rule::rav_close => "`)`",
         Rule::comma => "`,`",
         Rule::ellipsis => "`…`",
-        Rule::result | Rule::result_points | Rule::result_open => "a result",
-        Rule::check => "a check marker",
+        Rule::result | Rule::result_points | Rule::result_open => {
+            "a result (3-0 2-1 1-1 1-2 0-3 *)"
+        }
+        Rule::check
+        | Rule::check_double
+        | Rule::check_knight
+        | Rule::check_knight_old
+        | Rule::check_afar
+        | Rule::check_plain
+        | Rule::mate => "a check marker",
         Rule::assessment => "an assessment",
         Rule::indicator | Rule::draw_offer | Rule::end_mark => "a game indicator",
         Rule::coord | Rule::column | Rule::line | Rule::from | Rule::to => "a cell",
@@ -249,9 +271,21 @@ fn describe(r: Rule) -> &'static str {
             "a separator"
         }
         Rule::piece_letter | Rule::mover | Rule::captured => "a piece letter",
-        Rule::promotion | Rule::await_mark => "a promotion",
+        Rule::promotion | Rule::await_mark | Rule::forced_promotion => "a promotion",
+        Rule::castling
+        | Rule::castle_rook
+        | Rule::castle_single
+        | Rule::castle_side
+        | Rule::castle_suffix
+        | Rule::castle_double => "a castling",
         Rule::EOI => "end of input",
-        _ => "CTL-PGN",
+        Rule::WHITESPACE | Rule::sp => "whitespace",
+        Rule::game_body | Rule::element => "a move",
+        Rule::tag_end => "`\"]` closing the tag",
+        Rule::depth_dots => "`.`",
+        Rule::ascii_piece | Rule::fan_piece => "a piece letter",
+        Rule::comment_char => "`}` closing the comment",
+        Rule::result_dash => "a result (3-0 2-1 1-1 1-2 0-3 *)",
     }
 }
 

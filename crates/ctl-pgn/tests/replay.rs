@@ -469,7 +469,10 @@ fn redefined_letters_apply_to_the_start_position() {
     assert!(replay("bad", &bad, Options::default())[0].has_errors());
     // ...and the FAN form carries the start position in glyphs.
     let fan = write("alt", alt, Form::Fan, Markers::AsRead).unwrap();
-    assert!(fan.contains("[Redefine \"FAN\"]\n[TLPD \"/28:🩒/27:♛♚/"), "{fan}");
+    assert!(
+        fan.contains("[Redefine \"FAN\"]\n[TLPD \"/28:🩒/27:♛♚/"),
+        "{fan}"
+    );
     assert!(fan.contains("1. ♘E3-C7, ♞E25-C21 :"), "{fan}");
     assert_eq!(replay("fan", &fan, Options::default())[0].tlpd, s.tlpd);
 }
