@@ -1338,13 +1338,14 @@ impl Position {
             // one representation per TLPD castling field.
             self.castling &= !(7 << (3 * si));
         }
-        // A rook flag survives only while its rook stands on its initial cell.
-        for s in [Side::White, Side::Black] {
-            let rook = R | side_bit(s);
-            for (k, flag) in [(0usize, 2u8), (1, 4)] {
-                let home = TABLES.rook_home[s.index()][k];
-                if self.board[home.index()] != rook {
-                    self.castling &= !(flag << (3 * s.index()));
+        // A rook flag dies when its rook leaves its initial cell or is captured there;
+        // both touch that cell as `from` or `to`.
+        if self.castling != 0 {
+            for (s, homes) in TABLES.rook_home.iter().enumerate() {
+                for (k, home) in homes.iter().enumerate() {
+                    if m.from == *home || m.to == *home {
+                        self.castling &= !((2u8 << k) << (3 * s));
+                    }
                 }
             }
         }
