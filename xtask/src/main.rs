@@ -1,10 +1,102 @@
-//! Project automation: `cargo xtask corpus-check`, `cargo xtask bench`, `cargo xtask fuzz --smoke`.
-fn main() {
-    let task = std::env::args().nth(1);
-    match task.as_deref() {
-        _ => {
-            eprintln!("usage: cargo xtask <corpus-check|bench|fuzz>");
-            std::process::exit(2);
+//! Project automation: `cargo xtask corpus-check`, `bench`, `gen-db`, `shard-sim`.
+
+mod bench;
+mod corpus;
+mod gendb;
+mod shard;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  corpus-check             read -> replay -> write -> read every corpus, print one table
+  gen-db --games N --out F [--seed S]
+                           write N random legal C'escacs games (oracle openings with
+                           random continuations) through our CTL-PGN writer
+  bench [--quick] [--db-mb M]
+                           criterion benches, whole-CLI throughput jobs=1 vs all cores
+                           with peak memory, and the peers; prints ratios
+  shard-sim [--shards N] [--db-mb M]
+                           cut a database into shards at game boundaries, convert them
+                           in N processes, check the concatenation equals one process";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(command) = args.first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let rest = &args[1..];
+    let result = match command.as_str() {
+        "corpus-check" => corpus::run(),
+        "gen-db" => gendb::cli(rest),
+        "bench" => bench::run(rest),
+        "shard-sim" => shard::run(rest),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(true)
+        }
+        other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
         }
     }
+}
+
+/// The workspace root (xtask lives one level below it).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask is inside the workspace")
+        .to_path_buf()
+}
+
+/// `../shared` beside the checkout, when present (CI and developer machines have it).
+pub fn shared() -> Option<PathBuf> {
+    let p = root().join("../shared");
+    p.is_dir().then_some(p)
+}
+
+/// The value after `--name` in `args`, parsed.
+pub fn flag<T: std::str::FromStr>(args: &[String], name: &str) -> Result<Option<T>, String> {
+    match args.iter().position(|a| a == name) {
+        None => Ok(None),
+        Some(i) => {
+            let v = args
+                .get(i + 1)
+                .ok_or_else(|| format!("{name} needs a value"))?;
+            v.parse()
+                .map(Some)
+                .map_err(|_| format!("{name}: bad value {v:?}"))
+        }
+    }
+}
+
+/// Builds the release CLI once and returns its path.
+pub fn build_cli() -> Result<PathBuf, String> {
+    let status =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["build", "--release", "-q", "-p", "cescacs-cli"])
+            .current_dir(root())
+            .status()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err("building cescacs-cli failed".into());
+    }
+    let target = std::env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root().join("target"));
+    let target = if target.is_absolute() {
+        target
+    } else {
+        root().join(target)
+    };
+    Ok(target.join("release/cescacs"))
 }
