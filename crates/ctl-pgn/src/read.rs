@@ -200,6 +200,22 @@ fn syntax_error(ctx: &mut Ctx<'_>, text: &str, e: &pest::error::Error<Rule>) {
         }
         pest::error::ErrorVariant::CustomError { message } => message.clone(),
     };
+    // An unterminated comment fails at the end of the record; the useful place is
+    // the `{` that opened it.
+    if expected == "`}` closing the comment"
+        && let Some(open) = unclosed_brace(&text[..pos.min(text.len())])
+    {
+        ctx.diag_at(
+            Severity::Error,
+            Code::Syntax,
+            ctx.base + open,
+            format!(
+                "expected `}}` closing this comment, found {}",
+                found_at(text, pos)
+            ),
+        );
+        return;
+    }
     let found = found_at(text, pos);
     ctx.diag_at(
         Severity::Error,
@@ -207,6 +223,12 @@ fn syntax_error(ctx: &mut Ctx<'_>, text: &str, e: &pest::error::Error<Rule>) {
         ctx.base + pos,
         format!("expected {expected}, found {found}"),
     );
+}
+
+/// Byte offset of the last `{` with no `}` after it.
+fn unclosed_brace(text: &str) -> Option<usize> {
+    let open = text.rfind('{')?;
+    (!text[open..].contains('}')).then_some(open)
 }
 
 /// The text at an error position, up to the next whitespace, for messages.
@@ -811,10 +833,8 @@ fn build_token(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>, side: Side) -> Option<MoveT
             let mut promotion = None;
             for q in inner.into_inner() {
                 match q.as_rule() {
-                    Rule::mover => mover = Some(letter(ctx, &q.into_inner().next()?, side)?),
-                    Rule::captured => {
-                        captured = Some(letter(ctx, &q.into_inner().next()?, side.opposite())?)
-                    }
+                    Rule::mover => mover = Some(letter(ctx, &q, side)?),
+                    Rule::captured => captured = Some(letter(ctx, &q, side.opposite())?),
                     Rule::from => from = q.as_str().to_string(),
                     Rule::to => to = q.as_str().to_string(),
                     Rule::separator => sep = build_sep(ctx, q)?,

@@ -202,6 +202,13 @@ fn structural_errors_are_located() {
         ("1. E7-E13 …, E21-E15\n", 1, 11, "ellipsis"),
         ("1. AF4-D10\n", 1, 4, "needs a Redefine"),
         (
+            "1. E7-E13 {open\n2. F8-F12\n",
+            1,
+            11,
+            "closing this comment",
+        ),
+        ("1. E7-E31\n", 1, 8, "expected a cell"),
+        (
             "[Variant \"C'escacs\"]\n[Redefine \"A@J\"]\n1. JF4-D10\n",
             3,
             4,
