@@ -476,3 +476,20 @@ fn redefined_letters_apply_to_the_start_position() {
     assert!(fan.contains("1. ♘E3-C7, ♞E25-C21 :"), "{fan}");
     assert_eq!(replay("fan", &fan, Options::default())[0].tlpd, s.tlpd);
 }
+
+/// Variations nested to the reader's limit replay too (each level replaces White's
+/// first move of the level above, from the initial position).
+#[test]
+fn deepest_accepted_nesting_replays() {
+    let mut src = String::from("1. E7-E13, E21-E15\n");
+    for _ in 0..MAX_VARIATION_DEPTH {
+        src.push_str("(1. F8-F12, F20-F16\n");
+    }
+    src.push_str(&")".repeat(MAX_VARIATION_DEPTH));
+    src.push_str("\n*\n");
+    let r = replay("deep", &src, Options::default()).remove(0);
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics.first());
+    assert_eq!(r.plies, 2);
+    let bad = src.replacen("(1. F8-F12, F20-F16", "(1. F8-F12, F20-F17", 1);
+    assert!(replay("deep", &bad, Options::default())[0].has_errors());
+}
