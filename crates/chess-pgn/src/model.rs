@@ -386,11 +386,21 @@ impl GameBuilder {
     }
 }
 
+/// Appends a token's text to an `XUnparsed` comment, with whitespace collapsed as in
+/// every comment, so the text survives export unchanged.
 fn push_dead(s: &mut String, piece: &str) {
-    if !s.is_empty() {
-        s.push(' ');
+    for w in piece.split_whitespace() {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(w);
     }
-    s.push_str(piece);
+}
+
+fn dead_text(first: &str) -> String {
+    let mut s = String::from("XUnparsed:");
+    push_dead(&mut s, first);
+    s
 }
 
 impl Visitor for GameBuilder {
@@ -495,7 +505,7 @@ impl Visitor for GameBuilder {
             }
             Err(e) => {
                 let text = String::from_utf8_lossy(raw).into_owned();
-                f.dead = Some(format!("XUnparsed: {text}"));
+                f.dead = Some(dead_text(&text));
                 let depth = self.frames.len() - 1;
                 let what = if depth == 0 { "main line" } else { "variation" };
                 let msg = match e {
@@ -516,6 +526,8 @@ impl Visitor for GameBuilder {
             return;
         }
         match f.line.moves.last_mut() {
+            // $0 is the null annotation: export never writes it, so it is not kept.
+            Some(_) if nag == 0 => {}
             Some(m) => m.nags.push(nag),
             None => self.diag(
                 Severity::Warning,
@@ -647,7 +659,7 @@ impl Visitor for GameBuilder {
                     push_dead(d, &t);
                     return;
                 }
-                None => f.dead = Some(format!("XUnparsed: {t}")),
+                None => f.dead = Some(dead_text(&t)),
             }
         }
         self.diag(severity, at, format!("{problem}: {t}"));

@@ -53,10 +53,17 @@ struct Packer {
     out: String,
     line: usize,
     opens: usize,
+    /// After a `;` comment the line must end before anything else is written.
+    break_next: bool,
 }
 
 impl Packer {
     fn token(&mut self, t: &str) {
+        if self.break_next {
+            self.out.push('\n');
+            self.line = 0;
+            self.break_next = false;
+        }
         let mut piece = String::new();
         for _ in 0..self.opens {
             piece.push('(');
@@ -77,7 +84,8 @@ impl Packer {
     }
 
     fn close(&mut self) {
-        if self.line + 1 > MAX_LINE {
+        if self.break_next || self.line + 1 > MAX_LINE {
+            self.break_next = false;
             self.out.push('\n');
             self.line = 0;
         }
@@ -86,9 +94,14 @@ impl Packer {
     }
 
     fn comment(&mut self, text: &str) {
-        // `}` cannot appear inside a brace comment; `)` keeps the reading closest.
-        let clean = text.replace('}', ")");
-        let words: Vec<&str> = clean.split_whitespace().collect();
+        if text.contains('}') {
+            // A brace comment cannot hold `}`; a `;` comment to the end of the line can,
+            // at the price of a line that may pass 80 characters.
+            self.token(&format!(";{text}"));
+            self.break_next = true;
+            return;
+        }
+        let words: Vec<&str> = text.split_whitespace().collect();
         match words.len() {
             0 => self.token("{}"),
             1 => self.token(&format!("{{{}}}", words[0])),
@@ -170,6 +183,7 @@ pub fn to_pgn_string(game: &Game) -> String {
         out: String::new(),
         line: 0,
         opens: 0,
+        break_next: false,
     };
     write_line(&mut p, &game.moves, &game.start);
     p.token(game.outcome.as_str());
