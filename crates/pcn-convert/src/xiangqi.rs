@@ -150,7 +150,8 @@ pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
         .map(|(n, v)| (n.as_str(), v.as_str()))
         .collect();
     doc.started_at = common::started_at(&tags);
-    doc.bottomside_player = game.tag("Red").map(str::to_owned);
+    // A few WinBoard-made files name Red with the chess tag.
+    doc.bottomside_player = game.tag("Red").or(game.tag("White")).map(str::to_owned);
     doc.topside_player = game.tag("Black").map(str::to_owned);
     if game.start != Position::initial() {
         doc.extensions
@@ -400,7 +401,14 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         ("Black", &doc.topside_player),
     ] {
         let Some(p) = player else { continue };
-        match tags.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(tag)) {
+        // Red may have been named with the chess tag (see to_pcn).
+        let has = |t: &str| tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(t));
+        let name = if tag == "Red" && !has("Red") && has("White") {
+            "White"
+        } else {
+            tag
+        };
+        match tags.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
             Some((_, v)) if v != p => {
                 *v = p.clone();
                 warnings.push(Warning::PlayerOverride(tag));

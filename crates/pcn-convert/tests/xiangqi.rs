@@ -69,3 +69,24 @@ fn generated_corpus_round_trips_and_replays() {
     eprintln!("gen_iccs.pgn: {ok} games round-tripped, {skipped} not replayable (skipped)");
     assert!(ok > 0);
 }
+
+#[test]
+#[ignore = "the whole shared corpus (about 5000 games, ~50 s): run with --ignored"]
+fn whole_shared_xiangqi_corpus_round_trips_and_replays() {
+    let mut files = Vec::new();
+    for d in [
+        "/work/shared/corpus/xiangqi-generated",
+        "/work/shared/corpus/xiangqi-real",
+    ] {
+        pgn_files(Path::new(d), &mut files);
+    }
+    if files.is_empty() {
+        eprintln!("shared xiangqi corpus absent; skipped");
+        return;
+    }
+    let (ok, skipped) = run(&files);
+    eprintln!(
+        "shared xiangqi corpus: {ok} games round-tripped, {skipped} not replayable (skipped)"
+    );
+    assert!(ok > 0);
+}
