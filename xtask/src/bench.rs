@@ -19,15 +19,15 @@ fn measure(cmd: &mut Command) -> Result<(Duration, u64), String> {
     let status_path = format!("/proc/{}/status", child.id());
     let mut peak_kb = 0u64;
     loop {
-        if let Ok(text) = std::fs::read_to_string(&status_path) {
-            if let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:")) {
-                let kb = line
-                    .split_whitespace()
-                    .nth(1)
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(0);
-                peak_kb = peak_kb.max(kb);
-            }
+        if let Ok(text) = std::fs::read_to_string(&status_path)
+            && let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:"))
+        {
+            let kb: u64 = line
+                .split_whitespace()
+                .nth(1)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            peak_kb = peak_kb.max(kb);
         }
         match child.try_wait().map_err(|e| e.to_string())? {
             Some(status) if status.success() || status.code() == Some(1) => break,

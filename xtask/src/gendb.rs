@@ -2,6 +2,7 @@
 //! oracle games' openings followed by random legal continuations, written by our own
 //! CTL-PGN writer. Deterministic for a seed.
 
+use cescacs_rules::an::MoveText;
 use cescacs_rules::{Letters, Position, Status};
 use rayon::prelude::*;
 use std::io::Write;
@@ -70,15 +71,14 @@ fn game_text(index: u64, seed: u64, openings: &[Vec<String>]) -> String {
         if legal.is_empty() || position.status() != Status::Ongoing {
             break;
         }
-        // Follow the oracle opening while it lasts, then play at random.
-        let chosen = if ply < prefix {
-            legal
-                .iter()
-                .copied()
-                .find(|&m| position.move_to_an(m, &letters) == opening[ply])
-        } else {
-            None
-        };
+        // Follow the oracle opening while it lasts (resolving its text through the rules
+        // crate), then play at random.
+        let chosen = opening
+            .get(ply)
+            .filter(|_| ply < prefix)
+            .and_then(|text| MoveText::parse(text, &letters).ok())
+            .and_then(|text| position.resolve(&text).ok())
+            .map(|r| r.mv);
         let m = chosen.unwrap_or_else(|| legal[rng.below(legal.len())]);
         moves.push(position.move_to_an(m, &letters));
         position.play(m);
