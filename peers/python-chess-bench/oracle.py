@@ -4,6 +4,8 @@
 count and the final position's FEN (or the error python-chess reports).
 
 Usage: python3 oracle.py testdata/chess > testdata/chess/oracle.tsv
+       python3 oracle.py --san testdata/chess   (main-line SAN per game, as
+       chess-pgn's `dump_san` example prints it, to diff the two)
 python-chess (GPL-3.0) is only run as an external tool here, never linked.
 """
 import os
@@ -13,8 +15,9 @@ import chess
 import chess.pgn
 
 
-def main(root):
-    print("# file\tgame\tvariant\tplies\tfinal_fen_or_error")
+def main(root, san=False):
+    if not san:
+        print("# file\tgame\tvariant\tplies\tfinal_fen_or_error")
     for dirpath, _, names in sorted(os.walk(root)):
         for name in sorted(names):
             if not name.endswith(".pgn"):
@@ -29,6 +32,10 @@ def main(root):
                         break
                     index += 1
                     board = game.board()
+                    if san:
+                        if type(board).uci_variant == "chess" and not game.errors:
+                            print(f"{rel}\t{index}\t{' '.join(_sans(board, game))}")
+                        continue
                     plies = 0
                     for node in game.mainline():
                         board.push(node.move)
@@ -39,5 +46,16 @@ def main(root):
                     print(f"{rel}\t{index}\t{variant}\t{plies}\t{final}")
 
 
+def _sans(board, game):
+    out = []
+    for move in game.mainline_moves():
+        out.append(board.san(move))
+        board.push(move)
+    return out
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--san":
+        main(sys.argv[2], san=True)
+    else:
+        main(sys.argv[1])

@@ -373,14 +373,10 @@ impl San {
                 mask &= board.pieces(piece);
                 // Only pieces that could reach `to` at all: usually one is left, and
                 // `is_legal` on it is much cheaper than generating moves.
-                // Unblocked rays, not magic lookups: the small ray tables stay in
-                // cache, and `is_legal` below rejects a blocked slider anyway.
                 mask &= match piece {
-                    Piece::Knight => cozy_chess::get_knight_moves(to),
-                    Piece::Bishop => cozy_chess::get_bishop_rays(to),
-                    Piece::Rook => cozy_chess::get_rook_rays(to),
-                    Piece::Queen => cozy_chess::get_bishop_rays(to) | cozy_chess::get_rook_rays(to),
-                    Piece::King => cozy_chess::get_king_moves(to),
+                    Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen | Piece::King => {
+                        reach(piece, to)
+                    }
                     // Squares from which one of our pawns would attack `to`.
                     Piece::Pawn if file.is_some_and(|f| f != to.file()) => {
                         cozy_chess::get_pawn_attacks(to, !us)
@@ -449,12 +445,15 @@ impl San {
         let others = board.colored_pieces(us, piece) & !mv.from.bitboard();
         let mut rivals = BitBoard::EMPTY;
         if piece != Piece::King && !others.is_empty() {
-            board.generate_moves_for(others, |pm| {
-                if pm.to.has(mv.to) {
-                    rivals |= pm.from.bitboard();
+            for from in others & reach(piece, mv.to) {
+                if board.is_legal(Move {
+                    from,
+                    to: mv.to,
+                    promotion: None,
+                }) {
+                    rivals |= from.bitboard();
                 }
-                false
-            });
+            }
         }
         let (file, rank) = if rivals.is_empty() {
             (None, None)
@@ -473,6 +472,21 @@ impl San {
             to: mv.to,
             promotion: None,
         }
+    }
+}
+
+/// Squares from which a piece of this kind could reach `to` on an empty board.
+/// Unblocked rays, not magic lookups: the small ray tables stay in cache, and the
+/// `is_legal` check that follows every use rejects a blocked slider anyway.
+#[inline]
+fn reach(piece: Piece, to: Square) -> BitBoard {
+    match piece {
+        Piece::Knight => cozy_chess::get_knight_moves(to),
+        Piece::Bishop => cozy_chess::get_bishop_rays(to),
+        Piece::Rook => cozy_chess::get_rook_rays(to),
+        Piece::Queen => cozy_chess::get_bishop_rays(to) | cozy_chess::get_rook_rays(to),
+        Piece::King => cozy_chess::get_king_moves(to),
+        Piece::Pawn => BitBoard::FULL,
     }
 }
 

@@ -132,6 +132,45 @@ fn every_game_matches_python_chess() {
     assert_eq!(checked, oracle.len());
 }
 
+/// Export SAN (minimal disambiguation, `+`/`#`, castling, promotion, `--`) against
+/// python-chess's `board.san()` for every main-line move of the corpus
+/// (`testdata/chess/oracle-san.tsv`, from `oracle.py --san`).
+#[test]
+fn export_san_matches_python_chess() {
+    let text = fs::read_to_string(root().join("oracle-san.tsv")).unwrap();
+    let mut expected = HashMap::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.splitn(3, '\t').collect();
+        expected.insert(
+            (f[0].to_string(), f[1].parse::<usize>().unwrap()),
+            f[2].to_string(),
+        );
+    }
+    let mut files = Vec::new();
+    pgn_files(&root(), &mut files);
+    let mut moves = 0;
+    for path in files {
+        let rel = path
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        for (i, g) in Games::new(fs::File::open(&path).unwrap()).enumerate() {
+            let Ok(g) = g else { continue };
+            let ours: Vec<String> = g.moves.moves.iter().map(|m| m.san.to_string()).collect();
+            let want = &expected[&(rel.clone(), i + 1)];
+            if rel == "mliebelt-pgn-parser/doc_sampleGameThrow.pgn" {
+                // German `Sf3` (see every_game_matches_python_chess).
+                assert_eq!(ours.join(" "), "d4 Nf6 Nf3 d5");
+                continue;
+            }
+            assert_eq!(&ours.join(" "), want, "{rel} game {}", i + 1);
+            moves += ours.len();
+        }
+    }
+    assert!(moves > 45_000, "{moves}");
+}
+
 #[test]
 fn export_round_trips_and_is_idempotent() {
     let mut files = Vec::new();
