@@ -307,8 +307,10 @@ fn replay_line(
     history: &mut Option<cescacs_rules::Game>,
 ) -> (usize, bool) {
     let letters = Letters::default();
-    // (number, side, position before) of each half-move played in this line.
+    // (number, side, position before) of each half-move played in this line; only
+    // variations need them, so a line without variations keeps none.
     let mut before: Vec<(u32, Side, Position)> = Vec::new();
+    let keep_before = line.items.iter().any(|i| matches!(i, Item::Variation(_)));
     let mut plies = 0;
     let mut side_warned = false;
     // After an automatic end the history refuses moves; report that once.
@@ -416,7 +418,9 @@ fn replay_line(
                     };
                     ctx.push(severity, code, m.span, message);
                 }
-                before.push((m.number, m.side, pos.clone()));
+                if keep_before {
+                    before.push((m.number, m.side, pos.clone()));
+                }
                 if let Some(h) = history.as_mut()
                     && let Err(cescacs_rules::GameError::Finished(r)) = h.play(resolved.mv)
                     && !ended_warned
