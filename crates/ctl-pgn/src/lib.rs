@@ -16,5 +16,5 @@ pub use diag::{Code, Diagnostic, Severity};
 pub use letters::{Kind, LetterTable};
 pub use model::*;
 pub use read::{MAX_VARIATION_DEPTH, Record, read_game, read_str, split_records};
-pub use replay::{Markers, Options, Replayed, check, replay, replay_record, write};
+pub use replay::{Markers, Options, Replayed, Written, check, replay, replay_record, write};
 pub use write::{Form, write_game, write_games};

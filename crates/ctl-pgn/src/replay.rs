@@ -144,45 +144,72 @@ pub enum Markers {
     AsRead,
 }
 
+/// What [`write`] produced.
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// The records that could be written, in file order.
+    pub text: String,
+    /// How many records were written.
+    pub records: usize,
+    /// Errors of the records that were left out.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Written {
+    /// The text if every record was written, else the errors.
+    pub fn into_result(self) -> Result<String, Vec<Diagnostic>> {
+        if self.diagnostics.is_empty() {
+            Ok(self.text)
+        } else {
+            Err(self.diagnostics)
+        }
+    }
+}
+
 /// Reads a file and writes every record in a form, with markers recomputed as
-/// `markers` says. Nothing is written when a record has errors (syntax, or, when
-/// markers are recomputed, legality); the errors are returned instead.
-pub fn write(
-    file: &str,
-    src: &str,
-    form: Form,
-    markers: Markers,
-) -> Result<String, Vec<Diagnostic>> {
+/// `markers` says. A record with errors (syntax, or legality when markers are
+/// recomputed) is left out and its errors are returned; the other records are written.
+pub fn write(file: &str, src: &str, form: Form, markers: Markers) -> Written {
     let mut games = Vec::new();
-    let mut errors = Vec::new();
+    let mut diagnostics = Vec::new();
     for rec in read_str(file, src) {
-        errors.extend(rec.diagnostics.iter().filter(|d| d.is_error()).cloned());
-        let Some(mut g) = rec.game.clone() else {
+        let errors: Vec<Diagnostic> = rec
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .cloned()
+            .collect();
+        let Some(mut g) = rec.game.clone().filter(|_| errors.is_empty()) else {
+            diagnostics.extend(errors);
             continue;
         };
-        if markers != Markers::AsRead && errors.is_empty() {
+        if markers != Markers::AsRead {
             let r = replay_record(file, rec, Options::default());
-            errors.extend(r.diagnostics.into_iter().filter(Diagnostic::is_error));
-            if errors.is_empty() {
-                let start = g
-                    .start_tlpd()
-                    .map(|t| {
-                        let letters = g.letters().unwrap_or_default();
-                        cescacs_tlpd::parse(&letters.tlpd_to_standard(t))
-                    })
-                    .transpose()
-                    .ok()
-                    .flatten()
-                    .unwrap_or_else(Position::initial);
-                set_markers(&mut g.main, &start, markers);
+            let errors: Vec<Diagnostic> = r
+                .diagnostics
+                .into_iter()
+                .filter(Diagnostic::is_error)
+                .collect();
+            if !errors.is_empty() {
+                diagnostics.extend(errors);
+                continue;
             }
+            // The replay above read the start position without errors.
+            let start = g
+                .start_tlpd()
+                .and_then(|t| {
+                    let letters = g.letters().unwrap_or_default();
+                    cescacs_tlpd::parse(&letters.tlpd_to_standard(t)).ok()
+                })
+                .unwrap_or_else(Position::initial);
+            set_markers(&mut g.main, &start, markers);
         }
         games.push(g);
     }
-    if errors.is_empty() {
-        Ok(write_games(&games, form))
-    } else {
-        Err(errors)
+    Written {
+        text: write_games(&games, form),
+        records: games.len(),
+        diagnostics,
     }
 }
 

@@ -313,7 +313,9 @@ fn wrong_marker_is_a_warning_or_a_strict_error() {
 fn write_entry_point_round_trips_the_real_games() {
     for f in common::files(&common::fixtures().join("real"), ".ctl-pgn") {
         let src = common::read(&f);
-        let text = write("r", &src, Form::Canonical, Markers::Seed).unwrap();
+        let text = write("r", &src, Form::Canonical, Markers::Seed)
+            .into_result()
+            .unwrap();
         // The canonical text replays, carries the end indicator and result line, and
         // its seed-mode markers (`+^` only for knight jumps) all match the positions.
         let r = replay("w", &text, Options::default()).remove(0);
@@ -330,7 +332,9 @@ fn write_entry_point_round_trips_the_real_games() {
         );
         assert!(!text.contains("^+") && !text.contains("+∞"));
         assert_eq!(
-            write("w", &text, Form::Canonical, Markers::Seed).unwrap(),
+            write("w", &text, Form::Canonical, Markers::Seed)
+                .into_result()
+                .unwrap(),
             text
         );
     }
@@ -347,8 +351,12 @@ fn rich_markers_are_the_oracle_markers() {
             continue;
         }
         assert_eq!(
-            write("o", &src, Form::Canonical, Markers::Rich).unwrap(),
-            write("o", &src, Form::Canonical, Markers::AsRead).unwrap(),
+            write("o", &src, Form::Canonical, Markers::Rich)
+                .into_result()
+                .unwrap(),
+            write("o", &src, Form::Canonical, Markers::AsRead)
+                .into_result()
+                .unwrap(),
             "{}",
             f.display()
         );
@@ -437,7 +445,7 @@ fn fan_and_redefined_forms_replay_to_the_same_position() {
             .map(|r| r.tlpd)
             .collect();
         for form in [Form::Fan, Form::Minimal] {
-            let text = write(f, &src, form, Markers::AsRead).unwrap();
+            let text = write(f, &src, form, Markers::AsRead).into_result().unwrap();
             if form == Form::Fan {
                 assert!(text.contains("[Redefine \"FAN\"]"));
             } else {
@@ -468,7 +476,9 @@ fn redefined_letters_apply_to_the_start_position() {
     let bad = alt.replace("CE3-C7", "NE3-C7");
     assert!(replay("bad", &bad, Options::default())[0].has_errors());
     // ...and the FAN form carries the start position in glyphs.
-    let fan = write("alt", alt, Form::Fan, Markers::AsRead).unwrap();
+    let fan = write("alt", alt, Form::Fan, Markers::AsRead)
+        .into_result()
+        .unwrap();
     assert!(
         fan.contains("[Redefine \"FAN\"]\n[TLPD \"/28:🩒/27:♛♚/"),
         "{fan}"
@@ -492,4 +502,22 @@ fn deepest_accepted_nesting_replays() {
     assert_eq!(r.plies, 2);
     let bad = src.replacen("(1. F8-F12, F20-F16", "(1. F8-F12, F20-F17", 1);
     assert!(replay("deep", &bad, Options::default())[0].has_errors());
+}
+
+/// A record with an illegal move is left out of `write`; the others are written.
+#[test]
+fn write_leaves_out_bad_records_only() {
+    let src = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15\n*\n\n\
+               [Variant \"C'escacs\"]\n1. E7-E17\n*\n\n\
+               [Variant \"C'escacs\"]\n1. F8-F12, F20-F16\n*\n";
+    let w = write("three", src, Form::Canonical, Markers::Seed);
+    assert_eq!(w.records, 2);
+    assert_eq!(w.diagnostics.len(), 1);
+    assert_eq!((w.diagnostics[0].game, w.diagnostics[0].line), (2, 6));
+    assert!(w.text.contains("1. E7-E13, E21-E15 :") && w.text.contains("1. F8-F12, F20-F16 :"));
+    // Without marker recomputation the record is only read, so it is written.
+    assert_eq!(
+        write("three", src, Form::Canonical, Markers::AsRead).records,
+        3
+    );
 }
