@@ -9,21 +9,54 @@ use std::ops::Deref;
 #[doc(hidden)]
 pub mod compat {
     use std::cell::Cell;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     thread_local! {
         static IGNORE_ELEPHANT_TWO_STEP: Cell<bool> = const { Cell::new(false) };
+        static KING_MOVE_TEST: Cell<bool> = const { Cell::new(false) };
     }
 
-    /// When set (on this thread), the Elephant's two-step forward attack is ignored,
-    /// as the author's TypeScript program does (spec §9.16.1). Never set it outside
-    /// of tests that compare against that program's output.
-    pub fn set_ignore_elephant_two_step(on: bool) {
-        IGNORE_ELEPHANT_TWO_STEP.with(|c| c.set(on));
+    /// Set while testing a King move in program emulation: the program's threat map
+    /// then skips the attacks of pinned pieces off their pin line.
+    pub(crate) fn set_king_move_test(on: bool) {
+        KING_MOVE_TEST.with(|c| c.set(on));
     }
 
     #[inline]
+    pub(crate) fn king_move_test() -> bool {
+        ACTIVE.load(Ordering::Relaxed) != 0 && KING_MOVE_TEST.with(|c| c.get())
+    }
+
+    /// When set (on this thread), the engine imitates two blind spots of the author's
+    /// TypeScript program, as far as the oracle data reveal them: the Elephant's
+    /// two-step forward attack is ignored for check and pins (spec §9.16.1) but
+    /// counted for King destinations, and for King destinations the attacks of an
+    /// enemy piece pinned to its own King are ignored off the pin line. Never set it
+    /// outside of tests that compare against that program's output.
+    pub fn set_ignore_elephant_two_step(on: bool) {
+        IGNORE_ELEPHANT_TWO_STEP.with(|c| {
+            if c.get() != on {
+                if on {
+                    ACTIVE.fetch_add(1, Ordering::Relaxed);
+                } else {
+                    ACTIVE.fetch_sub(1, Ordering::Relaxed);
+                }
+            }
+            c.set(on)
+        });
+    }
+
+    /// Switches the Elephant part alone, keeping the thread counted as emulating.
+    pub(crate) fn set_elephant_only(on: bool) {
+        IGNORE_ELEPHANT_TWO_STEP.with(|c| c.set(on));
+    }
+
+    /// Threads with the emulation on; lets the normal path skip the thread-local.
+    static ACTIVE: AtomicUsize = AtomicUsize::new(0);
+
+    #[inline]
     pub(crate) fn ignore_elephant_two_step() -> bool {
-        IGNORE_ELEPHANT_TWO_STEP.with(|c| c.get())
+        ACTIVE.load(Ordering::Relaxed) != 0 && IGNORE_ELEPHANT_TWO_STEP.with(|c| c.get())
     }
 }
 
@@ -662,6 +695,20 @@ impl Position {
         self.attacked_inner(target, by, true)
     }
 
+    /// Program emulation only: the author's program does not count the attacks of a
+    /// piece pinned to its own King, except along the pin line.
+    #[inline]
+    fn program_pin_blind(&self, attacker: Cell, by: Side, target: Cell) -> bool {
+        if !compat::king_move_test() {
+            return false;
+        }
+        let king = self.kings[by.index()];
+        let d = TABLES.align[king.index()][attacker.index()];
+        d != NO_DIR
+            && TABLES.align[king.index()][target.index()] != d
+            && self.pinned_for(by, king, attacker, d as usize)
+    }
+
     fn attacked_inner(&self, target: Cell, by: Side, king_leap: bool) -> bool {
         let sb = side_bit(by);
         let elephant_back = fwd(by).opposite() as usize;
@@ -672,16 +719,18 @@ impl Position {
                     continue;
                 }
                 if p & BLACK_BIT == sb {
-                    match p & KIND_MASK {
-                        R | D | V => return true,
-                        K if i == 0 => return true,
-                        E if i < 2
-                            && d == elephant_back
-                            && (i == 0 || !compat::ignore_elephant_two_step()) =>
-                        {
-                            return true;
+                    let hit = match p & KIND_MASK {
+                        R | D | V => true,
+                        K => i == 0,
+                        E => {
+                            i < 2
+                                && d == elephant_back
+                                && (i == 0 || !compat::ignore_elephant_two_step())
                         }
-                        _ => {}
+                        _ => false,
+                    };
+                    if hit && !self.program_pin_blind(c, by, target) {
+                        return true;
                     }
                 }
                 break;
@@ -695,12 +744,15 @@ impl Position {
                     continue;
                 }
                 if p & BLACK_BIT == sb {
-                    match p & KIND_MASK {
-                        J | D | G => return true,
-                        K if i == 0 => return true,
-                        E if i == 0 && d != 6 && d != 9 => return true,
-                        P if i == 0 && pawn_dirs.contains(&dir(d)) => return true,
-                        _ => {}
+                    let hit = match p & KIND_MASK {
+                        J | D | G => true,
+                        K => i == 0,
+                        E => i == 0 && d != 6 && d != 9,
+                        P => i == 0 && pawn_dirs.contains(&dir(d)),
+                        _ => false,
+                    };
+                    if hit && !self.program_pin_blind(c, by, target) {
+                        return true;
                     }
                 }
                 break;
@@ -712,7 +764,7 @@ impl Position {
                 continue;
             }
             match p & KIND_MASK {
-                N | V | G => return true,
+                N | V | G if !self.program_pin_blind(c, by, target) => return true,
                 // An unmoved King not in check could capture by leaping (TS rule).
                 K if king_leap
                     && self.king_unmoved(by)
@@ -1161,7 +1213,12 @@ impl Position {
     /// Whether the piece on `from`, on line `d` out of the King, shields the King
     /// from an enemy slider (or Elephant two-step) behind it.
     fn pinned(&self, king: Cell, from: Cell, d: usize) -> bool {
-        let them = side_bit(self.side.opponent());
+        self.pinned_for(self.side, king, from, d)
+    }
+
+    /// `pinned` for the pieces of `side` (whose King is on `king`).
+    fn pinned_for(&self, side: Side, king: Cell, from: Cell, d: usize) -> bool {
+        let them = side_bit(side.opponent());
         let ray = king.ray(dir(d));
         let mut seen_from = false;
         for (i, &c) in ray.iter().enumerate() {
@@ -1186,7 +1243,7 @@ impl Position {
                 // The Elephant's two-step through the vacated cell next to the King.
                 E => {
                     i == 1
-                        && d == fwd(self.side.opponent()).opposite() as usize
+                        && d == fwd(side.opponent()).opposite() as usize
                         && !compat::ignore_elephant_two_step()
                 }
                 _ => false,
@@ -1198,12 +1255,15 @@ impl Position {
     fn legal_by_make(&mut self, m: Move) -> bool {
         let king = self.kings[self.side.index()];
         let us = self.side;
+
         let undo = self.make(m);
         let ok = if m.from == king && compat::ignore_elephant_two_step() {
             // The program's threat map, used for King moves, does see the two-step.
-            compat::set_ignore_elephant_two_step(false);
+            compat::set_elephant_only(false);
+            compat::set_king_move_test(true);
             let ok = !self.attacked(self.kings[us.index()], us.opponent());
-            compat::set_ignore_elephant_two_step(true);
+            compat::set_king_move_test(false);
+            compat::set_elephant_only(true);
             ok
         } else {
             !self.attacked(self.kings[us.index()], us.opponent())
