@@ -286,6 +286,7 @@ impl Tokenizer {
                 start + len,
             );
         }
+        let mut multiline = false;
         let (kind, text, len, need_more) = match b {
             b'%' if at_line_start => match memchr::memchr(b'\n', rest) {
                 Some(e) => (TokenKind::Escape, trim_cr(&rest[1..e]), e, false),
@@ -338,14 +339,25 @@ impl Tokenizer {
                 let mut j = 1;
                 let mut escaped = false;
                 let mut closed = false;
-                while let Some(k) = memchr::memchr2(b'"', b'\\', &rest[j..]) {
-                    if rest[j + k] == b'"' {
-                        j += k;
-                        closed = true;
-                        break;
+                // Line breaks are noted in the same pass, so the common one-line tag
+                // value is scanned once.
+                while let Some(k) = memchr::memchr3(b'"', b'\\', b'\n', &rest[j..]) {
+                    match rest[j + k] {
+                        b'"' => {
+                            j += k;
+                            closed = true;
+                            break;
+                        }
+                        b'\n' => {
+                            multiline = true;
+                            j += k + 1;
+                        }
+                        _ => {
+                            escaped = true;
+                            multiline |= rest.get(j + k + 1) == Some(&b'\n');
+                            j += k + 2;
+                        }
                     }
-                    escaped = true;
-                    j += k + 2;
                     if j >= rest.len() {
                         break;
                     }
@@ -363,10 +375,7 @@ impl Tokenizer {
         if need_more {
             return (Next::NeedMore, start);
         }
-        if matches!(
-            kind,
-            TokenKind::Comment { .. } | TokenKind::String { .. } | TokenKind::Reserved
-        ) {
+        if multiline || matches!(kind, TokenKind::Comment { .. } | TokenKind::Reserved) {
             self.newlines(&rest[..len], pos.offset);
         }
         self.offset = pos.offset + len as u64;
@@ -498,6 +507,19 @@ mod tests {
         assert_eq!((whole[10].2, whole[10].3), (6, 1));
         assert_eq!(whole[10].1, b"1");
         assert_eq!(whole.last().unwrap().1, b"1/2-1/2");
+    }
+
+    #[test]
+    fn line_breaks_inside_strings_are_counted() {
+        let input: &[u8] = b"[A \"x\ny\\\nz\"] e4";
+        let t = all(input);
+        assert_eq!(t, chunked(input));
+        assert_eq!(t[2].1, b"x\ny\\\nz");
+        assert_eq!(
+            (t[4].2, t[4].3),
+            (3, 5),
+            "e4 after a value spanning three lines"
+        );
     }
 
     #[test]
