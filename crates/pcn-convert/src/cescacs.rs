@@ -91,8 +91,22 @@ fn pcn_side(s: Side) -> pcn::Side {
 }
 
 fn pcn_piece(kind: PieceKind, side: Side) -> pcn::Piece {
-    pcn::Piece::new(STYLE, letter(kind), pcn_side(side), false)
-        .unwrap_or_else(|_| unreachable!("the letters are valid piece strings"))
+    // `Piece::new` formats and re-parses its text; boards are built once per ply, so
+    // the 18 pieces are made once.
+    static PIECES: std::sync::OnceLock<Vec<pcn::Piece>> = std::sync::OnceLock::new();
+    let all = PIECES.get_or_init(|| {
+        [Side::White, Side::Black]
+            .into_iter()
+            .flat_map(|s| {
+                PieceKind::ALL.into_iter().map(move |k| {
+                    pcn::Piece::new(STYLE, letter(k), pcn_side(s), false)
+                        .unwrap_or_else(|_| unreachable!("the letters are valid piece strings"))
+                })
+            })
+            .collect()
+    });
+    let i = PieceKind::ALL.iter().position(|&k| k == kind).unwrap_or(0);
+    all[i + if side == Side::Black { 9 } else { 0 }].clone()
 }
 
 /// The placement of a position as a PCN board.
@@ -143,6 +157,12 @@ fn simultaneous(board: &pcn::Board, moves: &[(usize, usize)]) -> Vec<Action> {
 
 /// The actions of one legal move played from `p`.
 pub fn encode(p: &Position, m: Move) -> pcn::Move {
+    encode_on(None, p, m)
+}
+
+/// [`encode`], given the position's PCN board when the caller has it: only castling
+/// needs it, and building it for every move would dominate the conversion time.
+fn encode_on(board: Option<&pcn::Board>, p: &Position, m: Move) -> pcn::Move {
     let side = p.side_to_move();
     let (from, to) = (flat(m.from()), flat(m.to()));
     let promote = |a: Action| match m.promotion() {
@@ -157,7 +177,15 @@ pub fn encode(p: &Position, m: Move) -> pcn::Move {
                     .into_iter()
                     .map(|(f, t)| (flat(f), flat(t))),
             );
-            pcn::Move(simultaneous(&board_of(p), &moves))
+            let built;
+            let board = match board {
+                Some(b) => b,
+                None => {
+                    built = board_of(p);
+                    &built
+                }
+            };
+            pcn::Move(simultaneous(board, &moves))
         }
         MoveKind::PromotionInPlace => pcn::Move(vec![
             Action::new(from, Verb::Jump, from),
@@ -171,10 +199,6 @@ pub fn encode(p: &Position, m: Move) -> pcn::Move {
             None => pcn::Move(vec![promote(Action::shift(from, to))]),
         },
     }
-}
-
-fn legal(p: &Position) -> Vec<(Move, pcn::Move)> {
-    p.legal_moves().iter().map(|&m| (m, encode(p, m))).collect()
 }
 
 /// The legal move a record half-move names (as `ctl-pgn`'s replay resolves it).
@@ -567,11 +591,17 @@ fn line_from(
                 i: usize,
                 warnings: &mut Vec<Warning>|
      -> Result<MoveNode, ConvertError> {
-        let m = match_move(&board_of(pos), &moves[i], &legal(pos)).map_err(|reason| {
-            ConvertError::Move {
-                path: format!("{path}[{i}]"),
-                reason,
-            }
+        let board = board_of(pos);
+        let m = match_move(
+            &board,
+            &moves[i],
+            &pos.legal_moves(),
+            |m| flat(m.from()),
+            |m| encode_on(Some(&board), pos, m),
+        )
+        .map_err(|reason| ConvertError::Move {
+            path: format!("{path}[{i}]"),
+            reason,
         })?;
         let node = node_for(pos, m, carried, warnings)?;
         before.push((node.number, node.side, pos.clone()));

@@ -119,12 +119,10 @@ pub fn encode(b: &Board, mv: Move) -> pcn::Move {
     pcn::Move(vec![promote(a)])
 }
 
-fn legal(b: &Board) -> Vec<(Move, pcn::Move)> {
+fn legal(b: &Board) -> Vec<Move> {
     let mut v = Vec::new();
     b.generate_moves(|ms| {
-        for m in ms {
-            v.push((m, encode(b, m)));
-        }
+        v.extend(ms);
         false
     });
     v
@@ -391,11 +389,16 @@ fn line_from(
             let Some((i, target)) = next.next() else {
                 break;
             };
-            let m = match_move(&board_of(&board), target, &legal(&board)).map_err(|reason| {
-                ConvertError::Move {
-                    path: format!("{path}[{i}]"),
-                    reason,
-                }
+            let m = match_move(
+                &board_of(&board),
+                target,
+                &legal(&board),
+                |m| flat(m.from),
+                |m| encode(&board, m),
+            )
+            .map_err(|reason| ConvertError::Move {
+                path: format!("{path}[{i}]"),
+                reason,
             })?;
             board.play_unchecked(m);
             Some(m)

@@ -98,13 +98,23 @@ pub(crate) fn after(board: &Board, mv: &Move) -> Option<Board> {
 /// Finds the candidate whose canonical encoding has the same effect on the board as
 /// `target`. Matching by effect rather than by spelling accepts every form the PCN
 /// reader accepts (Cartesian or piece-name coordinates, `capture` for `remove`, the
-/// "path" profile of spec C.1) without a second parser of action chains.
+/// "path" profile of spec C.1) without a second parser of action chains. Encodings
+/// are computed lazily: an exact match, the usual case, stops the first pass early.
 pub(crate) fn match_move<M: Copy>(
     board: &Board,
     target: &Move,
-    candidates: &[(M, Move)],
+    candidates: &[M],
+    origin: impl Fn(M) -> usize,
+    encode: impl Fn(M) -> Move,
 ) -> Result<M, String> {
-    if let Some((m, _)) = candidates.iter().find(|(_, enc)| enc == target) {
+    // Our own encodings start with the mover's origin as a flat index (or the rook's
+    // when the king must wait; the second pass finds those): a cheap filter.
+    let first = target.0.first().map(|a| &a.subject);
+    if let Some(m) = candidates
+        .iter()
+        .filter(|&&m| first == Some(&pcn::Coord::Flat(origin(m))))
+        .find(|&&m| encode(m) == *target)
+    {
         return Ok(*m);
     }
     let want = {
@@ -115,8 +125,8 @@ pub(crate) fn match_move<M: Copy>(
     };
     candidates
         .iter()
-        .find(|(_, enc)| after(board, enc).as_ref() == Some(&want))
-        .map(|(m, _)| *m)
+        .find(|&&m| after(board, &encode(m)).as_ref() == Some(&want))
+        .copied()
         .ok_or_else(|| "no legal move has this effect on the board".to_string())
 }
 

@@ -78,10 +78,6 @@ pub fn encode(p: &Position, m: Move) -> pcn::Move {
     }])
 }
 
-fn legal(p: &Position) -> Vec<(Move, pcn::Move)> {
-    p.legal_moves().iter().map(|&m| (m, encode(p, m))).collect()
-}
-
 fn result_status(r: &str) -> Status {
     match r.trim() {
         "1-0" => Status::BottomWon,
@@ -255,11 +251,16 @@ fn line_from(
     };
     let mut pos = start.clone();
     for (i, target) in moves.iter().enumerate() {
-        let m = match_move(&board_of(&pos), target, &legal(&pos)).map_err(|reason| {
-            ConvertError::Move {
-                path: format!("{path}[{i}]"),
-                reason,
-            }
+        let m = match_move(
+            &board_of(&pos),
+            target,
+            &pos.legal_moves(),
+            |m| flat(m.from()),
+            |m| encode(&pos, m),
+        )
+        .map_err(|reason| ConvertError::Move {
+            path: format!("{path}[{i}]"),
+            reason,
         })?;
         let before = pos.clone();
         pos.play(m);
