@@ -30,8 +30,9 @@ pub mod compat {
     /// When set (on this thread), the engine imitates two blind spots of the author's
     /// TypeScript program, as far as the oracle data reveal them: the Elephant's
     /// two-step forward attack is ignored for check and pins (spec §9.16.1) but
-    /// counted for King destinations, and for King destinations the attacks of an
-    /// enemy piece pinned to its own King are ignored off the pin line. Never set it
+    /// counted for King destinations; for King destinations the attacks of an enemy
+    /// piece pinned to its own King are ignored off the pin line; and castling is not
+    /// tested for the King's safety after the rooks move (spec §9.16.4). Never set it
     /// outside of tests that compare against that program's output.
     pub fn set_ignore_elephant_two_step(on: bool) {
         IGNORE_ELEPHANT_TWO_STEP.with(|c| {
@@ -1255,6 +1256,11 @@ impl Position {
     fn legal_by_make(&mut self, m: Move) -> bool {
         let king = self.kings[self.side.index()];
         let us = self.side;
+        if m.kind == MK_CASTLE && compat::ignore_elephant_two_step() {
+            // The program checks only the King's destination before castling (spec
+            // §5.3 rule 3), not the King's safety once the rooks have moved (rule 6).
+            return true;
+        }
 
         let undo = self.make(m);
         let ok = if m.from == king && compat::ignore_elephant_two_step() {
