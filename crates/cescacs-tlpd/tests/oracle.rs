@@ -384,3 +384,47 @@ fn the_real_games_replay_without_violations() {
     }
     assert!(checked > 200);
 }
+
+/// All 7 real games of the replay file (3 of them are not in the corpus directory),
+/// replayed from the move strings as written in the files.
+#[test]
+fn all_seven_replayed_real_games_match_move_by_move() {
+    let replay: Value = serde_json::from_str(
+        &std::fs::read_to_string(data_file("real-games-replay.json")).unwrap(),
+    )
+    .unwrap();
+    let letters = Letters::default();
+    let games = replay.as_array().unwrap();
+    assert_eq!(games.len(), 7);
+    for g in games {
+        let file = g["file"].as_str().unwrap();
+        let mut game = Game::new(Position::initial());
+        for ply in g["plies"].as_array().unwrap() {
+            let tok = ply["file"].as_str().unwrap();
+            let t = MoveText::parse(tok, &letters).unwrap_or_else(|e| panic!("{file} {tok}: {e}"));
+            let r = game
+                .position()
+                .resolve(&t)
+                .unwrap_or_else(|e| panic!("{file} {tok}: {e}"));
+            assert!(r.warnings.is_empty(), "{file} {tok}: {:?}", r.warnings);
+            game.play(r.mv).unwrap();
+            assert_eq!(
+                cescacs_tlpd::write(game.position()),
+                normalise(ply["tlpd"].as_str().unwrap()),
+                "{file} after {tok}"
+            );
+        }
+        assert_eq!(
+            game.result().as_str(),
+            g["final_state"].as_str().unwrap(),
+            "{file}"
+        );
+        if file == "2023-09-17.ctl-pgn" {
+            // Spec appendix B: after 61... DX6-F0#.
+            assert_eq!(
+                cescacs_tlpd::write(game.position()),
+                "/27:k1/25:1n2/24:3n1/23:3eD1/22:4J2/21:3e4/19:1p1j4/18:1p5/17:2p5/16:2e4/12:2P4/11:5P2/10:4P2/9:2j5/8:5P1/7:5G2/5:Pg1E2/4:PE1E1/3:2N1/2:1K1/0:d/ w -- - 4 62"
+            );
+        }
+    }
+}
