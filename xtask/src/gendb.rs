@@ -3,7 +3,7 @@
 //! CTL-PGN writer. Deterministic for a seed.
 
 use cescacs_rules::an::MoveText;
-use cescacs_rules::{Letters, Position, Status};
+use cescacs_rules::{Letters, Position, Side, Status};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -93,7 +93,15 @@ fn game_text(index: u64, seed: u64, openings: &[Vec<String>]) -> String {
         }
         raw.push('\n');
     }
-    raw.push_str("*\n");
+    // Mate scores 3-0/0-3 and stalemate 2-1/1-2 for the side that delivered it (spec §6.2).
+    let white_to_move = position.side_to_move() == Side::White;
+    raw.push_str(match (position.status(), white_to_move) {
+        (Status::Checkmate, true) => "0-3\n",
+        (Status::Checkmate, false) => "3-0\n",
+        (Status::Stalemate, true) => "1-2\n",
+        (Status::Stalemate, false) => "2-1\n",
+        _ => "*\n",
+    });
     match ctl_pgn::read_game(&raw) {
         Ok(game) => ctl_pgn::write_game(&game.canonical(), ctl_pgn::Form::Canonical),
         // Our own generator wrote it: failing to read it back is a bug worth stopping for.
