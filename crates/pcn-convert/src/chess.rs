@@ -246,6 +246,8 @@ pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
         doc.extensions
             .insert("...first_to_move".into(), json!("top"));
     }
+    doc.extensions
+        .insert("...pcn_edition".into(), json!(common::PCN_EDITION));
     let mut block = Map::new();
     block.insert("edition".into(), json!(EDITION));
     block.insert("tags".into(), common::tags_value(tags.into_iter()));
@@ -372,6 +374,11 @@ fn line_from(
     let mut board = start.clone();
     let mut next = moves.iter().enumerate();
     let total = moves.len() + nulls.len();
+    if let Some(&n) = nulls.iter().find(|&&n| n >= total) {
+        ctx.warnings.push(Warning::IgnoredAnnotation(format!(
+            "null move at ply {n} beyond the end of {path}"
+        )));
+    }
     for ply in 0..total {
         let before = board.clone();
         let mv = if nulls.contains(&ply) {

@@ -6,6 +6,8 @@ use serde_json::{Map, Value, json};
 
 /// Edition marker written in every `...pgn` block, so a later layout can be told apart.
 pub const EDITION: &str = "conv-1";
+/// The value of `...pcn_edition` (spec C.5): the PCN edition the documents follow.
+pub const PCN_EDITION: &str = "seed-2012";
 /// The extension key of the lossless-carriage block (spec C.1).
 pub const PGN_KEY: &str = "...pgn";
 

@@ -157,6 +157,8 @@ pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
         doc.extensions
             .insert("...first_to_move".into(), json!("top"));
     }
+    doc.extensions
+        .insert("...pcn_edition".into(), json!(common::PCN_EDITION));
     let mut block = Map::new();
     block.insert("edition".into(), json!(EDITION));
     block.insert("tags".into(), common::tags_value(tags.into_iter()));
