@@ -347,6 +347,24 @@ impl<R: Read> PgnReader<R> {
                 }
                 continue;
             }
+            if let TokenKind::TagPair {
+                name_len,
+                value_start,
+            } = t.kind
+            {
+                if phase == Phase::Movetext {
+                    self.unread(&t);
+                    break;
+                }
+                let text = &self.buf[t.range()];
+                v.tag(
+                    &text[..name_len as usize],
+                    &text[value_start as usize..],
+                    false,
+                    t.pos,
+                );
+                continue;
+            }
             if t.kind == TokenKind::TagOpen {
                 if phase == Phase::Movetext {
                     // A tag after movetext: the previous game had no result marker.
@@ -458,7 +476,7 @@ impl<R: Read> PgnReader<R> {
                     v.problem(Problem::NotAMove, &self.buf[t.range()], t.pos)
                 }
                 TokenKind::Invalid => v.problem(Problem::InvalidByte, &self.buf[t.range()], t.pos),
-                TokenKind::TagOpen | TokenKind::Escape => {}
+                TokenKind::TagOpen | TokenKind::TagPair { .. } | TokenKind::Escape => {}
             }
         }
         if depth > 0 {

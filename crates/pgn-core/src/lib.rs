@@ -25,11 +25,12 @@
 //!     }
 //!     rest = &rest[used..];
 //! }
-//! assert_eq!(kinds[0], (TokenKind::TagOpen, b"[".to_vec(), 1, 1));
-//! assert_eq!(kinds[2], (TokenKind::String { escaped: false }, b"x".to_vec(), 1, 8));
-//! assert_eq!(kinds[4], (TokenKind::MoveNumber, b"1".to_vec(), 2, 1));
-//! assert_eq!(kinds[5], (TokenKind::Symbol, b"e4".to_vec(), 2, 3));
-//! assert_eq!(kinds[6], (TokenKind::Comment { terminated: true }, b"best".to_vec(), 2, 6));
+//! // A simple tag pair is one token: name `Event`, value `x`.
+//! let pair = TokenKind::TagPair { name_len: 5, value_start: 7 };
+//! assert_eq!(kinds[0], (pair, b"Event \"x".to_vec(), 1, 1));
+//! assert_eq!(kinds[1], (TokenKind::MoveNumber, b"1".to_vec(), 2, 1));
+//! assert_eq!(kinds[2], (TokenKind::Symbol, b"e4".to_vec(), 2, 3));
+//! assert_eq!(kinds[3], (TokenKind::Comment { terminated: true }, b"best".to_vec(), 2, 6));
 //! assert_eq!(kinds.last().unwrap().0, TokenKind::Star);
 //! ```
 
@@ -61,6 +62,12 @@ impl std::fmt::Display for Pos {
 /// SAN, results, glyphs) is left to the layer above, which knows the context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TokenKind {
+    /// A whole tag pair on one line, `[Name "value"]`, with no escapes or line breaks
+    /// in the value: the common case, read as one token. `text` runs from the
+    /// first byte of the name to the last byte of the value; the name is
+    /// `text[..name_len]` and the value `text[value_start..]`.
+    /// Any other tag is delivered as [`TokenKind::TagOpen`] followed by its parts.
+    TagPair { name_len: u32, value_start: u32 },
     /// `[`
     TagOpen,
     /// `]`
@@ -292,7 +299,17 @@ impl Tokenizer {
                 Some(e) => (TokenKind::Escape, trim_cr(&rest[1..e]), e, false),
                 None => (TokenKind::Escape, trim_cr(&rest[1..]), rest.len(), !eof),
             },
-            b'[' => (TokenKind::TagOpen, &rest[..1], 1, false),
+            b'[' => match tag_pair(rest) {
+                TagShape::Pair { name, value, len } => {
+                    let kind = TokenKind::TagPair {
+                        name_len: (name.1 - name.0) as u32,
+                        value_start: (value.0 - name.0) as u32,
+                    };
+                    (kind, &rest[name.0..value.1], len, false)
+                }
+                TagShape::Truncated if !eof => return (Next::NeedMore, start),
+                _ => (TokenKind::TagOpen, &rest[..1], 1, false),
+            },
             b']' => (TokenKind::TagClose, &rest[..1], 1, false),
             b'(' => (TokenKind::VariationOpen, &rest[..1], 1, false),
             b')' => (TokenKind::VariationClose, &rest[..1], 1, false),
@@ -388,6 +405,66 @@ impl Tokenizer {
             }),
             start + len,
         )
+    }
+}
+
+enum TagShape {
+    /// Byte ranges of name and value in the input, and the token's length.
+    Pair {
+        name: (usize, usize),
+        value: (usize, usize),
+        len: usize,
+    },
+    /// The input ends before the tag pair could be recognised.
+    Truncated,
+    /// Not the simple one-line form; read it token by token.
+    Other,
+}
+
+/// Recognises `[Name "value"]` at the start of `s` (which begins with `[`), with
+/// only spaces or tabs between the parts and no `\\` or line break in the value.
+#[inline(always)]
+fn tag_pair(s: &[u8]) -> TagShape {
+    let blank = |s: &[u8], mut j: usize| {
+        while j < s.len() && (s[j] == b' ' || s[j] == b'\t') {
+            j += 1;
+        }
+        j
+    };
+    let n0 = blank(s, 1);
+    if n0 >= s.len() {
+        return TagShape::Truncated;
+    }
+    if CLASS[s[n0] as usize] != SYM {
+        return TagShape::Other;
+    }
+    let n1 = n0 + sym_run(&s[n0..]);
+    let q = blank(s, n1);
+    if q >= s.len() {
+        return TagShape::Truncated;
+    }
+    if s[q] != b'"' {
+        return TagShape::Other;
+    }
+    let v0 = q + 1;
+    let Some(k) = memchr::memchr3(b'"', b'\\', b'\n', &s[v0..]) else {
+        return TagShape::Truncated;
+    };
+    if s[v0 + k] != b'"' {
+        return TagShape::Other;
+    }
+    let v1 = v0 + k;
+    let c = blank(s, v1 + 1);
+    if c >= s.len() {
+        return TagShape::Truncated;
+    }
+    if s[c] != b']' {
+        return TagShape::Other;
+    }
+    TagShape::Pair {
+        name: (n0, n1),
+        value: (v0, v1),
+        len: c + 1,
     }
 }
 
@@ -525,7 +602,21 @@ mod tests {
     #[test]
     fn bom_between_files_is_whitespace() {
         let t = all(b"1-0\n\xEF\xBB\xBF[Event \"b\"]");
-        assert_eq!(t[1], (TokenKind::TagOpen, b"[".to_vec(), 2, 1));
+        assert!(matches!(t[1].0, TokenKind::TagPair { .. }));
+        assert_eq!((t[1].2, t[1].3), (2, 1));
+        // Whole tag pairs survive any buffer boundary; a broken one falls back to parts.
+        let tags: &[u8] = b"[Event \"b\"]\n[Site\t \"c, d\" ]\n[Bad \"x\"\n[Round 3]";
+        let t = all(tags);
+        assert_eq!(t, chunked(tags));
+        assert_eq!(
+            t[1].0,
+            TokenKind::TagPair {
+                name_len: 4,
+                value_start: 7
+            }
+        );
+        assert_eq!(&t[1].1[7..], b"c, d");
+        assert_eq!(t[2].0, TokenKind::TagOpen);
         assert_eq!(chunked(b"1-0\n\xEF\xBB\xBF[E"), all(b"1-0\n\xEF\xBB\xBF[E"));
     }
 
