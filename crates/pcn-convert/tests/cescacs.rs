@@ -2,6 +2,7 @@
 //! and the rules-free PCN replay against the final position of `ctl-pgn`'s legal replay
 //! (itself on `cescacs-rules`).
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -43,7 +44,16 @@ fn run(paths: &[PathBuf]) -> (usize, usize) {
 }
 
 fn run_counting(paths: &[PathBuf], seen: &mut [usize; 4]) -> (usize, usize) {
-    let (mut ok, mut skipped) = (0, 0);
+    run_checked(paths, seen, &HashMap::new())
+}
+
+/// `oracle`: final TLPD by file name, from the author's engine (`games.jsonl`).
+fn run_checked(
+    paths: &[PathBuf],
+    seen: &mut [usize; 4],
+    oracle: &HashMap<String, String>,
+) -> (usize, usize) {
+    let (mut ok, mut skipped, mut seen_after) = (0, 0, 0);
     for path in paths {
         let src = fs::read_to_string(path).unwrap();
         let name = path.display().to_string();
@@ -65,11 +75,34 @@ fn run_counting(paths: &[PathBuf], seen: &mut [usize; 4]) -> (usize, usize) {
             let engine = r.position.as_ref().expect("complete replay has a position");
             assert_eq!(end.board, board_of(engine), "{at}");
             assert_eq!(final_position(game).unwrap(), *engine, "{at}");
+            // The spec's worked examples state their final position as `{after: TLPD}`.
+            if let Some(t) = game
+                .final_comments
+                .iter()
+                .find_map(|c| c.text.trim().strip_prefix("after:"))
+            {
+                let stated =
+                    cescacs_tlpd::parse(t.trim()).unwrap_or_else(|e| panic!("{at}: {t}: {e}"));
+                assert_eq!(
+                    end.board,
+                    board_of(&stated),
+                    "{at}: the spec's stated position"
+                );
+                seen_after += 1;
+            }
+            let file = path.file_name().unwrap().to_string_lossy().into_owned();
+            if let Some(t) = oracle.get(&file) {
+                let theirs = cescacs_tlpd::parse(t).unwrap_or_else(|e| panic!("{at}: {t}: {e}"));
+                assert_eq!(end.board, board_of(&theirs), "{at}: oracle final TLPD");
+            }
             let (back, w) = from_pcn(&read).unwrap_or_else(|e| panic!("{at}: {e}"));
             assert!(w.is_empty(), "{at}: {w:?}");
             assert_eq!(&back, game, "{at}");
             ok += 1;
         }
+    }
+    if seen_after > 0 {
+        eprintln!("{seen_after} final boards equal a stated `after:` position");
     }
     (ok, skipped)
 }
@@ -86,9 +119,30 @@ fn oracle_games_round_trip_and_replay() {
     if paths.is_empty() {
         paths = files(&testdata("oracle"));
     }
+    let jsonl = fs::read_to_string("/work/shared/oracle/games.jsonl")
+        .or_else(|_| fs::read_to_string(testdata("oracle").join("games.jsonl")))
+        .unwrap_or_default();
+    let finals: HashMap<String, String> = jsonl
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| {
+            Some((
+                v["file"].as_str()?.to_owned(),
+                v["final_tlpd"].as_str()?.to_owned(),
+            ))
+        })
+        .collect();
     let mut seen = [0; 4];
-    let (ok, skipped) = run_counting(&paths, &mut seen);
-    eprintln!("oracle: {ok} games round-tripped, {skipped} not replayable");
+    let (ok, skipped) = run_checked(&paths, &mut seen, &finals);
+    eprintln!(
+        "oracle: {ok} games round-tripped, {skipped} not replayable; {} final TLPDs from the author's engine",
+        finals.len()
+    );
+    assert_eq!(
+        finals.len(),
+        ok,
+        "every game checked against the oracle's final position"
+    );
     eprintln!(
         "oracle moves: {} castlings, {} en passant, {} promotions, {} in place",
         seen[0], seen[1], seen[2], seen[3]

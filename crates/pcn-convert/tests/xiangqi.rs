@@ -19,7 +19,53 @@ fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The FEN placement field of a PCN xiangqi board.
+fn placement(b: &pcn::Board) -> String {
+    let mut out = String::new();
+    for row in 0..10 {
+        let mut empty = 0;
+        for col in 0..9 {
+            match b.get(row * 9 + col) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    let a = p.abbreviation();
+                    let fen = match a.to_ascii_lowercase().as_str() {
+                        "g" => "k",
+                        "e" => "b",
+                        "h" => "n",
+                        "s" => "p",
+                        other => other,
+                    }
+                    .to_string();
+                    out.push_str(&if a == a.to_ascii_uppercase() {
+                        fen.to_ascii_uppercase()
+                    } else {
+                        fen
+                    });
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if row < 9 {
+            out.push('/');
+        }
+    }
+    out
+}
+
 fn run(files: &[PathBuf]) -> (usize, usize) {
+    run_with(files, &[])
+}
+
+/// `oracle`: final FENs of the games in order (the generator's manifest, from an
+/// independent engine), or empty.
+fn run_with(files: &[PathBuf], oracle: &[String]) -> (usize, usize) {
     let (mut ok, mut skipped) = (0, 0);
     for path in files {
         let file = xiangqi_pgn::read_path(path).unwrap();
@@ -37,6 +83,13 @@ fn run(files: &[PathBuf]) -> (usize, usize) {
             let fen = game.final_position().to_fen();
             let expect = board_of(&xiangqi::Position::from_fen(&fen).unwrap());
             assert_eq!(end.board, expect, "{at}");
+            if let Some(fen) = oracle.get(g.index - 1) {
+                assert_eq!(
+                    placement(&end.board),
+                    fen.split(' ').next().unwrap(),
+                    "{at}: manifest"
+                );
+            }
             let (back, w) = from_pcn(&read).unwrap_or_else(|e| panic!("{at}: {e}"));
             assert!(w.is_empty(), "{at}: {w:?}");
             assert!(same_game(&back, game), "{at}");
@@ -65,9 +118,19 @@ fn generated_corpus_round_trips_and_replays() {
         eprintln!("{} absent; skipped", p.display());
         return;
     }
-    let (ok, skipped) = run(&[p]);
-    eprintln!("gen_iccs.pgn: {ok} games round-tripped, {skipped} not replayable (skipped)");
+    let manifest = fs::read_to_string(p.with_file_name("manifest.jsonl")).unwrap_or_default();
+    let finals: Vec<String> = manifest
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["final_fen"].as_str().map(str::to_owned))
+        .collect();
+    let (ok, skipped) = run_with(&[p], &finals);
+    eprintln!(
+        "gen_iccs.pgn: {ok} games round-tripped, {skipped} not replayable (skipped); manifest final FENs: {}",
+        finals.len()
+    );
     assert!(ok > 0);
+    assert_eq!(finals.len(), ok, "every game checked against the manifest");
 }
 
 #[test]
