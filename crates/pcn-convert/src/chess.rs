@@ -195,6 +195,11 @@ fn line_value(b: &Board, line: &Line, moves_out: &mut Vec<pcn::Move>) -> Map<Str
                 .collect();
             a.insert("after".into(), Value::Array(after));
         }
+        // The reader turns glyphs into NAGs today; a model that keeps one on the SAN
+        // still round-trips.
+        if let Some(g) = node.san.glyph {
+            a.insert("glyph".into(), json!(g));
+        }
         if let Some(c) = node.clock {
             a.insert("clock".into(), json!(c));
         }
@@ -452,6 +457,10 @@ fn annotate(
             .filter_map(|x| x.as_u64().and_then(|x| u8::try_from(x).ok()))
             .collect();
     }
+    node.san.glyph = a
+        .get("glyph")
+        .and_then(Value::as_u64)
+        .and_then(|g| u8::try_from(g).ok());
     node.clock = a.get("clock").and_then(Value::as_f64);
     node.eval = a.get("eval").and_then(eval_of);
     for x in a
