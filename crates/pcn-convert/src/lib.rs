@@ -7,4 +7,4 @@ pub mod chess;
 mod common;
 pub mod xiangqi;
 
-pub use common::{ConvertError, EDITION, PGN_KEY, Warning};
+pub use common::{ConvertError, EDITION, PCN_EDITION, PGN_KEY, Warning};
