@@ -140,7 +140,7 @@ impl Visitor for Replayer {
         Replayed {
             at: self.at,
             plies: self.plies,
-            board: std::mem::take(&mut self.board),
+            board: std::mem::replace(&mut self.board, start_board().clone()),
             outcome: self.outcome,
             error: self.error.take(),
         }

@@ -403,7 +403,11 @@ impl San {
                         to,
                         promotion,
                     };
-                    if board.is_legal(mv) {
+                    let legal = match quick_legal(board, piece, mv) {
+                        Some(l) => l,
+                        None => board.is_legal(mv),
+                    };
+                    if legal {
                         found = Some(mv);
                         count += 1;
                     }
@@ -472,6 +476,60 @@ impl San {
             to: mv.to,
             promotion: None,
         }
+    }
+}
+
+/// Legality of a candidate from `to_move` without the general check, for the common
+/// case: side not in check, piece not pinned, not a king, not en passant. `None`
+/// means "ask `Board::is_legal`". The candidate already lies on a ray, knight jump
+/// or pawn-capture square of `to` (see [`reach`]), so only blockers, the target
+/// and pawn geometry remain to be checked.
+#[inline]
+fn quick_legal(board: &Board, piece: Piece, mv: Move) -> Option<bool> {
+    if piece == Piece::King || !board.checkers().is_empty() || board.pinned().has(mv.from) {
+        return None;
+    }
+    let us = board.side_to_move();
+    if board.colors(us).has(mv.to) {
+        return Some(false);
+    }
+    let occ = board.occupied();
+    match piece {
+        Piece::Knight => Some(mv.promotion.is_none()),
+        Piece::Bishop | Piece::Rook | Piece::Queen => Some(
+            mv.promotion.is_none()
+                && (cozy_chess::get_between_rays(mv.from, mv.to) & occ).is_empty(),
+        ),
+        Piece::Pawn => {
+            let last = matches!(mv.to.rank(), Rank::First | Rank::Eighth);
+            let promo_ok = match mv.promotion {
+                None => !last,
+                Some(Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen) => last,
+                Some(_) => false,
+            };
+            if mv.from.file() != mv.to.file() {
+                // Captures: an empty target is en passant or illegal; leave it to is_legal.
+                return if board.colors(!us).has(mv.to) {
+                    Some(promo_ok)
+                } else {
+                    None
+                };
+            }
+            let (fr, tr) = (mv.from.rank() as i32, mv.to.rank() as i32);
+            let step = if us == cozy_chess::Color::White {
+                1
+            } else {
+                -1
+            };
+            let home = if us == cozy_chess::Color::White { 1 } else { 6 };
+            let ok = !occ.has(mv.to)
+                && (tr - fr == step
+                    || (tr - fr == 2 * step
+                        && fr == home
+                        && (cozy_chess::get_between_rays(mv.from, mv.to) & occ).is_empty()));
+            Some(ok && promo_ok)
+        }
+        Piece::King => None,
     }
 }
 
@@ -665,6 +723,36 @@ mod tests {
         let m = SanPlus::parse(b"Ne2").unwrap().san.to_move(&b).unwrap();
         assert_eq!(m.from, Square::G1);
         assert_eq!(SanPlus::from_move(&b, m).to_string(), "Ne2");
+    }
+
+    #[test]
+    fn blocked_pushes_en_passant_and_blocked_sliders() {
+        let r = |fen: &str, san: &str| {
+            let b: Board = fen.parse().unwrap();
+            SanPlus::parse(san.as_bytes()).unwrap().san.to_move(&b)
+        };
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(r(start, "Bc4"), Err(ResolveError::Illegal), "blocked by d2");
+        assert_eq!(r(start, "e5"), Err(ResolveError::Illegal));
+        let blocked = "4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1";
+        assert_eq!(r(blocked, "e4"), Err(ResolveError::Illegal), "e3 occupied");
+        assert_eq!(r(blocked, "e3"), Err(ResolveError::Illegal));
+        let ep = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";
+        assert_eq!(r(ep, "exd6").map(|m| m.from), Ok(Square::E5));
+        assert_eq!(
+            r(ep, "exf6"),
+            Err(ResolveError::Illegal),
+            "nothing to capture"
+        );
+        // Black double push and a capture-promotion.
+        let b = "4k3/4p3/8/8/8/8/6p1/4K2R b - - 0 1";
+        assert_eq!(r(b, "e5").map(|m| m.from), Ok(Square::E7));
+        assert_eq!(r(b, "gxh1=N").map(|m| m.promotion), Ok(Some(Piece::Knight)));
+        assert_eq!(
+            r(b, "gxh1"),
+            Err(ResolveError::Illegal),
+            "promotion missing"
+        );
     }
 
     #[test]
