@@ -195,7 +195,7 @@ impl Tokenizer {
     pub fn rewind(&mut self, pos: Pos) {
         self.offset = pos.offset;
         self.line = pos.line;
-        self.line_start = pos.offset - u64::from(pos.col.saturating_sub(1));
+        self.line_start = pos.offset.saturating_sub(u64::from(pos.col.saturating_sub(1)));
     }
 
     #[inline]
@@ -493,7 +493,7 @@ fn sym_run(s: &[u8]) -> usize {
 
 #[inline]
 fn col_of(offset: u64, line_start: u64) -> u32 {
-    u32::try_from(offset - line_start + 1).unwrap_or(u32::MAX)
+    u32::try_from(offset.saturating_sub(line_start) + 1).unwrap_or(u32::MAX)
 }
 
 fn trim_cr(s: &[u8]) -> &[u8] {
