@@ -479,16 +479,19 @@ impl Visitor for GameBuilder {
         };
         match resolved {
             Ok(mv) => {
-                let export = match mv {
-                    Some(m) => SanPlus::from_move(&f.board, m),
-                    None => SanPlus {
-                        san: crate::san::San::Null,
-                        suffix: None,
-                        glyph: None,
-                    },
+                let export_san = match mv {
+                    Some(m) => crate::san::San::from_move(&f.board, m),
+                    None => crate::san::San::Null,
                 };
                 f.before = f.board.clone();
                 play(&mut f.board, mv);
+                // The check marker is read off the position just reached, saving the
+                // extra play that `SanPlus::from_move` would do.
+                let export = SanPlus {
+                    san: export_san,
+                    suffix: crate::san::Suffix::of(&f.board),
+                    glyph: None,
+                };
                 f.line.moves.push(MoveNode {
                     mv,
                     san: export,

@@ -599,17 +599,23 @@ impl SanPlus {
         let san = San::from_move(board, mv);
         let mut after = board.clone();
         after.play_unchecked(mv);
-        let suffix = if after.checkers().is_empty() {
+        SanPlus {
+            san,
+            suffix: Suffix::of(&after),
+            glyph: None,
+        }
+    }
+}
+
+impl Suffix {
+    /// The marker a move deserves, judged from the position it produced.
+    pub fn of(after: &Board) -> Option<Suffix> {
+        if after.checkers().is_empty() {
             None
         } else if after.status() == GameStatus::Won {
             Some(Suffix::Mate)
         } else {
             Some(Suffix::Check)
-        };
-        SanPlus {
-            san,
-            suffix,
-            glyph: None,
         }
     }
 }
