@@ -2,7 +2,7 @@
 //! token, and resolving a parsed token against a position.
 
 use crate::piece::{Letters, PieceKind, Side};
-use crate::position::{CheckMarker, Move, MoveKind, Position};
+use crate::position::{CheckMarker, FixedMoves, Move, MoveKind, Position};
 use crate::tables::TABLES;
 use cescacs_hex::{Cell, column_from_letter, parse_cell_prefix};
 
@@ -336,13 +336,19 @@ fn marker_matches(written: Option<CheckText>, actual: CheckMarker, knight: bool)
 impl Position {
     /// Finds the legal move a token names, or says precisely why there is none.
     pub fn resolve(&self, t: &MoveText) -> Result<Resolved, ResolveError> {
-        let legal = self.legal_moves();
+        // Only the named piece's legal moves are generated: a token names its origin
+        // (or, for castling, the King).
+        let mut legal = FixedMoves::new();
         let mut warnings = Vec::new();
         let mv = match &t.kind {
-            MoveTextKind::Castling(name) => *legal
-                .iter()
-                .find(|m| m.castling_name() == Some(name.as_str()))
-                .ok_or_else(|| ResolveError::Illegal(name.clone()))?,
+            MoveTextKind::Castling(name) => {
+                self.legal_from(self.king(self.side_to_move()), &mut legal);
+                *legal
+                    .as_slice()
+                    .iter()
+                    .find(|m| m.castling_name() == Some(name.as_str()))
+                    .ok_or_else(|| ResolveError::Illegal(name.clone()))?
+            }
             MoveTextKind::PromotionInPlace { cell, piece } => {
                 let own = self
                     .piece_at(*cell)
@@ -358,7 +364,9 @@ impl Position {
                     }
                     _ => {}
                 }
+                self.legal_from(*cell, &mut legal);
                 *legal
+                    .as_slice()
                     .iter()
                     .find(|m| {
                         m.kind() == MoveKind::PromotionInPlace
@@ -377,7 +385,7 @@ impl Position {
                 to,
                 promotion,
             } => {
-                let text = format!("{from}-{to}");
+                let text = || format!("{from}-{to}");
                 let own = self
                     .piece_at(*from)
                     .filter(|p| p.side == self.side_to_move());
@@ -391,44 +399,44 @@ impl Position {
                         found: own.kind,
                     });
                 }
-                let cands: Vec<Move> = legal
-                    .iter()
-                    .copied()
-                    .filter(|m| {
-                        m.from() == *from
-                            && m.to() == *to
-                            && !matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace)
-                    })
-                    .collect();
-                if cands.is_empty() {
-                    return Err(ResolveError::Illegal(text));
-                }
-                let chosen: Vec<Move> = match promotion {
-                    Some(PromotionText::Piece(k)) => cands
-                        .iter()
-                        .copied()
-                        .filter(|m| m.promotion() == Some(*k))
-                        .collect(),
-                    _ => cands
-                        .iter()
-                        .copied()
-                        .filter(|m| m.promotion().is_none())
-                        .collect(),
-                };
-                let m = match chosen.as_slice() {
-                    [m] => *m,
-                    [] if promotion.is_none() && cands.len() > 1 => {
-                        return Err(ResolveError::Ambiguous(text));
+                self.legal_from(*from, &mut legal);
+                let mut cands = 0usize;
+                let mut chosen = 0usize;
+                let mut first = None;
+                for &m in legal.as_slice() {
+                    if m.from() != *from
+                        || m.to() != *to
+                        || matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace)
+                    {
+                        continue;
                     }
-                    [] => return Err(ResolveError::Illegal(text)),
-                    _ => return Err(ResolveError::Ambiguous(text)),
+                    cands += 1;
+                    let fits = match promotion {
+                        Some(PromotionText::Piece(k)) => m.promotion() == Some(*k),
+                        _ => m.promotion().is_none(),
+                    };
+                    if fits {
+                        chosen += 1;
+                        first.get_or_insert(m);
+                    }
+                }
+                if cands == 0 {
+                    return Err(ResolveError::Illegal(text()));
+                }
+                let m = match (chosen, first) {
+                    (1, Some(m)) => m,
+                    (0, _) if promotion.is_none() && cands > 1 => {
+                        return Err(ResolveError::Ambiguous(text()));
+                    }
+                    (0, _) => return Err(ResolveError::Illegal(text())),
+                    _ => return Err(ResolveError::Ambiguous(text())),
                 };
                 let awaiting = is_awaiting_arrival(self, m);
                 if awaiting && promotion.is_none() {
                     warnings.push(ResolveWarning::MissingAwaitingMarker);
                 }
                 if !awaiting && *promotion == Some(PromotionText::Awaiting) {
-                    return Err(ResolveError::Illegal(format!("{text}=&")));
+                    return Err(ResolveError::Illegal(format!("{}=&", text())));
                 }
                 let actual_captured = m.captured().map(|p| p.kind);
                 let expected_letter = actual_captured.filter(|&k| k != PieceKind::Pawn);
@@ -461,9 +469,8 @@ impl Position {
                 m
             }
         };
-        let after = self.after(mv);
-        let actual = after.check_marker();
-        if !marker_matches(t.check, actual, after.is_knight_jump_check()) {
+        let (actual, knight) = self.after(mv).check_marker_and_knight();
+        if !marker_matches(t.check, actual, knight) {
             warnings.push(ResolveWarning::CheckMarker {
                 written: t.check,
                 actual,
@@ -480,13 +487,12 @@ impl Position {
     /// Writes `m` in CTL-AN with its check marker, in the given style.
     pub fn move_to_an_with(&self, m: Move, letters: &Letters, style: AnStyle) -> String {
         let mut s = self.move_text_without_check(m, letters, style);
-        let after = self.after(m);
-        let marker = after.check_marker();
+        let (marker, knight) = self.after(m).check_marker_and_knight();
         s.push_str(match marker {
             CheckMarker::None => "",
             CheckMarker::Mate => "#",
             CheckMarker::Double => "++",
-            CheckMarker::Adjoining if style.rich_checks || after.is_knight_jump_check() => "+^",
+            CheckMarker::Adjoining if style.rich_checks || knight => "+^",
             CheckMarker::Afar if style.rich_checks => "+∞",
             CheckMarker::Adjoining | CheckMarker::Afar => "+",
         });

@@ -132,7 +132,7 @@ impl Game {
         if let Some((r, _)) = self.outcome {
             return Err(GameError::Finished(r));
         }
-        if !self.position.legal_moves().contains(&m) {
+        if !self.position.is_legal(m) {
             return Err(GameError::Illegal);
         }
         self.position.play(m);

@@ -340,6 +340,84 @@ impl MoveList {
     }
 }
 
+/// Where the generator writes moves: a growable list for full generation, a fixed
+/// stack buffer for the per-cell generation of the notation path (no allocation).
+pub(crate) trait MoveSink {
+    fn push(&mut self, m: Move);
+    fn len(&self) -> usize;
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        Vec::push(self, m)
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.moves.push(m)
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.moves.len()
+    }
+}
+
+/// Fixed-capacity move buffer. One cell yields at most about 70 pseudo-legal moves
+/// (a Queen in the open, or a King with its jumps and 24 castlings; a pawn's
+/// promotions at most 7 x 6), and the forced promotions of a whole side at most
+/// 11 x 6, so the capacity is never reached (a test checks the Queen's and the
+/// King's maxima).
+pub(crate) struct FixedMoves {
+    moves: [Move; FixedMoves::CAP],
+    n: usize,
+}
+
+impl FixedMoves {
+    const CAP: usize = 160;
+    #[inline]
+    pub(crate) fn new() -> FixedMoves {
+        let zero = Cell::from_index(0).expect("cell 0");
+        FixedMoves {
+            moves: [Move {
+                from: zero,
+                to: zero,
+                kind: 0,
+                promo: 0,
+                captured: 0,
+                aux: 0,
+            }; FixedMoves::CAP],
+            n: 0,
+        }
+    }
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.n = 0;
+    }
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.n]
+    }
+}
+
+impl MoveSink for FixedMoves {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.moves[self.n] = m;
+        self.n += 1;
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.n
+    }
+}
+
 impl Deref for MoveList {
     type Target = [Move];
     fn deref(&self) -> &[Move] {
@@ -373,6 +451,35 @@ pub enum CheckMarker {
     Double,
     /// `#`
     Mate,
+}
+
+/// The pieces giving check: cell and whether adjoining. At most one per direction
+/// and knight jump, so 24 entries always suffice.
+#[derive(Clone, Copy)]
+struct Checkers {
+    list: [(Cell, bool); 24],
+    n: usize,
+}
+
+impl Default for Checkers {
+    fn default() -> Self {
+        Checkers {
+            list: [(Cell::from_index(0).expect("cell 0"), false); 24],
+            n: 0,
+        }
+    }
+}
+
+impl Checkers {
+    #[inline]
+    fn push(&mut self, c: (Cell, bool)) {
+        self.list[self.n] = c;
+        self.n += 1;
+    }
+    #[inline]
+    fn as_slice(&self) -> &[(Cell, bool)] {
+        &self.list[..self.n]
+    }
 }
 
 /// Record of what [`Position::make`] changed, so [`Position::unmake`] can restore it.
@@ -780,10 +887,10 @@ impl Position {
     }
 
     /// Cells of the pieces of `by` that attack `target`, each with whether it is
-    /// adjoining (neighbour or knight jump), up to 3.
-    fn checkers_of(&self, target: Cell, by: Side) -> Vec<(Cell, bool)> {
+    /// adjoining (neighbour or knight jump).
+    fn checkers_of(&self, target: Cell, by: Side) -> Checkers {
         let sb = side_bit(by);
-        let mut out = Vec::new();
+        let mut out = Checkers::default();
         let elephant_back = fwd(by).opposite() as usize;
         let pawn_dirs = pawn_capture_dirs(by.opponent());
         for d in 0..12 {
@@ -837,7 +944,8 @@ impl Position {
     /// Cells of the pieces giving check to the side to move.
     pub fn checkers(&self) -> Vec<Cell> {
         self.checkers_of(self.kings[self.side.index()], self.side.opponent())
-            .into_iter()
+            .as_slice()
+            .iter()
             .map(|c| c.0)
             .collect()
     }
@@ -849,18 +957,23 @@ impl Position {
 
     /// The check marker of this position (as the position just reached by a move).
     pub fn check_marker(&self) -> CheckMarker {
-        let checkers = self.checkers_of(self.kings[self.side.index()], self.side.opponent());
-        if checkers.is_empty() {
-            return CheckMarker::None;
-        }
-        if self.legal_moves().is_empty() {
-            return CheckMarker::Mate;
-        }
-        match checkers.as_slice() {
+        self.check_marker_and_knight().0
+    }
+
+    /// The check marker, and whether the single checker (if exactly one) stands a
+    /// knight jump from the King, from one scan of the King's surroundings.
+    pub(crate) fn check_marker_and_knight(&self) -> (CheckMarker, bool) {
+        let king = self.kings[self.side.index()];
+        let checkers = self.checkers_of(king, self.side.opponent());
+        let marker = match checkers.as_slice() {
+            [] => return (CheckMarker::None, false),
+            _ if !self.has_legal_move(true) => CheckMarker::Mate,
             [(_, true)] => CheckMarker::Adjoining,
             [_] => CheckMarker::Afar,
             _ => CheckMarker::Double,
-        }
+        };
+        let knight = matches!(checkers.as_slice(), [(c, _)] if king.is_knight_jump(*c));
+        (marker, knight)
     }
 
     /// Whether the single checker (if exactly one) stands a knight jump from the King;
@@ -868,21 +981,114 @@ impl Position {
     pub fn is_knight_jump_check(&self) -> bool {
         let king = self.kings[self.side.index()];
         let checkers = self.checkers_of(king, self.side.opponent());
-        checkers.len() == 1 && king.is_knight_jump(checkers[0].0)
+        matches!(checkers.as_slice(), [(c, _)] if king.is_knight_jump(*c))
     }
 
     pub fn status(&self) -> Status {
-        if !self.legal_moves().is_empty() {
+        let in_check = self.is_check();
+        if self.has_legal_move(in_check) {
             Status::Ongoing
-        } else if self.is_check() {
+        } else if in_check {
             Status::Checkmate
         } else {
             Status::Stalemate
         }
     }
 
+    /// Whether the side to move has a legal move, given whether it is in check; stops
+    /// at the first one found.
+    pub(crate) fn has_legal_move(&self, in_check: bool) -> bool {
+        let mut scratch = self.clone();
+        let mut buf = FixedMoves::new();
+        if !in_check {
+            self.forced_promotions(&mut buf);
+            if buf.len() > 0 {
+                return buf
+                    .as_slice()
+                    .iter()
+                    .any(|&m| scratch.is_legal_pseudo(m, in_check));
+            }
+        }
+        // The King first: when in check its steps are the likeliest way out.
+        let king = self.kings[self.side.index()];
+        self.piece_moves(&mut buf, king, in_check);
+        if buf
+            .as_slice()
+            .iter()
+            .any(|&m| scratch.is_legal_pseudo(m, in_check))
+        {
+            return true;
+        }
+        let mut found = false;
+        let mut own = self.occ[self.side.index()];
+        own.clear(king);
+        own.for_each(|from| {
+            if found {
+                return;
+            }
+            buf.clear();
+            self.piece_moves(&mut buf, from, in_check);
+            found = buf
+                .as_slice()
+                .iter()
+                .any(|&m| scratch.is_legal_pseudo(m, in_check));
+        });
+        found
+    }
+
+    /// The pseudo-legal moves of the piece on `from` that the full generator would
+    /// give, with the forced-promotion rule applied.
+    pub(crate) fn pseudo_from(&self, from: Cell, in_check: bool, buf: &mut FixedMoves) {
+        buf.clear();
+        if !in_check {
+            self.forced_promotions(buf);
+            if buf.len() > 0 {
+                let mut j = 0;
+                for i in 0..buf.n {
+                    if buf.moves[i].from == from {
+                        buf.moves[j] = buf.moves[i];
+                        j += 1;
+                    }
+                }
+                buf.n = j;
+                return;
+            }
+        }
+        self.piece_moves(buf, from, in_check);
+    }
+
+    /// The legal moves of the piece on `from` into `buf` (generation order), without
+    /// generating the other pieces' moves.
+    pub(crate) fn legal_from(&self, from: Cell, buf: &mut FixedMoves) {
+        let in_check = self.is_check();
+        self.pseudo_from(from, in_check, buf);
+        let mut scratch = self.clone();
+        let mut j = 0;
+        for i in 0..buf.n {
+            let m = buf.moves[i];
+            if scratch.is_legal_pseudo(m, in_check) {
+                buf.moves[j] = m;
+                j += 1;
+            }
+        }
+        buf.n = j;
+    }
+
+    /// Whether `m` is one of this position's legal moves.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let mut buf = FixedMoves::new();
+        let in_check = self.is_check();
+        self.pseudo_from(m.from, in_check, &mut buf);
+        buf.as_slice().contains(&m) && self.clone().is_legal_pseudo(m, in_check)
+    }
+
     /// The regainable pieces of `side` that fit a promotion on `cell` (spec §4.6).
     pub fn regainable(&self, side: Side, cell: Cell) -> Vec<PieceKind> {
+        self.regainable_iter(side, cell).collect()
+    }
+
+    /// [`Position::regainable`] without the allocation.
+    fn regainable_iter(&self, side: Side, cell: Cell) -> impl Iterator<Item = PieceKind> {
         let mut counts = [0u8; 10];
         let mut bishop_on_colour = false;
         let colour = cell.colour();
@@ -893,23 +1099,19 @@ impl Position {
                 bishop_on_colour = true;
             }
         });
-        PieceKind::REGAINABLE
-            .iter()
-            .copied()
-            .filter(|&k| {
-                if k == PieceKind::Bishop {
-                    !bishop_on_colour
-                } else {
-                    counts[kind_code(k) as usize] < k.initial_count()
-                }
-            })
-            .collect()
+        PieceKind::REGAINABLE.iter().copied().filter(move |&k| {
+            if k == PieceKind::Bishop {
+                !bishop_on_colour
+            } else {
+                counts[kind_code(k) as usize] < k.initial_count()
+            }
+        })
     }
 
     // ---------------------------------------------------------------- generation
 
     #[inline]
-    fn push_move(&self, list: &mut Vec<Move>, from: Cell, to: Cell, kind: u8, captured: u8) {
+    fn push_move(&self, list: &mut impl MoveSink, from: Cell, to: Cell, kind: u8, captured: u8) {
         list.push(Move {
             from,
             to,
@@ -922,30 +1124,26 @@ impl Position {
 
     /// Pawn arrival: expands into one move per fitting regainable piece, or a single
     /// awaiting move when nothing fits.
-    fn push_pawn(&self, list: &mut Vec<Move>, mut m: Move) {
+    fn push_pawn(&self, list: &mut impl MoveSink, mut m: Move) {
         if TABLES.promotion[self.side.index()][m.to.index()] {
-            let pool = self.regainable_after(m);
-            if pool.is_empty() {
+            // The pool depends only on own pieces, which `m` cannot change except by
+            // the promotion itself.
+            let start = list.len();
+            for k in self.regainable_iter(self.side, m.to) {
+                m.promo = kind_code(k);
                 list.push(m);
-            } else {
-                for k in pool {
-                    m.promo = kind_code(k);
-                    list.push(m);
-                }
+            }
+            if list.len() == start {
+                m.promo = 0;
+                list.push(m);
             }
         } else {
             list.push(m);
         }
     }
 
-    /// The pool as it is after `m` (the pool depends only on own pieces, which `m`
-    /// cannot change except by the promotion itself).
-    fn regainable_after(&self, m: Move) -> Vec<PieceKind> {
-        self.regainable(self.side, m.to)
-    }
-
     #[inline]
-    fn slide(&self, list: &mut Vec<Move>, from: Cell, dirs: std::ops::Range<usize>) {
+    fn slide(&self, list: &mut impl MoveSink, from: Cell, dirs: std::ops::Range<usize>) {
         let us = side_bit(self.side);
         for d in dirs {
             for &to in from.ray(dir(d)) {
@@ -963,7 +1161,7 @@ impl Position {
     }
 
     #[inline]
-    fn jumps(&self, list: &mut Vec<Move>, from: Cell) {
+    fn jumps(&self, list: &mut impl MoveSink, from: Cell) {
         let us = side_bit(self.side);
         for &to in from.knight_jumps() {
             let p = self.board[to.index()];
@@ -976,7 +1174,7 @@ impl Position {
     }
 
     #[inline]
-    fn step_to(&self, list: &mut Vec<Move>, from: Cell, to: Option<Cell>) {
+    fn step_to(&self, list: &mut impl MoveSink, from: Cell, to: Option<Cell>) {
         if let Some(to) = to {
             let p = self.board[to.index()];
             if p == EMPTY {
@@ -988,7 +1186,7 @@ impl Position {
     }
 
     /// The forced promotions of awaiting pawns, if they apply (spec §4.6).
-    fn forced_promotions(&self, list: &mut Vec<Move>) {
+    fn forced_promotions(&self, list: &mut impl MoveSink) {
         let si = self.side.index();
         let own = self.occ[si].0;
         let mask = TABLES.promotion_bits[si];
@@ -999,7 +1197,7 @@ impl Position {
         let pawn = P | side_bit(self.side);
         on_edge.for_each(|c| {
             if self.board[c.index()] == pawn {
-                for k in self.regainable(self.side, c) {
+                for k in self.regainable_iter(self.side, c) {
                     list.push(Move {
                         from: c,
                         to: c,
@@ -1015,9 +1213,8 @@ impl Position {
 
     /// Pseudo-legal moves (own King possibly left attacked), given whether the side
     /// to move is in check.
-    fn pseudo(&self, list: &mut Vec<Move>, in_check: bool) {
+    fn pseudo(&self, list: &mut impl MoveSink, in_check: bool) {
         let side = self.side;
-        let us = side_bit(side);
         if !in_check {
             let start = list.len();
             self.forced_promotions(list);
@@ -1025,59 +1222,68 @@ impl Position {
                 return;
             }
         }
-        let forward = fwd(side);
-        let elephant_fwd = forward;
-        self.occ[side.index()].for_each(|from| {
-            let code = self.board[from.index()];
-            match code & KIND_MASK {
-                K => {
-                    for d in 0..12 {
-                        self.step_to(list, from, from.step(dir(d)));
-                    }
-                    if self.king_unmoved(side) && !in_check {
-                        self.jumps(list, from);
-                        self.castlings(list);
-                    }
-                }
-                D => self.slide(list, from, 0..12),
-                V => {
-                    self.slide(list, from, 0..6);
-                    self.jumps(list, from);
-                }
-                R => self.slide(list, from, 0..6),
-                G => {
-                    self.slide(list, from, 6..12);
-                    self.jumps(list, from);
-                }
-                J => self.slide(list, from, 6..12),
-                N => {
-                    self.jumps(list, from);
-                    for &(mid, to) in from.knight_rides() {
-                        if self.board[mid.index()] == EMPTY && self.board[to.index()] == EMPTY {
-                            self.push_move(list, from, to, MK_NORMAL, 0);
-                        }
-                    }
-                }
-                E => {
-                    if let Some(s1) = from.step(elephant_fwd) {
-                        let p = self.board[s1.index()];
-                        if p == EMPTY {
-                            self.push_move(list, from, s1, MK_NORMAL, 0);
-                            self.step_to(list, from, s1.step(elephant_fwd));
-                        } else if p & BLACK_BIT != us {
-                            self.push_move(list, from, s1, MK_NORMAL, p);
-                        }
-                    }
-                    for d in NON_TRANSVERSAL_DIAGONALS {
-                        self.step_to(list, from, from.step(d));
-                    }
-                }
-                _ => self.pawn_moves(list, from),
-            }
-        });
+        self.occ[side.index()].for_each(|from| self.piece_moves(list, from, in_check));
     }
 
-    fn pawn_moves(&self, list: &mut Vec<Move>, from: Cell) {
+    /// Pseudo-legal moves of the own piece on `from` (none if there is none), without
+    /// the forced-promotion rule: callers apply it.
+    #[inline]
+    fn piece_moves(&self, list: &mut impl MoveSink, from: Cell, in_check: bool) {
+        let side = self.side;
+        let us = side_bit(side);
+        let code = self.board[from.index()];
+        if code == EMPTY || code & BLACK_BIT != us {
+            return;
+        }
+        let elephant_fwd = fwd(side);
+        match code & KIND_MASK {
+            K => {
+                for d in 0..12 {
+                    self.step_to(list, from, from.step(dir(d)));
+                }
+                if self.king_unmoved(side) && !in_check {
+                    self.jumps(list, from);
+                    self.castlings(list);
+                }
+            }
+            D => self.slide(list, from, 0..12),
+            V => {
+                self.slide(list, from, 0..6);
+                self.jumps(list, from);
+            }
+            R => self.slide(list, from, 0..6),
+            G => {
+                self.slide(list, from, 6..12);
+                self.jumps(list, from);
+            }
+            J => self.slide(list, from, 6..12),
+            N => {
+                self.jumps(list, from);
+                for &(mid, to) in from.knight_rides() {
+                    if self.board[mid.index()] == EMPTY && self.board[to.index()] == EMPTY {
+                        self.push_move(list, from, to, MK_NORMAL, 0);
+                    }
+                }
+            }
+            E => {
+                if let Some(s1) = from.step(elephant_fwd) {
+                    let p = self.board[s1.index()];
+                    if p == EMPTY {
+                        self.push_move(list, from, s1, MK_NORMAL, 0);
+                        self.step_to(list, from, s1.step(elephant_fwd));
+                    } else if p & BLACK_BIT != us {
+                        self.push_move(list, from, s1, MK_NORMAL, p);
+                    }
+                }
+                for d in NON_TRANSVERSAL_DIAGONALS {
+                    self.step_to(list, from, from.step(d));
+                }
+            }
+            _ => self.pawn_moves(list, from),
+        }
+    }
+
+    fn pawn_moves(&self, list: &mut impl MoveSink, from: Cell) {
         let side = self.side;
         let us = side_bit(side);
         let forward = fwd(side);
@@ -1135,7 +1341,7 @@ impl Position {
         }
     }
 
-    fn castlings(&self, list: &mut Vec<Move>) {
+    fn castlings(&self, list: &mut impl MoveSink) {
         let side = self.side;
         let si = side.index();
         let rook = R | side_bit(side);
@@ -1469,12 +1675,7 @@ impl Position {
                 h ^= TABLES.zobrist_castling[i];
             }
         }
-        if self.special != SpecialRight::None
-            && self
-                .legal_moves()
-                .iter()
-                .any(|m| m.kind == MK_EP || m.kind == MK_SCORNFUL)
-        {
+        if self.special != SpecialRight::None && self.special_capture_is_legal() {
             let c = match self.special {
                 SpecialRight::EnPassant { pawn, .. } => pawn,
                 SpecialRight::Scornful { target, .. } => target,
@@ -1483,6 +1684,25 @@ impl Position {
             h ^= TABLES.zobrist_special[c.index()];
         }
         h
+    }
+
+    /// Whether a legal en-passant or scornful capture exists; only pawns can make one.
+    fn special_capture_is_legal(&self) -> bool {
+        let in_check = self.is_check();
+        let pawn = P | side_bit(self.side);
+        let mut scratch = self.clone();
+        let mut buf = FixedMoves::new();
+        let mut found = false;
+        self.occ[self.side.index()].for_each(|from| {
+            if found || self.board[from.index()] != pawn {
+                return;
+            }
+            self.pseudo_from(from, in_check, &mut buf);
+            found = buf.as_slice().iter().any(|&m| {
+                (m.kind == MK_EP || m.kind == MK_SCORNFUL) && scratch.is_legal_pseudo(m, in_check)
+            });
+        });
+        found
     }
 
     /// Count of each kind for `side`, used by the insufficient-material rule.
@@ -1523,6 +1743,74 @@ mod tests {
         let mut checked = 0;
         compare(&mut Position::initial(), 3, &mut checked);
         assert!(checked > 300_000);
+    }
+
+    /// The per-cell paths (used by notation) must agree with the full legal list.
+    fn compare_cell_paths(pos: &mut Position, depth: u32, checked: &mut u64) {
+        let legal = pos.legal_moves();
+        assert_eq!(pos.has_legal_move(pos.is_check()), !legal.is_empty());
+        let mut buf = FixedMoves::new();
+        for c in Cell::all() {
+            pos.legal_from(c, &mut buf);
+            let full: Vec<Move> = legal.iter().copied().filter(|m| m.from == c).collect();
+            assert_eq!(buf.as_slice(), full.as_slice(), "{c} in\n{pos:?}");
+        }
+        for &m in legal.iter() {
+            assert!(pos.is_legal(m));
+            *checked += 1;
+            if depth > 1 {
+                let u = pos.make(m);
+                compare_cell_paths(pos, depth - 1, checked);
+                pos.unmake(u);
+            }
+        }
+    }
+
+    #[test]
+    fn per_cell_generation_agrees_with_the_full_list() {
+        let mut checked = 0;
+        compare_cell_paths(&mut Position::initial(), 2, &mut checked);
+        assert_eq!(checked, 68 + 4612);
+    }
+
+    /// `FixedMoves` has no overflow check: the busiest single cells (a Queen, or an
+    /// unmoved King with every castling path open) must fit.
+    #[test]
+    fn one_cell_never_exceeds_the_fixed_capacity() {
+        let mut most = 0;
+        for q in Cell::all() {
+            let mut board = [None; 169];
+            let wk: Cell = "G1".parse().unwrap();
+            let bk: Cell = "G27".parse().unwrap();
+            if q == wk || q == bk {
+                continue;
+            }
+            board[wk.index()] = Some(Piece::new(Side::White, PieceKind::King));
+            board[bk.index()] = Some(Piece::new(Side::Black, PieceKind::King));
+            for r in ["C3", "I3"] {
+                let r: Cell = r.parse().unwrap();
+                if r != q {
+                    board[r.index()] = Some(Piece::new(Side::White, PieceKind::Rook));
+                }
+            }
+            board[q.index()] = Some(Piece::new(Side::White, PieceKind::Queen));
+            let Ok(pos) = Position::from_setup(Setup {
+                board,
+                side_to_move: Side::White,
+                castling: CastlingRights::ALL,
+                special: SpecialRight::None,
+                halfmove_clock: 0,
+                fullmove_number: Some(1),
+            }) else {
+                continue;
+            };
+            for c in [q, wk] {
+                let mut v = Vec::new();
+                pos.piece_moves(&mut v, c, false);
+                most = most.max(v.len());
+            }
+        }
+        assert!(most > 40 && most < FixedMoves::CAP, "{most}");
     }
 
     #[test]
