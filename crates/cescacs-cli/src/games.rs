@@ -230,7 +230,7 @@ fn framing_of(format: Format) -> Framing {
 /// What surrounds the per-game outputs.
 fn framing_out(target: Target) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     match target.format {
-        Format::Pcn if target.json_lines => (Vec::new(), Vec::new(), Vec::new()),
+        Format::Pcn if target.json_lines => (Vec::new(), b"\n".to_vec(), b"\n".to_vec()),
         Format::Pcn => (b"[\n".to_vec(), b",\n".to_vec(), b"\n]\n".to_vec()),
         Format::XiangqiXml => {
             let empty = xiangqi_pgn::write_xml(std::iter::empty(), &xiangqi_style(target.notation));
@@ -256,9 +256,6 @@ fn conversion_supported(from: Format, to: Format) -> Result<(), String> {
         Pgn => Some("chess"),
         Pcn => None,
     };
-    if from == Pcn || to == Pcn {
-        return Err("PCN conversion is not available in this build yet".into());
-    }
     match (game_of(from), game_of(to)) {
         (Some(a), Some(b)) if a != b => Err(format!(
             "cannot convert a {a} record to {}: they are different games",
@@ -313,7 +310,7 @@ fn handle(format: Format, job: Job, strict: bool, game: &RawGame) -> GameOutcome
         Format::CtlPgn => ctl_pgn_game(job, strict, game),
         Format::Pgn => chess_game(job, game),
         Format::XiangqiPgn => xiangqi_game(job, game),
-        Format::Pcn => GameOutcome::error(1, 1, "reading PCN is not available in this build"),
+        Format::Pcn => pcn_game(job, game),
         Format::XiangqiXml => GameOutcome::error(1, 1, "xiangqi XML is an output format only"),
     };
     if strict {
@@ -375,7 +372,10 @@ fn chess_game(job: Job, raw: &RawGame) -> GameOutcome {
         Job::Check | Job::Replay => {}
         Job::Convert(t) => match t.format {
             Format::Pgn => outcome.output = chess_pgn::to_pgn_string(&game).into_bytes(),
-            _ => unreachable!("checked by conversion_supported"),
+            Format::Pcn => pcn_out(&mut outcome, pcn_convert::chess::to_pcn(&game)),
+            other => outcome
+                .diagnostics
+                .push(cannot_write("a chess game", other)),
         },
     }
     outcome
@@ -429,7 +429,10 @@ fn xiangqi_game(job: Job, raw: &RawGame) -> GameOutcome {
                 outcome.output =
                     xiangqi_pgn::write_xml_game(&read.game, &xiangqi_style(t.notation)).into_bytes()
             }
-            _ => unreachable!("checked by conversion_supported"),
+            Format::Pcn => pcn_out(&mut outcome, pcn_convert::xiangqi::to_pcn(&read.game)),
+            other => outcome
+                .diagnostics
+                .push(cannot_write("a xiangqi game", other)),
         },
     }
     outcome
@@ -490,8 +493,183 @@ fn ctl_pgn_game(job: Job, strict: bool, raw: &RawGame) -> GameOutcome {
                 };
                 outcome.output = ctl_pgn::write_game(&game, form).into_bytes();
             }
-            _ => unreachable!("checked by conversion_supported"),
+            Format::Pcn => pcn_out(&mut outcome, pcn_convert::cescacs::to_pcn(&game)),
+            other => outcome
+                .diagnostics
+                .push(cannot_write("a C'escacs game", other)),
         },
     }
     outcome
+}
+
+/// Adds a PCN document (one compact JSON line) or the reason it could not be made.
+fn pcn_out(
+    outcome: &mut GameOutcome,
+    converted: Result<(pcn::Game, Vec<pcn_convert::Warning>), pcn_convert::ConvertError>,
+) {
+    match converted {
+        Ok((doc, warnings)) => {
+            for w in warnings {
+                outcome
+                    .diagnostics
+                    .push(diag(Severity::Warning, 1, 1, w.to_string()));
+            }
+            outcome.output = pcn::to_string(&doc).into_bytes();
+        }
+        Err(e) => outcome.diagnostics.push(diag(
+            Severity::Error,
+            1,
+            1,
+            format!("cannot convert to PCN: {e}"),
+        )),
+    }
+}
+
+/// Which game a PCN document records, from its board's shape.
+fn pcn_game_kind(doc: &pcn::Game) -> Option<Format> {
+    match doc.starting_position.shape() {
+        [169] => Some(Format::CtlPgn),
+        [8, 8] => Some(Format::Pgn),
+        [10, 9] | [9, 10] | [90] => Some(Format::XiangqiPgn),
+        _ => None,
+    }
+}
+
+/// A PCN input: one document, or a JSON array of documents (what `--to pcn` writes).
+fn pcn_game(job: Job, raw: &RawGame) -> GameOutcome {
+    // One document, a JSON array of documents (what `--to pcn` writes), or several
+    // documents one after another (JSON Lines).
+    let mut values = Vec::new();
+    for value in serde_json::Deserializer::from_slice(&raw.bytes).into_iter::<serde_json::Value>() {
+        match value {
+            Ok(v) => values.push(v),
+            Err(e) => {
+                return GameOutcome::error(
+                    e.line() as u64,
+                    e.column() as u64,
+                    format!("expected a JSON document: {e}"),
+                );
+            }
+        }
+    }
+    let mut docs: Vec<(String, &serde_json::Value)> = Vec::new();
+    let several = values.len() > 1;
+    for (n, value) in values.iter().enumerate() {
+        let at = if several {
+            format!("document {}: ", n + 1)
+        } else {
+            String::new()
+        };
+        match value {
+            serde_json::Value::Array(items) => docs.extend(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (format!("{at}[{i}]."), v)),
+            ),
+            v => docs.push((at, v)),
+        }
+    }
+    let mut outcome = GameOutcome::default();
+    let mut outputs = Vec::new();
+    for (prefix, value) in docs {
+        let doc = match pcn::from_value(value) {
+            Ok(d) => d,
+            Err(e) => {
+                outcome
+                    .diagnostics
+                    .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}")));
+                continue;
+            }
+        };
+        if let Err(e) = pcn::replay(&doc) {
+            outcome
+                .diagnostics
+                .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}")));
+            continue;
+        }
+        let kind = pcn_game_kind(&doc);
+        let Job::Convert(t) = job else {
+            // Checking a PCN document: valid, replayable, and a game we know is legal.
+            let legal = match kind {
+                Some(Format::CtlPgn) => pcn_convert::cescacs::from_pcn(&doc).map(|_| ()),
+                Some(Format::Pgn) => pcn_convert::chess::from_pcn(&doc).map(|_| ()),
+                Some(_) => pcn_convert::xiangqi::from_pcn(&doc).map(|_| ()),
+                None => Ok(()),
+            };
+            if let Err(e) = legal {
+                outcome
+                    .diagnostics
+                    .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}")));
+            }
+            continue;
+        };
+        let text = match (kind, t.format) {
+            (_, Format::Pcn) => Ok((pcn::to_string(&doc), Vec::new())),
+            (Some(Format::CtlPgn), Format::CtlPgn) => {
+                pcn_convert::cescacs::from_pcn(&doc).map(|(g, w)| {
+                    let form = if t.minimal {
+                        ctl_pgn::Form::Minimal
+                    } else if t.fan {
+                        ctl_pgn::Form::Fan
+                    } else {
+                        ctl_pgn::Form::Canonical
+                    };
+                    (ctl_pgn::write_game(&g, form), w)
+                })
+            }
+            (Some(Format::Pgn), Format::Pgn) => {
+                pcn_convert::chess::from_pcn(&doc).map(|(g, w)| (chess_pgn::to_pgn_string(&g), w))
+            }
+            (Some(Format::XiangqiPgn), Format::XiangqiPgn) => pcn_convert::xiangqi::from_pcn(&doc)
+                .map(|(g, w)| (xiangqi_pgn::write_game(&g, &xiangqi_style(t.notation)), w)),
+            (Some(Format::XiangqiPgn), Format::XiangqiXml) => pcn_convert::xiangqi::from_pcn(&doc)
+                .map(|(g, w)| {
+                    (
+                        xiangqi_pgn::write_xml_game(&g, &xiangqi_style(t.notation)),
+                        w,
+                    )
+                }),
+            (kind, to) => {
+                let what = kind.map_or("an unknown board", |k| match k {
+                    Format::CtlPgn => "a C'escacs game",
+                    Format::Pgn => "a chess game",
+                    _ => "a xiangqi game",
+                });
+                let mut d = cannot_write(what, to);
+                d.message = format!("{prefix}{}", d.message);
+                outcome.diagnostics.push(d);
+                continue;
+            }
+        };
+        match text {
+            Ok((text, warnings)) => {
+                for w in warnings {
+                    outcome
+                        .diagnostics
+                        .push(diag(Severity::Warning, 1, 1, format!("{prefix}{w}")));
+                }
+                outputs.push(text);
+            }
+            Err(e) => outcome
+                .diagnostics
+                .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}"))),
+        }
+    }
+    let separator = match job {
+        Job::Convert(t) if t.format == Format::Pcn && !t.json_lines => ",\n",
+        Job::Convert(t) if t.format == Format::Pcn => "\n",
+        _ => "",
+    };
+    outcome.output = outputs.join(separator).into_bytes();
+    outcome
+}
+
+fn cannot_write(what: &str, to: Format) -> GameDiagnostic {
+    diag(
+        Severity::Error,
+        1,
+        1,
+        format!("{what} cannot be written as {}", to.name()),
+    )
 }

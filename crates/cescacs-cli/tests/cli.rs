@@ -172,3 +172,33 @@ fn unsupported_conversions_and_missing_files_cannot_run() {
     let out = cescacs(&["check", "/no/such/file.pgn"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn pcn_round_trip_gives_back_the_same_record() {
+    let src = testdata("ctl-pgn/real");
+    let json = std::env::temp_dir().join(format!("cescacs-pcn-{}.json", std::process::id()));
+    let to = cescacs(&[
+        "convert",
+        "--to",
+        "pcn",
+        "-o",
+        json.to_str().unwrap(),
+        src.to_str().unwrap(),
+    ]);
+    assert!(to.status.success(), "{}", stderr(&to));
+    let docs: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(docs.as_array().unwrap().len(), 4);
+    let back = cescacs(&["convert", "--to", "ctl-pgn", json.to_str().unwrap()]);
+    assert!(back.status.success(), "{}", stderr(&back));
+    let direct = cescacs(&["convert", "--to", "ctl-pgn", src.to_str().unwrap()]);
+    assert_eq!(stdout(&back), stdout(&direct));
+    // A C'escacs document cannot become a chess PGN.
+    let wrong = cescacs(&["convert", "--to", "pgn", json.to_str().unwrap()]);
+    assert_eq!(wrong.status.code(), Some(1));
+    assert!(
+        stderr(&wrong).contains("a C'escacs game cannot be written as pgn"),
+        "{}",
+        stderr(&wrong)
+    );
+}
