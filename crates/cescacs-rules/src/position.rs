@@ -27,13 +27,16 @@ pub mod compat {
         ACTIVE.load(Ordering::Relaxed) != 0 && KING_MOVE_TEST.with(|c| c.get())
     }
 
-    /// When set (on this thread), the engine imitates two blind spots of the author's
+    /// When set (on this thread), the engine imitates the blind spots of the author's
     /// TypeScript program, as far as the oracle data reveal them: the Elephant's
     /// two-step forward attack is ignored for check and pins (spec §9.16.1) but
-    /// counted for King destinations; for King destinations the attacks of an enemy
-    /// piece pinned to its own King are ignored off the pin line; and castling is not
-    /// tested for the King's safety after the rooks move (spec §9.16.4). Never set it
-    /// outside of tests that compare against that program's output.
+    /// counted for King destinations; King moves are judged on the position before
+    /// the move (the King's shade covered only on the line of one checker, enemy
+    /// pins as before the move, and off their pin line pinned pieces cover nothing);
+    /// castling is not tested for the King's safety after the rooks move (spec
+    /// §9.16.4); and in check an en-passant capture is allowed only as a block (spec
+    /// §9.16.2). Never set it outside of tests that compare against that program's
+    /// output.
     pub fn set_ignore_elephant_two_step(on: bool) {
         IGNORE_ELEPHANT_TWO_STEP.with(|c| {
             if c.get() != on {
@@ -1462,26 +1465,150 @@ impl Position {
     fn legal_by_make(&mut self, m: Move) -> bool {
         let king = self.kings[self.side.index()];
         let us = self.side;
-        if m.kind == MK_CASTLE && compat::ignore_elephant_two_step() {
-            // The program checks only the King's destination before castling (spec
-            // §5.3 rule 3), not the King's safety once the rooks have moved (rule 6).
-            return true;
+        if compat::ignore_elephant_two_step() {
+            if m.kind == MK_CASTLE {
+                // The program checks only the King's destination before castling (spec
+                // §5.3 rule 3), not the King's safety once the rooks have moved (rule 6).
+                return true;
+            }
+            if m.from == king {
+                return self.program_king_move(m);
+            }
+            if m.kind == MK_EP && !self.program_ep_in_check(m) {
+                return false;
+            }
         }
-
         let undo = self.make(m);
-        let ok = if m.from == king && compat::ignore_elephant_two_step() {
-            // The program's threat map, used for King moves, does see the two-step.
-            compat::set_elephant_only(false);
-            compat::set_king_move_test(true);
-            let ok = !self.attacked(self.kings[us.index()], us.opponent());
-            compat::set_king_move_test(false);
-            compat::set_elephant_only(true);
-            ok
-        } else {
-            !self.attacked(self.kings[us.index()], us.opponent())
-        };
+        let ok = !self.attacked(self.kings[us.index()], us.opponent());
         self.unmake(undo);
         ok
+    }
+
+    /// Program emulation: a King move as the author's program judges it. Its threat
+    /// map is built once, before the move, with the King on its cell (so a line
+    /// attacker's ray stops at the King: the "King's shade"), with the Elephant's
+    /// two-step, and with the enemy's pins as they are before the move. When in
+    /// check, the program covers the shade only on the line of the one checker that
+    /// its check scan records as the King's `pin` (see `program_king_pin_line`).
+    fn program_king_move(&mut self, m: Move) -> bool {
+        let them = self.side.opponent();
+        compat::set_elephant_only(false);
+        compat::set_king_move_test(true);
+        let attacked = self.attacked(m.to, them);
+        compat::set_king_move_test(false);
+        compat::set_elephant_only(true);
+        if attacked {
+            return false;
+        }
+        let king = m.from;
+        let checkers = self.checkers_of(king, them);
+        if checkers.n == 0 {
+            return true;
+        }
+        let Some(line) = self.program_king_pin_line(king, &checkers) else {
+            return true;
+        };
+        let d = TABLES.align[king.index()][m.to.index()];
+        let on_line = d != NO_DIR
+            && (d as usize == line || dir(d as usize).opposite() as usize == line)
+            && king.step(dir(d as usize)) == Some(m.to);
+        !on_line || checkers.as_slice().iter().any(|c| c.0 == m.to)
+    }
+
+    /// The line (a direction index; the program excludes both senses) that the
+    /// program stores as the checked King's `pin`. Its check scan visits knight jumps,
+    /// then the orthogonal and the diagonal directions in its own order; the first
+    /// checker along a line sets the pin, except that a far line checker found after a
+    /// single adjacent one replaces it, and a second line checker found after a far
+    /// one does not (so the shade behind the King on that second line stays open:
+    /// `positions.jsonl` #189).
+    fn program_king_pin_line(&self, king: Cell, checkers: &Checkers) -> Option<usize> {
+        use Direction::*;
+        const ORDER: [Direction; 12] = [
+            ColumnUp,
+            ColumnDown,
+            FileUp,
+            FileDown,
+            FileInvUp,
+            FileInvDown,
+            TransversalLineInc,
+            TransversalLineDec,
+            LineUp,
+            LineDown,
+            LineInvUp,
+            LineInvDown,
+        ];
+        #[derive(PartialEq)]
+        enum State {
+            None,
+            Adjacent,
+            Far,
+            Double,
+        }
+        let mut state = State::None;
+        let mut pin = None;
+        // Knight-jump checkers come first and carry no line.
+        for &(c, _) in checkers.as_slice() {
+            if TABLES.align[king.index()][c.index()] == NO_DIR {
+                state = if state == State::None {
+                    State::Adjacent
+                } else {
+                    State::Double
+                };
+            }
+        }
+        for d in ORDER {
+            let Some(&(c, adjacent)) = checkers
+                .as_slice()
+                .iter()
+                .find(|(c, _)| TABLES.align[king.index()][c.index()] == d as u8)
+            else {
+                continue;
+            };
+            let kind = self.board[c.index()] & KIND_MASK;
+            let line_piece = match kind {
+                D => true,
+                R | V => (d as usize) < 6,
+                J | G => (d as usize) >= 6,
+                _ => false,
+            };
+            state = match (state, line_piece, adjacent) {
+                (State::None, true, _) => {
+                    pin = Some(d as usize);
+                    if adjacent {
+                        State::Adjacent
+                    } else {
+                        State::Far
+                    }
+                }
+                (State::None, false, _) => State::Adjacent,
+                (State::Adjacent, true, false) => {
+                    pin = Some(d as usize);
+                    State::Double
+                }
+                _ => State::Double,
+            };
+        }
+        pin
+    }
+
+    /// Program emulation: in check, the program offers a pawn's en-passant capture
+    /// only where it blocks a single check (it lands on an empty cell, never on the
+    /// checker's), so an en-passant capture of the checking pawn is missing (spec
+    /// §9.16.2; `positions.jsonl` #116).
+    fn program_ep_in_check(&self, m: Move) -> bool {
+        let king = self.kings[self.side.index()];
+        let checkers = self.checkers_of(king, self.side.opponent());
+        let [(checker, _)] = checkers.as_slice() else {
+            return checkers.n == 0;
+        };
+        let d = TABLES.align[king.index()][checker.index()];
+        if d == NO_DIR || TABLES.align[king.index()][m.to.index()] != d {
+            return false;
+        }
+        let ray = king.ray(dir(d as usize));
+        let at = |c: Cell| ray.iter().position(|&x| x == c);
+        matches!((at(m.to), at(*checker)), (Some(a), Some(b)) if a < b)
     }
 
     /// Number of legal moves, generated into a reused buffer (for perft leaves).
