@@ -1788,11 +1788,10 @@ impl Position {
     /// rights and the special right, the latter only when a legal capture uses it.
     pub fn zobrist(&self) -> u64 {
         let mut h = 0u64;
-        for c in Cell::all() {
-            let p = self.board[c.index()];
-            if p != EMPTY {
-                h ^= TABLES.zobrist_piece[p as usize][c.index()];
-            }
+        for side in &self.occ {
+            side.for_each(|c| {
+                h ^= TABLES.zobrist_piece[self.board[c.index()] as usize][c.index()];
+            });
         }
         if self.side == Side::Black {
             h ^= TABLES.zobrist_black;
