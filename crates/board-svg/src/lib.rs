@@ -81,7 +81,7 @@ pub fn cescacs_svg(
 ) -> String {
     let width = 2.0 * MARGIN + 2.0 * R + 14.0 * 1.5 * R;
     let board_h = 2.0 * MARGIN + SQRT3 * R + 28.0 * SQRT3 * R / 2.0;
-    let height = board_h + if caption.is_some() { 28.0 } else { 0.0 };
+    let height = board_h + caption.map_or(0.0, caption_height);
     let mut s = String::with_capacity(64 * 1024);
     let _ = writeln!(
         s,
@@ -131,27 +131,19 @@ pub fn cescacs_svg(
             );
         }
     }
+    // Line numbers sit at the board's outer edges (not beside each line's end cell),
+    // so they never collide with the column letters of the staircase edges.
+    let (left_x, right_x) = (MARGIN - 4.0, width - MARGIN + 4.0);
     for line in 0..=28u8 {
-        let cells: Vec<Cell> = Cell::all().filter(|c| c.line() == line).collect();
-        if let (Some(left), Some(right)) = (
-            cells.iter().min_by_key(|c| c.column()),
-            cells.iter().max_by_key(|c| c.column()),
-        ) {
-            let (x, y) = centre(*left);
-            let _ = writeln!(
-                s,
-                r##"<text x="{:.1}" y="{:.1}" font-size="10" text-anchor="end" fill="#555">{line}</text>"##,
-                x - R - 2.0,
-                y + 3.5
-            );
-            let (x, y) = centre(*right);
-            let _ = writeln!(
-                s,
-                r##"<text x="{:.1}" y="{:.1}" font-size="10" text-anchor="start" fill="#555">{line}</text>"##,
-                x + R + 2.0,
-                y + 3.5
-            );
-        }
+        let y = MARGIN + SQRT3 * R / 2.0 + f64::from(28 - line) * SQRT3 * R / 2.0 + 3.5;
+        let _ = writeln!(
+            s,
+            r##"<text x="{left_x:.1}" y="{y:.1}" font-size="10" text-anchor="end" fill="#555">{line}</text>"##
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{right_x:.1}" y="{y:.1}" font-size="10" text-anchor="start" fill="#555">{line}</text>"##
+        );
     }
     for man in men {
         let (cx, cy) = centre(man.cell);
@@ -171,16 +163,53 @@ pub fn cescacs_svg(
         arrow(&mut s, centre(from), centre(to));
     }
     if let Some(text) = caption {
-        let _ = writeln!(
-            s,
-            r##"<text x="{:.1}" y="{:.1}" font-size="15" text-anchor="middle" fill="#222">{}</text>"##,
-            width / 2.0,
-            board_h + 12.0,
-            escape(text)
-        );
+        draw_caption(&mut s, text, width / 2.0, board_h);
     }
     s.push_str("</svg>\n");
     s
+}
+
+const CAPTION_CHARS: usize = 72;
+const CAPTION_LINE: f64 = 14.0;
+
+fn caption_height(text: &str) -> f64 {
+    CAPTION_LINE * wrap(text, CAPTION_CHARS).len() as f64 + 8.0
+}
+
+/// A caption (usually a TLPD or FEN) under the board, in monospace, wrapped so that a
+/// long position string stays inside the picture.
+fn draw_caption(s: &mut String, text: &str, x: f64, top: f64) {
+    for (i, part) in wrap(text, CAPTION_CHARS).iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r##"<text x="{x:.1}" y="{:.1}" font-size="11" font-family="DejaVu Sans Mono, monospace" text-anchor="middle" fill="#222">{}</text>"##,
+            top + 4.0 + CAPTION_LINE * i as f64,
+            escape(part)
+        );
+    }
+}
+
+/// Splits a long caption into lines of at most `max` characters, after a `/` or at a
+/// space where possible.
+fn wrap(text: &str, max: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut rest: Vec<char> = text.chars().collect();
+    while rest.len() > max {
+        let cut = rest[..max]
+            .iter()
+            .rposition(|&c| c == '/' || c == ' ')
+            .map_or(max, |i| i + 1);
+        lines.push(
+            rest[..cut]
+                .iter()
+                .collect::<String>()
+                .trim_end()
+                .to_string(),
+        );
+        rest.drain(..cut);
+    }
+    lines.push(rest.into_iter().collect());
+    lines
 }
 
 fn arrow(s: &mut String, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) {
@@ -252,7 +281,7 @@ pub fn xiangqi_svg(
 ) -> String {
     let width = 2.0 * MARGIN + 24.0 + 8.0 * XQ_STEP;
     let board_h = 2.0 * MARGIN + 9.0 * XQ_STEP + 16.0;
-    let height = board_h + if caption.is_some() { 28.0 } else { 0.0 };
+    let height = board_h + caption.map_or(0.0, caption_height);
     let mut s = String::with_capacity(16 * 1024);
     let _ = writeln!(
         s,
@@ -325,13 +354,7 @@ pub fn xiangqi_svg(
         arrow(&mut s, xq_point(from.0, from.1), xq_point(to.0, to.1));
     }
     if let Some(text) = caption {
-        let _ = writeln!(
-            s,
-            r##"<text x="{:.1}" y="{:.1}" font-size="15" text-anchor="middle" fill="#222">{}</text>"##,
-            width / 2.0,
-            board_h + 12.0,
-            escape(text)
-        );
+        draw_caption(&mut s, text, width / 2.0, board_h);
     }
     s.push_str("</svg>\n");
     s
@@ -384,6 +407,10 @@ mod tests {
             2
         );
         assert!(svg.contains("a &lt; b"));
+        assert_eq!(
+            wrap("/28:v/27:dk/26:gjg/", 8),
+            vec!["/28:v/", "27:dk/", "26:gjg/"]
+        );
     }
 
     #[test]
