@@ -135,7 +135,7 @@ pub fn run(args: &[String]) -> Result<bool, String> {
         "-p",
         "xiangqi",
         "--example",
-        "perft",
+        "xiangqi_perft",
         "--",
         "5",
     ]);

@@ -1,7 +1,7 @@
 //! Throughput with CPU time as well as wall time (the criterion benchmark reports
 //! wall time only, which a loaded machine inflates).
 //!
-//! `cargo run --release -p ctl-pgn --example throughput -- DIR [ROUNDS]`
+//! `cargo run --release -p ctl-pgn --example ctlpgn_throughput -- DIR [ROUNDS]`
 use std::time::Instant;
 
 /// User + system CPU seconds of this process (Linux), from /proc/self/stat.

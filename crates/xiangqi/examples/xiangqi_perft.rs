@@ -1,6 +1,6 @@
 //! Prints perft node counts, time and speed from the start position (or a FEN).
 //!
-//! `cargo run --release -p xiangqi --example perft -- 5 [FEN]`
+//! `cargo run --release -p xiangqi --example xiangqi_perft -- 5 [FEN]`
 
 use std::time::Instant;
 
