@@ -352,16 +352,32 @@ where
 
     // Two batches in flight: one being processed, one being read.
     let (tx, rx) = mpsc::sync_channel::<Result<Batch, RunError>>(1);
+    // Three stages joined by bounded channels: the reader cuts games, a compute thread
+    // keeps the pool busy with the next batch, and this thread writes in input order, so
+    // the workers never wait for output to be written.
+    let (done_tx, done_rx) = mpsc::sync_channel::<Result<(Batch, Vec<GameOutcome>), RunError>>(1);
     std::thread::scope(|scope| -> Result<(), RunError> {
         let reader_options = options.clone();
         scope.spawn(move || read_batches(inputs, &reader_options, &tx));
-        for batch in rx {
-            let batch = batch?;
-            let outcomes: Vec<GameOutcome> = if options.jobs == 1 {
-                batch.games.iter().map(&process).collect()
-            } else {
-                pool.install(|| batch.games.par_iter().map(&process).collect())
-            };
+        let (pool, process) = (&pool, &process);
+        scope.spawn(move || {
+            for batch in rx {
+                let result = batch.map(|batch| {
+                    let outcomes: Vec<GameOutcome> = if options.jobs == 1 {
+                        batch.games.iter().map(process).collect()
+                    } else {
+                        pool.install(|| batch.games.par_iter().map(process).collect())
+                    };
+                    (batch, outcomes)
+                });
+                let failed = result.is_err();
+                if done_tx.send(result).is_err() || failed {
+                    return;
+                }
+            }
+        });
+        for item in done_rx {
+            let (batch, outcomes) = item?;
             for (game, outcome) in batch.games.iter().zip(outcomes) {
                 summary.games += 1;
                 let mut warned = false;
