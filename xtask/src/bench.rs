@@ -88,6 +88,7 @@ pub fn run(args: &[String]) -> Result<bool, String> {
     let mut bench = cargo();
     bench.args([
         "bench",
+        "--benches",
         "-p",
         "cescacs-rules",
         "-p",

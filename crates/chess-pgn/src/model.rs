@@ -301,6 +301,11 @@ pub fn parse_commands(comment: &str) -> (Option<Clock>, Option<Eval>) {
     (clk, eval)
 }
 
+/// Variations nested deeper than this are skipped with a warning: the game tree is
+/// recursive (dropping, writing and converting it recurse), so unbounded nesting in the
+/// input would overflow a worker thread's stack.
+pub const MAX_VARIATION_DEPTH: usize = 200;
+
 struct Frame {
     board: Board,
     /// Position before the last move of this line: where a variation starts.
@@ -581,6 +586,15 @@ impl Visitor for GameBuilder {
             );
             return Skip(true);
         }
+        if self.frames.len() > MAX_VARIATION_DEPTH {
+            self.diag(
+                Severity::Warning,
+                at,
+                format!("variation nested deeper than {MAX_VARIATION_DEPTH} levels skipped"),
+            );
+            return Skip(true);
+        }
+        let f = self.top();
         let b = f.before.clone();
         self.frames.push(Frame {
             board: b.clone(),
