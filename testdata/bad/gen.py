@@ -141,6 +141,26 @@ put("pcn-invalid-utf8.jsonl", (GOOD_PCN + "\n").encode() + GOOD_PCN.replace('"Wa
 put("pcn-truncated.pcn.json", GOOD_PCN[:-40])
 put("pcn-empty.pcn.json", "")
 
+# ---------------------------------------------------------------- TLPD tags (cescacs-tlpd)
+INIT = "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/8:3P3/7:3PP3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/"
+def tlpd(name, value):
+    ctl("tlpd-" + name, CH + '[TLPD "' + value + '"]\n1. NG3-I13\n*')
+
+tlpd("bad-castling", INIT + " w RKXrkr - 0 1")
+tlpd("bad-en-passant", INIT + " w RKRrkr Z99@1 0 1")
+tlpd("bad-side", INIT + " x RKRrkr - 0 1")
+tlpd("truncated", INIT[:40])
+tlpd("line-out-of-range", INIT.replace("/28:v/", "/29:v/") + " w RKRrkr - 0 1")
+tlpd("row-too-long", INIT.replace("/20:3p3/", "/20:3p3pp/") + " w RKRrkr - 0 1")
+tlpd("bad-piece-letter", INIT.replace("/27:dk/", "/27:dq/") + " w RKRrkr - 0 1")
+tlpd("bad-move-number", INIT + " w RKRrkr - 0 x1")
+
+# ---------------------------------------------------------------- long tokens: the message
+# quotes the offending text without repeating all of it
+ctl("long-token", CH + "1. " + "N" * 20000 + "\n*")
+pgn("long-token", PH + "1. " + "N" * 20000 + " *")
+xq("long-token", XH + '[Format "ICCS"]\n\n1. ' + "h" * 20000 + " *")
+
 for name, data in sorted(files.items()):
     with open(os.path.join(HERE, name), "wb") as f:
         f.write(data)

@@ -191,6 +191,24 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+/// Messages quote the offending input, and input can be a 1 MB token or tag value: a
+/// report line must stay readable and the report's memory bounded. Both ends are kept,
+/// because readers put the location first and what was expected last.
+const MAX_MESSAGE_CHARS: usize = 480;
+const KEPT_HEAD_CHARS: usize = 320;
+const KEPT_TAIL_CHARS: usize = 120;
+
+fn clip_message(message: &str) -> String {
+    let n = message.chars().count();
+    if n <= MAX_MESSAGE_CHARS {
+        return message.to_owned();
+    }
+    let head: String = message.chars().take(KEPT_HEAD_CHARS).collect();
+    let tail: String = message.chars().skip(n - KEPT_TAIL_CHARS).collect();
+    let cut = n - KEPT_HEAD_CHARS - KEPT_TAIL_CHARS;
+    format!("{head} …[{cut} characters left out]… {tail}")
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -396,7 +414,7 @@ where
                         line: game.line + d.line.saturating_sub(1),
                         column: d.column,
                         byte_offset: game.offset,
-                        message: d.message.clone(),
+                        message: clip_message(&d.message),
                     });
                 }
                 if outcome.is_bad() {
@@ -490,6 +508,19 @@ pub fn oversized(game: &RawGame, limit: usize) -> Option<GameOutcome> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_messages_keep_both_ends() {
+        let short = "expected a move, found `x`";
+        assert_eq!(clip_message(short), short);
+        let long = format!("found `{}`: expected a cell", "N".repeat(100_000));
+        let clipped = clip_message(&long);
+        assert!(clipped.chars().count() < MAX_MESSAGE_CHARS + 40, "{clipped}");
+        assert!(clipped.starts_with("found `NNN"));
+        assert!(clipped.ends_with("NNN`: expected a cell"));
+        let cut = long.chars().count() - KEPT_HEAD_CHARS - KEPT_TAIL_CHARS;
+        assert!(clipped.contains(&format!("…[{cut} characters left out]…")), "{clipped}");
+    }
 
     fn db(n: usize, bad_every: usize) -> String {
         let mut s = String::new();

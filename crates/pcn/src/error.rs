@@ -35,6 +35,25 @@ impl JsonPath {
     }
 }
 
+/// Longest user-supplied string an error message repeats in full: a 1 MB key must not
+/// become a 1 MB message (twice: once in the path, once in the reason).
+const MAX_SHOWN_CHARS: usize = 64;
+
+/// Displays a string from the input the way `{:?}` would, cut to [`MAX_SHOWN_CHARS`]
+/// characters with the full length stated. The error values keep the whole string.
+pub(crate) struct Quoted<'a>(pub &'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.chars().count();
+        if n <= MAX_SHOWN_CHARS {
+            return write!(f, "{:?}", self.0);
+        }
+        let head: String = self.0.chars().take(MAX_SHOWN_CHARS).collect();
+        write!(f, "{head:?}… ({n} characters)")
+    }
+}
+
 fn bare_key(k: &str) -> bool {
     let body = k.strip_prefix("...").unwrap_or(k);
     !body.is_empty()
@@ -51,17 +70,13 @@ impl fmt::Display for JsonPath {
         for (i, seg) in self.0.iter().enumerate() {
             match seg {
                 Segment::Index(n) => write!(f, "[{n}]")?,
-                Segment::Key(k) if bare_key(k) => {
+                Segment::Key(k) if bare_key(k) && k.len() <= MAX_SHOWN_CHARS => {
                     if i > 0 {
                         f.write_str(".")?;
                     }
                     f.write_str(k)?;
                 }
-                Segment::Key(k) => {
-                    // serde_json string escaping keeps the quoted key readable and unambiguous.
-                    let quoted = serde_json::to_string(k).unwrap_or_else(|_| format!("{k:?}"));
-                    write!(f, "[{quoted}]")?;
-                }
+                Segment::Key(k) => write!(f, "[{}]", Quoted(k))?,
             }
         }
         Ok(())
@@ -99,7 +114,7 @@ pub enum Reason {
         line: usize,
         column: usize,
     },
-    #[error("duplicate key {0:?}")]
+    #[error("duplicate key {}", Quoted(.0))]
     DuplicateKey(String),
     #[error("expected {expected}, found {found}")]
     Type {
@@ -108,15 +123,15 @@ pub enum Reason {
     },
     #[error("missing key {0:?}")]
     MissingKey(&'static str),
-    #[error("unknown key {0:?} (extension keys start with \"...\")")]
+    #[error("unknown key {} (extension keys start with \"...\")", Quoted(.0))]
     UnknownKey(String),
     #[error(
-        "unsupported PCN edition: key {key:?} belongs to the {edition} edition; this reader implements the seed edition"
+        "unsupported PCN edition: key {} belongs to the {edition} edition; this reader implements the seed edition", Quoted(key)
     )]
     UnsupportedEdition { key: String, edition: &'static str },
-    #[error("unknown verb {0:?}")]
+    #[error("unknown verb {}", Quoted(.0))]
     UnknownVerb(String),
-    #[error("invalid piece {value:?}: {why}")]
+    #[error("invalid piece {}: {why}", Quoted(value))]
     BadPiece { value: String, why: PieceError },
     #[error("a board needs at least one square")]
     EmptyBoard,
@@ -147,11 +162,11 @@ pub enum Reason {
         must: &'static str,
     },
     #[error(
-        "unknown option {0:?} (the seed defines only \"promotion\"; extension options start with \"...\")"
+        "unknown option {} (the seed defines only \"promotion\"; extension options start with \"...\")", Quoted(.0)
     )]
     UnknownOption(String),
     #[error(
-        "invalid date-time {0:?}: expected ISO 8601 YYYY-MM-DDThh:mm:ss[.fff][Z|+hh:mm|-hh:mm]"
+        "invalid date-time {}: expected ISO 8601 YYYY-MM-DDThh:mm:ss[.fff][Z|+hh:mm|-hh:mm]", Quoted(.0)
     )]
     BadTimestamp(String),
     #[error("board shape {found:?} differs from the starting position's {expected:?}")]
@@ -159,7 +174,7 @@ pub enum Reason {
         expected: Vec<usize>,
         found: Vec<usize>,
     },
-    #[error("extension keys start with \"...\" and must not be a seed key, found {0:?}")]
+    #[error("extension keys start with \"...\" and must not be a seed key, found {}", Quoted(.0))]
     BadExtensionKey(String),
 }
 
