@@ -5,7 +5,8 @@
 //! the reader and reported as notes; everything else is kept.
 
 use crate::letters::{Kind, LetterTable};
-use std::fmt;
+/// The record model speaks of the same sides and results as the rules (spec §6.2).
+pub use cescacs_rules::{GameResult, Side};
 
 /// Where something was read: byte range and 1-based line and column (in chars) of its
 /// start, in the whole file.
@@ -27,25 +28,6 @@ pub struct Span {
 impl PartialEq for Span {
     fn eq(&self, _: &Span) -> bool {
         true
-    }
-}
-
-/// A side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// Moves first in the initial position.
-    White,
-    /// The other side.
-    Black,
-}
-
-impl Side {
-    /// The other side.
-    pub fn opposite(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
     }
 }
 
@@ -235,7 +217,7 @@ impl MoveToken {
                 s.push_str(from);
                 s.push_str(sep.as_str());
                 if let Some(k) = captured {
-                    s.push_str(&letters.glyph(*k, side.opposite()));
+                    s.push_str(&letters.glyph(*k, side.opponent()));
                 }
                 s.push_str(to);
                 match promotion {
@@ -373,61 +355,6 @@ impl Assessment {
     }
 }
 
-/// Results (§6.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameResult {
-    /// `3-0`
-    WhiteWins,
-    /// `2-1`: White stalemated Black.
-    WhiteStalemates,
-    /// `1-1`
-    Draw,
-    /// `1-2`: Black stalemated White.
-    BlackStalemates,
-    /// `0-3`
-    BlackWins,
-    /// `*`
-    Unfinished,
-}
-
-impl GameResult {
-    /// The writer's spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "3-0",
-            GameResult::WhiteStalemates => "2-1",
-            GameResult::Draw => "1-1",
-            GameResult::BlackStalemates => "1-2",
-            GameResult::BlackWins => "0-3",
-            GameResult::Unfinished => "*",
-        }
-    }
-
-    /// Reads a result, also in the spaced TS form `3 - 0` and with other hyphens.
-    pub fn parse(s: &str) -> Option<GameResult> {
-        let compact: String = s
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .map(|c| if c == '‐' || c == '–' { '-' } else { c })
-            .collect();
-        [
-            GameResult::WhiteWins,
-            GameResult::WhiteStalemates,
-            GameResult::Draw,
-            GameResult::BlackStalemates,
-            GameResult::BlackWins,
-            GameResult::Unfinished,
-        ]
-        .into_iter()
-        .find(|r| r.as_str() == compact)
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// The kind of a comment, from its marker (§7.8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -834,7 +834,7 @@ fn build_token(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>, side: Side) -> Option<MoveT
             for q in inner.into_inner() {
                 match q.as_rule() {
                     Rule::mover => mover = Some(letter(ctx, &q, side)?),
-                    Rule::captured => captured = Some(letter(ctx, &q, side.opposite())?),
+                    Rule::captured => captured = Some(letter(ctx, &q, side.opponent())?),
                     Rule::from => from = q.as_str().to_string(),
                     Rule::to => to = q.as_str().to_string(),
                     Rule::separator => sep = build_sep(ctx, q)?,

@@ -307,13 +307,6 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-fn rules_side(side: cescacs_rules::Side) -> Side {
-    match side {
-        cescacs_rules::Side::White => Side::White,
-        cescacs_rules::Side::Black => Side::Black,
-    }
-}
-
 fn move_label(m: &MoveNode) -> String {
     match m.side {
         Side::White => format!("{}. {}", m.number, m.token.to_standard()),
@@ -370,7 +363,7 @@ fn replay_line(
                 }
             }
             Item::Move(m) => {
-                let to_move = rules_side(pos.side_to_move());
+                let to_move = pos.side_to_move();
                 if to_move != m.side && !side_warned {
                     side_warned = true;
                     ctx.push(
@@ -481,7 +474,7 @@ fn check_end(ctx: &mut Ctx<'_>, g: &Game, pos: &Position, history: Option<&cesca
     let mover = last.map(|m| m.side);
     let automatic_draw = history
         .and_then(|h| h.outcome())
-        .is_some_and(|(r, _)| r == cescacs_rules::GameResult::Draw);
+        .is_some_and(|(r, _)| r == GameResult::Draw);
     let by_rules = match (status, mover) {
         (Status::Checkmate, Some(Side::White)) => Some(GameResult::WhiteWins),
         (Status::Checkmate, Some(Side::Black)) => Some(GameResult::BlackWins),
