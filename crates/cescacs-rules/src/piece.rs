@@ -84,6 +84,53 @@ impl PieceKind {
     pub const fn standard_letter(self) -> char {
         STANDARD[self as usize]
     }
+    /// The kind of a standard upper-case letter.
+    pub fn from_standard_letter(c: char) -> Option<PieceKind> {
+        PieceKind::ALL
+            .into_iter()
+            .find(|k| k.standard_letter() == c)
+    }
+    /// Alternatives that `Redefine` may introduce (spec §7.1; `H` for the Elephant comes
+    /// from the site glossary only, and is accepted only through `Redefine`).
+    pub const fn redefine_alternatives(self) -> &'static [char] {
+        match self {
+            PieceKind::Bishop => &['A', 'B', 'F', 'L'],
+            PieceKind::Knight => &['C', 'S'],
+            PieceKind::Rook => &['T'],
+            PieceKind::Wyvern => &['W'],
+            PieceKind::Queen => &['Q'],
+            PieceKind::Elephant => &['H'],
+            PieceKind::King | PieceKind::Pegasus | PieceKind::Pawn => &[],
+        }
+    }
+    /// The FAN glyph of this kind for one side (spec §7.6). The Wyvern and the Pegasus
+    /// have no chess glyph; they take the Symbols for Legacy Computing ones.
+    pub const fn fan(self, side: Side) -> &'static str {
+        let (white, black) = match self {
+            PieceKind::King => ("♔", "♚"),
+            PieceKind::Queen => ("♕", "♛"),
+            PieceKind::Wyvern => ("\u{1FA4F}", "\u{1FA52}"),
+            PieceKind::Rook => ("♖", "♜"),
+            PieceKind::Pegasus => ("\u{1FA50}", "\u{1FA53}"),
+            PieceKind::Knight => ("♘", "♞"),
+            PieceKind::Bishop => ("♗", "♝"),
+            PieceKind::Elephant => ("☖", "☗"),
+            PieceKind::Pawn => ("♙", "♟"),
+        };
+        match side {
+            Side::White => white,
+            Side::Black => black,
+        }
+    }
+    /// The kind and side of a FAN glyph.
+    pub fn from_fan(s: &str) -> Option<(PieceKind, Side)> {
+        PieceKind::ALL.into_iter().find_map(|k| {
+            [Side::White, Side::Black]
+                .into_iter()
+                .find(|&side| k.fan(side) == s)
+                .map(|side| (k, side))
+        })
+    }
 }
 
 const STANDARD: [char; 9] = ['K', 'D', 'V', 'R', 'G', 'N', 'J', 'E', 'P'];
@@ -140,20 +187,6 @@ impl Default for Letters {
     }
 }
 
-/// Alternatives that `Redefine` may introduce (spec §7.1; `H` for the Elephant comes
-/// from the site glossary only, and is accepted only through `Redefine`).
-fn allowed_alternatives(kind: PieceKind) -> &'static [char] {
-    match kind {
-        PieceKind::Bishop => &['A', 'B', 'F', 'L'],
-        PieceKind::Knight => &['C', 'S'],
-        PieceKind::Rook => &['T'],
-        PieceKind::Wyvern => &['W'],
-        PieceKind::Queen => &['Q'],
-        PieceKind::Elephant => &['H'],
-        _ => &[],
-    }
-}
-
 impl Letters {
     /// Applies a `Redefine` value such as `A@J, T@R, C@N`. Stray quotes are dropped
     /// (the seed's own example has one).
@@ -176,14 +209,10 @@ impl Letters {
             else {
                 return Err(LettersError::Malformed(part.to_string()));
             };
-            let Some(kind) = PieceKind::ALL
-                .iter()
-                .copied()
-                .find(|k| k.standard_letter() == standard)
-            else {
+            let Some(kind) = PieceKind::from_standard_letter(standard) else {
                 return Err(LettersError::Malformed(part.to_string()));
             };
-            if !allowed_alternatives(kind).contains(&alt) {
+            if !kind.redefine_alternatives().contains(&alt) {
                 return Err(LettersError::NotAllowed { alt, standard });
             }
             out.letters[kind.index()] = alt;

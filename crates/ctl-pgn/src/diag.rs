@@ -66,7 +66,7 @@ pub enum Code {
 pub struct Diagnostic {
     /// Severity.
     pub severity: Severity,
-    /// Kind.
+    /// What kind of problem.
     pub code: Code,
     /// File name given to the reader.
     pub file: String,

@@ -6,119 +6,13 @@
 //! and the placement and castling fields of the TLPD tag).
 
 use crate::model::Side;
-
-/// A kind of man, named by its standard CTL letter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    /// K
-    King,
-    /// D (Dama)
-    Queen,
-    /// V
-    Wyvern,
-    /// R
-    Rook,
-    /// G
-    Pegasus,
-    /// N
-    Knight,
-    /// J
-    Bishop,
-    /// E
-    Elephant,
-    /// P (never written in movetext)
-    Pawn,
-}
-
-impl Kind {
-    /// Every kind, in the order of the spec's letter table.
-    pub const ALL: [Kind; 9] = [
-        Kind::King,
-        Kind::Queen,
-        Kind::Wyvern,
-        Kind::Rook,
-        Kind::Pegasus,
-        Kind::Knight,
-        Kind::Bishop,
-        Kind::Elephant,
-        Kind::Pawn,
-    ];
-
-    /// The standard letter.
-    pub fn letter(self) -> char {
-        match self {
-            Kind::King => 'K',
-            Kind::Queen => 'D',
-            Kind::Wyvern => 'V',
-            Kind::Rook => 'R',
-            Kind::Pegasus => 'G',
-            Kind::Knight => 'N',
-            Kind::Bishop => 'J',
-            Kind::Elephant => 'E',
-            Kind::Pawn => 'P',
-        }
-    }
-
-    /// The kind of a standard letter (upper case).
-    pub fn from_letter(c: char) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.letter() == c)
-    }
-
-    fn index(self) -> usize {
-        self as usize
-    }
-
-    /// Alternative letters that `Redefine` may give this kind (§7.1, §9.13).
-    pub fn alternatives(self) -> &'static [char] {
-        match self {
-            Kind::Bishop => &['A', 'B', 'F', 'L'],
-            Kind::Knight => &['C', 'S'],
-            Kind::Rook => &['T'],
-            Kind::Wyvern => &['W'],
-            Kind::Queen => &['Q'],
-            Kind::Elephant => &['H'],
-            Kind::King | Kind::Pegasus | Kind::Pawn => &[],
-        }
-    }
-
-    /// The FAN glyph of this kind for one side.
-    pub fn fan(self, side: Side) -> &'static str {
-        let (w, b) = match self {
-            Kind::King => ("♔", "♚"),
-            Kind::Queen => ("♕", "♛"),
-            Kind::Wyvern => ("\u{1FA4F}", "\u{1FA52}"),
-            Kind::Rook => ("♖", "♜"),
-            Kind::Pegasus => ("\u{1FA50}", "\u{1FA53}"),
-            Kind::Knight => ("♘", "♞"),
-            Kind::Bishop => ("♗", "♝"),
-            Kind::Elephant => ("☖", "☗"),
-            Kind::Pawn => ("♙", "♟"),
-        };
-        match side {
-            Side::White => w,
-            Side::Black => b,
-        }
-    }
-
-    /// The kind and side of a FAN glyph.
-    pub fn from_fan(s: &str) -> Option<(Kind, Side)> {
-        Kind::ALL.into_iter().find_map(|k| {
-            if k.fan(Side::White) == s {
-                Some((k, Side::White))
-            } else if k.fan(Side::Black) == s {
-                Some((k, Side::Black))
-            } else {
-                None
-            }
-        })
-    }
-}
+pub use cescacs_rules::PieceKind;
 
 /// The letter set in force in one record.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LetterTable {
     fan: bool,
-    /// Replacement letter per kind (index = `Kind as usize`); `None` keeps the standard.
+    /// Replacement letter per kind (index = `PieceKind as usize`); `None` keeps the standard.
     alt: [Option<char>; 9],
 }
 
@@ -126,11 +20,11 @@ pub struct LetterTable {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LetterRead {
     /// A letter valid in this record.
-    Ok(Kind),
+    Ok(PieceKind),
     /// A FAN glyph valid in this record, with the colour it shows.
-    Fan(Kind, Side),
+    Fan(PieceKind, Side),
     /// Not valid here; the message says why.
-    Invalid(Kind, &'static str),
+    Invalid(PieceKind, &'static str),
 }
 
 impl LetterTable {
@@ -185,13 +79,13 @@ impl LetterTable {
                     "expected one letter on each side of `@`, found `{item}`"
                 ));
             };
-            let Some(kind) = Kind::from_letter(s) else {
+            let Some(kind) = PieceKind::from_standard_letter(s) else {
                 return Err(format!("`{s}` is not a standard piece letter"));
             };
-            if !kind.alternatives().contains(&a) {
+            if !kind.redefine_alternatives().contains(&a) {
                 return Err(format!(
                     "`{a}` is not an alternative letter of {s} (allowed: {})",
-                    kind.alternatives()
+                    kind.redefine_alternatives()
                         .iter()
                         .map(char::to_string)
                         .collect::<Vec<_>>()
@@ -213,9 +107,9 @@ impl LetterTable {
         if self.fan {
             return Some("FAN".to_string());
         }
-        let items: Vec<String> = Kind::ALL
+        let items: Vec<String> = PieceKind::ALL
             .into_iter()
-            .filter_map(|k| self.alt[k.index()].map(|a| format!("{a}@{}", k.letter())))
+            .filter_map(|k| self.alt[k.index()].map(|a| format!("{a}@{}", k.standard_letter())))
             .collect();
         if items.is_empty() {
             None
@@ -226,12 +120,12 @@ impl LetterTable {
 
     /// The letter (upper case) this table writes for a kind; FAN tables are handled by
     /// [`LetterTable::glyph`].
-    pub fn letter(&self, kind: Kind) -> char {
-        self.alt[kind.index()].unwrap_or(kind.letter())
+    pub fn letter(&self, kind: PieceKind) -> char {
+        self.alt[kind.index()].unwrap_or(kind.standard_letter())
     }
 
     /// The glyph written in movetext for a man of `side`.
-    pub fn glyph(&self, kind: Kind, side: Side) -> String {
+    pub fn glyph(&self, kind: PieceKind, side: Side) -> String {
         if self.fan {
             kind.fan(side).to_string()
         } else {
@@ -241,7 +135,7 @@ impl LetterTable {
 
     /// Interprets a piece glyph matched by the grammar's `piece_letter`.
     pub fn read(&self, s: &str) -> Option<LetterRead> {
-        if let Some((kind, side)) = Kind::from_fan(s) {
+        if let Some((kind, side)) = PieceKind::from_fan(s) {
             return Some(if self.fan {
                 LetterRead::Fan(kind, side)
             } else {
@@ -253,28 +147,28 @@ impl LetterTable {
             return None;
         };
         if self.fan {
-            if let Some(k) = Kind::from_letter(c) {
+            if let Some(k) = PieceKind::from_standard_letter(c) {
                 return Some(LetterRead::Invalid(
                     k,
                     "letters are replaced by FAN glyphs in this record",
                 ));
             }
         }
-        for kind in Kind::ALL {
+        for kind in PieceKind::ALL {
             if self.alt[kind.index()] == Some(c) {
                 return Some(LetterRead::Ok(kind));
             }
         }
-        if let Some(kind) = Kind::from_letter(c) {
+        if let Some(kind) = PieceKind::from_standard_letter(c) {
             return Some(if self.alt[kind.index()].is_some() {
                 LetterRead::Invalid(kind, "the standard letter is redefined in this record")
             } else {
                 LetterRead::Ok(kind)
             });
         }
-        Kind::ALL
+        PieceKind::ALL
             .into_iter()
-            .find(|k| k.alternatives().contains(&c))
+            .find(|k| k.redefine_alternatives().contains(&c))
             .map(|k| LetterRead::Invalid(k, "an alternative letter needs a Redefine tag"))
     }
 
@@ -318,18 +212,18 @@ impl LetterTable {
 
     fn std_glyph(&self, c: char) -> Option<String> {
         let mut buf = [0u8; 4];
-        if let Some((kind, side)) = Kind::from_fan(c.encode_utf8(&mut buf)) {
-            let l = kind.letter();
+        if let Some((kind, side)) = PieceKind::from_fan(c.encode_utf8(&mut buf)) {
+            let l = kind.standard_letter();
             return Some(match side {
                 Side::White => l.to_string(),
                 Side::Black => l.to_ascii_lowercase().to_string(),
             });
         }
         let upper = c.to_ascii_uppercase();
-        let kind = Kind::ALL
+        let kind = PieceKind::ALL
             .into_iter()
             .find(|k| self.alt[k.index()] == Some(upper))?;
-        let l = kind.letter();
+        let l = kind.standard_letter();
         Some(if c.is_ascii_uppercase() {
             l.to_string()
         } else {
@@ -338,7 +232,7 @@ impl LetterTable {
     }
 
     fn out_glyph(&self, c: char) -> Option<String> {
-        let kind = Kind::from_letter(c.to_ascii_uppercase())?;
+        let kind = PieceKind::from_standard_letter(c.to_ascii_uppercase())?;
         let side = if c.is_ascii_uppercase() {
             Side::White
         } else {
@@ -368,15 +262,15 @@ mod tests {
     #[test]
     fn redefine_with_stray_quote_is_read() {
         let t = LetterTable::from_redefine("A@J, T@R\", C@N").unwrap();
-        assert_eq!(t.letter(Kind::Bishop), 'A');
-        assert_eq!(t.letter(Kind::Rook), 'T');
-        assert_eq!(t.letter(Kind::Knight), 'C');
+        assert_eq!(t.letter(PieceKind::Bishop), 'A');
+        assert_eq!(t.letter(PieceKind::Rook), 'T');
+        assert_eq!(t.letter(PieceKind::Knight), 'C');
         assert_eq!(t.redefine_value().unwrap(), "T@R, C@N, A@J");
         assert!(matches!(
             t.read("J"),
-            Some(LetterRead::Invalid(Kind::Bishop, _))
+            Some(LetterRead::Invalid(PieceKind::Bishop, _))
         ));
-        assert_eq!(t.read("A"), Some(LetterRead::Ok(Kind::Bishop)));
+        assert_eq!(t.read("A"), Some(LetterRead::Ok(PieceKind::Bishop)));
     }
 
     #[test]

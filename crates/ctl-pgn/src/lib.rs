@@ -13,7 +13,7 @@ pub mod replay;
 pub mod write;
 
 pub use diag::{Code, Diagnostic, Severity};
-pub use letters::{Kind, LetterTable};
+pub use letters::{LetterTable, PieceKind};
 pub use model::*;
 pub use read::{MAX_VARIATION_DEPTH, Record, read_game, read_str, split_records};
 pub use replay::{Markers, Options, Replayed, Written, check, replay, replay_record, write};

@@ -4,7 +4,7 @@
 //! `{#`, `^+` for `+^`, `3 - 0` for `3-0`, line layout, depth dots) are normalised by
 //! the reader and reported as notes; everything else is kept.
 
-use crate::letters::{Kind, LetterTable};
+use crate::letters::{LetterTable, PieceKind};
 /// The record model speaks of the same sides and results as the rules (spec §6.2).
 pub use cescacs_rules::{GameResult, Side};
 
@@ -138,7 +138,7 @@ impl Separator {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Promotion {
     /// `=X`
-    To(Kind),
+    To(PieceKind),
     /// `=&`: the pawn waits for a regainable piece.
     Awaiting,
 }
@@ -169,13 +169,13 @@ pub enum MoveToken {
     /// `[mover] from sep [captured] to [promotion]`.
     Ordinary {
         /// The moving piece; `None` for a pawn.
-        mover: Option<Kind>,
+        mover: Option<PieceKind>,
         /// Origin cell, e.g. `F14`.
         from: String,
         /// Separator.
         sep: Separator,
         /// Captured piece letter; `None` for a pawn or no capture.
-        captured: Option<Kind>,
+        captured: Option<PieceKind>,
         /// Destination cell.
         to: String,
         /// Promotion suffix.
@@ -186,7 +186,7 @@ pub enum MoveToken {
         /// The pawn's cell.
         cell: String,
         /// The piece it becomes.
-        piece: Kind,
+        piece: PieceKind,
     },
     /// Castling.
     Castling(Castling),
@@ -239,7 +239,7 @@ impl MoveToken {
                 let rook = if letters.is_fan() {
                     'R'
                 } else {
-                    letters.letter(Kind::Rook)
+                    letters.letter(PieceKind::Rook)
                 };
                 s.push('K');
                 s.push(rook);
@@ -354,7 +354,6 @@ impl Assessment {
         .find(|a| a.as_str() == s)
     }
 }
-
 
 /// The kind of a comment, from its marker (§7.8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

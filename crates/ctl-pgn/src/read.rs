@@ -2,7 +2,7 @@
 //! and build the game model.
 
 use crate::diag::{Code, Diagnostic, LineIndex, Severity};
-use crate::letters::{Kind, LetterRead, LetterTable};
+use crate::letters::{LetterRead, LetterTable, PieceKind};
 use crate::model::*;
 use pest::Parser as _;
 use pest::iterators::Pair;
@@ -782,7 +782,7 @@ fn build_check(ctx: &mut Ctx<'_>, q: Pair<'_, Rule>) -> Option<CheckMark> {
     })
 }
 
-fn letter(ctx: &mut Ctx<'_>, q: &Pair<'_, Rule>, side: Side) -> Option<Kind> {
+fn letter(ctx: &mut Ctx<'_>, q: &Pair<'_, Rule>, side: Side) -> Option<PieceKind> {
     let s = q.as_str();
     match ctx.letters.read(s) {
         Some(LetterRead::Ok(k)) => Some(k),
@@ -804,7 +804,7 @@ fn letter(ctx: &mut Ctx<'_>, q: &Pair<'_, Rule>, side: Side) -> Option<Kind> {
                 q.as_span(),
                 format!(
                     "expected a piece letter of this record, found `{s}` ({} : {why})",
-                    k.letter()
+                    k.standard_letter()
                 ),
             );
             None
@@ -903,7 +903,7 @@ fn build_castling(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Option<MoveToken> {
     let rook_letter = if ctx.letters.is_fan() {
         'R'
     } else {
-        ctx.letters.letter(Kind::Rook)
+        ctx.letters.letter(PieceKind::Rook)
     };
     let mut ok = true;
     let mut result = None;
@@ -917,7 +917,7 @@ fn build_castling(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Option<MoveToken> {
                 for r in q.into_inner() {
                     match r.as_rule() {
                         Rule::castle_side => {
-                            let queen = ctx.letters.letter(Kind::Queen);
+                            let queen = ctx.letters.letter(PieceKind::Queen);
                             king_side = r.as_str() == "K";
                             // `KRD` names the Queen's side; Q is read only under `Q@D`.
                             ok &= king_side || r.as_str() == "D" || r.as_str().starts_with(queen);

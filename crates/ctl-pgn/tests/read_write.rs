@@ -83,8 +83,8 @@ fn features_fixture_keeps_everything() {
         "repeated Annotator kept"
     );
     let letters = g.letters().unwrap();
-    assert_eq!(letters.letter(Kind::Bishop), 'A');
-    assert_eq!(letters.letter(Kind::Rook), 'T');
+    assert_eq!(letters.letter(PieceKind::Bishop), 'A');
+    assert_eq!(letters.letter(PieceKind::Rook), 'T');
     let moves: Vec<&MoveNode> = g.main_moves().collect();
     assert_eq!(moves.len(), 11);
     assert_eq!(moves[0].assessment, Some(Assessment::Dubious));

@@ -100,7 +100,7 @@ fn check_oracle(dir: &Path, manifest: &Path) -> usize {
                 matches!(
                     m.token,
                     MoveToken::Ordinary {
-                        mover: Some(Kind::Elephant),
+                        mover: Some(PieceKind::Elephant),
                         ..
                     }
                 )
@@ -133,7 +133,7 @@ fn check_oracle(dir: &Path, manifest: &Path) -> usize {
             let elephant = matches!(
                 node.token,
                 MoveToken::Ordinary {
-                    mover: Some(Kind::Elephant),
+                    mover: Some(PieceKind::Elephant),
                     ..
                 }
             );
