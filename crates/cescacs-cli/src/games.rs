@@ -7,6 +7,7 @@
 use crate::XiangqiNotation;
 use crate::bulk::{BulkRun, EXIT_CANNOT_RUN, run_bulk};
 use crate::format::{self, Format};
+use crate::losses::{self, Loss};
 use cescacs_batch::{Framing, GameDiagnostic, GameOutcome, RawGame, Severity};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -371,7 +372,10 @@ fn chess_game(job: Job, raw: &RawGame) -> GameOutcome {
     match job {
         Job::Check | Job::Replay => {}
         Job::Convert(t) => match t.format {
-            Format::Pgn => outcome.output = chess_pgn::to_pgn_string(&game).into_bytes(),
+            Format::Pgn => {
+                push_losses(&mut outcome, losses::chess(&game), "");
+                outcome.output = chess_pgn::to_pgn_string(&game).into_bytes()
+            }
             Format::Pcn => pcn_out(&mut outcome, pcn_convert::chess::to_pcn(&game)),
             other => outcome
                 .diagnostics
@@ -422,10 +426,20 @@ fn xiangqi_game(job: Job, raw: &RawGame) -> GameOutcome {
         Job::Check | Job::Replay => {}
         Job::Convert(t) => match t.format {
             Format::XiangqiPgn => {
+                push_losses(
+                    &mut outcome,
+                    losses::xiangqi(&read.game, t.notation, false),
+                    "",
+                );
                 outcome.output =
                     xiangqi_pgn::write_game(&read.game, &xiangqi_style(t.notation)).into_bytes()
             }
             Format::XiangqiXml => {
+                push_losses(
+                    &mut outcome,
+                    losses::xiangqi(&read.game, t.notation, true),
+                    "",
+                );
                 outcome.output =
                     xiangqi_pgn::write_xml_game(&read.game, &xiangqi_style(t.notation)).into_bytes()
             }
@@ -484,13 +498,8 @@ fn ctl_pgn_game(job: Job, strict: bool, raw: &RawGame) -> GameOutcome {
         }
         Job::Convert(t) => match t.format {
             Format::CtlPgn => {
-                let form = if t.minimal {
-                    ctl_pgn::Form::Minimal
-                } else if t.fan {
-                    ctl_pgn::Form::Fan
-                } else {
-                    ctl_pgn::Form::Canonical
-                };
+                let form = ctl_form(t);
+                push_losses(&mut outcome, losses::ctl_pgn(&game, form), "");
                 outcome.output = ctl_pgn::write_game(&game, form).into_bytes();
             }
             Format::Pcn => pcn_out(&mut outcome, pcn_convert::cescacs::to_pcn(&game)),
@@ -500,6 +509,29 @@ fn ctl_pgn_game(job: Job, strict: bool, raw: &RawGame) -> GameOutcome {
         },
     }
     outcome
+}
+
+/// The CTL-PGN writer form a target asks for.
+fn ctl_form(t: Target) -> ctl_pgn::Form {
+    if t.minimal {
+        ctl_pgn::Form::Minimal
+    } else if t.fan {
+        ctl_pgn::Form::Fan
+    } else {
+        ctl_pgn::Form::Canonical
+    }
+}
+
+/// Reports what a writer leaves out, one warning per dropped item.
+fn push_losses(outcome: &mut GameOutcome, losses: Vec<Loss>, prefix: &str) {
+    for (line, col, message) in losses {
+        outcome.diagnostics.push(diag(
+            Severity::Warning,
+            line,
+            col,
+            format!("{prefix}{message}"),
+        ));
+    }
 }
 
 /// Adds a PCN document (one compact JSON line) or the reason it could not be made.
@@ -608,23 +640,27 @@ fn pcn_game(job: Job, raw: &RawGame) -> GameOutcome {
             (_, Format::Pcn) => Ok((pcn::to_string(&doc), Vec::new())),
             (Some(Format::CtlPgn), Format::CtlPgn) => {
                 pcn_convert::cescacs::from_pcn(&doc).map(|(g, w)| {
-                    let form = if t.minimal {
-                        ctl_pgn::Form::Minimal
-                    } else if t.fan {
-                        ctl_pgn::Form::Fan
-                    } else {
-                        ctl_pgn::Form::Canonical
-                    };
+                    let form = ctl_form(t);
+                    push_losses(&mut outcome, losses::ctl_pgn(&g, form), &prefix);
                     (ctl_pgn::write_game(&g, form), w)
                 })
             }
-            (Some(Format::Pgn), Format::Pgn) => {
-                pcn_convert::chess::from_pcn(&doc).map(|(g, w)| (chess_pgn::to_pgn_string(&g), w))
-            }
+            (Some(Format::Pgn), Format::Pgn) => pcn_convert::chess::from_pcn(&doc).map(|(g, w)| {
+                push_losses(&mut outcome, losses::chess(&g), &prefix);
+                (chess_pgn::to_pgn_string(&g), w)
+            }),
             (Some(Format::XiangqiPgn), Format::XiangqiPgn) => pcn_convert::xiangqi::from_pcn(&doc)
-                .map(|(g, w)| (xiangqi_pgn::write_game(&g, &xiangqi_style(t.notation)), w)),
+                .map(|(g, w)| {
+                    push_losses(
+                        &mut outcome,
+                        losses::xiangqi(&g, t.notation, false),
+                        &prefix,
+                    );
+                    (xiangqi_pgn::write_game(&g, &xiangqi_style(t.notation)), w)
+                }),
             (Some(Format::XiangqiPgn), Format::XiangqiXml) => pcn_convert::xiangqi::from_pcn(&doc)
                 .map(|(g, w)| {
+                    push_losses(&mut outcome, losses::xiangqi(&g, t.notation, true), &prefix);
                     (
                         xiangqi_pgn::write_xml_game(&g, &xiangqi_style(t.notation)),
                         w,

@@ -3,6 +3,7 @@
 mod bulk;
 mod format;
 mod games;
+mod losses;
 mod position;
 
 use clap::{Parser, Subcommand, ValueEnum};

@@ -535,7 +535,9 @@ impl Visitor for GameBuilder {
         }
         match f.line.moves.last_mut() {
             // $0 is the null annotation: export never writes it, so it is not kept.
-            Some(_) if nag == 0 => {}
+            Some(_) if nag == 0 => {
+                self.diag(Severity::Warning, at, "null annotation $0 dropped".into())
+            }
             Some(m) => m.nags.push(nag),
             None => self.diag(
                 Severity::Warning,
@@ -661,6 +663,27 @@ impl Visitor for GameBuilder {
                 );
             }
         }
+    }
+
+    fn escape(&mut self, text: &[u8], at: Pos) {
+        let t = text::decode(text);
+        self.diag(
+            Severity::Warning,
+            at,
+            format!(
+                "escape line `%{}` dropped (the game model has no place for it)",
+                t.trim_end()
+            ),
+        );
+    }
+
+    fn ignored(&mut self, text: &[u8], at: Pos) {
+        let t = String::from_utf8_lossy(text);
+        self.diag(
+            Severity::Warning,
+            at,
+            format!("en passant marker `{t}` dropped (the move itself says it)"),
+        );
     }
 
     fn problem(&mut self, problem: Problem, text: &[u8], at: Pos) {

@@ -102,6 +102,11 @@ pub trait Visitor {
     /// The game-termination marker at the end of the main line.
     fn outcome(&mut self, _outcome: Outcome, _at: Pos) {}
     fn problem(&mut self, _problem: Problem, _text: &[u8], _at: Pos) {}
+    /// A `%` escape line (text after the `%`), which the model cannot keep.
+    fn escape(&mut self, _text: &[u8], _at: Pos) {}
+    /// A token read and discarded because it says nothing the moves do not (the
+    /// `e.p.` marker: `e`, `ep`).
+    fn ignored(&mut self, _text: &[u8], _at: Pos) {}
     fn end_game(&mut self) -> Self::Output;
 }
 
@@ -315,7 +320,10 @@ impl<R: Read> PgnReader<R> {
                         v.comment(&self.buf[t.range()], t.pos);
                         continue;
                     }
-                    TokenKind::Escape => continue,
+                    TokenKind::Escape => {
+                        v.escape(&self.buf[t.range()], t.pos);
+                        continue;
+                    }
                     _ => {
                         self.unread(&t);
                         break;
@@ -378,6 +386,7 @@ impl<R: Read> PgnReader<R> {
                 continue;
             }
             if t.kind == TokenKind::Escape {
+                v.escape(&self.buf[t.range()], t.pos);
                 continue;
             }
             if phase != Phase::Movetext {
@@ -389,7 +398,13 @@ impl<R: Read> PgnReader<R> {
                 TokenKind::Symbol => {
                     let text = &self.buf[t.range()];
                     match classify(text) {
-                        Sym::MoveNumber | Sym::Ignore => {}
+                        Sym::MoveNumber => {}
+                        Sym::Ignore => {
+                            // `e.p.` arrives as `e` `.` `p` `.`: one report, on the `e`.
+                            if !skipping && text != b"p" {
+                                v.ignored(text, t.pos);
+                            }
+                        }
                         Sym::Result(o) => {
                             if depth == 0 {
                                 v.outcome(o, t.pos);

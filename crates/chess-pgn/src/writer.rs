@@ -97,7 +97,10 @@ impl Packer {
         if text.contains('}') {
             // A brace comment cannot hold `}`; a `;` comment to the end of the line can,
             // at the price of a line that may pass 80 characters.
-            self.token(&format!(";{text}"));
+            // Line breaks would end it early: whitespace runs become one space, as the
+            // reader keeps comments anyway.
+            let flat: Vec<&str> = text.split_whitespace().collect();
+            self.token(&format!(";{}", flat.join(" ")));
             self.break_next = true;
             return;
         }

@@ -21,7 +21,9 @@ use ctl_pgn::{
 use pcn::{Action, Status, Verb};
 use serde_json::{Map, Value, json};
 
-use crate::common::{self, ConvertError, EDITION, PGN_KEY, Warning, match_move, moves_value};
+use crate::common::{
+    self, ConvertError, EDITION, PGN_KEY, Warning, match_move, moves_value, unknown_keys,
+};
 
 const STYLE: &str = "cescacs";
 /// Value of `...board_geometry` (spec C.4).
@@ -518,9 +520,36 @@ fn node_for(
         Side::Black => ctl_pgn::Side::Black,
     };
     let number = pos.fullmove_number().unwrap_or(1);
-    if let Some(c) = carried
-        && let Some(node) = carried_node(c)
-    {
+    let carried = match carried {
+        Some(c) => {
+            unknown_keys(
+                c,
+                &[
+                    "ply",
+                    "number",
+                    "side",
+                    "number_unknown",
+                    "token",
+                    "check",
+                    "assessment",
+                    "draw_offer",
+                    "end_mark",
+                ],
+                &format!("{PGN_KEY} item"),
+                warnings,
+            );
+            let node = carried_node(c);
+            if node.is_none() {
+                warnings.push(Warning::IgnoredAnnotation(format!(
+                    "malformed move item {}; the move is written from the PCN move alone",
+                    Value::Object(c.clone())
+                )));
+            }
+            node
+        }
+        None => None,
+    };
+    if let Some(node) = carried {
         if resolve(pos, &node).ok() == Some(mv) {
             return Ok(node);
         }
@@ -658,6 +687,17 @@ fn line_from(
                     reason,
                 }
             })?;
+            unknown_keys(
+                v,
+                &["label", "items", "moves"],
+                &format!("{PGN_KEY} variation in {path}"),
+                warnings,
+            );
+            common::option_extensions(
+                &vm,
+                &format!("{PGN_KEY} variation in {path}: moves"),
+                warnings,
+            );
             let l = line_from(
                 warnings,
                 &vstart,
@@ -701,7 +741,21 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
     let mut warnings = Vec::new();
     check_board(&doc.starting_position)?;
     common::foreign_parts(doc, KNOWN, &mut warnings);
+    common::option_extensions(&doc.previous_moves, "previous_moves", &mut warnings);
     let block = common::pgn_block(doc)?.cloned().unwrap_or_default();
+    unknown_keys(
+        &block,
+        &[
+            "edition",
+            "tags",
+            "items",
+            "termination_comment",
+            "result_token",
+            "source_notation",
+        ],
+        PGN_KEY,
+        &mut warnings,
+    );
     let mut tags: Vec<Tag> = match block.get("tags") {
         Some(t) => common::tags_of(t)
             .ok_or_else(|| ConvertError::Extension {
@@ -825,11 +879,31 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
             }),
         }
     }
-    let final_comments = block
+    let mut final_comments = Vec::new();
+    for c in block
         .get("termination_comment")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(comment_of).collect())
-        .unwrap_or_default();
+        .into_iter()
+        .flatten()
+    {
+        match comment_of(c) {
+            Some(c) => final_comments.push(c),
+            None => warnings.push(Warning::IgnoredAnnotation(format!(
+                "malformed termination comment {c}"
+            ))),
+        }
+    }
+    let view: Vec<(&str, &str)> = tags
+        .iter()
+        .map(|t| (t.name.as_str(), t.value.as_str()))
+        .collect();
+    for (name, value) in common::started_at_tags(doc, &view, &mut warnings) {
+        tags.push(Tag {
+            name,
+            value,
+            span: Span::default(),
+        });
+    }
     Ok((
         Game {
             tags,

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use crate::common::{
     self, ConvertError, EDITION, PGN_KEY, Warning, by_ply, match_move, moves_value, strings_of,
-    strings_value,
+    strings_value, unknown_keys,
 };
 
 const STYLE: &str = "w";
@@ -451,11 +451,21 @@ fn annotate(
     a: &Map<String, Value>,
     path: &str,
 ) -> Result<(), ConvertError> {
+    unknown_keys(
+        a,
+        &["ply", "nags", "after", "glyph", "clock", "eval"],
+        &format!("{PGN_KEY} annotation {path}"),
+        ctx.warnings,
+    );
     if let Some(n) = a.get("nags").and_then(Value::as_array) {
-        node.nags = n
-            .iter()
-            .filter_map(|x| x.as_u64().and_then(|x| u8::try_from(x).ok()))
-            .collect();
+        for x in n {
+            match x.as_u64().and_then(|x| u8::try_from(x).ok()) {
+                Some(g) => node.nags.push(g),
+                None => ctx.warnings.push(Warning::Dropped(format!(
+                    "{PGN_KEY} annotation {path}: NAG {x} (PGN NAGs are 0-255)"
+                ))),
+            }
+        }
     }
     node.san.glyph = a
         .get("glyph")
@@ -483,6 +493,17 @@ fn annotate(
                     reason,
                 }
             })?;
+            unknown_keys(
+                v,
+                &["comments", "moves", "null_plies", "annotations"],
+                &format!("{PGN_KEY} variation at {path}"),
+                ctx.warnings,
+            );
+            common::option_extensions(
+                &moves,
+                &format!("{PGN_KEY} variation at {path}: moves"),
+                ctx.warnings,
+            );
             let l = line_from(
                 ctx,
                 before,
@@ -507,7 +528,24 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
     let mut warnings = Vec::new();
     check_board(&doc.starting_position)?;
     common::foreign_parts(doc, KNOWN, &mut warnings);
+    common::option_extensions(&doc.previous_moves, "previous_moves", &mut warnings);
     let block = common::pgn_block(doc)?.cloned().unwrap_or_default();
+    unknown_keys(
+        &block,
+        &[
+            "edition",
+            "tags",
+            "variant",
+            "game_comment",
+            "null_plies",
+            "annotations",
+            "termination_comment",
+            "result_token",
+            "source_notation",
+        ],
+        PGN_KEY,
+        &mut warnings,
+    );
     let start = match doc.extensions.get("...fen") {
         Some(Value::String(fen)) => {
             let b = chess_pgn::parse_fen(fen).map_err(|e| ConvertError::Extension {
@@ -587,11 +625,25 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
             None => tags.push((tag.into(), p.clone())),
         }
     }
-    let variant = match block.get("variant").and_then(Value::as_str) {
-        Some("chess960") => Variant::Chess960,
-        _ => Variant::Standard,
+    let view: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let dates = common::started_at_tags(doc, &view, &mut warnings);
+    tags.extend(dates);
+    let variant = match block.get("variant") {
+        None => Variant::Standard,
+        Some(v) if v == "chess960" => Variant::Chess960,
+        Some(v) => {
+            warnings.push(Warning::Dropped(format!(
+                "{PGN_KEY} variant {v} (only \"chess960\" is known)"
+            )));
+            Variant::Standard
+        }
     };
-    let final_comments = strings_of(block.get("termination_comment")).unwrap_or_default();
+    let final_comments = strings_of(block.get("termination_comment")).unwrap_or_else(|| {
+        warnings.push(Warning::IgnoredAnnotation(
+            "termination_comment malformed".into(),
+        ));
+        Vec::new()
+    });
     let game = Game {
         tags,
         variant,

@@ -35,6 +35,9 @@ pub enum Warning {
     /// Something the target cannot represent at all.
     #[error("cannot be represented: {0}")]
     Unrepresentable(String),
+    /// A part of the document the target format has no place for.
+    #[error("{0} has no equivalent in the target format and was dropped")]
+    Dropped(String),
 }
 
 /// Why a conversion failed.
@@ -249,4 +252,83 @@ pub(crate) fn by_ply(
         }
     }
     out
+}
+
+/// Warnings for keys of a carried object that the converter does not read.
+pub(crate) fn unknown_keys(
+    map: &Map<String, Value>,
+    known: &[&str],
+    at: &str,
+    warnings: &mut Vec<Warning>,
+) {
+    for (k, v) in map {
+        if !known.contains(&k.as_str()) {
+            warnings.push(Warning::Dropped(format!("{at} key {k:?} ({v})")));
+        }
+    }
+}
+
+/// Warnings for the `...` options of actions: moves are matched by their effect on the
+/// board, so nothing of an action but its effect reaches the record.
+pub(crate) fn option_extensions(moves: &[Move], path: &str, warnings: &mut Vec<Warning>) {
+    for (i, m) in moves.iter().enumerate() {
+        for (j, a) in m.0.iter().enumerate() {
+            for (k, v) in a.options.iter().flat_map(|o| &o.extensions) {
+                warnings.push(Warning::Dropped(format!(
+                    "{path}[{i}][{j}] option {k:?} ({v})"
+                )));
+            }
+        }
+    }
+}
+
+/// `started_at` back into tags. A document whose carried tags give the same timestamp
+/// (what `to_pcn` writes) needs nothing. Without date tags, a UTC (`…Z`) timestamp
+/// becomes `UTCDate`/`UTCTime` and one without a zone `Date`/`Time`; any other form
+/// (an offset, fractions) or a contradiction with the carried tags is reported.
+pub(crate) fn started_at_tags(
+    doc: &pcn::Game,
+    tags: &[(&str, &str)],
+    warnings: &mut Vec<Warning>,
+) -> Vec<(String, String)> {
+    let Some(at) = doc.started_at.as_deref() else {
+        return Vec::new();
+    };
+    if started_at(tags).as_deref() == Some(at) {
+        return Vec::new();
+    }
+    let dated = tags
+        .iter()
+        .any(|(n, _)| matches!(*n, "Date" | "UTCDate" | "Time" | "UTCTime"));
+    let (body, utc) = match at.strip_suffix('Z') {
+        Some(b) => (b, true),
+        None => (at, false),
+    };
+    let b = body.as_bytes();
+    let plain = b.len() == 19
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b[10] == b'T'
+        && b[13] == b':'
+        && b[16] == b':'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| matches!(i, 4 | 7 | 10 | 13 | 16) || c.is_ascii_digit());
+    if dated || !plain {
+        let why = if dated {
+            "differs from the carried date tags, which are kept"
+        } else {
+            "has no PGN date/time tag form"
+        };
+        warnings.push(Warning::Dropped(format!("started_at {at:?} ({why})")));
+        return Vec::new();
+    }
+    let date = body[..10].replace('-', ".");
+    let time = body[11..].to_string();
+    let (d, t) = if utc {
+        ("UTCDate", "UTCTime")
+    } else {
+        ("Date", "Time")
+    };
+    vec![(d.to_string(), date), (t.to_string(), time)]
 }

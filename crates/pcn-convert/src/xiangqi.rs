@@ -13,7 +13,7 @@ use xiangqi_pgn::{Game, Line, MoveNode};
 
 use crate::common::{
     self, ConvertError, EDITION, PGN_KEY, Warning, by_ply, match_move, moves_value, strings_of,
-    strings_value,
+    strings_value, unknown_keys,
 };
 
 const STYLE: &str = "x";
@@ -274,6 +274,21 @@ fn line_from(
             variations: Vec::new(),
         };
         if let Some(a) = anns.remove(&i) {
+            let at = format!("{PGN_KEY} annotation {path}~{i}");
+            unknown_keys(
+                &a,
+                &["ply", "source", "nags", "comments", "variations"],
+                &at,
+                warnings,
+            );
+            for key in ["nags", "comments"] {
+                if strings_of(a.get(key)).is_none() {
+                    warnings.push(Warning::Dropped(format!(
+                        "{at}: {key} {} (not a list of strings)",
+                        a.get(key).unwrap_or(&Value::Null)
+                    )));
+                }
+            }
             node.source = a
                 .get("source")
                 .and_then(Value::as_str)
@@ -304,6 +319,17 @@ fn line_from(
                         reason,
                     }
                 })?;
+                unknown_keys(
+                    v,
+                    &["comments", "moves", "annotations"],
+                    &format!("{PGN_KEY} variation at {path}~{i}"),
+                    warnings,
+                );
+                common::option_extensions(
+                    &vm,
+                    &format!("{PGN_KEY} variation at {path}~{i}: moves"),
+                    warnings,
+                );
                 let l = line_from(
                     warnings,
                     &before,
@@ -331,7 +357,21 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
     let mut warnings = Vec::new();
     check_board(&doc.starting_position)?;
     common::foreign_parts(doc, KNOWN, &mut warnings);
+    common::option_extensions(&doc.previous_moves, "previous_moves", &mut warnings);
     let block = common::pgn_block(doc)?.cloned().unwrap_or_default();
+    unknown_keys(
+        &block,
+        &[
+            "edition",
+            "tags",
+            "game_comment",
+            "annotations",
+            "result_token",
+            "source_notation",
+        ],
+        PGN_KEY,
+        &mut warnings,
+    );
     let start = match doc.extensions.get("...fen") {
         Some(Value::String(fen)) => {
             let p = Position::from_fen(fen).map_err(|e| ConvertError::Extension {
@@ -420,10 +460,21 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
             None => tags.push((tag.into(), p.clone())),
         }
     }
-    let source_notation = block
-        .get("source_notation")
-        .and_then(Value::as_str)
-        .and_then(Notation::from_name);
+    let view: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let dates = common::started_at_tags(doc, &view, &mut warnings);
+    tags.extend(dates);
+    let source_notation = match block.get("source_notation") {
+        None => None,
+        Some(v) => {
+            let n = v.as_str().and_then(Notation::from_name);
+            if n.is_none() {
+                warnings.push(Warning::Dropped(format!(
+                    "{PGN_KEY} source_notation {v} (not a xiangqi notation)"
+                )));
+            }
+            n
+        }
+    };
     Ok((
         Game {
             tags,

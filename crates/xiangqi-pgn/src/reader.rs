@@ -136,6 +136,8 @@ enum TokKind {
     Number,
     Result(String),
     Move(String),
+    /// A `%` escape line (the text after the `%`).
+    Escape(String),
     /// Unreadable text, with what was expected.
     Bad(&'static str),
 }
@@ -218,9 +220,12 @@ fn tokenize(text: &str) -> Vec<Tok> {
             })
         };
         if ch == '%' && col == 1 {
+            c.bump();
+            let mut s = String::new();
             while c.peek().is_some_and(|x| x != '\n') {
-                c.bump();
+                s.push(c.bump().unwrap_or(' '));
             }
+            push(TokKind::Escape(s.clone()), format!("%{s}"), &mut toks);
             continue;
         }
         match ch {
@@ -454,7 +459,7 @@ fn split_games(toks: Vec<Tok>, file_warnings: &mut Vec<Warning>) -> Vec<Vec<Tok>
         }
         if ended {
             match t.kind {
-                TokKind::Comment(_) => cur.push(t),
+                TokKind::Comment(_) | TokKind::Escape(_) => cur.push(t),
                 _ => {
                     // Junk after the result (adverts, `=====`): skipped up to the next tag.
                     let w = Warning {
@@ -486,7 +491,7 @@ fn split_games(toks: Vec<Tok>, file_warnings: &mut Vec<Warning>) -> Vec<Vec<Tok>
                 ended = true;
                 in_moves = true;
             }
-            TokKind::Comment(_) => {}
+            TokKind::Comment(_) | TokKind::Escape(_) => {}
             _ => in_moves = true,
         }
         cur.push(t);
@@ -553,11 +558,14 @@ impl Builder<'_> {
                     Some(n) => n.comments.push(c.trim().to_string()),
                     None => line.leading_comments.push(c.trim().to_string()),
                 },
-                TokKind::Nag(n) => {
-                    if let Some(last) = line.moves.last_mut() {
-                        last.nags.push(n.clone());
-                    }
-                }
+                TokKind::Nag(n) => match line.moves.last_mut() {
+                    Some(last) => last.nags.push(n.clone()),
+                    None => self.warn(&t, format!("annotation {n} before any move dropped")),
+                },
+                TokKind::Escape(text) => self.warn(
+                    &t,
+                    format!("escape line `%{text}` dropped (the game model has no place for it)"),
+                ),
                 TokKind::Open if depth >= MAX_VARIATION_DEPTH => {
                     // Bounded recursion: deeper nesting is skipped, never a stack overflow.
                     self.warn(&t, "variation nested too deeply, skipped".into());

@@ -68,12 +68,22 @@ pub fn canonical_tags(game: &Game, style: &MoveStyle) -> Vec<(String, String)> {
     out
 }
 
+/// A comment as a movetext token: `{…}`, or, when the text holds a `}` (which a brace
+/// comment cannot), a `;` comment to the end of the line (its line breaks as spaces).
+fn comment_token(c: &str) -> String {
+    if c.contains('}') {
+        format!(";{}\n", c.split(['\n', '\r']).collect::<Vec<_>>().join(" "))
+    } else {
+        format!("{{{c}}}")
+    }
+}
+
 /// Movetext tokens of a line; `(` and `)` are glued to the first and last token.
 fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, out: &mut Vec<String>) {
     let mut pos = start.clone();
     let mut need_number = true;
     for c in &line.leading_comments {
-        out.push(format!("{{{c}}}"));
+        out.push(comment_token(c));
     }
     for node in &line.moves {
         let n = pos.fullmove_number();
@@ -95,7 +105,7 @@ fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, out: &mut Vec<S
             out.push(g.clone());
         }
         for c in &node.comments {
-            out.push(format!("{{{c}}}"));
+            out.push(comment_token(c));
             need_number = true;
         }
         for v in &node.variations {
