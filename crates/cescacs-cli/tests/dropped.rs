@@ -257,23 +257,39 @@ fn pgn_pcn_round_trip_carries_everything() {
     assert_eq!(again.out, canonical.out);
 }
 
+/// A chess PCN document: `doc` (an object) with the initial position added.
+fn with_chess_start(doc: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(doc).unwrap();
+    let rank = |s: &str| {
+        s.split(' ')
+            .map(|p| (p != ".").then(|| p.to_string()))
+            .collect::<Vec<_>>()
+    };
+    let empty = rank(". . . . . . . .");
+    v["starting_position"] = serde_json::json!([
+        rank("w:r w:n w:b w:q w:k w:b w:n w:r"),
+        rank("w:p w:p w:p w:p w:p w:p w:p w:p"),
+        empty,
+        empty,
+        empty,
+        empty,
+        rank("W:P W:P W:P W:P W:P W:P W:P W:P"),
+        rank("W:R W:N W:B W:Q W:K W:B W:N W:R"),
+    ]);
+    v.to_string()
+}
+
 #[test]
 fn pcn_parts_pgn_cannot_hold_are_reported() {
     // A hand-made document: started_at with an offset, an action option, a foreign
     // extension, a NAG PGN cannot hold, a clock no comment carries, a glyph.
     let doc = r#"{"started_at": "2024-01-02T10:00:00+02:00", "over?": false, "...result?": null,
- "starting_position": [["w:r","w:n","w:b","w:q","w:k","w:b","w:n","w:r"],
-   ["w:p","w:p","w:p","w:p","w:p","w:p","w:p","w:p"],
-   [null,null,null,null,null,null,null,null],[null,null,null,null,null,null,null,null],
-   [null,null,null,null,null,null,null,null],[null,null,null,null,null,null,null,null],
-   ["W:P","W:P","W:P","W:P","W:P","W:P","W:P","W:P"],
-   ["W:R","W:N","W:B","W:Q","W:K","W:B","W:N","W:R"]],
  "previous_moves": [[[52, "shift", 36, {"...why": "centre"}]]],
  "...engine": {"depth": 20},
  "...pgn": {"tags": [["Event", "E"], ["Event", "E2"]],
    "annotations": [{"ply": 0, "nags": [0, 300], "clock": 60, "glyph": 1, "colour": "red"}],
    "extra": true}}"#;
-    let r = convert(&file("h.json", doc), &["--to", "pgn"]);
+    let r = convert(&file("h.json", &with_chess_start(doc)), &["--to", "pgn"]);
     assert_eq!(r.code, 0, "{}", r.err);
     for w in [
         "started_at \"2024-01-02T10:00:00+02:00\" (has no PGN date/time tag form)",
@@ -295,14 +311,8 @@ fn pcn_parts_pgn_cannot_hold_are_reported() {
 #[test]
 fn pcn_started_at_becomes_date_tags() {
     let doc = r#"{"started_at": "2024-01-02T10:00:00Z", "over?": true, "...result?": true,
- "starting_position": [["w:r","w:n","w:b","w:q","w:k","w:b","w:n","w:r"],
-   ["w:p","w:p","w:p","w:p","w:p","w:p","w:p","w:p"],
-   [null,null,null,null,null,null,null,null],[null,null,null,null,null,null,null,null],
-   [null,null,null,null,null,null,null,null],[null,null,null,null,null,null,null,null],
-   ["W:P","W:P","W:P","W:P","W:P","W:P","W:P","W:P"],
-   ["W:R","W:N","W:B","W:Q","W:K","W:B","W:N","W:R"]],
  "previous_moves": []}"#;
-    let r = convert(&file("d.json", doc), &["--to", "pgn"]);
+    let r = convert(&file("d.json", &with_chess_start(doc)), &["--to", "pgn"]);
     assert!(r.warnings().is_empty(), "{}", r.err);
     assert!(r.out.contains("[UTCDate \"2024.01.02\"]"), "{}", r.out);
     assert!(r.out.contains("[UTCTime \"10:00:00\"]"), "{}", r.out);

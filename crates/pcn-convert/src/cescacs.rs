@@ -215,22 +215,6 @@ fn resolve(pos: &Position, m: &MoveNode) -> Result<Move, String> {
         .map_err(|e| format!("{text}: {e}"))
 }
 
-const CHECKS: [CheckMark; 5] = [
-    CheckMark::Check,
-    CheckMark::Unblockable,
-    CheckMark::Afar,
-    CheckMark::Double,
-    CheckMark::Mate,
-];
-const ASSESSMENTS: [Assessment; 7] = [
-    Assessment::Good,
-    Assessment::Mistake,
-    Assessment::Brilliant,
-    Assessment::Blunder,
-    Assessment::Interesting,
-    Assessment::Dubious,
-    Assessment::Forced,
-];
 const COMMENT_KINDS: [(CommentKind, &str); 6] = [
     (CommentKind::General, "general"),
     (CommentKind::White, "white"),
@@ -462,23 +446,14 @@ const KNOWN: &[&str] = &[
 ];
 
 fn check_board(b: &pcn::Board) -> Result<(), ConvertError> {
-    if b.shape() != [169] {
-        return Err(ConvertError::Board(format!(
-            "shape {:?} is not [169]",
-            b.shape()
-        )));
-    }
-    for (i, p) in b.pieces() {
-        if !p.style().eq_ignore_ascii_case(STYLE)
-            || p.is_promoted()
-            || kind_of(p.abbreviation()).is_none()
-        {
-            return Err(ConvertError::Board(format!(
-                "cell {i}: {p} is not a C'escacs piece"
-            )));
-        }
-    }
-    Ok(())
+    common::check_board(
+        b,
+        &[169],
+        STYLE,
+        |a| kind_of(a).is_some(),
+        "cell",
+        "a C'escacs piece",
+    )
 }
 
 fn start_from_board(b: &pcn::Board, top_first: bool) -> Result<Position, ConvertError> {
@@ -586,18 +561,24 @@ fn carried_node(c: &Map<String, Value>) -> Option<MoveNode> {
         _ => return None,
     };
     let token = c.get("token")?.as_str()?;
-    let mut node = parse_half(token, number, side)?;
+    // The check mark and the assessment are read by `ctl-pgn` itself, written after the
+    // token as its writer puts them; a value it does not read back exactly is refused.
+    let check = c.get("check").and_then(Value::as_str);
+    let assessment = c.get("assessment").and_then(Value::as_str);
+    let mut text = format!("{token}{}", check.unwrap_or_default());
+    if let Some(a) = assessment {
+        text.push(' ');
+        text.push_str(a);
+    }
+    let mut node = parse_half(&text, number, side)?;
+    if node.check.map(CheckMark::as_str) != check
+        || node.assessment.map(Assessment::as_str) != assessment
+    {
+        return None;
+    }
     node.number = number;
     node.side = side;
     node.number_unknown = c.get("number_unknown").and_then(Value::as_bool) == Some(true);
-    node.check = match c.get("check").and_then(Value::as_str) {
-        None => None,
-        Some(s) => Some(*CHECKS.iter().find(|k| k.as_str() == s)?),
-    };
-    node.assessment = match c.get("assessment").and_then(Value::as_str) {
-        None => None,
-        Some(s) => Some(*ASSESSMENTS.iter().find(|k| k.as_str() == s)?),
-    };
     node.draw_offer = c.get("draw_offer").and_then(Value::as_bool) == Some(true);
     node.end_mark = c.get("end_mark").and_then(Value::as_bool) == Some(true);
     Some(node)
@@ -740,11 +721,9 @@ fn line_from(
 pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
     let mut warnings = Vec::new();
     check_board(&doc.starting_position)?;
-    common::foreign_parts(doc, KNOWN, &mut warnings);
-    common::option_extensions(&doc.previous_moves, "previous_moves", &mut warnings);
-    let block = common::pgn_block(doc)?.cloned().unwrap_or_default();
-    unknown_keys(
-        &block,
+    let block = common::import_block(
+        doc,
+        KNOWN,
         &[
             "edition",
             "tags",
@@ -753,62 +732,29 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
             "result_token",
             "source_notation",
         ],
-        PGN_KEY,
         &mut warnings,
-    );
-    let mut tags: Vec<Tag> = match block.get("tags") {
-        Some(t) => common::tags_of(t)
-            .ok_or_else(|| ConvertError::Extension {
-                key: PGN_KEY.into(),
-                reason: "tags is not a list of [name, value] pairs".into(),
-            })?
-            .into_iter()
-            .map(|(name, value)| Tag {
-                name,
-                value,
-                span: Span::default(),
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    let start = match doc.extensions.get("...tlpd") {
-        Some(Value::String(t)) => {
-            let p = cescacs_tlpd::parse(t).map_err(|e| ConvertError::Extension {
-                key: "...tlpd".into(),
-                reason: e.to_string(),
-            })?;
-            if board_of(&p) != doc.starting_position {
-                return Err(ConvertError::Extension {
-                    key: "...tlpd".into(),
-                    reason: "placement differs from starting_position".into(),
-                });
-            }
+    )?;
+    let mut tags = common::block_tags(&block)?;
+    let tlpd = common::start_extension(
+        doc,
+        "...tlpd",
+        |t| cescacs_tlpd::parse(t).map_err(|e| e.to_string()),
+        board_of,
+    )?;
+    let start = match tlpd {
+        Some((p, t)) => {
             if !tags
                 .iter()
-                .any(|t| matches!(t.name.as_str(), "TLPD" | "PDTL" | "DPTL"))
+                .any(|(n, _)| matches!(n.as_str(), "TLPD" | "PDTL" | "DPTL"))
             {
-                tags.push(Tag {
-                    name: "TLPD".into(),
-                    value: t.clone(),
-                    span: Span::default(),
-                });
+                tags.push(("TLPD".into(), t));
             }
             p
-        }
-        Some(v) => {
-            return Err(ConvertError::Extension {
-                key: "...tlpd".into(),
-                reason: format!("not a string: {v}"),
-            });
         }
         None => {
             let p = start_from_board(&doc.starting_position, common::top_first(doc)?)?;
             if p != Position::initial() {
-                tags.push(Tag {
-                    name: "TLPD".into(),
-                    value: cescacs_tlpd::write(&p),
-                    span: Span::default(),
-                });
+                tags.push(("TLPD".into(), cescacs_tlpd::write(&p)));
             }
             p
         }
@@ -825,28 +771,17 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         &items,
         "previous_moves",
     )?;
-    let from_status = match doc.status {
-        Status::BottomWon => GameResult::WhiteWins,
-        Status::TopWon => GameResult::BlackWins,
-        Status::Draw => GameResult::Draw,
-        Status::InProgress => GameResult::Unfinished,
-        Status::TopProposesDraw | Status::BottomProposesDraw => {
-            let who = if doc.status == Status::TopProposesDraw {
-                "top"
-            } else {
-                "bottom"
-            };
-            warnings.push(Warning::DrawOffer(who, "XDrawOffer"));
-            if !tags.iter().any(|t| t.name == "XDrawOffer") {
-                tags.push(Tag {
-                    name: "XDrawOffer".into(),
-                    value: who.into(),
-                    span: Span::default(),
-                });
-            }
-            GameResult::Unfinished
-        }
-    };
+    let from_status = common::status_result(
+        doc.status,
+        [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+            GameResult::Unfinished,
+        ],
+        &mut tags,
+        &mut warnings,
+    );
     let result = match block.get("result_token") {
         // The record had no result line.
         Some(Value::Null) => None,
@@ -861,24 +796,7 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         },
         _ => Some(from_status),
     };
-    for (tag, player) in [
-        ("White", &doc.bottomside_player),
-        ("Black", &doc.topside_player),
-    ] {
-        let Some(p) = player else { continue };
-        match tags.iter_mut().find(|t| t.name == tag) {
-            Some(t) if t.value != *p => {
-                t.value = p.clone();
-                warnings.push(Warning::PlayerOverride(tag));
-            }
-            Some(_) => {}
-            None => tags.push(Tag {
-                name: tag.into(),
-                value: p.clone(),
-                span: Span::default(),
-            }),
-        }
-    }
+    common::set_white_black(&mut tags, doc, &mut warnings);
     let mut final_comments = Vec::new();
     for c in block
         .get("termination_comment")
@@ -893,17 +811,17 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
             ))),
         }
     }
-    let view: Vec<(&str, &str)> = tags
-        .iter()
-        .map(|t| (t.name.as_str(), t.value.as_str()))
-        .collect();
-    for (name, value) in common::started_at_tags(doc, &view, &mut warnings) {
-        tags.push(Tag {
+    let view: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let dates = common::started_at_tags(doc, &view, &mut warnings);
+    tags.extend(dates);
+    let tags = tags
+        .into_iter()
+        .map(|(name, value)| Tag {
             name,
             value,
             span: Span::default(),
-        });
-    }
+        })
+        .collect();
     Ok((
         Game {
             tags,

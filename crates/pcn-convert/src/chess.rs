@@ -281,28 +281,7 @@ const KNOWN: &[&str] = &["...pgn", "...fen", "...first_to_move", "...pcn_edition
 /// A start position from a bare PCN board: side from `...first_to_move`, castling
 /// rights wherever king and rook stand on their initial squares, no en passant.
 fn start_from_board(b: &pcn::Board, top_first: bool) -> Result<Board, ConvertError> {
-    let mut fen = String::new();
-    for row in 0..8 {
-        let mut empty = 0;
-        for col in 0..8 {
-            match b.get(row * 8 + col) {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    fen.push_str(p.abbreviation());
-                }
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if row < 7 {
-            fen.push('/');
-        }
-    }
+    let fen = common::fen_placement(b, 8, 8, |p| Some(p.abbreviation().to_owned()));
     let at = |f: usize, s: &str| b.get(f).is_some_and(|p| p.abbreviation() == s);
     let mut castle = String::new();
     for (k, r, c, ks) in [
@@ -323,23 +302,14 @@ fn start_from_board(b: &pcn::Board, top_first: bool) -> Result<Board, ConvertErr
 }
 
 fn check_board(b: &pcn::Board) -> Result<(), ConvertError> {
-    if b.shape() != [8, 8] {
-        return Err(ConvertError::Board(format!(
-            "shape {:?} is not [8, 8]",
-            b.shape()
-        )));
-    }
-    for (i, p) in b.pieces() {
-        if !p.style().eq_ignore_ascii_case(STYLE)
-            || p.is_promoted()
-            || piece_of(p.abbreviation()).is_none()
-        {
-            return Err(ConvertError::Board(format!(
-                "square {i}: {p} is not a western chess piece"
-            )));
-        }
-    }
-    Ok(())
+    common::check_board(
+        b,
+        &[8, 8],
+        STYLE,
+        |a| piece_of(a).is_some(),
+        "square",
+        "a western chess piece",
+    )
 }
 
 struct Ctx<'a> {
@@ -527,11 +497,9 @@ fn annotate(
 pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
     let mut warnings = Vec::new();
     check_board(&doc.starting_position)?;
-    common::foreign_parts(doc, KNOWN, &mut warnings);
-    common::option_extensions(&doc.previous_moves, "previous_moves", &mut warnings);
-    let block = common::pgn_block(doc)?.cloned().unwrap_or_default();
-    unknown_keys(
-        &block,
+    let block = common::import_block(
+        doc,
+        KNOWN,
         &[
             "edition",
             "tags",
@@ -543,29 +511,11 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
             "result_token",
             "source_notation",
         ],
-        PGN_KEY,
         &mut warnings,
-    );
-    let start = match doc.extensions.get("...fen") {
-        Some(Value::String(fen)) => {
-            let b = chess_pgn::parse_fen(fen).map_err(|e| ConvertError::Extension {
-                key: "...fen".into(),
-                reason: e,
-            })?;
-            if board_of(&b) != doc.starting_position {
-                return Err(ConvertError::Extension {
-                    key: "...fen".into(),
-                    reason: "placement differs from starting_position".into(),
-                });
-            }
-            b
-        }
-        Some(v) => {
-            return Err(ConvertError::Extension {
-                key: "...fen".into(),
-                reason: format!("not a string: {v}"),
-            });
-        }
+    )?;
+    let fen = common::start_extension(doc, "...fen", chess_pgn::parse_fen, board_of)?;
+    let start = match fen {
+        Some((b, _)) => b,
         None => start_from_board(&doc.starting_position, common::top_first(doc)?)?,
     };
     let mut ctx = Ctx {
@@ -579,31 +529,18 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         "game_comment",
         "previous_moves",
     )?;
-    let mut tags = match block.get("tags") {
-        Some(t) => common::tags_of(t).ok_or_else(|| ConvertError::Extension {
-            key: PGN_KEY.into(),
-            reason: "tags is not a list of [name, value] pairs".into(),
-        })?,
-        None => Vec::new(),
-    };
-    let outcome = match doc.status {
-        Status::BottomWon => Outcome::WhiteWins,
-        Status::TopWon => Outcome::BlackWins,
-        Status::Draw => Outcome::Draw,
-        Status::InProgress => Outcome::Unknown,
-        Status::TopProposesDraw | Status::BottomProposesDraw => {
-            let who = if doc.status == Status::TopProposesDraw {
-                "top"
-            } else {
-                "bottom"
-            };
-            warnings.push(Warning::DrawOffer(who, "XDrawOffer"));
-            if !tags.iter().any(|(n, _)| n == "XDrawOffer") {
-                tags.push(("XDrawOffer".into(), who.into()));
-            }
-            Outcome::Unknown
-        }
-    };
+    let mut tags = common::block_tags(&block)?;
+    let outcome = common::status_result(
+        doc.status,
+        [
+            Outcome::WhiteWins,
+            Outcome::BlackWins,
+            Outcome::Draw,
+            Outcome::Unknown,
+        ],
+        &mut tags,
+        &mut warnings,
+    );
     if let Some(t) = block.get("result_token").and_then(Value::as_str) {
         if Outcome::parse(t.as_bytes()) != Some(outcome) {
             warnings.push(Warning::IgnoredAnnotation(format!(
@@ -611,20 +548,7 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
             )));
         }
     }
-    for (tag, player) in [
-        ("White", &doc.bottomside_player),
-        ("Black", &doc.topside_player),
-    ] {
-        let Some(p) = player else { continue };
-        match tags.iter_mut().find(|(n, _)| n == tag) {
-            Some((_, v)) if v != p => {
-                *v = p.clone();
-                warnings.push(Warning::PlayerOverride(tag));
-            }
-            Some(_) => {}
-            None => tags.push((tag.into(), p.clone())),
-        }
-    }
+    common::set_white_black(&mut tags, doc, &mut warnings);
     let view: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
     let dates = common::started_at_tags(doc, &view, &mut warnings);
     tags.extend(dates);

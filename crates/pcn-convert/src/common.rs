@@ -332,3 +332,182 @@ pub(crate) fn started_at_tags(
     };
     vec![(d.to_string(), date), (t.to_string(), time)]
 }
+
+/// Checks a document's board for a game: its shape, and that every piece is of the
+/// game's style, not promoted, and one of its kinds (`unit` names a square: "square",
+/// "cell").
+pub(crate) fn check_board(
+    b: &pcn::Board,
+    shape: &[usize],
+    style: &str,
+    is_kind: impl Fn(&str) -> bool,
+    unit: &str,
+    game: &str,
+) -> Result<(), ConvertError> {
+    if b.shape() != shape {
+        return Err(ConvertError::Board(format!(
+            "shape {:?} is not {shape:?}",
+            b.shape()
+        )));
+    }
+    for (i, p) in b.pieces() {
+        if !p.style().eq_ignore_ascii_case(style) || p.is_promoted() || !is_kind(p.abbreviation()) {
+            return Err(ConvertError::Board(format!(
+                "{unit} {i}: {p} is not {game}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What every import does first, once the board is known to fit: warnings for the parts
+/// no record holds (cache, foreign extensions, action options, unread `...pgn` keys),
+/// and the `...pgn` block (empty when absent).
+pub(crate) fn import_block(
+    doc: &pcn::Game,
+    known_extensions: &[&str],
+    block_keys: &[&str],
+    warnings: &mut Vec<Warning>,
+) -> Result<Map<String, Value>, ConvertError> {
+    foreign_parts(doc, known_extensions, warnings);
+    option_extensions(&doc.previous_moves, "previous_moves", warnings);
+    let block = pgn_block(doc)?.cloned().unwrap_or_default();
+    unknown_keys(&block, block_keys, PGN_KEY, warnings);
+    Ok(block)
+}
+
+/// The carried tags of a `...pgn` block (none when absent).
+pub(crate) fn block_tags(
+    block: &Map<String, Value>,
+) -> Result<Vec<(String, String)>, ConvertError> {
+    match block.get("tags") {
+        Some(t) => tags_of(t).ok_or_else(|| ConvertError::Extension {
+            key: PGN_KEY.into(),
+            reason: "tags is not a list of [name, value] pairs".into(),
+        }),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The start position written in a string extension (`...fen`, `...tlpd`), checked
+/// against `starting_position`; `None` when the document has none.
+pub(crate) fn start_extension<P>(
+    doc: &pcn::Game,
+    key: &str,
+    parse: impl Fn(&str) -> Result<P, String>,
+    board_of: impl Fn(&P) -> Board,
+) -> Result<Option<(P, String)>, ConvertError> {
+    match doc.extensions.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => {
+            let p = parse(s).map_err(|reason| ConvertError::Extension {
+                key: key.into(),
+                reason,
+            })?;
+            if board_of(&p) != doc.starting_position {
+                return Err(ConvertError::Extension {
+                    key: key.into(),
+                    reason: "placement differs from starting_position".into(),
+                });
+            }
+            Ok(Some((p, s.clone())))
+        }
+        Some(v) => Err(ConvertError::Extension {
+            key: key.into(),
+            reason: format!("not a string: {v}"),
+        }),
+    }
+}
+
+/// The FEN placement field of a rectangular board (`rows` × `cols`, row 0 first);
+/// `letter` gives a piece's FEN letter (cased by side), `None` for an empty square.
+pub(crate) fn fen_placement(
+    b: &Board,
+    rows: usize,
+    cols: usize,
+    letter: impl Fn(&pcn::Piece) -> Option<String>,
+) -> String {
+    let mut fen = String::new();
+    for row in 0..rows {
+        let mut empty = 0;
+        for col in 0..cols {
+            match b.get(row * cols + col).and_then(&letter) {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push_str(&c);
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if row + 1 < rows {
+            fen.push('/');
+        }
+    }
+    fen
+}
+
+/// The result a document's status states, through the game's own three results; a draw
+/// proposal (no result token) is an unfinished game, a tag `XDrawOffer` and a warning.
+pub(crate) fn status_result<R>(
+    status: pcn::Status,
+    [bottom_won, top_won, draw, unfinished]: [R; 4],
+    tags: &mut Vec<(String, String)>,
+    warnings: &mut Vec<Warning>,
+) -> R {
+    match status {
+        pcn::Status::BottomWon => bottom_won,
+        pcn::Status::TopWon => top_won,
+        pcn::Status::Draw => draw,
+        pcn::Status::InProgress => unfinished,
+        pcn::Status::TopProposesDraw | pcn::Status::BottomProposesDraw => {
+            let who = if status == pcn::Status::TopProposesDraw {
+                "top"
+            } else {
+                "bottom"
+            };
+            warnings.push(Warning::DrawOffer(who, "XDrawOffer"));
+            if !tags.iter().any(|(n, _)| n == "XDrawOffer") {
+                tags.push(("XDrawOffer".into(), who.into()));
+            }
+            unfinished
+        }
+    }
+}
+
+/// Puts a document's player name into the tags: the first tag `is_tag` accepts takes
+/// it (with a warning when it said otherwise), else a tag `label` is added.
+pub(crate) fn set_player(
+    tags: &mut Vec<(String, String)>,
+    label: &'static str,
+    is_tag: impl Fn(&str) -> bool,
+    player: Option<&String>,
+    warnings: &mut Vec<Warning>,
+) {
+    let Some(p) = player else { return };
+    match tags.iter_mut().find(|(n, _)| is_tag(n)) {
+        Some((_, v)) if v != p => {
+            *v = p.clone();
+            warnings.push(Warning::PlayerOverride(label));
+        }
+        Some(_) => {}
+        None => tags.push((label.into(), p.clone())),
+    }
+}
+
+/// [`set_player`] for the `White` (bottom) and `Black` (top) tags, matched exactly.
+pub(crate) fn set_white_black(
+    tags: &mut Vec<(String, String)>,
+    doc: &pcn::Game,
+    warnings: &mut Vec<Warning>,
+) {
+    let bottom = doc.bottomside_player.as_ref();
+    set_player(tags, "White", |n| n == "White", bottom, warnings);
+    let top = doc.topside_player.as_ref();
+    set_player(tags, "Black", |n| n == "Black", top, warnings);
+}

@@ -178,56 +178,25 @@ pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
 const KNOWN: &[&str] = &["...pgn", "...fen", "...first_to_move", "...pcn_edition"];
 
 fn check_board(b: &pcn::Board) -> Result<(), ConvertError> {
-    if b.shape() != [10, 9] {
-        return Err(ConvertError::Board(format!(
-            "shape {:?} is not [10, 9]",
-            b.shape()
-        )));
-    }
-    for (i, p) in b.pieces() {
-        if !p.style().eq_ignore_ascii_case(STYLE)
-            || p.is_promoted()
-            || kind_of(p.abbreviation()).is_none()
-        {
-            return Err(ConvertError::Board(format!(
-                "square {i}: {p} is not a xiangqi piece"
-            )));
-        }
-    }
-    Ok(())
+    common::check_board(
+        b,
+        &[10, 9],
+        STYLE,
+        |a| kind_of(a).is_some(),
+        "square",
+        "a xiangqi piece",
+    )
 }
 
 fn start_from_board(b: &pcn::Board, top_first: bool) -> Result<Position, ConvertError> {
-    let mut fen = String::new();
-    for row in 0..10 {
-        let mut empty = 0;
-        for col in 0..9 {
-            match b.get(row * 9 + col).and_then(|p| {
-                let k = kind_of(p.abbreviation())?;
-                let c = k.fen_letter();
-                Some(if p.side() == pcn::Side::Bottom {
-                    c
-                } else {
-                    c.to_ascii_lowercase()
-                })
-            }) {
-                None => empty += 1,
-                Some(c) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    fen.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if row < 9 {
-            fen.push('/');
-        }
-    }
+    let fen = common::fen_placement(b, 10, 9, |p| {
+        let c = kind_of(p.abbreviation())?.fen_letter();
+        Some(String::from(if p.side() == pcn::Side::Bottom {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        }))
+    });
     let fen = format!("{fen} {} - - 0 1", if top_first { 'b' } else { 'w' });
     Position::from_fen(&fen).map_err(|e| ConvertError::Start(format!("{fen}: {e}")))
 }
@@ -356,11 +325,9 @@ fn line_from(
 pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
     let mut warnings = Vec::new();
     check_board(&doc.starting_position)?;
-    common::foreign_parts(doc, KNOWN, &mut warnings);
-    common::option_extensions(&doc.previous_moves, "previous_moves", &mut warnings);
-    let block = common::pgn_block(doc)?.cloned().unwrap_or_default();
-    unknown_keys(
-        &block,
+    let block = common::import_block(
+        doc,
+        KNOWN,
         &[
             "edition",
             "tags",
@@ -369,29 +336,16 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
             "result_token",
             "source_notation",
         ],
-        PGN_KEY,
         &mut warnings,
-    );
-    let start = match doc.extensions.get("...fen") {
-        Some(Value::String(fen)) => {
-            let p = Position::from_fen(fen).map_err(|e| ConvertError::Extension {
-                key: "...fen".into(),
-                reason: e.to_string(),
-            })?;
-            if board_of(&p) != doc.starting_position {
-                return Err(ConvertError::Extension {
-                    key: "...fen".into(),
-                    reason: "placement differs from starting_position".into(),
-                });
-            }
-            p
-        }
-        Some(v) => {
-            return Err(ConvertError::Extension {
-                key: "...fen".into(),
-                reason: format!("not a string: {v}"),
-            });
-        }
+    )?;
+    let fen = common::start_extension(
+        doc,
+        "...fen",
+        |f| Position::from_fen(f).map_err(|e| e.to_string()),
+        board_of,
+    )?;
+    let start = match fen {
+        Some((p, _)) => p,
         None => start_from_board(&doc.starting_position, common::top_first(doc)?)?,
     };
     let line = line_from(
@@ -402,31 +356,13 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         "game_comment",
         "previous_moves",
     )?;
-    let mut tags = match block.get("tags") {
-        Some(t) => common::tags_of(t).ok_or_else(|| ConvertError::Extension {
-            key: PGN_KEY.into(),
-            reason: "tags is not a list of [name, value] pairs".into(),
-        })?,
-        None => Vec::new(),
-    };
-    let from_status = match doc.status {
-        Status::BottomWon => "1-0",
-        Status::TopWon => "0-1",
-        Status::Draw => "1/2-1/2",
-        Status::InProgress => "*",
-        Status::TopProposesDraw | Status::BottomProposesDraw => {
-            let who = if doc.status == Status::TopProposesDraw {
-                "top"
-            } else {
-                "bottom"
-            };
-            warnings.push(Warning::DrawOffer(who, "XDrawOffer"));
-            if !tags.iter().any(|(n, _)| n == "XDrawOffer") {
-                tags.push(("XDrawOffer".into(), who.into()));
-            }
-            "*"
-        }
-    };
+    let mut tags = common::block_tags(&block)?;
+    let from_status = common::status_result(
+        doc.status,
+        ["1-0", "0-1", "1/2-1/2", "*"],
+        &mut tags,
+        &mut warnings,
+    );
     // The token keeps its spelling when it says the same as the status (a reader may
     // have kept e.g. `1/2-1/2` vs an unusual form verbatim).
     let result = match block.get("result_token").and_then(Value::as_str) {
@@ -443,7 +379,6 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         ("Red", &doc.bottomside_player),
         ("Black", &doc.topside_player),
     ] {
-        let Some(p) = player else { continue };
         // Red may have been named with the chess tag (see to_pcn).
         let has = |t: &str| tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(t));
         let name = if tag == "Red" && !has("Red") && has("White") {
@@ -451,14 +386,13 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         } else {
             tag
         };
-        match tags.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
-            Some((_, v)) if v != p => {
-                *v = p.clone();
-                warnings.push(Warning::PlayerOverride(tag));
-            }
-            Some(_) => {}
-            None => tags.push((tag.into(), p.clone())),
-        }
+        common::set_player(
+            &mut tags,
+            tag,
+            |n| n.eq_ignore_ascii_case(name),
+            player.as_ref(),
+            &mut warnings,
+        );
     }
     let view: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
     let dates = common::started_at_tags(doc, &view, &mut warnings);
