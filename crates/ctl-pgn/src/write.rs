@@ -152,7 +152,22 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
 }
 
 fn comment_text(c: &Comment) -> String {
-    format!("{{{}{}}}", c.kind.marker(), c.text)
+    format!("{{{}{}}}", marker_for(c), c.text)
+}
+
+/// The marker to write: the kind's, except for an automatic comment whose text would
+/// change its meaning after `#` (a digit or `.` makes a move reference, `{#14}`; `W:`,
+/// `B:` or `N:` an automatic White/Black marker): it takes the SITE marker `:`, which
+/// the reader maps back to `#` with a note.
+fn marker_for(c: &Comment) -> &'static str {
+    let t = c.text.as_str();
+    let misread = t.starts_with(|ch: char| ch.is_ascii_digit() || ch == '.')
+        || ["W:", "B:", "N:"].iter().any(|p| t.starts_with(p));
+    if c.kind == CommentKind::Auto && misread {
+        ":"
+    } else {
+        c.kind.marker()
+    }
 }
 
 /// The text of one half-move with its annotations.
