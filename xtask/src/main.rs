@@ -1,7 +1,8 @@
-//! Project automation: `cargo xtask corpus-check`, `bench`, `gen-db`, `shard-sim`.
+//! Project automation: `cargo xtask corpus-check`, `bench`, `gen-db`, `shard-sim`, `fuzz`.
 
 mod bench;
 mod corpus;
+mod fuzz;
 mod gendb;
 mod shard;
 
@@ -20,7 +21,11 @@ commands:
                            with peak memory, and the peers; prints ratios
   shard-sim [--shards N] [--db-mb M]
                            cut a database into shards at game boundaries, convert them
-                           in N processes, check the concatenation equals one process";
+                           in N processes, check the concatenation equals one process
+  fuzz [--smoke] [--seconds N] [--target NAME[,NAME]] [--sanitizer S]
+                           seed fuzz/corpus/<target> from testdata, run every cargo-fuzz
+                           target N seconds (default 60), print one table; fails on any
+                           crash, timeout or out-of-memory (see fuzz/README.md)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +39,7 @@ fn main() -> ExitCode {
         "gen-db" => gendb::cli(rest),
         "bench" => bench::run(rest),
         "shard-sim" => shard::run(rest),
+        "fuzz" => fuzz::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)
