@@ -432,8 +432,12 @@ fn split_games(toks: Vec<Tok>, file_warnings: &mut Vec<Warning>) -> Vec<Vec<Tok>
     let mut in_moves = false;
     let mut ended = false;
     for t in toks {
-        let is_tag =
-            matches!(t.kind, TokKind::Tag(..)) || (t.line_start && t.text.starts_with('['));
+        // A comment's text is kept without its `{`/`;`: one that starts with `[` at the
+        // start of a line (`{[%clk 0:10]}`) is still a comment, not a tag.
+        let is_tag = matches!(t.kind, TokKind::Tag(..))
+            || (t.line_start
+                && t.text.starts_with('[')
+                && !matches!(t.kind, TokKind::Comment(_) | TokKind::Escape(_)));
         if is_tag && (in_moves || ended) {
             let chunk = std::mem::take(&mut cur);
             // Text before a game that holds neither a tag nor anything move-like (a

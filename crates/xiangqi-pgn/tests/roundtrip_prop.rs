@@ -1,0 +1,226 @@
+//! Property tests: random legal games (the `xiangqi` crate's generator, see `random/`)
+//! survive write → read in every notation and writer switch (Chinese simplified and
+//! traditional, full-width Black digits, ambiguity notes; WXF `.`/`=` and marker
+//! placement; ICCS both spellings) and through the legacy encodings; positions reached
+//! by random play survive FEN write → parse.
+
+mod random;
+
+use proptest::prelude::*;
+use random::{Spec, generate};
+use xiangqi::Position;
+use xiangqi_pgn::notation::tandem_order_sensitive;
+use xiangqi_pgn::{
+    Game, Line, MoveStyle, Notation, TextEncoding, canonical_tags, encode, read_bytes, read_str,
+    write_game,
+};
+
+fn styles() -> Vec<MoveStyle> {
+    let c = MoveStyle::canonical;
+    let mut v = vec![c(Notation::Chinese), c(Notation::Wxf), c(Notation::Iccs)];
+    for (trad, wide) in [(true, false), (false, true), (true, true)] {
+        let mut s = c(Notation::Chinese);
+        s.traditional = trad;
+        s.fullwidth_black_digits = wide;
+        v.push(s);
+    }
+    let mut s = c(Notation::Chinese);
+    s.annotate_ambiguous = true;
+    v.push(s);
+    for (eq, first) in [(true, false), (false, true), (true, true)] {
+        let mut s = c(Notation::Wxf);
+        s.wxf_equals = eq;
+        s.wxf_marker_first = first;
+        v.push(s);
+    }
+    let mut s = c(Notation::Iccs);
+    s.iccs_upper_dash = true;
+    v.push(s);
+    v
+}
+
+fn spec(narrow_text: bool) -> impl Strategy<Value = Spec> {
+    (
+        any::<u64>(),
+        prop_oneof![2 => Just(0usize), 1 => 1usize..60],
+        0usize..80,
+        any::<bool>(),
+    )
+        .prop_map(move |(seed, prefix, plies, decorate)| Spec {
+            seed,
+            prefix,
+            plies,
+            decorate,
+            narrow_text,
+        })
+}
+
+/// The model a reader should return for `g` written in `style`: the ambiguity notes
+/// (`{h2e2}` after a move) come back as that move's first comment.
+fn expected(g: &Game, style: &MoveStyle) -> Game {
+    fn annotate(line: &mut Line, start: &Position) {
+        let mut pos = start.clone();
+        for n in &mut line.moves {
+            for v in &mut n.variations {
+                annotate(v, &pos);
+            }
+            if tandem_order_sensitive(&pos, n.mv) {
+                n.comments.insert(0, n.mv.to_iccs());
+            }
+            pos.play(n.mv);
+        }
+    }
+    let mut e = g.clone();
+    if style.annotate_ambiguous && style.notation == Notation::Chinese {
+        annotate(&mut e.line, &g.start);
+    }
+    e
+}
+
+/// Equal move trees (moves, NAGs, comments, variations), sources not compared.
+fn lines_equal(a: &Line, b: &Line) -> bool {
+    a.leading_comments == b.leading_comments
+        && a.moves.len() == b.moves.len()
+        && a.moves.iter().zip(&b.moves).all(|(x, y)| {
+            x.mv == y.mv
+                && x.nags == y.nags
+                && x.comments == y.comments
+                && x.variations.len() == y.variations.len()
+                && x.variations
+                    .iter()
+                    .zip(&y.variations)
+                    .all(|(v, w)| lines_equal(v, w))
+        })
+}
+
+/// `back` is what reading `g` written in `style` must give.
+fn check_read(
+    back: &xiangqi_pgn::FileRead,
+    g: &Game,
+    style: &MoveStyle,
+    text: &str,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(back.games.len(), 1, "{}", text);
+    let r = &back.games[0];
+    prop_assert!(r.is_ok(), "{:?}\n{}", r.error, text);
+    prop_assert!(
+        r.warnings.is_empty() && back.warnings.is_empty(),
+        "{:?} {:?}\n{}",
+        r.warnings,
+        back.warnings,
+        text
+    );
+    let b = &r.game;
+    let e = expected(g, style);
+    prop_assert_eq!(&b.tags, &canonical_tags(g, style), "{}", text);
+    prop_assert!(b.start == g.start, "start differs\n{}", text);
+    prop_assert_eq!(&b.result, &g.result);
+    // The notation movetext was read in; nothing read, nothing known.
+    let notation = (!g.line.moves.is_empty()).then_some(style.notation);
+    prop_assert_eq!(b.source_notation, notation);
+    prop_assert!(
+        lines_equal(&b.line, &e.line),
+        "move tree differs\n{:?}\n---\n{:?}\n{}",
+        b.line,
+        e.line,
+        text
+    );
+    prop_assert!(b.final_position() == g.final_position());
+    Ok(())
+}
+
+/// 64 cases, or `PROPTEST_CASES` for a longer run.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(64)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Every style: read(write(g)) is g (tags in canonical order), and writing the game
+    /// read back gives the same text.
+    #[test]
+    fn every_style_round_trips(spec in spec(false), style in prop::sample::select(styles())) {
+        let g = generate(spec);
+        let text = write_game(&g, &style);
+        let back = read_str(&text, "gen");
+        check_read(&back, &g, &style, &text)?;
+        prop_assert_eq!(write_game(&back.games[0].game, &style), text);
+    }
+
+    /// The written text encoded as UTF-8 with a BOM (any notation), GB18030 or Big5
+    /// (Chinese notation, traditional for Big5) is detected and reads back to the game.
+    #[test]
+    fn legacy_encodings_round_trip(
+        spec in spec(true),
+        style in prop::sample::select(styles()),
+        enc in prop::sample::select(vec![TextEncoding::Utf8Bom, TextEncoding::Gb18030, TextEncoding::Big5]),
+    ) {
+        let mut style = style;
+        // Legacy encodings are told apart by the xiangqi characters they decode to
+        // (`decode`): Chinese movetext with at least one move.
+        if enc != TextEncoding::Utf8Bom {
+            style.notation = Notation::Chinese;
+        }
+        if enc == TextEncoding::Big5 {
+            style.traditional = true;
+        }
+        let g = generate(spec);
+        prop_assume!(enc == TextEncoding::Utf8Bom || !g.line.moves.is_empty());
+        let mut text = write_game(&g, &style);
+        if enc == TextEncoding::Big5 {
+            // Big5 lacks Red's 俥 and 傌 (`encode` would write `&#20453;`, which no
+            // reader reads as a move): Big5 files use 車 and 馬 for both sides.
+            text = text.replace('俥', "車").replace('傌', "馬");
+        }
+        let bytes = encode(&text, enc);
+        let back = read_bytes(&bytes, "gen");
+        if enc == TextEncoding::Utf8Bom || !text.is_ascii() {
+            prop_assert_eq!(back.encoding, enc, "{}", text);
+        }
+        check_read(&back, &g, &style, &text)?;
+    }
+
+    /// FEN of positions reached by random play: parse(write(p)) == p, with `w` or `r`
+    /// for Red, without warnings, and the written FEN is stable.
+    #[test]
+    fn fen_round_trips(seed in any::<u64>(), plies in 0usize..200) {
+        let p = random::random_position(&mut random::Rng::new(seed), plies);
+        for red_as_r in [false, true] {
+            let fen = p.to_fen_with(red_as_r);
+            let parsed = xiangqi::parse_fen(&fen).map_err(|e| TestCaseError::fail(format!("{e}: {fen}")))?;
+            prop_assert!(parsed.warnings.is_empty(), "{:?}: {}", parsed.warnings, fen);
+            prop_assert!(parsed.position == p, "{}", fen);
+            prop_assert_eq!(parsed.position.to_fen_with(red_as_r), fen);
+        }
+    }
+}
+/// Regression (found by `every_style_round_trips`): a comment starting with `[` at the
+/// start of a line was taken for a tag, splitting the game in two there. The writer
+/// puts comments at line starts when wrapping (and `;` comments whenever the text holds
+/// a `}`).
+#[test]
+fn comments_starting_with_a_bracket_at_line_start_stay_comments() {
+    for (src, comment) in [
+        ("1. h2e2\n{[%clk 0:00:10]} h9g7 *\n", "[%clk 0:00:10]"),
+        ("1. h2e2\n;[see game 2]\nh9g7 *\n", "[see game 2]"),
+    ] {
+        let back = read_str(src, "t");
+        assert_eq!(back.games.len(), 1, "{src}");
+        let g = &back.games[0];
+        assert!(
+            g.is_ok() && g.warnings.is_empty(),
+            "{src}: {:?}",
+            g.warnings
+        );
+        assert_eq!(g.game.line.moves.len(), 2, "{src}");
+        assert_eq!(g.game.line.moves[0].comments, vec![comment.to_string()]);
+    }
+}
