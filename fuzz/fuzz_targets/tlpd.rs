@@ -1,6 +1,7 @@
 #![no_main]
-//! TLPD/PDTL position strings: `cescacs_tlpd::parse`, and a parsed position writes and
-//! reads back.
+//! TLPD/PDTL position strings: `cescacs_tlpd::parse`; a parsed position writes, reads
+//! back and writes the same text again (as `cescacs-tlpd/tests/no_panic.rs` asserts),
+//! and its legal moves are generated.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -9,7 +10,8 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Ok(p) = cescacs_tlpd::parse(s) {
         let w = cescacs_tlpd::write(&p);
-        let _ = cescacs_tlpd::parse(&w);
+        let again = cescacs_tlpd::parse(&w).expect("written TLPD reads back");
+        assert_eq!(cescacs_tlpd::write(&again), w);
         let _ = p.legal_moves();
     }
 });

@@ -1,5 +1,6 @@
 #![no_main]
-//! Xiangqi FEN: `xiangqi::Position::from_fen`; a parsed position writes and reads back.
+//! Xiangqi FEN: `xiangqi::Position::from_fen`; a parsed position writes a FEN that reads
+//! back to the same FEN, and its legal moves are generated.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -7,7 +8,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Ok(p) = xiangqi::Position::from_fen(s) {
-        let _ = xiangqi::Position::from_fen(&p.to_fen());
+        let fen = p.to_fen();
+        let again = xiangqi::Position::from_fen(&fen).expect("written FEN reads back");
+        assert_eq!(again.to_fen(), fen);
         let _ = p.legal_moves();
     }
 });

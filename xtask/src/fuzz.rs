@@ -19,6 +19,7 @@ const TARGETS: &[(&str, usize)] = &[
     ("ctl_an", 64),
     ("ctl_pgn", 16384),
     ("pcn", 16384),
+    ("pcn_convert", 16384),
     ("xiangqi_pgn", 16384),
     ("xiangqi_fen", 256),
     ("chess_pgn", 16384),
@@ -475,7 +476,7 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             f.extend(files(&td.join("bad"), &[".pgn"], Some("xq-")));
             read_all(&f)
         }
-        "pcn" => {
+        "pcn" | "pcn_convert" => {
             let mut f = files(&td.join("pcn"), &[".json"], None);
             f.extend(files(&td.join("bad"), &[".jsonl"], Some("pcn-")));
             read_all(&f)
