@@ -124,7 +124,7 @@ pub fn check(args: &CheckArgs<'_>) -> i32 {
             jobs: args.jobs,
             report: args.report,
             quiet: args.quiet,
-            framing: framing_of(format),
+            framing: framing_of(format, &files),
             header: Vec::new(),
             separator: Vec::new(),
             footer: Vec::new(),
@@ -200,7 +200,7 @@ pub fn convert(args: &ConvertArgs<'_>) -> i32 {
             jobs: args.jobs,
             report: args.report,
             quiet: args.quiet,
-            framing: framing_of(from),
+            framing: framing_of(from, &files),
             header: if i == 0 {
                 header.clone()
             } else {
@@ -221,8 +221,18 @@ pub fn convert(args: &ConvertArgs<'_>) -> i32 {
     code
 }
 
-fn framing_of(format: Format) -> Framing {
+/// How inputs are cut into games. JSON Lines files are cut at lines, so that one bad
+/// document is one bad game and the others are still converted.
+fn framing_of(format: Format, files: &[PathBuf]) -> Framing {
     match format {
+        Format::Pcn
+            if !files.is_empty()
+                && files
+                    .iter()
+                    .all(|f| f.to_string_lossy().ends_with(".jsonl")) =>
+        {
+            Framing::Lines
+        }
         Format::Pcn => Framing::Whole,
         _ => Framing::Pgn,
     }
@@ -571,125 +581,50 @@ fn pcn_game_kind(doc: &pcn::Game) -> Option<Format> {
 fn pcn_game(job: Job, raw: &RawGame) -> GameOutcome {
     // One document, a JSON array of documents (what `--to pcn` writes), or several
     // documents one after another (JSON Lines).
-    let mut values = Vec::new();
-    for value in serde_json::Deserializer::from_slice(&raw.bytes).into_iter::<serde_json::Value>() {
-        match value {
-            Ok(v) => values.push(v),
-            Err(e) => {
-                return GameOutcome::error(
-                    e.line() as u64,
-                    e.column() as u64,
-                    format!("expected a JSON document: {e}"),
-                );
-            }
+    // serde_json finds where each top-level value ends; pcn then reads each value's own
+    // bytes, which (unlike a parsed `Value`) still shows a key written twice.
+    let mut slices = Vec::new();
+    let mut stream =
+        serde_json::Deserializer::from_slice(&raw.bytes).into_iter::<serde::de::IgnoredAny>();
+    let mut start = 0;
+    while let Some(value) = stream.next() {
+        if let Err(e) = value {
+            return GameOutcome::error(
+                e.line() as u64,
+                e.column() as u64,
+                format!("expected a JSON document: {e}"),
+            );
         }
+        let end = stream.byte_offset();
+        slices.push(&raw.bytes[start..end]);
+        start = end;
     }
-    let mut docs: Vec<(String, &serde_json::Value)> = Vec::new();
-    let several = values.len() > 1;
-    for (n, value) in values.iter().enumerate() {
+    let several = slices.len() > 1;
+    let mut outcome = GameOutcome::default();
+    let mut outputs = Vec::new();
+    for (n, bytes) in slices.into_iter().enumerate() {
         let at = if several {
             format!("document {}: ", n + 1)
         } else {
             String::new()
         };
-        match value {
-            serde_json::Value::Array(items) => docs.extend(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| (format!("{at}[{i}]."), v)),
-            ),
-            v => docs.push((at, v)),
-        }
-    }
-    let mut outcome = GameOutcome::default();
-    let mut outputs = Vec::new();
-    for (prefix, value) in docs {
-        let doc = match pcn::from_value(value) {
-            Ok(d) => d,
+        let docs = match pcn::from_slice_many(bytes) {
+            Ok(docs) => docs,
             Err(e) => {
                 outcome
                     .diagnostics
-                    .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}")));
+                    .push(diag(Severity::Error, 1, 1, format!("{at}{e}")));
                 continue;
             }
         };
-        if let Err(e) = pcn::replay(&doc) {
-            outcome
-                .diagnostics
-                .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}")));
-            continue;
-        }
-        let kind = pcn_game_kind(&doc);
-        let Job::Convert(t) = job else {
-            // Checking a PCN document: valid, replayable, and a game we know is legal.
-            let legal = match kind {
-                Some(Format::CtlPgn) => pcn_convert::cescacs::from_pcn(&doc).map(|_| ()),
-                Some(Format::Pgn) => pcn_convert::chess::from_pcn(&doc).map(|_| ()),
-                Some(_) => pcn_convert::xiangqi::from_pcn(&doc).map(|_| ()),
-                None => Ok(()),
+        let in_array = bytes.trim_ascii_start().starts_with(b"[");
+        for (i, doc) in docs.into_iter().enumerate() {
+            let prefix = if in_array {
+                format!("{at}[{i}].")
+            } else {
+                at.clone()
             };
-            if let Err(e) = legal {
-                outcome
-                    .diagnostics
-                    .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}")));
-            }
-            continue;
-        };
-        let text = match (kind, t.format) {
-            (_, Format::Pcn) => Ok((pcn::to_string(&doc), Vec::new())),
-            (Some(Format::CtlPgn), Format::CtlPgn) => {
-                pcn_convert::cescacs::from_pcn(&doc).map(|(g, w)| {
-                    let form = ctl_form(t);
-                    push_losses(&mut outcome, losses::ctl_pgn(&g, form), &prefix);
-                    (ctl_pgn::write_game(&g, form), w)
-                })
-            }
-            (Some(Format::Pgn), Format::Pgn) => pcn_convert::chess::from_pcn(&doc).map(|(g, w)| {
-                push_losses(&mut outcome, losses::chess(&g), &prefix);
-                (chess_pgn::to_pgn_string(&g), w)
-            }),
-            (Some(Format::XiangqiPgn), Format::XiangqiPgn) => pcn_convert::xiangqi::from_pcn(&doc)
-                .map(|(g, w)| {
-                    push_losses(
-                        &mut outcome,
-                        losses::xiangqi(&g, t.notation, false),
-                        &prefix,
-                    );
-                    (xiangqi_pgn::write_game(&g, &xiangqi_style(t.notation)), w)
-                }),
-            (Some(Format::XiangqiPgn), Format::XiangqiXml) => pcn_convert::xiangqi::from_pcn(&doc)
-                .map(|(g, w)| {
-                    push_losses(&mut outcome, losses::xiangqi(&g, t.notation, true), &prefix);
-                    (
-                        xiangqi_pgn::write_xml_game(&g, &xiangqi_style(t.notation)),
-                        w,
-                    )
-                }),
-            (kind, to) => {
-                let what = kind.map_or("an unknown board", |k| match k {
-                    Format::CtlPgn => "a C'escacs game",
-                    Format::Pgn => "a chess game",
-                    _ => "a xiangqi game",
-                });
-                let mut d = cannot_write(what, to);
-                d.message = format!("{prefix}{}", d.message);
-                outcome.diagnostics.push(d);
-                continue;
-            }
-        };
-        match text {
-            Ok((text, warnings)) => {
-                for w in warnings {
-                    outcome
-                        .diagnostics
-                        .push(diag(Severity::Warning, 1, 1, format!("{prefix}{w}")));
-                }
-                outputs.push(text);
-            }
-            Err(e) => outcome
-                .diagnostics
-                .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}"))),
+            pcn_document(job, doc, &prefix, &mut outcome, &mut outputs);
         }
     }
     let separator = match job {
@@ -699,6 +634,102 @@ fn pcn_game(job: Job, raw: &RawGame) -> GameOutcome {
     };
     outcome.output = outputs.join(separator).into_bytes();
     outcome
+}
+
+/// Checks or converts one PCN document of a [`pcn_game`] input; `prefix` says which.
+fn pcn_document(
+    job: Job,
+    doc: Result<pcn::Game, pcn::ReadError>,
+    prefix: &str,
+    outcome: &mut GameOutcome,
+    outputs: &mut Vec<String>,
+) {
+    let doc = match doc {
+        Ok(d) => d,
+        Err(e) => {
+            outcome
+                .diagnostics
+                .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}")));
+            return;
+        }
+    };
+    if let Err(e) = pcn::replay(&doc) {
+        outcome
+            .diagnostics
+            .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}")));
+        return;
+    }
+    let kind = pcn_game_kind(&doc);
+    let Job::Convert(t) = job else {
+        // Checking a PCN document: valid, replayable, and a game we know is legal.
+        let legal = match kind {
+            Some(Format::CtlPgn) => pcn_convert::cescacs::from_pcn(&doc).map(|_| ()),
+            Some(Format::Pgn) => pcn_convert::chess::from_pcn(&doc).map(|_| ()),
+            Some(_) => pcn_convert::xiangqi::from_pcn(&doc).map(|_| ()),
+            None => Ok(()),
+        };
+        if let Err(e) = legal {
+            outcome
+                .diagnostics
+                .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}")));
+        }
+        return;
+    };
+    let text = match (kind, t.format) {
+        (_, Format::Pcn) => Ok((pcn::to_string(&doc), Vec::new())),
+        (Some(Format::CtlPgn), Format::CtlPgn) => {
+            pcn_convert::cescacs::from_pcn(&doc).map(|(g, w)| {
+                let form = ctl_form(t);
+                push_losses(outcome, losses::ctl_pgn(&g, form), prefix);
+                (ctl_pgn::write_game(&g, form), w)
+            })
+        }
+        (Some(Format::Pgn), Format::Pgn) => pcn_convert::chess::from_pcn(&doc).map(|(g, w)| {
+            push_losses(outcome, losses::chess(&g), prefix);
+            (chess_pgn::to_pgn_string(&g), w)
+        }),
+        (Some(Format::XiangqiPgn), Format::XiangqiPgn) => pcn_convert::xiangqi::from_pcn(&doc)
+            .map(|(g, w)| {
+                push_losses(
+                    outcome,
+                    losses::xiangqi(&g, t.notation, false),
+                    prefix,
+                );
+                (xiangqi_pgn::write_game(&g, &xiangqi_style(t.notation)), w)
+            }),
+        (Some(Format::XiangqiPgn), Format::XiangqiXml) => pcn_convert::xiangqi::from_pcn(&doc)
+            .map(|(g, w)| {
+                push_losses(outcome, losses::xiangqi(&g, t.notation, true), prefix);
+                (
+                    xiangqi_pgn::write_xml_game(&g, &xiangqi_style(t.notation)),
+                    w,
+                )
+            }),
+        (kind, to) => {
+            let what = kind.map_or("an unknown board", |k| match k {
+                Format::CtlPgn => "a C'escacs game",
+                Format::Pgn => "a chess game",
+                _ => "a xiangqi game",
+            });
+            let mut d = cannot_write(what, to);
+            d.message = format!("{prefix}{}", d.message);
+            outcome.diagnostics.push(d);
+            return;
+        }
+    };
+    match text {
+        Ok((text, warnings)) => {
+            for w in warnings {
+                outcome
+                    .diagnostics
+                    .push(diag(Severity::Warning, 1, 1, format!("{prefix}{w}")));
+            }
+            outputs.push(text);
+        }
+        Err(e) => outcome
+            .diagnostics
+            .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}"))),
+    }
 }
 
 fn cannot_write(what: &str, to: Format) -> GameDiagnostic {

@@ -277,7 +277,7 @@ fn pcn_ten_thousand_nested_arrays() {
         "",
         &bad,
         1,
-        "error: expected a JSON document: recursion limit exceeded",
+        "invalid JSON: recursion limit exceeded",
         0,
     );
 }

@@ -29,7 +29,7 @@ pub use model::{
     Action, Cache, CaptureRecord, Extensions, Game, Move, Options, SideCache, Status, Verb,
 };
 pub use piece::{Piece, Side};
-pub use read::{from_slice, from_str, from_value, validate};
+pub use read::{from_slice, from_slice_many, from_str, from_value, validate};
 pub use replay::{Position, ReplayOptions, replay, replay_with};
 pub use write::{to_string, to_string_pretty, to_value};
 

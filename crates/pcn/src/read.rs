@@ -20,6 +20,17 @@ pub fn from_slice(bytes: &[u8]) -> Result<Game, ReadError> {
     game(&raw)
 }
 
+/// Reads one JSON value that is either a document or an array of documents (what a
+/// converter writes for several games). The outer error is about the text (syntax,
+/// duplicate keys: the path then starts with the array index); each inner result is
+/// one document, its paths relative to that document.
+pub fn from_slice_many(bytes: &[u8]) -> Result<Vec<Result<Game, ReadError>>, ReadError> {
+    Ok(match raw::parse(bytes)? {
+        Raw::Arr(items) => items.iter().map(game).collect(),
+        one => vec![game(&one)],
+    })
+}
+
 /// Reads a document already parsed into a `serde_json::Value` (duplicate keys cannot be
 /// detected any more at that point).
 pub fn from_value(value: &serde_json::Value) -> Result<Game, ReadError> {
