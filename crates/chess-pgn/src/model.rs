@@ -233,7 +233,10 @@ pub fn parse_fen(fen: &str) -> Result<Board, String> {
                 _ => None,
             };
             let f = f.ok_or_else(|| format!("castling right {c} without a rook"))?;
-            let letter = (b'a' + f as u8) as char;
+            // An over-long rank can put the rook past file h: no file letter for it.
+            let letter = char::from(b"abcdefgh".get(f).copied().ok_or_else(|| {
+                format!("castling right {c}: rook beyond file h (rank too long)")
+            })?);
             out.push(if white {
                 letter.to_ascii_uppercase()
             } else {
