@@ -36,17 +36,9 @@ fn redefine() -> impl Strategy<Value = String> {
     per_kind.prop_map(|v| v.into_iter().flatten().collect::<Vec<_>>().join(", "))
 }
 
-/// 64 cases, or `PROPTEST_CASES` for a longer run.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(64)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: test_support::proptest_cases(),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

@@ -26,17 +26,9 @@ fn spec() -> impl Strategy<Value = Spec> {
         })
 }
 
-/// 64 cases, or `PROPTEST_CASES` for a longer run.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(64)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: test_support::proptest_cases(),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

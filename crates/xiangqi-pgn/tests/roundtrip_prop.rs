@@ -129,17 +129,9 @@ fn check_read(
     Ok(())
 }
 
-/// 64 cases, or `PROPTEST_CASES` for a longer run.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(64)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: test_support::proptest_cases(),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

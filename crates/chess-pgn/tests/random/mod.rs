@@ -12,29 +12,7 @@ use chess_pgn::cozy_chess::{Board, Move};
 use chess_pgn::model::parse_commands;
 use chess_pgn::{After, Game, Line, MoveNode, Outcome, San, SanPlus, Variant};
 
-/// xorshift64: the property tests draw a seed, everything else follows from it.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    pub fn pick<T: Clone>(&mut self, v: &[T]) -> T {
-        v[self.below(v.len())].clone()
-    }
-}
+pub use test_support::Rng;
 
 /// What to generate.
 #[derive(Debug, Clone, Copy)]
@@ -101,7 +79,7 @@ const WORDS: &[&str] = &[
 fn comment(rng: &mut Rng) -> String {
     let n = rng.below(6);
     (0..n)
-        .map(|_| rng.pick(WORDS))
+        .map(|_| rng.pick_cloned(WORDS))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -205,7 +183,7 @@ fn tag_value(rng: &mut Rng) -> String {
     let chars = [
         'a', 'B', '1', ' ', '.', '-', '?', '"', '\\', 'é', '中', '[', ']',
     ];
-    let s: String = (0..rng.below(12)).map(|_| rng.pick(&chars)).collect();
+    let s: String = (0..rng.below(12)).map(|_| rng.pick_cloned(&chars)).collect();
     s
 }
 
@@ -216,7 +194,7 @@ pub fn generate(spec: Spec) -> Game {
     let mut tags: Vec<(String, String)> = Vec::new();
     if spec.decorate {
         for _ in 0..rng.below(6) {
-            let name = rng.pick(TAGS);
+            let name = rng.pick_cloned(TAGS);
             if !tags.iter().any(|(n, _)| n == name) {
                 tags.push((name.to_string(), tag_value(&mut rng)));
             }
@@ -239,7 +217,7 @@ pub fn generate(spec: Spec) -> Game {
         },
         start,
         moves,
-        outcome: rng.pick(&[
+        outcome: rng.pick_cloned(&[
             Outcome::Unknown,
             Outcome::WhiteWins,
             Outcome::BlackWins,

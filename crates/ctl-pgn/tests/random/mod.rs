@@ -10,30 +10,7 @@
 use cescacs_rules::an::AnStyle;
 use cescacs_rules::{Letters, Move, Position, Side, Status};
 
-/// xorshift64: the property tests draw a seed, everything else follows from it.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    /// True with probability `percent` / 100.
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    pub fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
-        &v[self.below(v.len())]
-    }
-}
+pub use test_support::Rng;
 
 /// What to generate.
 #[derive(Debug, Clone, Copy)]

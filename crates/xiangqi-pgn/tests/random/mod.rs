@@ -9,29 +9,7 @@
 use xiangqi::Position;
 use xiangqi_pgn::{Game, Line, MoveNode};
 
-/// xorshift64: the property tests draw a seed, everything else follows from it.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    pub fn pick<T: Clone>(&mut self, v: &[T]) -> T {
-        v[self.below(v.len())].clone()
-    }
-}
+pub use test_support::Rng;
 
 /// What to generate.
 #[derive(Debug, Clone, Copy)]
@@ -71,7 +49,7 @@ fn comment(rng: &mut Rng, narrow: bool) -> String {
     let chars = if narrow { NARROW } else { WIDE };
     let mut s = String::new();
     for _ in 0..1 + rng.below(20) {
-        s.push(rng.pick(chars));
+        s.push(rng.pick_cloned(chars));
     }
     s.trim().to_string()
 }
@@ -90,7 +68,7 @@ fn node(rng: &mut Rng, mv: xiangqi::Move, decorate: bool, narrow: bool) -> MoveN
     };
     if decorate {
         while rng.chance(12) {
-            n.nags.push(rng.pick(NAGS).to_string());
+            n.nags.push(rng.pick_cloned(NAGS).to_string());
         }
         while rng.chance(12) {
             n.comments.push(comment(rng, narrow));
@@ -165,7 +143,7 @@ fn tag_value(rng: &mut Rng, narrow: bool) -> String {
             'a', 'B', '1', ' ', '.', '-', '中', '"', '\\', 'é', '象', '(', ')',
         ]
     };
-    (0..rng.below(12)).map(|_| rng.pick(chars)).collect()
+    (0..rng.below(12)).map(|_| rng.pick_cloned(chars)).collect()
 }
 
 /// A random game as a model (sources empty, `source_notation` unset).
@@ -175,13 +153,13 @@ pub fn generate(spec: Spec) -> Game {
     let mut g = Game::new(start.clone());
     if spec.decorate {
         for _ in 0..rng.below(5) {
-            let name = rng.pick(TAGS);
+            let name = rng.pick_cloned(TAGS);
             let value = tag_value(&mut rng, spec.narrow_text);
             g.set_tag(name, &value);
         }
     }
     let mut pos = start;
     g.line = line(&mut rng, &mut pos, spec.plies, None, 0, &spec);
-    g.result = rng.pick(&["*", "1-0", "0-1", "1/2-1/2"]).to_string();
+    g.result = rng.pick_cloned(&["*", "1-0", "0-1", "1/2-1/2"]).to_string();
     g
 }
