@@ -274,6 +274,9 @@ impl<R: Read> PgnReader<R> {
         let mut have_value = false;
         let mut tag_pos = Pos::default();
         let mut after_result = false;
+        // The last movetext symbol was `e`: a `p` now completes `e.p.` (reported once, on
+        // the `e`); a `p` anywhere else is reported on its own.
+        let mut after_e = false;
 
         loop {
             let Some(t) = self.next_token()? else {
@@ -294,6 +297,7 @@ impl<R: Read> PgnReader<R> {
                                 || matches!(text[0], b'K' | b'Q' | b'R' | b'B' | b'N'))
                             && text != b"ep"
                         {
+                            after_e = false;
                             match SanPlus::parse(text) {
                                 Ok(sp) => {
                                     if v.san(sp, text, t.pos) == Control::SkipMovetext {
@@ -397,11 +401,12 @@ impl<R: Read> PgnReader<R> {
             match t.kind {
                 TokenKind::Symbol => {
                     let text = &self.buf[t.range()];
+                    let completes_ep = after_e && text == b"p";
+                    after_e = text == b"e";
                     match classify(text) {
                         Sym::MoveNumber => {}
                         Sym::Ignore => {
-                            // `e.p.` arrives as `e` `.` `p` `.`: one report, on the `e`.
-                            if !skipping && text != b"p" {
+                            if !skipping && !completes_ep {
                                 v.ignored(text, t.pos);
                             }
                         }

@@ -64,3 +64,24 @@ fn a_semicolon_comment_with_line_breaks_stays_one_comment() {
         [chess_pgn::After::Comment("a } b c".into())]
     );
 }
+
+#[test]
+fn a_stray_p_is_reported_and_e_p_only_once() {
+    let g = parse_all("1. e4 p d5 2. e5 f5 3. exf6 e.p. e Nc6 p *\n")
+        .remove(0)
+        .unwrap();
+    let warnings: Vec<String> = g
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{} {}", d.at.line, d.at.col, d.message))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "1:7 en passant marker `p` dropped (the move itself says it)",
+            "1:29 en passant marker `e` dropped (the move itself says it)",
+            "1:34 en passant marker `e` dropped (the move itself says it)",
+            "1:40 en passant marker `p` dropped (the move itself says it)",
+        ]
+    );
+}
