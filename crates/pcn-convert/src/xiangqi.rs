@@ -424,24 +424,9 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
 /// Equality of two games' content (the model has no `PartialEq`): tags, start, result,
 /// notation read, and the move tree with sources, NAGs, comments and variations.
 pub fn same_game(a: &Game, b: &Game) -> bool {
-    fn line_eq(a: &Line, b: &Line) -> bool {
-        a.leading_comments == b.leading_comments
-            && a.moves.len() == b.moves.len()
-            && a.moves.iter().zip(&b.moves).all(|(x, y)| {
-                x.mv == y.mv
-                    && x.source == y.source
-                    && x.nags == y.nags
-                    && x.comments == y.comments
-                    && x.variations.len() == y.variations.len()
-                    && x.variations
-                        .iter()
-                        .zip(&y.variations)
-                        .all(|(v, w)| line_eq(v, w))
-            })
-    }
     a.tags == b.tags
         && a.start == b.start
         && a.result == b.result
         && a.source_notation == b.source_notation
-        && line_eq(&a.line, &b.line)
+        && a.line.same_tree(&b.line, true)
 }

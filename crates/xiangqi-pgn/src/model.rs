@@ -26,6 +26,28 @@ pub struct Line {
     pub moves: Vec<MoveNode>,
 }
 
+impl Line {
+    /// The same move tree: moves, NAGs, comments and variations, recursively. With
+    /// `with_sources` the move texts as read must match too; without, a line read from
+    /// text can be compared with one built in code. (No `PartialEq`: which of the two is
+    /// meant depends on the caller.)
+    pub fn same_tree(&self, other: &Line, with_sources: bool) -> bool {
+        self.leading_comments == other.leading_comments
+            && self.moves.len() == other.moves.len()
+            && self.moves.iter().zip(&other.moves).all(|(x, y)| {
+                x.mv == y.mv
+                    && (!with_sources || x.source == y.source)
+                    && x.nags == y.nags
+                    && x.comments == y.comments
+                    && x.variations.len() == y.variations.len()
+                    && x.variations
+                        .iter()
+                        .zip(&y.variations)
+                        .all(|(v, w)| v.same_tree(w, with_sources))
+            })
+    }
+}
+
 /// A xiangqi game.
 #[derive(Debug, Clone)]
 pub struct Game {

@@ -77,22 +77,6 @@ fn expected(g: &Game, style: &MoveStyle) -> Game {
     e
 }
 
-/// Equal move trees (moves, NAGs, comments, variations), sources not compared.
-fn lines_equal(a: &Line, b: &Line) -> bool {
-    a.leading_comments == b.leading_comments
-        && a.moves.len() == b.moves.len()
-        && a.moves.iter().zip(&b.moves).all(|(x, y)| {
-            x.mv == y.mv
-                && x.nags == y.nags
-                && x.comments == y.comments
-                && x.variations.len() == y.variations.len()
-                && x.variations
-                    .iter()
-                    .zip(&y.variations)
-                    .all(|(v, w)| lines_equal(v, w))
-        })
-}
-
 /// `back` is what reading `g` written in `style` must give.
 fn check_read(
     back: &xiangqi_pgn::FileRead,
@@ -119,7 +103,7 @@ fn check_read(
     let notation = (!g.line.moves.is_empty()).then_some(style.notation);
     prop_assert_eq!(b.source_notation, notation);
     prop_assert!(
-        lines_equal(&b.line, &e.line),
+        b.line.same_tree(&e.line, false),
         "move tree differs\n{:?}\n---\n{:?}\n{}",
         b.line,
         e.line,
