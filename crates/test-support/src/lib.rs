@@ -1,5 +1,47 @@
 //! Helpers shared by the workspace's own tests: a seeded random source for the random
-//! game generators and the property-test case count. Not published.
+//! game generators, the property-test case count and the paths of the reference data.
+//! Not published.
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root (this crate lives in `crates/test-support`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `testdata/` of the workspace.
+pub fn testdata() -> PathBuf {
+    workspace_root().join("testdata")
+}
+
+/// The shared reference folder (`../shared` beside the workspace: spec, oracle, corpus),
+/// or the folder named by `CESCACS_SHARED`.
+///
+/// Tests that need it fail loudly when it is missing: a test that skips silently would
+/// report green on a machine that checked nothing.
+pub fn shared_dir() -> PathBuf {
+    let dir = std::env::var_os("CESCACS_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("../shared"));
+    assert!(
+        dir.join("oracle").is_dir() && dir.join("corpus").is_dir(),
+        "the shared reference data is missing: expected {} (with oracle/ and corpus/) beside \
+         the workspace, or CESCACS_SHARED naming it",
+        dir.display()
+    );
+    dir
+}
+
+/// A path below [`shared_dir`], which must exist.
+pub fn shared(relative: &str) -> PathBuf {
+    let path = shared_dir().join(relative);
+    assert!(
+        path.exists(),
+        "required shared reference file missing: {}",
+        path.display()
+    );
+    path
+}
 
 /// xorshift64: a property test draws one seed, everything else follows from it, so a
 /// failing case is reproduced from the seed alone.
