@@ -26,71 +26,32 @@
 //! assert!(String::from_utf8(out).unwrap().starts_with("[EVENT"));
 //! ```
 
-mod split;
+#![warn(missing_docs)]
 
-pub use split::{GameSplitter, RawGame};
+mod input;
+mod output;
+mod report;
+mod split;
+mod walk;
+
+pub use input::{Compression, HEAD_BYTES, Input};
+pub use output::{OutputFile, interrupt_flag, remove_temporaries, stdout_encoder};
+pub use report::{ReportWriter, print_diagnostic, print_line};
+pub use split::{GameSplitter, Problem, RawGame, TextEncoding};
+pub use walk::{Walk, WalkNote, output_is_input, walk};
 
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-
-/// One input stream: a file, standard input, or bytes in memory.
-pub struct Input {
-    /// The name used in diagnostics (`-` for standard input).
-    pub name: String,
-    /// Total size in bytes when known, for progress and ETA.
-    pub size: Option<u64>,
-    reader: Box<dyn BufRead + Send>,
-}
-
-impl Input {
-    /// Opens a file, or standard input for `-`.
-    pub fn open(path: &Path) -> io::Result<Input> {
-        if path.as_os_str() == "-" {
-            return Ok(Input {
-                name: "-".into(),
-                size: None,
-                reader: Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
-            });
-        }
-        let file = File::open(path)?;
-        let size = file.metadata().ok().map(|m| m.len());
-        Ok(Input {
-            name: path.display().to_string(),
-            size,
-            reader: Box::new(BufReader::with_capacity(1 << 16, file)),
-        })
-    }
-
-    /// An input held in memory (tests, and formats read whole).
-    pub fn from_bytes(name: impl Into<String>, bytes: Vec<u8>) -> Input {
-        Input {
-            name: name.into(),
-            size: Some(bytes.len() as u64),
-            reader: Box::new(io::Cursor::new(bytes)),
-        }
-    }
-
-    /// An input from any reader.
-    pub fn from_reader(
-        name: impl Into<String>,
-        size: Option<u64>,
-        reader: impl Read + Send + 'static,
-    ) -> Input {
-        Input {
-            name: name.into(),
-            size,
-            reader: Box::new(BufReader::with_capacity(1 << 16, reader)),
-        }
-    }
-}
 
 /// Expands directories (recursively, sorted by path for a stable order) into the files
 /// below them whose names pass `keep`; plain paths and `-` are kept as given.
+/// Fails on the first unreadable directory; [`walk`] reports and goes on instead.
 pub fn expand_paths(paths: &[PathBuf], keep: &dyn Fn(&Path) -> bool) -> io::Result<Vec<PathBuf>> {
     fn walk(dir: &Path, keep: &dyn Fn(&Path) -> bool, out: &mut Vec<PathBuf>) -> io::Result<()> {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
@@ -117,10 +78,13 @@ pub fn expand_paths(paths: &[PathBuf], keep: &dyn Fn(&Path) -> bool) -> io::Resu
     Ok(out)
 }
 
+/// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// The game is processed; something was tolerated or left out.
     Warning,
+    /// The game is not processed.
     Error,
 }
 
@@ -136,11 +100,13 @@ impl fmt::Display for Severity {
 /// A problem found in one game, located relative to the game's own first line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameDiagnostic {
+    /// How bad it is.
     pub severity: Severity,
     /// 1-based line within the game's bytes.
     pub line: u64,
     /// 1-based column (in characters) within that line.
     pub column: u64,
+    /// What was expected and what was found.
     pub message: String,
 }
 
@@ -149,10 +115,12 @@ pub struct GameDiagnostic {
 pub struct GameOutcome {
     /// Bytes to write for this game (ignored when the game has an error).
     pub output: Vec<u8>,
+    /// Problems found, located in the game.
     pub diagnostics: Vec<GameDiagnostic>,
 }
 
 impl GameOutcome {
+    /// A good game and what to write for it.
     pub fn output(output: Vec<u8>) -> Self {
         GameOutcome {
             output,
@@ -160,6 +128,7 @@ impl GameOutcome {
         }
     }
 
+    /// A bad game with one error.
     pub fn error(line: u64, column: u64, message: impl Into<String>) -> Self {
         GameOutcome {
             output: Vec::new(),
@@ -172,6 +141,7 @@ impl GameOutcome {
         }
     }
 
+    /// Whether the game has an error (and is therefore not written).
     pub fn is_bad(&self) -> bool {
         self.diagnostics
             .iter()
@@ -182,12 +152,19 @@ impl GameOutcome {
 /// A problem located in its input: file, game number, line and column.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
+    /// How bad it is.
     pub severity: Severity,
+    /// The input's name.
     pub file: String,
+    /// 1-based game number in the input.
     pub game: usize,
+    /// 1-based line in the input.
     pub line: u64,
+    /// 1-based column (characters) in that line.
     pub column: u64,
+    /// Byte offset of the game's first byte in the input.
     pub byte_offset: u64,
+    /// What was expected and what was found.
     pub message: String,
 }
 
@@ -227,8 +204,12 @@ pub enum Framing {
     Pgn,
     /// One record per non-blank line (JSON Lines).
     Lines,
-    /// The whole input is one record (a JSON document).
+    /// The whole input is one record.
     Whole,
+    /// JSON documents: the elements of a top-level array, or top-level values one
+    /// after another (one document, or JSON Lines); found by a lexical scan, so a
+    /// file of any size is read document by document.
+    Json,
 }
 
 /// Tuning knobs; the defaults suit multi-gigabyte files on a small machine.
@@ -244,10 +225,16 @@ pub struct Options {
     pub batch_games: usize,
     /// Longer games are reported as errors instead of being held in memory.
     pub max_game_bytes: usize,
-    /// Written before the first game's output, between two outputs, and after the last.
+    /// Written before the first game's output…
     pub header: Vec<u8>,
+    /// …between two outputs…
     pub separator: Vec<u8>,
+    /// …and after the last (not when the run is interrupted).
     pub footer: Vec<u8>,
+    /// How PGN-like text is scanned; `None`: guessed per input from its head.
+    pub encoding: Option<TextEncoding>,
+    /// Raised (by [`interrupt_flag`]'s handler) to stop the run after the current batch.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Options {
@@ -261,20 +248,35 @@ impl Default for Options {
             header: Vec::new(),
             separator: Vec::new(),
             footer: Vec::new(),
+            encoding: None,
+            stop: None,
         }
     }
 }
 
-/// Counts and every diagnostic of a run.
+/// Counts (and, from [`run`], every diagnostic) of a run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
+    /// Inputs read.
     pub files: usize,
+    /// Games (records) found.
     pub games: usize,
+    /// Games processed without error (written, when converting).
     pub games_converted: usize,
+    /// Of those, games with warnings.
     pub games_with_warnings: usize,
+    /// Games with an error.
     pub games_bad: usize,
+    /// Warnings in all.
     pub warnings: usize,
+    /// Errors in all.
     pub errors: usize,
+    /// Stopped by [`Options::stop`] before the end: the counts cover what was done.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
+    /// Every diagnostic, in input order ([`run`] only; [`run_streaming`] hands them
+    /// to its callback instead and keeps none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -309,21 +311,41 @@ impl fmt::Display for Summary {
 /// Progress after each batch, for a progress bar.
 #[derive(Debug, Clone, Copy)]
 pub struct Progress {
+    /// Games done.
     pub games: usize,
+    /// Input bytes done.
     pub bytes: u64,
+    /// Input bytes in all, when every size is known.
     pub total_bytes: Option<u64>,
 }
 
 /// Why a run could not go on.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// An input could not be read (kept for callers; [`run`] now reports a read
+    /// error as a located diagnostic and goes on with the next input).
     #[error("{file}: read error: {source}")]
-    Read { file: String, source: io::Error },
+    Read {
+        /// The input's name.
+        file: String,
+        /// What failed.
+        source: io::Error,
+    },
+    /// The output could not be written (a broken pipe included).
     #[error("write error: {0}")]
     Write(#[source] io::Error),
+    /// The worker threads could not be started.
     #[error("could not start {jobs} worker threads: {reason}")]
-    Pool { jobs: usize, reason: String },
+    Pool {
+        /// Threads asked for.
+        jobs: usize,
+        /// Why not.
+        reason: String,
+    },
 }
+
+/// The most worker threads a run accepts (more would only exhaust the machine).
+pub const MAX_JOBS: usize = 1024;
 
 struct Batch {
     file: usize,
@@ -331,22 +353,63 @@ struct Batch {
     bytes: u64,
 }
 
-/// Runs `process` over every game of `inputs`, writing outputs in order to `sink`.
-///
-/// A game whose outcome has an error is reported and not written; the run goes on.
-/// The run stops only when an input cannot be read or the sink cannot be written.
+/// Runs `process` over every game of `inputs`, writing outputs in order to `sink`, and
+/// returns the summary with every diagnostic in it. See [`run_streaming`].
 pub fn run<W, F, P>(
     inputs: Vec<Input>,
     options: &Options,
     sink: &mut W,
     process: F,
-    mut progress: P,
+    progress: P,
 ) -> Result<Summary, RunError>
 where
     W: Write,
     F: Fn(&RawGame) -> GameOutcome + Sync,
     P: FnMut(Progress),
 {
+    let mut diagnostics = Vec::new();
+    let mut summary = run_streaming(
+        inputs,
+        options,
+        sink,
+        process,
+        |d| diagnostics.push(d.clone()),
+        progress,
+    )?;
+    summary.diagnostics = diagnostics;
+    Ok(summary)
+}
+
+/// Runs `process` over every game of `inputs`, writing outputs in order to `sink`;
+/// each diagnostic goes to `on_diagnostic` as soon as its game's turn comes (input
+/// order), and none is kept: memory does not grow with the number of bad games.
+///
+/// A game whose outcome has an error is reported and not written; the run goes on.
+/// Games the splitter flagged ([`RawGame::problem`]: damaged, oversized) are reported
+/// without calling `process`. A read error ends its input with a located diagnostic and
+/// the run goes on with the next input. The run stops early only when the sink cannot
+/// be written, or when [`Options::stop`] is raised (then [`Summary::interrupted`] is set
+/// and the footer is not written).
+pub fn run_streaming<W, F, D, P>(
+    inputs: Vec<Input>,
+    options: &Options,
+    sink: &mut W,
+    process: F,
+    mut on_diagnostic: D,
+    mut progress: P,
+) -> Result<Summary, RunError>
+where
+    W: Write,
+    F: Fn(&RawGame) -> GameOutcome + Sync,
+    D: FnMut(&Diagnostic),
+    P: FnMut(Progress),
+{
+    if options.jobs > MAX_JOBS {
+        return Err(RunError::Pool {
+            jobs: options.jobs,
+            reason: format!("at most {MAX_JOBS} worker threads are allowed"),
+        });
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs)
         .build()
@@ -367,35 +430,43 @@ where
     };
     let mut first_output = true;
     sink.write_all(&options.header).map_err(RunError::Write)?;
+    let stopped = || {
+        options
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    };
 
     // Two batches in flight: one being processed, one being read.
-    let (tx, rx) = mpsc::sync_channel::<Result<Batch, RunError>>(1);
+    let (tx, rx) = mpsc::sync_channel::<Batch>(1);
     // Three stages joined by bounded channels: the reader cuts games, a compute thread
     // keeps the pool busy with the next batch, and this thread writes in input order, so
     // the workers never wait for output to be written.
-    let (done_tx, done_rx) = mpsc::sync_channel::<Result<(Batch, Vec<GameOutcome>), RunError>>(1);
+    let (done_tx, done_rx) = mpsc::sync_channel::<(Batch, Vec<GameOutcome>)>(1);
+    let handle = |game: &RawGame| match &game.problem {
+        Some(problem) => {
+            let (line, column, message) = problem.describe();
+            GameOutcome::error(line, column, message)
+        }
+        None => process(game),
+    };
     std::thread::scope(|scope| -> Result<(), RunError> {
         let reader_options = options.clone();
         scope.spawn(move || read_batches(inputs, &reader_options, &tx));
-        let (pool, process) = (&pool, &process);
+        let (pool, handle) = (&pool, &handle);
         scope.spawn(move || {
             for batch in rx {
-                let result = batch.map(|batch| {
-                    let outcomes: Vec<GameOutcome> = if options.jobs == 1 {
-                        batch.games.iter().map(process).collect()
-                    } else {
-                        pool.install(|| batch.games.par_iter().map(process).collect())
-                    };
-                    (batch, outcomes)
-                });
-                let failed = result.is_err();
-                if done_tx.send(result).is_err() || failed {
+                let outcomes: Vec<GameOutcome> = if options.jobs == 1 {
+                    batch.games.iter().map(handle).collect()
+                } else {
+                    pool.install(|| batch.games.par_iter().map(handle).collect())
+                };
+                if done_tx.send((batch, outcomes)).is_err() {
                     return;
                 }
             }
         });
-        for item in done_rx {
-            let (batch, outcomes) = item?;
+        for (batch, outcomes) in done_rx {
             for (game, outcome) in batch.games.iter().zip(outcomes) {
                 summary.games += 1;
                 let mut warned = false;
@@ -407,12 +478,18 @@ where
                         }
                         Severity::Error => summary.errors += 1,
                     }
-                    summary.diagnostics.push(Diagnostic {
+                    on_diagnostic(&Diagnostic {
                         severity: d.severity,
                         file: names[batch.file].clone(),
                         game: game.index,
                         line: game.line + d.line.saturating_sub(1),
-                        column: d.column,
+                        // A record that starts mid-line (a JSON array element) shifts
+                        // the columns of its first line.
+                        column: if d.line <= 1 {
+                            d.column + game.column.saturating_sub(1)
+                        } else {
+                            d.column
+                        },
                         byte_offset: game.offset,
                         message: clip_message(&d.message),
                     });
@@ -433,68 +510,99 @@ where
             done.games += batch.games.len();
             done.bytes += batch.bytes;
             progress(done);
+            if stopped() {
+                summary.interrupted = true;
+                // Dropping the receiver stops the other stages after their batch.
+                break;
+            }
         }
         Ok(())
     })?;
-    sink.write_all(&options.footer).map_err(RunError::Write)?;
+    if !summary.interrupted && stopped() {
+        summary.interrupted = true;
+    }
+    if !summary.interrupted {
+        sink.write_all(&options.footer).map_err(RunError::Write)?;
+    }
     sink.flush().map_err(RunError::Write)?;
     Ok(summary)
 }
 
 /// The reader thread: cuts every input into games and sends them in bounded batches.
-fn read_batches(
-    inputs: Vec<Input>,
-    options: &Options,
-    tx: &mpsc::SyncSender<Result<Batch, RunError>>,
-) {
+fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Batch>) {
     for (file, input) in inputs.into_iter().enumerate() {
-        let name = input.name.clone();
-        let mut splitter =
-            GameSplitter::new(input.reader, options.max_game_bytes).framing(options.framing);
+        if options
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return;
+        }
+        let framing = input.framing.unwrap_or(options.framing);
+        let encoding = input
+            .encoding
+            .or(options.encoding)
+            .unwrap_or_else(|| TextEncoding::detect(input.head()));
+        let mut splitter = GameSplitter::new(input.reader, options.max_game_bytes)
+            .framing(framing)
+            .encoding(encoding);
         let mut batch = Batch {
             file,
             games: Vec::new(),
             bytes: 0,
         };
+        let mut games_read = 0;
         loop {
-            match splitter.next_game() {
-                Ok(Some(mut game)) => {
-                    if game.truncated {
-                        // Keep only what is needed to report it; the rest was never held.
-                        game.bytes.truncate(256);
-                    }
+            let next = splitter.next_game();
+            let ended = !matches!(next, Ok(Some(_)));
+            match next {
+                Ok(Some(game)) => {
+                    games_read = game.index;
                     batch.bytes += game.bytes.len() as u64;
                     batch.games.push(game);
-                    if batch.bytes as usize >= options.batch_bytes
-                        || batch.games.len() >= options.batch_games
-                    {
-                        let full = std::mem::replace(
-                            &mut batch,
-                            Batch {
-                                file,
-                                games: Vec::new(),
-                                bytes: 0,
-                            },
-                        );
-                        if tx.send(Ok(full)).is_err() {
-                            return;
-                        }
-                    }
                 }
-                Ok(None) => break,
+                Ok(None) => {}
                 Err(source) => {
-                    let _ = tx.send(Err(RunError::Read { file: name, source }));
+                    // Reported as a game of its own, located at the last game read, so
+                    // the other inputs are still processed.
+                    batch.games.push(RawGame {
+                        index: games_read + 1,
+                        line: splitter.line(),
+                        column: 1,
+                        offset: splitter.offset(),
+                        bytes: Vec::new(),
+                        truncated: true,
+                        problem: Some(Problem::Read {
+                            message: source.to_string(),
+                        }),
+                    });
+                }
+            }
+            if ended
+                || batch.bytes as usize >= options.batch_bytes
+                || batch.games.len() >= options.batch_games
+            {
+                let full = std::mem::replace(
+                    &mut batch,
+                    Batch {
+                        file,
+                        games: Vec::new(),
+                        bytes: 0,
+                    },
+                );
+                if !full.games.is_empty() && tx.send(full).is_err() {
                     return;
                 }
             }
-        }
-        if !batch.games.is_empty() && tx.send(Ok(batch)).is_err() {
-            return;
+            if ended {
+                break;
+            }
         }
     }
 }
 
 /// The outcome to give a game the splitter had to cut: it is too large to process.
+/// ([`run`] reports such games itself; this is for callers that split on their own.)
 pub fn oversized(game: &RawGame, limit: usize) -> Option<GameOutcome> {
     game.truncated.then(|| {
         GameOutcome::error(
@@ -508,6 +616,7 @@ pub fn oversized(game: &RawGame, limit: usize) -> Option<GameOutcome> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Read;
 
     #[test]
     fn long_messages_keep_both_ends() {
@@ -618,8 +727,12 @@ mod tests {
             }
         }
         let inputs = vec![Input::from_reader("x.pgn", None, Failing)];
-        let err = run(inputs, &Options::default(), &mut Vec::new(), upper, |_| {}).unwrap_err();
-        assert_eq!(err.to_string(), "x.pgn: read error: disk on fire");
+        let s = run(inputs, &Options::default(), &mut Vec::new(), upper, |_| {}).unwrap();
+        assert_eq!(s.games_bad, 1);
+        assert_eq!(
+            s.diagnostics[0].to_string(),
+            "x.pgn:1:1: game 1: error: read error: disk on fire; the rest of this input is not read"
+        );
     }
 
     #[test]

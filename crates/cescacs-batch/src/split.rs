@@ -1,16 +1,147 @@
-//! Splitting a PGN-like byte stream into games without parsing them.
+//! Splitting a game-record byte stream into games without parsing them.
 //!
 //! CTL-PGN, xiangqi PGN and classic PGN share one outer shape: a block of `[Tag "…"]`
-//! lines followed by movetext. A new game starts at the first tag line that follows
-//! movetext. The splitter only has to know enough lexical structure not to be fooled by
-//! a `[` that is not a tag: inside a `{…}` comment (which may span lines), after a `;`
-//! rest-of-line comment, or on a `%` escape line. It works on bytes, so it is
-//! indifferent to the text encoding (UTF-8, GBK, Big5, Latin-1 all keep `[`, `{`, `}`,
-//! `;`, `%`, CR and LF as single bytes: none of them occurs as a trail byte of GBK or
-//! Big5, whose trail bytes start at 0x40).
+//! lines followed by movetext. The splitter knows just enough lexical structure to cut
+//! at game boundaries and to survive damage:
+//!
+//! * a tag line that follows movetext starts a new game;
+//! * a result token (`1-0`, `0-1`, `1/2-1/2`, `*`) outside comments and variations ends
+//!   a game, so the next line with movetext starts another even with no blank line and
+//!   no tags (`e4 e5 *\nd4 d5 *` is two games);
+//! * a `[` inside a `{…}` comment, after `;`, or on a `%` line is not a tag — but when a
+//!   comment or variation is still open at a line that is plainly a tag line
+//!   (`[Name "value"]`), or at a line starting with the move number `1.` right after a
+//!   result token, the open comment is taken to be damage: the game is cut there and
+//!   flagged ([`Problem::Unclosed`]) so the next games are not swallowed.
+//!
+//! Memory is bounded by the per-game cap, long lines included: bytes beyond the cap are
+//! scanned (so the comment state stays right) but not kept, and a stream with no game
+//! boundary within four times the cap ends the input with [`Problem::NoBoundary`].
+//!
+//! The splitter works on bytes. Single-byte encodings and UTF-8 never use `{ } ( ) [ ;`
+//! inside a multi-byte character; Big5 and GBK do (徐 is `AE 7D`, 州 is `A6 7B`), so
+//! [`TextEncoding::DoubleByte`] makes the scanner step over lead+trail pairs.
 
 use crate::Framing;
 use std::io::{self, BufRead};
+
+/// How the splitter reads the bytes of a PGN-like input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextEncoding {
+    /// UTF-8 or any single-byte encoding (ASCII, Latin-1, CP1251 …).
+    #[default]
+    Bytes,
+    /// A double-byte encoding (Big5, GBK, GB18030): a byte 0x81–0xFE starts a
+    /// two-byte character whose second byte may be ASCII punctuation.
+    DoubleByte,
+}
+
+impl TextEncoding {
+    /// Guesses from the head of an input: invalid UTF-8 whose high bytes pair up as
+    /// lead+trail bytes everywhere is double-byte text; anything else (UTF-8, Latin-1,
+    /// CP1251, where high bytes stand alone or in odd runs) is [`TextEncoding::Bytes`].
+    pub fn detect(head: &[u8]) -> TextEncoding {
+        // A character cut by the end of the head must not make valid UTF-8 look invalid.
+        match std::str::from_utf8(head) {
+            Ok(_) => return TextEncoding::Bytes,
+            Err(e) if e.error_len().is_none() => return TextEncoding::Bytes,
+            Err(_) => {}
+        }
+        let (mut pairs, mut bad, mut i) = (0usize, 0usize, 0usize);
+        while i < head.len() {
+            let b = head[i];
+            if (0x81..=0xFE).contains(&b) {
+                match head.get(i + 1) {
+                    Some(&t) if (0x40..=0xFE).contains(&t) && t != 0x7F => pairs += 1,
+                    Some(_) => bad += 1,
+                    None => {}
+                }
+                i += 2;
+            } else {
+                if b >= 0x80 {
+                    bad += 1;
+                }
+                i += 1;
+            }
+        }
+        if pairs >= 4 && bad * 100 <= pairs {
+            TextEncoding::DoubleByte
+        } else {
+            TextEncoding::Bytes
+        }
+    }
+}
+
+/// What is wrong with a game the splitter had to cut or could not hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// The game is longer than the per-game cap; only its first bytes are kept.
+    Oversized {
+        /// The cap, in bytes.
+        limit: usize,
+    },
+    /// No game boundary was found within four times the cap: the rest of the input is
+    /// not read (an endless stream, or not a game file at all).
+    NoBoundary {
+        /// The cap, in bytes.
+        limit: usize,
+    },
+    /// The input could not be read further (a read or decompression error).
+    Read {
+        /// What failed.
+        message: String,
+    },
+    /// A comment or variation (or, in JSON, a string) was still open where the next
+    /// game plainly starts; the game was cut there.
+    Unclosed {
+        /// What was left open: `{` comment, `(` variation, or `"` JSON string.
+        what: char,
+        /// 1-based line of the opening character, relative to the game's first line.
+        line: u64,
+        /// 1-based column (in characters) of the opening character.
+        column: u64,
+    },
+}
+
+impl Problem {
+    /// Where to report the problem, relative to the game, and what to say.
+    pub fn describe(&self) -> (u64, u64, String) {
+        match self {
+            Problem::Oversized { limit } => (
+                1,
+                1,
+                format!("game is larger than the {limit}-byte limit; skipped"),
+            ),
+            Problem::NoBoundary { limit } => (
+                1,
+                1,
+                format!(
+                    "no game boundary within {} bytes: the rest of this input is not read",
+                    (*limit as u64).saturating_mul(NO_BOUNDARY_FACTOR)
+                ),
+            ),
+            Problem::Read { message } => (
+                1,
+                1,
+                format!("read error: {message}; the rest of this input is not read"),
+            ),
+            Problem::Unclosed { what, line, column } => {
+                let kind = match what {
+                    '{' => "`{` comment",
+                    '(' => "`(` variation",
+                    _ => "JSON string",
+                };
+                (
+                    *line,
+                    *column,
+                    format!(
+                        "unclosed {kind}: expected its closing before the next game, found a new game; this game is skipped"
+                    ),
+                )
+            }
+        }
+    }
+}
 
 /// One game's bytes, cut from its file at game boundaries, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +150,9 @@ pub struct RawGame {
     pub index: usize,
     /// 1-based line number of the game's first byte in its input.
     pub line: u64,
+    /// 1-based column of the game's first byte in its line (a JSON array element can
+    /// start mid-line; PGN games start at column 1).
+    pub column: u64,
     /// Byte offset of the game's first byte in its input.
     pub offset: u64,
     /// The game's bytes, verbatim (line endings and encoding untouched).
@@ -26,23 +160,201 @@ pub struct RawGame {
     /// Set when the game was longer than the splitter's limit: `bytes` then holds only
     /// the first `max_game_bytes`, and the game must be reported, not processed.
     pub truncated: bool,
+    /// Set when the game must be reported, not processed (damage, size).
+    pub problem: Option<Problem>,
 }
 
+/// Per-line lexical state of the PGN scanner.
+#[derive(Debug, Default, Clone)]
+struct Lexer {
+    in_brace: bool,
+    in_line_comment: bool,
+    depth: u32,
+    pending_trail: bool,
+    /// Opening of the comment / outermost variation still open: absolute line, column.
+    brace_at: (u64, u64),
+    paren_at: (u64, u64),
+    /// The current token (only short ones matter: results).
+    token: [u8; 8],
+    token_len: usize,
+    token_long: bool,
+    /// A result token ended the movetext at depth 0, outside comments.
+    after_result: bool,
+    /// The last token seen anywhere (comments included) was a result token.
+    last_token_result: bool,
+    /// A movetext token (not a result, not in a comment) was seen.
+    movetext: bool,
+    /// Absolute position of the next byte.
+    line: u64,
+    column: u64,
+}
+
+fn is_result(t: &[u8]) -> bool {
+    matches!(t, b"1-0" | b"0-1" | b"1/2-1/2" | b"*" | b"\xC2\xBD-\xC2\xBD")
+}
+
+impl Lexer {
+    fn end_token(&mut self) {
+        if self.token_len == 0 && !self.token_long {
+            return;
+        }
+        let result = !self.token_long && is_result(&self.token[..self.token_len]);
+        if self.in_brace || self.in_line_comment {
+            self.last_token_result = result;
+        } else {
+            self.last_token_result = result;
+            if result {
+                if self.depth == 0 {
+                    self.after_result = true;
+                }
+            } else if self.depth == 0 {
+                self.movetext = true;
+                self.after_result = false;
+            }
+        }
+        self.token_len = 0;
+        self.token_long = false;
+    }
+
+    fn push_token(&mut self, b: u8) {
+        if self.token_len < self.token.len() {
+            self.token[self.token_len] = b;
+            self.token_len += 1;
+        } else {
+            self.token_long = true;
+        }
+    }
+
+    /// Scans movetext bytes (never a tag or `%` line).
+    fn scan(&mut self, bytes: &[u8], encoding: TextEncoding) {
+        for &b in bytes {
+            let at = (self.line, self.column);
+            // Columns count characters: UTF-8 continuation bytes and trail bytes do not.
+            let counts = if self.pending_trail {
+                false
+            } else {
+                encoding == TextEncoding::DoubleByte || !(0x80..0xC0).contains(&b)
+            };
+            if counts {
+                self.column += 1;
+            }
+            if self.pending_trail {
+                self.pending_trail = false;
+                self.push_token(b);
+                continue;
+            }
+            if encoding == TextEncoding::DoubleByte && (0x81..=0xFE).contains(&b) {
+                self.pending_trail = true;
+                self.push_token(b);
+                continue;
+            }
+            if self.in_brace {
+                match b {
+                    b'}' => {
+                        self.end_token();
+                        self.in_brace = false;
+                    }
+                    b' ' | b'\t' | b'\r' | b'\n' => self.end_token(),
+                    _ => self.push_token(b),
+                }
+                continue;
+            }
+            if self.in_line_comment {
+                match b {
+                    b' ' | b'\t' | b'\r' | b'\n' => self.end_token(),
+                    _ => self.push_token(b),
+                }
+                continue;
+            }
+            match b {
+                b'{' => {
+                    self.end_token();
+                    self.in_brace = true;
+                    self.brace_at = at;
+                }
+                b'(' => {
+                    self.end_token();
+                    if self.depth == 0 {
+                        self.paren_at = at;
+                    }
+                    self.depth = self.depth.saturating_add(1);
+                    self.after_result = false;
+                }
+                b')' => {
+                    self.end_token();
+                    self.depth = self.depth.saturating_sub(1);
+                }
+                b';' => {
+                    self.end_token();
+                    self.in_line_comment = true;
+                }
+                b' ' | b'\t' | b'\r' | b'\n' => self.end_token(),
+                _ => self.push_token(b),
+            }
+        }
+    }
+
+    fn end_line(&mut self) {
+        self.end_token();
+        self.in_line_comment = false;
+        self.pending_trail = false;
+        self.line += 1;
+        self.column = 1;
+    }
+
+    /// Forgets the game's state at a game boundary (the position is kept).
+    fn reset_game(&mut self) {
+        *self = Lexer {
+            line: self.line,
+            column: self.column,
+            ..Lexer::default()
+        };
+    }
+}
+
+/// `[Name "` at the start of a trimmed line: plainly a tag, even inside a comment.
+fn is_strict_tag_line(t: &[u8]) -> bool {
+    let Some(rest) = t.strip_prefix(b"[") else {
+        return false;
+    };
+    let name_len = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    if name_len == 0 || !rest[0].is_ascii_alphabetic() {
+        return false;
+    }
+    let after = trim_start(&rest[name_len..]);
+    after.first() == Some(&b'"')
+}
+
+/// A game still going after this many times the cap is no game: the input stops.
+const NO_BOUNDARY_FACTOR: u64 = 4;
+
+/// How many bytes of a line are read before it is classified.
+const PREFIX: usize = 512;
+
 /// Reads games one at a time from a buffered byte stream; memory use is bounded by the
-/// largest game (and by `max_game_bytes`), never by the file.
+/// per-game cap, never by the file or by the length of a line.
 pub struct GameSplitter<R> {
     reader: R,
     max_game_bytes: usize,
+    framing: Framing,
+    encoding: TextEncoding,
+    /// The first bytes of the current line (up to [`PREFIX`], or the whole line).
     line_buf: Vec<u8>,
-    /// The first line of the next game, already read while finding the current game's end.
-    pending: Option<Vec<u8>>,
-    /// Line number and offset of the next unread byte.
-    line: u64,
+    /// Whether `line_buf` holds the line up to its end (terminator included).
+    line_complete: bool,
+    /// `line_buf` is the first line of the next game, already classified.
+    pending: bool,
+    pending_is_tag: bool,
+    /// Offset of the next unread byte; line of the line in `line_buf`/next line.
     offset: u64,
     next_index: usize,
-    in_brace_comment: bool,
+    lex: Lexer,
     at_start: bool,
-    framing: Framing,
+    finished: bool,
+    json: JsonState,
 }
 
 impl<R: BufRead> GameSplitter<R> {
@@ -51,14 +363,22 @@ impl<R: BufRead> GameSplitter<R> {
         GameSplitter {
             reader,
             max_game_bytes: max_game_bytes.max(1),
+            framing: Framing::Pgn,
+            encoding: TextEncoding::Bytes,
             line_buf: Vec::new(),
-            pending: None,
-            line: 1,
+            line_complete: false,
+            pending: false,
+            pending_is_tag: false,
             offset: 0,
             next_index: 1,
-            in_brace_comment: false,
+            lex: Lexer {
+                line: 1,
+                column: 1,
+                ..Lexer::default()
+            },
             at_start: true,
-            framing: Framing::Pgn,
+            finished: false,
+            json: JsonState::default(),
         }
     }
 
@@ -68,159 +388,455 @@ impl<R: BufRead> GameSplitter<R> {
         self
     }
 
-    /// Reads one line (ending at LF, CR LF, or a lone CR) into `line_buf`, terminator
-    /// included. Returns false at end of input.
-    fn read_line(&mut self) -> io::Result<bool> {
+    /// The 1-based line of the next unread byte.
+    pub fn line(&self) -> u64 {
+        self.lex.line
+    }
+
+    /// The byte offset of the next unread byte.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Scans the text as `encoding` (double-byte encodings need to be told).
+    pub fn encoding(mut self, encoding: TextEncoding) -> Self {
+        self.encoding = encoding;
+        self
+    }
+
+    fn fill(&mut self) -> io::Result<&[u8]> {
+        fill(&mut self.reader)
+    }
+
+    /// Reads the start of the next line into `line_buf`: up to its end or [`PREFIX`]
+    /// bytes. Returns false at end of input.
+    fn read_prefix(&mut self) -> io::Result<bool> {
         self.line_buf.clear();
-        loop {
-            let available = match self.reader.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+        self.line_complete = false;
+        self.read_more(PREFIX)?;
+        Ok(!self.line_buf.is_empty())
+    }
+
+    /// Appends to `line_buf` until the line ends or `line_buf` holds `limit` bytes.
+    fn read_more(&mut self, limit: usize) -> io::Result<()> {
+        while !self.line_complete && self.line_buf.len() < limit {
+            let last_cr = self.line_buf.last() == Some(&b'\r');
+            let available = fill(&mut self.reader)?;
             if available.is_empty() {
-                return Ok(!self.line_buf.is_empty());
+                self.line_complete = true;
+                return Ok(());
             }
-            // A lone CR ends a line too (old Mac files in the xiangqi corpus). A CR that is
-            // the last byte of the buffer may be followed by LF in the next fill.
-            if self.line_buf.last() == Some(&b'\r') {
+            // A lone CR ends a line too (old Mac files in the xiangqi corpus); a CR that
+            // ended the previous fill may be followed by LF in this one.
+            if last_cr {
                 if available[0] == b'\n' {
                     self.line_buf.push(b'\n');
                     self.reader.consume(1);
                 }
-                return Ok(true);
+                self.line_complete = true;
+                return Ok(());
             }
-            match memchr::memchr2(b'\n', b'\r', available) {
-                Some(i) if available[i] == b'\n' => {
-                    self.line_buf.extend_from_slice(&available[..=i]);
+            let room = limit - self.line_buf.len();
+            let window = &available[..available.len().min(room)];
+            match memchr::memchr2(b'\n', b'\r', window) {
+                Some(i) if window[i] == b'\n' => {
+                    self.line_buf.extend_from_slice(&window[..=i]);
                     self.reader.consume(i + 1);
-                    return Ok(true);
+                    self.line_complete = true;
                 }
                 Some(i) => {
-                    self.line_buf.extend_from_slice(&available[..=i]);
-                    self.reader.consume(i + 1);
-                    // Loop once more to see whether LF follows the CR.
+                    let crlf = window.get(i + 1) == Some(&b'\n');
+                    let end = if crlf { i + 2 } else { i + 1 };
+                    let complete = crlf || i + 1 < available.len();
+                    self.line_buf.extend_from_slice(&window[..end]);
+                    self.reader.consume(end);
+                    if complete {
+                        self.line_complete = true;
+                    }
+                    // Else: loop once more to see whether LF follows the CR.
                 }
                 None => {
-                    let n = available.len();
-                    self.line_buf.extend_from_slice(available);
+                    let n = window.len();
+                    self.line_buf.extend_from_slice(window);
                     self.reader.consume(n);
                 }
             }
         }
+        Ok(())
     }
 
-    /// Classifies a line and updates the comment state. Returns `(is_tag, is_movetext)`.
-    fn classify(&mut self, line: &[u8]) -> (bool, bool) {
-        let mut rest = line;
+    /// Whether the line in `line_buf` starts a new game, given the state before it,
+    /// and whether that cut is recovery from damage. Also tells tag and `%` lines.
+    fn classify(&mut self, seen_movetext: bool) -> (LineKind, bool) {
+        let mut t = self.line_buf.as_slice();
         if self.at_start {
-            self.at_start = false;
-            rest = rest.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(rest);
+            t = t.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(t);
         }
-        let trimmed = trim_start(rest);
-        if self.in_brace_comment {
-            self.scan_braces(trimmed);
-            return (false, false);
-        }
-        match trimmed.first() {
-            None => (false, false),
-            Some(b'[') => (true, false),
-            Some(b'%') => (false, false),
-            Some(_) => {
-                let content = self.scan_braces(trimmed);
-                (false, content)
+        let t = trim_start(t);
+        let Some(&first) = t.first() else {
+            // A very long run of blanks is scanned as movetext (it holds nothing).
+            let kind = if self.line_complete {
+                LineKind::Blank
+            } else {
+                LineKind::Movetext
+            };
+            return (kind, false);
+        };
+        let round_one = t.starts_with(b"1.") && !t.starts_with(b"1.1");
+        let lex = &self.lex;
+        if lex.in_brace {
+            // Damage: a comment still open where a new game plainly starts.
+            if is_strict_tag_line(t) {
+                return (LineKind::Tag, true);
             }
+            return (LineKind::Movetext, lex.last_token_result && round_one);
         }
-    }
-
-    /// Tracks `{…}` comments across the line; `;` outside a comment hides the rest of
-    /// the line. Returns whether the line has anything outside comments.
-    fn scan_braces(&mut self, line: &[u8]) -> bool {
-        let mut content = false;
-        for &b in line {
-            if self.in_brace_comment {
-                if b == b'}' {
-                    self.in_brace_comment = false;
-                }
-                continue;
-            }
-            match b {
-                b'{' => self.in_brace_comment = true,
-                b';' => break,
-                b' ' | b'\t' | b'\r' | b'\n' => {}
-                _ => content = true,
-            }
+        match first {
+            // A tag after movetext starts a game (inside an open variation too: then
+            // the variation is the damage).
+            b'[' => (LineKind::Tag, seen_movetext),
+            b'%' => (LineKind::Escape, false),
+            b'{' | b';' => (LineKind::Movetext, false),
+            _ if lex.depth > 0 => (LineKind::Movetext, lex.last_token_result && round_one),
+            _ => (LineKind::Movetext, lex.after_result),
         }
-        // A leading comment before the first move still belongs to its game's movetext.
-        content || line.first() == Some(&b'{')
     }
 
     /// The next game, or `None` at end of input.
     pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
-        let mut game = RawGame {
+        if self.finished {
+            return Ok(None);
+        }
+        match self.framing {
+            Framing::Pgn => self.next_pgn(),
+            Framing::Lines => self.next_line_record(),
+            Framing::Whole => self.next_whole(),
+            Framing::Json => self.next_json(),
+        }
+    }
+
+    fn new_game(&self) -> RawGame {
+        RawGame {
             index: self.next_index,
-            line: self.line,
+            line: self.lex.line,
+            column: 1,
             offset: self.offset,
             bytes: Vec::new(),
             truncated: false,
-        };
-        let mut seen_movetext = false;
+            problem: None,
+        }
+    }
+
+    /// Keeps what fits of `bytes` in `game`.
+    fn keep(&self, game: &mut RawGame, bytes: &[u8]) {
+        let room = self.max_game_bytes.saturating_sub(game.bytes.len());
+        if bytes.len() > room {
+            game.bytes.extend_from_slice(&bytes[..room]);
+            if !game.truncated {
+                game.truncated = true;
+                game.problem = Some(Problem::Oversized {
+                    limit: self.max_game_bytes,
+                });
+            }
+        } else {
+            game.bytes.extend_from_slice(bytes);
+        }
+    }
+
+    /// Adds the line whose start is in `line_buf` to `game`, reading the rest of it;
+    /// `scan` runs the lexer over movetext. Returns false when the input must stop
+    /// (no boundary within four times the cap).
+    fn take_line(&mut self, game: &mut RawGame, scan: bool, span: &mut u64) -> io::Result<bool> {
+        loop {
+            let chunk = std::mem::take(&mut self.line_buf);
+            if scan {
+                self.lex.scan(&chunk, self.encoding);
+            }
+            self.keep(game, &chunk);
+            self.offset += chunk.len() as u64;
+            *span += chunk.len() as u64;
+            self.line_buf = chunk;
+            if *span > NO_BOUNDARY_FACTOR * self.max_game_bytes as u64 {
+                game.problem = Some(Problem::NoBoundary {
+                    limit: self.max_game_bytes,
+                });
+                game.truncated = true;
+                self.finished = true;
+                return Ok(false);
+            }
+            if self.line_complete {
+                break;
+            }
+            self.line_buf.clear();
+            self.read_more(1 << 16)?;
+            if self.line_buf.is_empty() {
+                break;
+            }
+        }
+        self.lex.end_line();
+        self.at_start = false;
+        Ok(true)
+    }
+
+    fn next_pgn(&mut self) -> io::Result<Option<RawGame>> {
+        let mut game = self.new_game();
         let mut has_content = false;
-        if let Some(first) = self.pending.take() {
-            game.line = self.line - 1;
-            game.offset = self.offset - first.len() as u64;
-            self.push(&mut game, &first);
+        let mut span = 0u64;
+        if self.pending {
+            self.pending = false;
             has_content = true;
-            // In PGN framing the carried line is a tag; in line framing it is a whole record.
-            seen_movetext = self.framing == Framing::Lines;
+            let scan = !self.pending_is_tag;
+            if !self.take_line(&mut game, scan, &mut span)? {
+                return self.emit(game);
+            }
         }
         loop {
-            if !self.read_line()? {
+            if !self.read_prefix()? {
                 break;
             }
-            let line = std::mem::take(&mut self.line_buf);
-            let (is_tag, is_movetext) = match self.framing {
-                Framing::Pgn => self.classify(&line),
-                // Every non-blank line starts a record once the current one has content.
-                Framing::Lines => {
-                    let blank = trim_start(&line).is_empty();
-                    (!blank, !blank)
+            let (kind, cut) = self.classify(self.lex.movetext);
+            if cut && has_content {
+                if self.lex.in_brace {
+                    game.problem.get_or_insert(Problem::Unclosed {
+                        what: '{',
+                        line: self.lex.brace_at.0 - game.line + 1,
+                        column: self.lex.brace_at.1,
+                    });
+                } else if self.lex.depth > 0 {
+                    game.problem.get_or_insert(Problem::Unclosed {
+                        what: '(',
+                        line: self.lex.paren_at.0 - game.line + 1,
+                        column: self.lex.paren_at.1,
+                    });
                 }
-                Framing::Whole => (false, false),
-            };
-            self.line += 1;
-            self.offset += line.len() as u64;
-            if is_tag && seen_movetext {
-                self.pending = Some(line);
+                self.lex.reset_game();
+                self.pending = true;
+                self.pending_is_tag = kind == LineKind::Tag;
                 break;
             }
-            if !has_content && trim_start(&line).is_empty() {
+            if cut {
+                self.lex.reset_game();
+            }
+            if !has_content && kind == LineKind::Blank {
                 // Blank lines between games belong to no game.
-                game.line = self.line;
+                let n = self.line_buf.len() as u64;
+                self.offset += n;
+                self.lex.end_line();
+                self.at_start = false;
+                game.line = self.lex.line;
                 game.offset = self.offset;
-                self.line_buf = line;
                 continue;
             }
-            seen_movetext |= is_movetext;
             has_content = true;
-            self.push(&mut game, &line);
-            self.line_buf = line;
+            let scan = kind == LineKind::Movetext || kind == LineKind::Blank;
+            if !self.take_line(&mut game, scan, &mut span)? {
+                break;
+            }
         }
         if !has_content {
             return Ok(None);
         }
+        self.emit(game)
+    }
+
+    fn emit(&mut self, mut game: RawGame) -> io::Result<Option<RawGame>> {
         self.next_index += 1;
+        if game.problem.is_some() && !matches!(game.problem, Some(Problem::Unclosed { .. })) {
+            // Keep only what is needed to report it.
+            game.bytes.truncate(256);
+        }
         Ok(Some(game))
     }
 
-    fn push(&self, game: &mut RawGame, line: &[u8]) {
-        let room = self.max_game_bytes.saturating_sub(game.bytes.len());
-        if line.len() > room {
-            game.bytes.extend_from_slice(&line[..room]);
-            game.truncated = true;
-        } else {
-            game.bytes.extend_from_slice(line);
+    /// One record per non-blank line (JSON Lines).
+    fn next_line_record(&mut self) -> io::Result<Option<RawGame>> {
+        loop {
+            let mut game = self.new_game();
+            if !self.read_prefix()? {
+                return Ok(None);
+            }
+            let blank = trim_start(&self.line_buf).is_empty() && self.line_complete;
+            let mut span = 0;
+            let go_on = self.take_line(&mut game, false, &mut span)?;
+            if blank {
+                continue;
+            }
+            let _ = go_on;
+            return self.emit(game);
         }
+    }
+
+    /// The whole input is one record.
+    fn next_whole(&mut self) -> io::Result<Option<RawGame>> {
+        let mut game = self.new_game();
+        let mut any = false;
+        let mut span = 0;
+        while self.read_prefix()? {
+            any = true;
+            if !self.take_line(&mut game, false, &mut span)? {
+                break;
+            }
+        }
+        self.finished = true;
+        if !any {
+            return Ok(None);
+        }
+        self.emit(game)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineKind {
+    Blank,
+    Tag,
+    Escape,
+    Movetext,
+}
+
+/// State of the JSON record scanner between records.
+#[derive(Debug, Default)]
+struct JsonState {
+    /// Inside the top-level array (its elements are the records).
+    in_array: bool,
+    started: bool,
+}
+
+impl<R: BufRead> GameSplitter<R> {
+    /// Reads one byte, tracking line and column. `None` at end of input.
+    fn json_byte(&mut self) -> io::Result<Option<u8>> {
+        let available = self.fill()?;
+        let Some(&b) = available.first() else {
+            return Ok(None);
+        };
+        self.reader.consume(1);
+        self.offset += 1;
+        if b == b'\n' {
+            self.lex.line += 1;
+            self.lex.column = 1;
+        } else if !(0x80..0xC0).contains(&b) {
+            self.lex.column += 1;
+        }
+        Ok(Some(b))
+    }
+
+    fn json_peek(&mut self) -> io::Result<Option<u8>> {
+        Ok(self.fill()?.first().copied())
+    }
+
+    /// JSON documents one by one: the elements of a top-level array, or top-level
+    /// values one after another (one document, concatenated documents, JSON Lines).
+    /// A lexical scan (strings, escapes, depth): linear, any file size, each document
+    /// capped.
+    fn next_json(&mut self) -> io::Result<Option<RawGame>> {
+        // Skip to the start of the next record.
+        loop {
+            let Some(b) = self.json_peek()? else {
+                self.finished = true;
+                return Ok(None);
+            };
+            let skip = match b {
+                b' ' | b'\t' | b'\r' | b'\n' => true,
+                // A byte-order mark.
+                0xEF | 0xBB | 0xBF if !self.json.started => true,
+                b',' if self.json.in_array => true,
+                b'[' if !self.json.started => {
+                    self.json.in_array = true;
+                    true
+                }
+                b']' if self.json.in_array => {
+                    self.json.in_array = false;
+                    true
+                }
+                _ => false,
+            };
+            if !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0xEF | 0xBB | 0xBF) {
+                self.json.started = true;
+            }
+            if !skip {
+                break;
+            }
+            self.json_byte()?;
+        }
+        let mut game = self.new_game();
+        game.column = self.lex.column;
+        let (mut depth, mut in_string, mut escape) = (0u32, false, false);
+        let mut string_at = (1u64, 1u64);
+        let mut span = 0u64;
+        let mut buf = Vec::with_capacity(256);
+        loop {
+            let at = (self.lex.line, self.lex.column);
+            let Some(b) = self.json_peek()? else {
+                break;
+            };
+            // A record ends before a `,` or `]` of the array, or a new top-level value.
+            if !in_string && depth == 0 && !buf.is_empty() {
+                let ends = match b {
+                    b',' | b']' => self.json.in_array,
+                    b'{' | b'[' => true,
+                    b'\n' => !self.json.in_array,
+                    _ => false,
+                };
+                if ends {
+                    break;
+                }
+            }
+            self.json_byte()?;
+            buf.push(b);
+            if buf.len() >= 1 << 16 {
+                self.keep(&mut game, &buf);
+                buf.clear();
+            }
+            span += 1;
+            if span > NO_BOUNDARY_FACTOR * self.max_game_bytes as u64 {
+                game.problem = Some(Problem::NoBoundary {
+                    limit: self.max_game_bytes,
+                });
+                game.truncated = true;
+                self.finished = true;
+                break;
+            }
+            if in_string {
+                if escape {
+                    escape = false;
+                } else if b == b'\\' {
+                    escape = true;
+                } else if b == b'"' {
+                    in_string = false;
+                } else if b == b'\n' {
+                    // A raw newline cannot be in a JSON string: the string was never
+                    // closed. End it here so the following documents are still found.
+                    in_string = false;
+                    game.problem.get_or_insert(Problem::Unclosed {
+                        what: '"',
+                        line: string_at.0 - game.line + 1,
+                        column: string_at.1,
+                    });
+                }
+                continue;
+            }
+            match b {
+                b'"' => {
+                    in_string = true;
+                    string_at = at;
+                }
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 && !self.json.in_array {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Whitespace before the `,` that ends an array element is not the document's.
+        let end = buf.len() - buf.iter().rev().take_while(|b| b.is_ascii_whitespace()).count();
+        self.keep(&mut game, &buf[..end]);
+        if game.bytes.is_empty() && game.problem.is_none() {
+            self.finished = true;
+            return Ok(None);
+        }
+        self.emit(game)
     }
 }
 
@@ -229,6 +845,18 @@ impl<R: BufRead> Iterator for GameSplitter<R> {
     fn next(&mut self) -> Option<Self::Item> {
         self.next_game().transpose()
     }
+}
+
+/// `fill_buf`, retried when interrupted by a signal.
+fn fill<R: BufRead>(reader: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match reader.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+            Ok(_) => break,
+        }
+    }
+    reader.fill_buf()
 }
 
 fn trim_start(mut s: &[u8]) -> &[u8] {
@@ -243,9 +871,21 @@ mod tests {
     use super::*;
 
     fn split(text: &str) -> Vec<RawGame> {
-        GameSplitter::new(text.as_bytes(), 1 << 20)
+        split_bytes(text.as_bytes(), 1 << 20, TextEncoding::Bytes)
+    }
+
+    fn split_bytes(text: &[u8], cap: usize, encoding: TextEncoding) -> Vec<RawGame> {
+        GameSplitter::new(text, cap)
+            .encoding(encoding)
             .collect::<io::Result<Vec<_>>>()
             .unwrap()
+    }
+
+    fn texts(games: &[RawGame]) -> Vec<String> {
+        games
+            .iter()
+            .map(|g| String::from_utf8_lossy(&g.bytes).into_owned())
+            .collect()
     }
 
     #[test]
@@ -265,11 +905,74 @@ mod tests {
     }
 
     #[test]
+    fn result_ends_a_game_without_tags_or_blank_line() {
+        let games = split("e4 e5 *\nd4 d5 *\n");
+        assert_eq!(texts(&games), ["e4 e5 *\n", "d4 d5 *\n"]);
+        assert_eq!(games[1].line, 2);
+        let games = split("1. e4 e5 1-0\n1. d4 d5 0-1\n1. c4 1/2-1/2 {a comment after}\n; note\n1. Nf3 *");
+        assert_eq!(games.len(), 4, "{:?}", texts(&games));
+        assert!(games[2].bytes.ends_with(b"; note\n"));
+        // A result inside a comment or a variation ends nothing.
+        let games = split("1. e4 {1-0}\nd5 (2. d4 *)\n3. c4 *\n");
+        assert_eq!(games.len(), 1);
+        assert!(games.iter().all(|g| g.problem.is_none()));
+    }
+
+    #[test]
+    fn unclosed_comment_is_cut_at_the_next_tag_section_and_flagged() {
+        let text = "[G \"1\"]\n\n1. e4 *\n\n[G \"2\"]\n\n1. e4 {never closed\n2. Nf3 *\n\n[G \"3\"]\n\n1. d4 *\n";
+        let games = split(text);
+        assert_eq!(games.len(), 3, "{:?}", texts(&games));
+        assert_eq!(games[0].problem, None);
+        assert_eq!(
+            games[1].problem,
+            Some(Problem::Unclosed {
+                what: '{',
+                line: 3,
+                column: 7
+            })
+        );
+        assert_eq!(games[2].problem, None);
+        assert_eq!(games[2].line, 10);
+        // Without tags: a `1.` after a result token recovers too.
+        let games = split("1. e4 (1. d4 e5 *\n1. c4 e5 *\n");
+        assert_eq!(games.len(), 2);
+        assert!(matches!(games[0].problem, Some(Problem::Unclosed { what: '(', line: 1, column: 7 })));
+        assert_eq!(games[1].problem, None);
+    }
+
+    #[test]
     fn brackets_inside_comments_do_not_split() {
         let text = "[A \"1\"]\n1. e4 {a comment\n[not a tag] still comment}\n; [x]\ne5 *\n";
         assert_eq!(split(text).len(), 1);
         let text = "[A \"1\"]\n1. e4 ; {not a comment start\n[B \"2\"]\n1. d4\n";
         assert_eq!(split(text).len(), 2);
+    }
+
+    #[test]
+    fn big5_trail_bytes_are_not_punctuation() {
+        // 徐 = AE 7D (`}` as trail byte), 州 = A6 7B (`{` as trail byte).
+        let mut text = b"[Event \"\xAE\x7D\"]\n\n1. \xA6\x7B h9g7 *\n\n".to_vec();
+        text.extend_from_slice(b"[Event \"x\"]\n\n1. h2e2 {\xAE\x7D \xA6\x7B} *\n");
+        assert_eq!(TextEncoding::detect(&text), TextEncoding::DoubleByte);
+        let games = split_bytes(&text, 1 << 20, TextEncoding::DoubleByte);
+        assert_eq!(games.len(), 2);
+        assert!(games.iter().all(|g| g.problem.is_none()));
+        // Byte-wise, 州's `{` opens a comment that would swallow the next game (the
+        // splitter recovers, but reports the game as damaged).
+        let games = split_bytes(&text, 1 << 20, TextEncoding::Bytes);
+        assert!(games[0].problem.is_some());
+    }
+
+    #[test]
+    fn encoding_detection() {
+        assert_eq!(TextEncoding::detect("Иван Петров".as_bytes()), TextEncoding::Bytes);
+        // CP1251 "Пётр Ильич Чайковский" {Иван Петров}: odd runs of high bytes.
+        let cp1251 = b"[White \"\xCF\xB8\xF2\xF0 \xC8\xEB\xFC\xE8\xF7 \xD7\xE0\xE9\xEA\xEE\xE2\xF1\xEA\xE8\xE9\"] {\xC8\xE2\xE0\xED \xCF\xE5\xF2\xF0\xEE\xE2}";
+        assert_eq!(TextEncoding::detect(cp1251), TextEncoding::Bytes);
+        assert_eq!(TextEncoding::detect(b"caf\xE9 na\xEFve"), TextEncoding::Bytes);
+        let gbk = b"[Red \"\xD0\xEC\xCC\xEC\xBA\xEC\"]\n1. \xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5";
+        assert_eq!(TextEncoding::detect(gbk), TextEncoding::DoubleByte);
     }
 
     #[test]
@@ -283,7 +986,7 @@ mod tests {
 
     #[test]
     fn tagless_file_is_one_game_and_empty_file_none() {
-        assert_eq!(split("1. e4 e5 2. Nf3 *\n").len(), 1);
+        assert_eq!(split("1. e4 e5 2. Nf3\n3. Bc4 *\n").len(), 1);
         assert!(split("").is_empty());
         assert!(split("\n \n").is_empty());
     }
@@ -291,12 +994,22 @@ mod tests {
     #[test]
     fn oversized_game_is_truncated_and_flagged() {
         let text = "[A \"1\"]\n1. e4 e5 2. Nf3 Nc6 *\n[A \"2\"]\n1. d4 *\n";
-        let games: Vec<_> = GameSplitter::new(text.as_bytes(), 10)
-            .collect::<io::Result<_>>()
-            .unwrap();
+        let games = split_bytes(text.as_bytes(), 20, TextEncoding::Bytes);
         assert_eq!(games.len(), 2);
-        assert!(games[0].truncated && games[0].bytes.len() == 10);
-        assert!(games[1].truncated);
+        assert!(games[0].truncated && games[0].bytes.len() == 20);
+        assert_eq!(games[0].problem, Some(Problem::Oversized { limit: 20 }));
+        assert_eq!(games[1].problem, None);
+    }
+
+    #[test]
+    fn endless_line_stops_with_an_error_in_bounded_memory() {
+        // 100 MB of zeros with no newline, read through a reader that makes them up.
+        let zeros = io::Read::take(io::repeat(0), 100 << 20);
+        let mut splitter = GameSplitter::new(io::BufReader::new(zeros), 1 << 20);
+        let game = splitter.next_game().unwrap().unwrap();
+        assert_eq!(game.problem, Some(Problem::NoBoundary { limit: 1 << 20 }));
+        assert!(game.bytes.len() <= 256);
+        assert!(splitter.next_game().unwrap().is_none());
     }
 
     #[test]
@@ -317,6 +1030,42 @@ mod tests {
             .unwrap();
         assert_eq!(whole.len(), 1);
         assert_eq!(whole[0].bytes, text.as_bytes());
+    }
+
+    fn json(text: &str, cap: usize) -> Vec<RawGame> {
+        GameSplitter::new(text.as_bytes(), cap)
+            .framing(Framing::Json)
+            .collect::<io::Result<_>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn json_array_elements_are_records() {
+        let text = "[\n{\"a\": \"x,]}\\\"\"},\n  {\"b\": [1, {\"c\": 2}]},\n{\"bad\": \n]\n";
+        let docs = json(text, 1 << 20);
+        assert_eq!(
+            texts(&docs),
+            ["{\"a\": \"x,]}\\\"\"}", "{\"b\": [1, {\"c\": 2}]}", "{\"bad\": \n]"]
+        );
+        assert_eq!((docs[1].line, docs[1].column), (3, 3));
+        // One document, and documents one after another.
+        assert_eq!(json("\u{feff} {\"a\": 1}\n", 99).len(), 1);
+        assert_eq!(json("{\"a\": 1}\n{\"a\": 2}{\"a\": 3}\n", 99).len(), 3);
+        assert!(json("  \n", 99).is_empty());
+        assert!(json("[]", 99).is_empty());
+    }
+
+    #[test]
+    fn json_unclosed_string_and_oversized_document_spare_the_others() {
+        let docs = json("[{\"a\": \"no end\n}, {\"b\": 1}]", 1 << 20);
+        assert_eq!(docs.len(), 2);
+        assert!(matches!(docs[0].problem, Some(Problem::Unclosed { what: '"', line: 1, column: 8 })));
+        assert_eq!(docs[1].problem, None);
+        let big = format!("[{{\"a\": \"{}\"}}, {{\"b\": 1}}]", "x".repeat(300));
+        let docs = json(&big, 100);
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[0].problem, Some(Problem::Oversized { limit: 100 }));
+        assert_eq!(docs[1].bytes, b"{\"b\": 1}");
     }
 
     #[test]
