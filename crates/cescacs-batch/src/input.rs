@@ -98,7 +98,10 @@ impl Input {
         let file = File::open(path)?;
         let meta = file.metadata()?;
         if meta.is_dir() {
-            return Err(io::Error::new(io::ErrorKind::InvalidInput, "is a directory"));
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "is a directory",
+            ));
         }
         // Pipes and FIFOs report 0; only regular files have a size worth showing.
         let size = meta.is_file().then_some(meta.len());

@@ -624,11 +624,17 @@ mod tests {
         assert_eq!(clip_message(short), short);
         let long = format!("found `{}`: expected a cell", "N".repeat(100_000));
         let clipped = clip_message(&long);
-        assert!(clipped.chars().count() < MAX_MESSAGE_CHARS + 40, "{clipped}");
+        assert!(
+            clipped.chars().count() < MAX_MESSAGE_CHARS + 40,
+            "{clipped}"
+        );
         assert!(clipped.starts_with("found `NNN"));
         assert!(clipped.ends_with("NNN`: expected a cell"));
         let cut = long.chars().count() - KEPT_HEAD_CHARS - KEPT_TAIL_CHARS;
-        assert!(clipped.contains(&format!("…[{cut} characters left out]…")), "{clipped}");
+        assert!(
+            clipped.contains(&format!("…[{cut} characters left out]…")),
+            "{clipped}"
+        );
     }
 
     fn db(n: usize, bad_every: usize) -> String {

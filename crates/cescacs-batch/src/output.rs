@@ -31,9 +31,10 @@ impl<W: Write> Encoder<W> {
                 inner,
                 flate2::Compression::default(),
             )),
-            Some(Compression::Bzip2) => {
-                Encoder::Bzip2(bzip2::write::BzEncoder::new(inner, bzip2::Compression::default()))
-            }
+            Some(Compression::Bzip2) => Encoder::Bzip2(bzip2::write::BzEncoder::new(
+                inner,
+                bzip2::Compression::default(),
+            )),
             Some(Compression::Zstd) => Encoder::Zstd(zstd::stream::write::Encoder::new(inner, 3)?),
             Some(Compression::Xz) => Encoder::Xz(liblzma::write::XzEncoder::new(inner, 6)),
         })

@@ -190,7 +190,10 @@ struct Lexer {
 }
 
 fn is_result(t: &[u8]) -> bool {
-    matches!(t, b"1-0" | b"0-1" | b"1/2-1/2" | b"*" | b"\xC2\xBD-\xC2\xBD")
+    matches!(
+        t,
+        b"1-0" | b"0-1" | b"1/2-1/2" | b"*" | b"\xC2\xBD-\xC2\xBD"
+    )
 }
 
 impl Lexer {
@@ -206,8 +209,15 @@ impl Lexer {
             if result {
                 if self.depth == 0 {
                     self.after_result = true;
+                    // A game of tags and a result alone still has its movetext.
+                    self.movetext = true;
                 }
-            } else if self.depth == 0 {
+            } else if self.depth == 0
+                && (self.token_long
+                    || self.token[0].is_ascii_alphanumeric()
+                    || self.token[0] >= 0x80)
+            {
+                // Punctuation such as `=====` or `--` is not movetext.
                 self.movetext = true;
                 self.after_result = false;
             }
@@ -498,7 +508,13 @@ impl<R: BufRead> GameSplitter<R> {
             b'%' => (LineKind::Escape, false),
             b'{' | b';' => (LineKind::Movetext, false),
             _ if lex.depth > 0 => (LineKind::Movetext, lex.last_token_result && round_one),
-            _ => (LineKind::Movetext, lex.after_result),
+            // After a result, a line that starts like movetext (a move number, a move)
+            // is the next game; decoration such as `=====` stays with the last one.
+            // A number other than 1 continues the game (moves after its result, which
+            // the reader reports) rather than starting one.
+            b'0'..=b'9' => (LineKind::Movetext, lex.after_result && round_one),
+            b'A'..=b'Z' | b'a'..=b'z' | 0x80.. => (LineKind::Movetext, lex.after_result),
+            _ => (LineKind::Movetext, false),
         }
     }
 
@@ -596,17 +612,14 @@ impl<R: BufRead> GameSplitter<R> {
             }
             let (kind, cut) = self.classify(self.lex.movetext);
             if cut && has_content {
+                // An open comment would have swallowed this game: the cut game is
+                // damaged. An open variation is left to the format's reader, which
+                // sees the game end inside it and says so (some tolerate it).
                 if self.lex.in_brace {
                     game.problem.get_or_insert(Problem::Unclosed {
                         what: '{',
                         line: self.lex.brace_at.0 - game.line + 1,
                         column: self.lex.brace_at.1,
-                    });
-                } else if self.lex.depth > 0 {
-                    game.problem.get_or_insert(Problem::Unclosed {
-                        what: '(',
-                        line: self.lex.paren_at.0 - game.line + 1,
-                        column: self.lex.paren_at.1,
                     });
                 }
                 self.lex.reset_game();
@@ -830,7 +843,12 @@ impl<R: BufRead> GameSplitter<R> {
             }
         }
         // Whitespace before the `,` that ends an array element is not the document's.
-        let end = buf.len() - buf.iter().rev().take_while(|b| b.is_ascii_whitespace()).count();
+        let end = buf.len()
+            - buf
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
         self.keep(&mut game, &buf[..end]);
         if game.bytes.is_empty() && game.problem.is_none() {
             self.finished = true;
@@ -909,9 +927,16 @@ mod tests {
         let games = split("e4 e5 *\nd4 d5 *\n");
         assert_eq!(texts(&games), ["e4 e5 *\n", "d4 d5 *\n"]);
         assert_eq!(games[1].line, 2);
-        let games = split("1. e4 e5 1-0\n1. d4 d5 0-1\n1. c4 1/2-1/2 {a comment after}\n; note\n1. Nf3 *");
+        let games =
+            split("1. e4 e5 1-0\n1. d4 d5 0-1\n1. c4 1/2-1/2 {a comment after}\n; note\n1. Nf3 *");
         assert_eq!(games.len(), 4, "{:?}", texts(&games));
+        // Moves after the result, numbered on: the same game (its reader reports them).
+        assert_eq!(split("1. e4 e5 *\n2. Nf3 *\n").len(), 1);
+        // Tags and a result only, then the next game's tags.
+        assert_eq!(split("[A \"1\"]\n*\n[A \"2\"]\n1. e4 *\n").len(), 2);
         assert!(games[2].bytes.ends_with(b"; note\n"));
+        // Decoration after a result stays with its game.
+        assert_eq!(split("1. e4 *\n  =========\n\n1. d4 *\n").len(), 2);
         // A result inside a comment or a variation ends nothing.
         let games = split("1. e4 {1-0}\nd5 (2. d4 *)\n3. c4 *\n");
         assert_eq!(games.len(), 1);
@@ -937,7 +962,8 @@ mod tests {
         // Without tags: a `1.` after a result token recovers too.
         let games = split("1. e4 (1. d4 e5 *\n1. c4 e5 *\n");
         assert_eq!(games.len(), 2);
-        assert!(matches!(games[0].problem, Some(Problem::Unclosed { what: '(', line: 1, column: 7 })));
+        assert_eq!(games[0].problem, None);
+        assert_eq!(games[0].bytes, b"1. e4 (1. d4 e5 *\n");
         assert_eq!(games[1].problem, None);
     }
 
@@ -966,11 +992,17 @@ mod tests {
 
     #[test]
     fn encoding_detection() {
-        assert_eq!(TextEncoding::detect("Иван Петров".as_bytes()), TextEncoding::Bytes);
+        assert_eq!(
+            TextEncoding::detect("Иван Петров".as_bytes()),
+            TextEncoding::Bytes
+        );
         // CP1251 "Пётр Ильич Чайковский" {Иван Петров}: odd runs of high bytes.
         let cp1251 = b"[White \"\xCF\xB8\xF2\xF0 \xC8\xEB\xFC\xE8\xF7 \xD7\xE0\xE9\xEA\xEE\xE2\xF1\xEA\xE8\xE9\"] {\xC8\xE2\xE0\xED \xCF\xE5\xF2\xF0\xEE\xE2}";
         assert_eq!(TextEncoding::detect(cp1251), TextEncoding::Bytes);
-        assert_eq!(TextEncoding::detect(b"caf\xE9 na\xEFve"), TextEncoding::Bytes);
+        assert_eq!(
+            TextEncoding::detect(b"caf\xE9 na\xEFve"),
+            TextEncoding::Bytes
+        );
         let gbk = b"[Red \"\xD0\xEC\xCC\xEC\xBA\xEC\"]\n1. \xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5";
         assert_eq!(TextEncoding::detect(gbk), TextEncoding::DoubleByte);
     }
@@ -1045,7 +1077,11 @@ mod tests {
         let docs = json(text, 1 << 20);
         assert_eq!(
             texts(&docs),
-            ["{\"a\": \"x,]}\\\"\"}", "{\"b\": [1, {\"c\": 2}]}", "{\"bad\": \n]"]
+            [
+                "{\"a\": \"x,]}\\\"\"}",
+                "{\"b\": [1, {\"c\": 2}]}",
+                "{\"bad\": \n]"
+            ]
         );
         assert_eq!((docs[1].line, docs[1].column), (3, 3));
         // One document, and documents one after another.
@@ -1059,7 +1095,14 @@ mod tests {
     fn json_unclosed_string_and_oversized_document_spare_the_others() {
         let docs = json("[{\"a\": \"no end\n}, {\"b\": 1}]", 1 << 20);
         assert_eq!(docs.len(), 2);
-        assert!(matches!(docs[0].problem, Some(Problem::Unclosed { what: '"', line: 1, column: 8 })));
+        assert!(matches!(
+            docs[0].problem,
+            Some(Problem::Unclosed {
+                what: '"',
+                line: 1,
+                column: 8
+            })
+        ));
         assert_eq!(docs[1].problem, None);
         let big = format!("[{{\"a\": \"{}\"}}, {{\"b\": 1}}]", "x".repeat(300));
         let docs = json(&big, 100);

@@ -33,11 +33,27 @@ impl WalkNote {
 impl fmt::Display for WalkNote {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WalkNote::Duplicate(p) => write!(f, "{}: note: given more than once; read once", p.display()),
-            WalkNote::Loop(p) => write!(f, "{}: note: directory reached again through a link; not walked again", p.display()),
-            WalkNote::NonUtf8Name(p) => write!(f, "{}: note: file name is not valid UTF-8 (shown with replacement characters)", p.display()),
-            WalkNote::Unreadable(p, e) => write!(f, "{}: error: cannot read: {e}; left out", p.display()),
-            WalkNote::OwnOutput(p) => write!(f, "{}: note: this run's own output or report; left out of the walk", p.display()),
+            WalkNote::Duplicate(p) => {
+                write!(f, "{}: note: given more than once; read once", p.display())
+            }
+            WalkNote::Loop(p) => write!(
+                f,
+                "{}: note: directory reached again through a link; not walked again",
+                p.display()
+            ),
+            WalkNote::NonUtf8Name(p) => write!(
+                f,
+                "{}: note: file name is not valid UTF-8 (shown with replacement characters)",
+                p.display()
+            ),
+            WalkNote::Unreadable(p, e) => {
+                write!(f, "{}: error: cannot read: {e}; left out", p.display())
+            }
+            WalkNote::OwnOutput(p) => write!(
+                f,
+                "{}: note: this run's own output or report; left out of the walk",
+                p.display()
+            ),
         }
     }
 }
@@ -94,7 +110,10 @@ pub fn walk(paths: &[PathBuf], keep: &dyn Fn(&Path) -> bool, exclude: &[&Path]) 
         match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => w.dir(path),
             Ok(_) => w.file(path, true),
-            Err(e) => w.out.notes.push(WalkNote::Unreadable(path.clone(), e.to_string())),
+            Err(e) => w
+                .out
+                .notes
+                .push(WalkNote::Unreadable(path.clone(), e.to_string())),
         }
     }
     w.out
@@ -114,9 +133,10 @@ impl Walker<'_> {
             return;
         }
         let Some(id) = file_id(path) else {
-            self.out
-                .notes
-                .push(WalkNote::Unreadable(path.to_path_buf(), "no such file".into()));
+            self.out.notes.push(WalkNote::Unreadable(
+                path.to_path_buf(),
+                "no such file".into(),
+            ));
             return;
         };
         if self.excluded.contains(&id) {
@@ -132,7 +152,9 @@ impl Walker<'_> {
             return;
         }
         if path.to_str().is_none() {
-            self.out.notes.push(WalkNote::NonUtf8Name(path.to_path_buf()));
+            self.out
+                .notes
+                .push(WalkNote::NonUtf8Name(path.to_path_buf()));
         }
         self.out.files.push(path.to_path_buf());
     }
@@ -141,7 +163,9 @@ impl Walker<'_> {
         let canonical = match std::fs::canonicalize(dir) {
             Ok(c) => c,
             Err(e) => {
-                self.out.notes.push(WalkNote::Unreadable(dir.to_path_buf(), e.to_string()));
+                self.out
+                    .notes
+                    .push(WalkNote::Unreadable(dir.to_path_buf(), e.to_string()));
                 return;
             }
         };
@@ -152,7 +176,9 @@ impl Walker<'_> {
         let entries = match std::fs::read_dir(dir) {
             Ok(rd) => rd,
             Err(e) => {
-                self.out.notes.push(WalkNote::Unreadable(dir.to_path_buf(), e.to_string()));
+                self.out
+                    .notes
+                    .push(WalkNote::Unreadable(dir.to_path_buf(), e.to_string()));
                 return;
             }
         };
@@ -160,7 +186,10 @@ impl Walker<'_> {
         for entry in entries {
             match entry {
                 Ok(e) => paths.push(e.path()),
-                Err(e) => self.out.notes.push(WalkNote::Unreadable(dir.to_path_buf(), e.to_string())),
+                Err(e) => self
+                    .out
+                    .notes
+                    .push(WalkNote::Unreadable(dir.to_path_buf(), e.to_string())),
             }
         }
         paths.sort();
@@ -171,7 +200,9 @@ impl Walker<'_> {
                 // A dangling link or a file gone since the listing.
                 Err(e) => {
                     if (self.keep)(&path) {
-                        self.out.notes.push(WalkNote::Unreadable(path, e.to_string()));
+                        self.out
+                            .notes
+                            .push(WalkNote::Unreadable(path, e.to_string()));
                     }
                 }
             }
@@ -214,7 +245,11 @@ mod tests {
         symlink(root.join("nowhere.pgn"), root.join("d/dangling.pgn")).unwrap();
         let out = root.join("d/out.pgn");
         let w = walk(
-            &[root.join("d"), root.join("d/a.pgn"), root.join("missing.pgn")],
+            &[
+                root.join("d"),
+                root.join("d/a.pgn"),
+                root.join("missing.pgn"),
+            ],
             &pgn,
             &[&out],
         );
@@ -235,8 +270,22 @@ mod tests {
                 WalkNote::NonUtf8Name(_) => "utf8",
             })
             .collect();
-        assert_eq!(kinds, ["unreadable", "dup", "own", "loop", "loop", "dup", "unreadable"]);
-        assert_eq!(output_is_input(&root.join("d/link.pgn"), &w.files), Some(root.join("d/a.pgn")));
+        assert_eq!(
+            kinds,
+            [
+                "unreadable",
+                "dup",
+                "own",
+                "loop",
+                "loop",
+                "dup",
+                "unreadable"
+            ]
+        );
+        assert_eq!(
+            output_is_input(&root.join("d/link.pgn"), &w.files),
+            Some(root.join("d/a.pgn"))
+        );
         assert_eq!(output_is_input(&root.join("d/new.pgn"), &w.files), None);
         std::fs::remove_dir_all(&root).unwrap();
     }
@@ -250,8 +299,8 @@ mod tests {
         std::fs::create_dir_all(&root).unwrap();
         let name = root.join(std::ffi::OsStr::from_bytes(b"caf\xE9.pgn"));
         std::fs::write(&name, "*").unwrap();
-        let w = walk(&[root.clone()], &pgn, &[]);
-        assert_eq!(w.files, [name.clone()]);
+        let w = walk(std::slice::from_ref(&root), &pgn, &[]);
+        assert_eq!(w.files, std::slice::from_ref(&name));
         assert_eq!(w.notes, [WalkNote::NonUtf8Name(name)]);
         std::fs::remove_dir_all(&root).unwrap();
     }
