@@ -213,9 +213,7 @@ impl Lexer {
                     self.movetext = true;
                 }
             } else if self.depth == 0
-                && (self.token_long
-                    || self.token[0].is_ascii_alphanumeric()
-                    || self.token[0] >= 0x80)
+                && (self.token[0].is_ascii_alphanumeric() || self.token[0] >= 0x80)
             {
                 // Punctuation such as `=====` or `--` is not movetext.
                 self.movetext = true;
