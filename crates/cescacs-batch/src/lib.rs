@@ -235,6 +235,9 @@ pub struct Options {
     pub encoding: Option<TextEncoding>,
     /// Raised (by [`interrupt_flag`]'s handler) to stop the run after the current batch.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Write the separator before the first output too: this run continues the output
+    /// of an earlier one (one output over several format groups).
+    pub leading_separator: bool,
 }
 
 impl Default for Options {
@@ -250,6 +253,7 @@ impl Default for Options {
             footer: Vec::new(),
             encoding: None,
             stop: None,
+            leading_separator: false,
         }
     }
 }
@@ -428,7 +432,7 @@ where
         bytes: 0,
         total_bytes,
     };
-    let mut first_output = true;
+    let mut first_output = !options.leading_separator;
     sink.write_all(&options.header).map_err(RunError::Write)?;
     let stopped = || {
         options

@@ -23,12 +23,19 @@ pub fn print_line(text: &str) {
     let _ = io::stderr().lock().write_all(line.as_bytes());
 }
 
-/// The report of a whole run (`--report`), in JSON Lines: one object per diagnostic
-/// as it is found, then one `{"summary": …}` object at the end. Every line is complete
-/// JSON, so a report cut by SIGINT is still readable; a report without its summary
-/// line is from a run that did not finish.
+/// The report of a whole run (`--report`), written as diagnostics are found, one per
+/// line, so its memory does not grow and an interrupted run keeps what it found.
+///
+/// Two shapes, by the file name: `*.jsonl` gives JSON Lines (one object per
+/// diagnostic, then one `{"summary": …}` line; every line is complete JSON, and a
+/// report without its summary line is from a run that did not finish); any other name
+/// gives one JSON document `{"diagnostics": [ … ], "files": …, "games": …, …}` whose
+/// closing part is written by [`ReportWriter::finish`], also after SIGINT (then with
+/// `"interrupted": true`).
 pub struct ReportWriter {
     out: BufWriter<File>,
+    lines: bool,
+    count: u64,
     failed: Option<io::Error>,
 }
 
@@ -40,34 +47,119 @@ struct SummaryLine<'a> {
 impl ReportWriter {
     /// Creates (or truncates) the report file.
     pub fn create(path: &Path) -> io::Result<ReportWriter> {
+        let lines = path
+            .to_str()
+            .is_some_and(|p| p.to_ascii_lowercase().ends_with(".jsonl"));
+        let mut out = BufWriter::new(File::create(path)?);
+        if !lines {
+            out.write_all(b"{\"diagnostics\": [")?;
+        }
         Ok(ReportWriter {
-            out: BufWriter::new(File::create(path)?),
+            out,
+            lines,
+            count: 0,
             failed: None,
         })
     }
 
-    /// Appends one diagnostic line. Errors are kept for [`ReportWriter::finish`].
+    /// Appends one diagnostic. Errors are kept for [`ReportWriter::finish`].
     pub fn write(&mut self, d: &Diagnostic) {
         if self.failed.is_some() {
             return;
         }
-        let result = serde_json::to_writer(&mut self.out, d)
-            .map_err(io::Error::other)
-            .and_then(|()| self.out.write_all(b"\n"))
-            // Whole lines reach the file as they are found (SIGINT loses none).
+        let lead: &[u8] = match (self.lines, self.count) {
+            (true, _) => b"",
+            (false, 0) => b"\n  ",
+            (false, _) => b",\n  ",
+        };
+        self.count += 1;
+        let result = self
+            .out
+            .write_all(lead)
+            .and_then(|()| serde_json::to_writer(&mut self.out, d).map_err(io::Error::other))
+            .and_then(|()| {
+                if self.lines {
+                    self.out.write_all(b"\n")
+                } else {
+                    Ok(())
+                }
+            })
+            // Whole lines reach the file as they are found.
             .and_then(|()| self.out.flush());
         if let Err(e) = result {
             self.failed = Some(e);
         }
     }
 
-    /// Appends the summary line and flushes; returns the first error met.
+    /// Appends the summary and flushes; returns the first error met.
     pub fn finish(mut self, summary: &Summary) -> io::Result<()> {
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
-        serde_json::to_writer(&mut self.out, &SummaryLine { summary }).map_err(io::Error::other)?;
-        self.out.write_all(b"\n")?;
+        if self.lines {
+            serde_json::to_writer(&mut self.out, &SummaryLine { summary })
+                .map_err(io::Error::other)?;
+            self.out.write_all(b"\n")?;
+        } else {
+            let serde_json::Value::Object(fields) =
+                serde_json::to_value(summary).map_err(io::Error::other)?
+            else {
+                unreachable!("a summary serialises to an object")
+            };
+            self.out.write_all(b"\n]")?;
+            for (key, value) in fields {
+                if key == "diagnostics" {
+                    continue;
+                }
+                write!(self.out, ",\n\"{key}\": {value}")?;
+            }
+            self.out.write_all(b"\n}\n")?;
+        }
         self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Severity;
+
+    #[test]
+    fn both_report_shapes_are_valid_json() {
+        let dir = std::env::temp_dir();
+        let d = Diagnostic {
+            severity: Severity::Error,
+            file: "a.pgn".into(),
+            game: 2,
+            line: 9,
+            column: 4,
+            byte_offset: 10,
+            message: "bad \"move\"".into(),
+        };
+        let summary = Summary {
+            games: 2,
+            games_bad: 1,
+            ..Summary::default()
+        };
+        for (name, n) in [("r.json", 0), ("r2.json", 2), ("r.jsonl", 2)] {
+            let path = dir.join(format!("cescacs-report-{}-{name}", std::process::id()));
+            let mut r = ReportWriter::create(&path).unwrap();
+            for _ in 0..n {
+                r.write(&d);
+            }
+            r.finish(&summary).unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            if name.ends_with(".jsonl") {
+                let lines: Vec<serde_json::Value> =
+                    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+                assert_eq!(lines.len(), 3);
+                assert_eq!(lines[2]["summary"]["games_bad"], 1);
+            } else {
+                let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(v["diagnostics"].as_array().unwrap().len(), n);
+                assert_eq!(v["games_bad"], 1);
+            }
+            std::fs::remove_file(&path).unwrap();
+        }
     }
 }

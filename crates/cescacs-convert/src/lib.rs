@@ -290,7 +290,8 @@ pub fn input_framing(format: Format, name: &str) -> cescacs_batch::Framing {
         Format::Pcn if name.to_ascii_lowercase().ends_with(".jsonl") => {
             cescacs_batch::Framing::Lines
         }
-        Format::Pcn => cescacs_batch::Framing::Whole,
+        // Array elements and top-level documents one by one, streaming, any file size.
+        Format::Pcn => cescacs_batch::Framing::Json,
         _ => cescacs_batch::Framing::Pgn,
     }
 }
@@ -301,9 +302,11 @@ pub fn raw_game(bytes: &[u8]) -> RawGame {
     RawGame {
         index: 1,
         line: 1,
+        column: 1,
         offset: 0,
         bytes: bytes.to_vec(),
         truncated: false,
+        problem: None,
     }
 }
 
