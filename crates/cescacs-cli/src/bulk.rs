@@ -1,10 +1,17 @@
-//! Running a per-game function over many inputs: the progress bar, the summary, the
-//! report file and the exit status shared by `check`, `replay` and `convert`.
+//! Running a per-game function over many inputs: finding and opening the inputs, the
+//! progress bar, diagnostics streamed to standard error and the report, the summary,
+//! safe output and the exit status shared by `check`, `replay` and `convert`.
 
-use cescacs_batch::{Framing, GameOutcome, Input, Options, RawGame, Summary};
+use crate::format::{self, Format};
+use cescacs_batch::{
+    Framing, GameOutcome, Input, Options, OutputFile, RawGame, ReportWriter, RunError, Summary,
+    TextEncoding, WalkNote,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Exit status: every game good.
 pub const EXIT_OK: i32 = 0;
@@ -12,76 +19,358 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_BAD_GAMES: i32 = 1;
 /// Exit status: the run could not be done (bad arguments, unreadable input, …).
 pub const EXIT_CANNOT_RUN: i32 = 2;
+/// Exit status: stopped by SIGINT (the output, if any, left as it was).
+pub const EXIT_INTERRUPTED: i32 = 130;
+/// Exit status: the reader of standard output went away (`| head`); nothing printed.
+pub const EXIT_BROKEN_PIPE: i32 = 141;
 
-pub struct BulkRun<'a> {
-    pub inputs: &'a [PathBuf],
-    pub jobs: usize,
-    pub report: Option<&'a Path>,
-    /// Print each diagnostic on stderr as it is found (after the run, in input order).
-    pub quiet: bool,
-    pub framing: Framing,
-    pub header: Vec<u8>,
-    pub separator: Vec<u8>,
-    pub footer: Vec<u8>,
+/// Prints an error line (one write: never cut, never a panic on a closed stderr).
+pub fn error(message: impl std::fmt::Display) {
+    cescacs_batch::print_line(&format!("error: {message}"));
 }
 
-/// Runs `process` over every game and returns the exit status; errors that stop the
-/// run are printed here.
-pub fn run_bulk<F>(run: BulkRun<'_>, sink: &mut dyn Write, process: F) -> i32
-where
-    F: Fn(&RawGame) -> GameOutcome + Sync,
-{
-    let paths = match cescacs_batch::expand_paths(run.inputs, &crate::format::is_game_file) {
-        Ok(p) if !p.is_empty() => p,
-        Ok(_) => {
-            eprintln!("error: no input files");
-            return EXIT_CANNOT_RUN;
+/// The opened inputs of a run, grouped by format (in order of first appearance).
+pub struct Groups {
+    pub groups: Vec<(Format, Vec<Input>)>,
+    /// The files, for refusing an output that is also an input.
+    pub files: Vec<PathBuf>,
+    /// An input could not be read or identified (reported; the rest still processed).
+    pub had_errors: bool,
+}
+
+/// The name format detection looks at: without a compression extension.
+fn detection_name(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    for ext in [".gz", ".bz2", ".zst", ".xz"] {
+        if let Some(stem) = name.strip_suffix(ext) {
+            return stem.to_string();
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_CANNOT_RUN;
-        }
-    };
-    let mut inputs = Vec::with_capacity(paths.len());
-    for path in &paths {
-        match Input::open(path) {
-            Ok(input) => inputs.push(input),
+    }
+    name
+}
+
+/// Files a directory walk picks up: game files, compressed or not.
+fn is_walked_file(path: &Path) -> bool {
+    format::is_game_file(Path::new(&detection_name(path)))
+}
+
+/// A PCN document or array of documents, from its first bytes.
+fn looks_like_pcn(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(head);
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    let t = t.strip_prefix('[').map_or(t, str::trim_start);
+    t.starts_with('{') && text.contains("\"board\"")
+}
+
+/// Walks, opens (reading each head once) and groups the inputs by format. `exclude`
+/// holds the run's output and report, which are never inputs.
+pub fn open_groups(
+    paths: &[PathBuf],
+    from: Option<Format>,
+    encoding: Option<TextEncoding>,
+    exclude: &[&Path],
+) -> Result<Groups, i32> {
+    let walk = cescacs_batch::walk(paths, &is_walked_file, exclude);
+    let mut had_errors = false;
+    for note in &walk.notes {
+        had_errors |= note.is_error();
+        cescacs_batch::print_line(&note.to_string());
+    }
+    let mut groups: Vec<(Format, Vec<Input>)> = Vec::new();
+    let mut files = Vec::new();
+    for path in walk.files {
+        let named = paths.contains(&path);
+        let input = match Input::open(&path) {
+            Ok(i) => i,
             Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return EXIT_CANNOT_RUN;
+                let note = WalkNote::Unreadable(path.clone(), e.to_string());
+                cescacs_batch::print_line(&note.to_string());
+                had_errors = true;
+                continue;
+            }
+        };
+        let name = detection_name(&path);
+        let format = match from {
+            Some(f) => f,
+            None => match format::detect(Path::new(&name), input.head()) {
+                Some(f) => f,
+                None => {
+                    error(format_args!(
+                        "{}: cannot tell the game format: give --from",
+                        path.display()
+                    ));
+                    had_errors = true;
+                    continue;
+                }
+            },
+        };
+        if format == Format::XiangqiXml {
+            error(format_args!(
+                "{}: xiangqi XML is an output format only",
+                path.display()
+            ));
+            return Err(EXIT_CANNOT_RUN);
+        }
+        if format == Format::Pcn && from.is_none() && !named && !looks_like_pcn(input.head()) {
+            // A manifest or a summary next to the games is not a bad game.
+            cescacs_batch::print_line(&format!(
+                "{}: note: JSON but not PCN (no \"board\"); left out of the walk",
+                path.display()
+            ));
+            continue;
+        }
+        let mut input = input.with_framing(match format {
+            Format::Pcn if name.ends_with(".jsonl") => Framing::Lines,
+            Format::Pcn => Framing::Json,
+            _ => Framing::Pgn,
+        });
+        if let Some(e) = encoding {
+            input = input.with_encoding(e);
+        }
+        files.push(path);
+        match groups.iter_mut().find(|(g, _)| *g == format) {
+            Some((_, list)) => list.push(input),
+            None => groups.push((format, vec![input])),
+        }
+    }
+    if groups.is_empty() {
+        error("no input files");
+        return Err(EXIT_CANNOT_RUN);
+    }
+    Ok(Groups {
+        groups,
+        files,
+        had_errors,
+    })
+}
+
+/// Where the games' outputs go: nowhere, standard output, or a safe output file.
+#[allow(clippy::large_enum_variant)] // one per run
+pub enum Sink {
+    Null(std::io::Sink),
+    Stdout(Box<dyn Write>),
+    File(OutputFile),
+}
+
+impl Sink {
+    /// Standard output or `path` (`-` is standard output); `.gz`/`.bz2`/`.zst`/`.xz`
+    /// names are compressed.
+    pub fn open(path: Option<&Path>) -> Result<Sink, i32> {
+        match path {
+            None => Ok(Sink::Stdout(Box::new(std::io::BufWriter::with_capacity(
+                1 << 16,
+                std::io::stdout(),
+            )))),
+            Some(p) if p.as_os_str() == "-" => Sink::open(None),
+            Some(p) => match OutputFile::create(p) {
+                Ok(f) => Ok(Sink::File(f)),
+                Err(e) => {
+                    error(format_args!("cannot create {}: {e}", p.display()));
+                    Err(EXIT_CANNOT_RUN)
+                }
+            },
+        }
+    }
+
+    /// Writes what comes before the first game (a broken pipe is left for later).
+    pub fn write_header(&mut self, header: &[u8]) -> std::io::Result<()> {
+        match self.writer().write_all(header) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other,
+        }
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Sink::Null(w) => w,
+            Sink::Stdout(w) => w,
+            Sink::File(f) => f,
+        }
+    }
+}
+
+/// One run over several format groups: one report, one summary, one output.
+pub struct Session {
+    pub jobs: usize,
+    pub quiet: bool,
+    pub encoding: Option<TextEncoding>,
+    report: Option<(PathBuf, ReportWriter)>,
+    total: Summary,
+    stop: Arc<AtomicBool>,
+    started: std::time::Instant,
+    failed: Option<i32>,
+}
+
+impl Session {
+    /// Starts a session: installs the SIGINT handler and creates the report.
+    pub fn new(jobs: usize, quiet: bool, report: Option<&Path>) -> Result<Session, i32> {
+        if jobs > cescacs_batch::MAX_JOBS {
+            error(format_args!(
+                "--jobs {jobs}: at most {} worker threads",
+                cescacs_batch::MAX_JOBS
+            ));
+            return Err(EXIT_CANNOT_RUN);
+        }
+        let report = match report {
+            None => None,
+            Some(p) => match ReportWriter::create(p) {
+                Ok(r) => Some((p.to_path_buf(), r)),
+                Err(e) => {
+                    error(format_args!("cannot write report {}: {e}", p.display()));
+                    return Err(EXIT_CANNOT_RUN);
+                }
+            },
+        };
+        Ok(Session {
+            jobs,
+            quiet,
+            encoding: None,
+            report,
+            total: Summary::default(),
+            stop: cescacs_batch::interrupt_flag(),
+            started: std::time::Instant::now(),
+            failed: None,
+        })
+    }
+
+    /// Whether the session was interrupted or met an error that ends it.
+    pub fn stopped(&self) -> bool {
+        self.failed.is_some() || self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Runs `process` over one group of inputs, writing into `sink` with `separator`
+    /// between outputs (also before the first, when earlier groups wrote some).
+    pub fn run<F>(&mut self, inputs: Vec<Input>, sink: &mut Sink, separator: &[u8], process: F)
+    where
+        F: Fn(&RawGame) -> GameOutcome + Sync,
+    {
+        if self.stopped() {
+            return;
+        }
+        let options = Options {
+            jobs: self.jobs,
+            separator: separator.to_vec(),
+            encoding: self.encoding,
+            stop: Some(Arc::clone(&self.stop)),
+            leading_separator: self.total.games_converted > 0,
+            ..Options::default()
+        };
+        let bar = progress_bar(inputs.iter().map(|i| i.size).sum::<Option<u64>>());
+        let started = self.started;
+        let (quiet, report) = (self.quiet, &mut self.report);
+        let on_diagnostic = |d: &cescacs_batch::Diagnostic| {
+            if !quiet {
+                if let Some(bar) = &bar {
+                    bar.suspend(|| cescacs_batch::print_diagnostic(d));
+                } else {
+                    cescacs_batch::print_diagnostic(d);
+                }
+            }
+            if let Some((_, r)) = report.as_mut() {
+                r.write(d);
+            }
+        };
+        let progress = |p: cescacs_batch::Progress| {
+            if let Some(bar) = &bar {
+                bar.set_position(p.bytes);
+                let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-9);
+                bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
+            }
+        };
+        let result = cescacs_batch::run_streaming(
+            inputs,
+            &options,
+            &mut sink.writer(),
+            process,
+            on_diagnostic,
+            progress,
+        );
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        match result {
+            Ok(s) => {
+                let t = &mut self.total;
+                t.files += s.files;
+                t.games += s.games;
+                t.games_converted += s.games_converted;
+                t.games_with_warnings += s.games_with_warnings;
+                t.games_bad += s.games_bad;
+                t.warnings += s.warnings;
+                t.errors += s.errors;
+                t.interrupted |= s.interrupted;
+            }
+            Err(RunError::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.failed = Some(EXIT_BROKEN_PIPE);
+            }
+            Err(e) => {
+                error(&e);
+                self.failed = Some(EXIT_CANNOT_RUN);
             }
         }
     }
-    let options = Options {
-        jobs: run.jobs,
-        framing: run.framing,
-        header: run.header,
-        separator: run.separator,
-        footer: run.footer,
-        ..Options::default()
-    };
-    let bar = progress_bar(inputs.iter().map(|i| i.size).sum::<Option<u64>>());
-    let started = std::time::Instant::now();
-    let mut sink = std::io::BufWriter::with_capacity(1 << 16, sink);
-    let result = cescacs_batch::run(inputs, &options, &mut sink, process, |p| {
-        if let Some(bar) = &bar {
-            bar.set_position(p.bytes);
-            let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-9);
-            bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
+
+    /// Writes the footer and commits the output (unless interrupted or failed), closes
+    /// the report, prints the summary and returns the exit status.
+    pub fn finish(mut self, mut sink: Sink, footer: &[u8], input_errors: bool) -> i32 {
+        let interrupted = self.stop.load(Ordering::Relaxed) || self.total.interrupted;
+        self.total.interrupted = interrupted;
+        let mut code = if self.total.games_bad > 0 || input_errors {
+            EXIT_BAD_GAMES
+        } else {
+            EXIT_OK
+        };
+        if input_errors {
+            code = EXIT_CANNOT_RUN;
         }
-    });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
+        if self.failed == Some(EXIT_BROKEN_PIPE) {
+            // Whoever read our output is gone: end quietly.
+            return EXIT_BROKEN_PIPE;
+        }
+        if let Some(failed) = self.failed {
+            code = failed;
+        } else if interrupted {
+            code = EXIT_INTERRUPTED;
+        } else {
+            let written = match &mut sink {
+                Sink::Null(_) => Ok(()),
+                Sink::Stdout(w) => w.write_all(footer).and_then(|()| w.flush()),
+                Sink::File(f) => f.write_all(footer),
+            };
+            let committed = written.and_then(|()| match sink {
+                Sink::File(f) => f.commit(),
+                _ => Ok(()),
+            });
+            match committed {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return EXIT_BROKEN_PIPE,
+                Err(e) => {
+                    error(format_args!("write error: {e}; the output is left as it was"));
+                    code = EXIT_CANNOT_RUN;
+                }
+            }
+        }
+        // An uncommitted output file is removed here (the old one stays as it was).
+        let mut line = format!(
+            "{} in {:.2} s",
+            self.total,
+            self.started.elapsed().as_secs_f64()
+        );
+        if interrupted {
+            line.push_str(" (interrupted: output left as it was)");
+        }
+        cescacs_batch::print_line(&line);
+        if let Some((path, r)) = self.report.take() {
+            if let Err(e) = r.finish(&self.total) {
+                error(format_args!("cannot write report {}: {e}", path.display()));
+                code = code.max(EXIT_CANNOT_RUN);
+            }
+        }
+        code
     }
-    drop(sink);
-    let summary = match result {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_CANNOT_RUN;
-        }
-    };
-    finish(&summary, run.report, run.quiet, started.elapsed())
 }
 
 fn progress_bar(total: Option<u64>) -> Option<ProgressBar> {
@@ -100,29 +389,4 @@ fn progress_bar(total: Option<u64>) -> Option<ProgressBar> {
     .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style);
     Some(bar)
-}
-
-fn finish(
-    summary: &Summary,
-    report: Option<&Path>,
-    quiet: bool,
-    elapsed: std::time::Duration,
-) -> i32 {
-    if !quiet {
-        for d in &summary.diagnostics {
-            eprintln!("{d}");
-        }
-    }
-    eprintln!("{summary} in {:.2} s", elapsed.as_secs_f64());
-    if let Some(path) = report {
-        if let Err(e) = std::fs::write(path, summary.to_json()) {
-            eprintln!("error: cannot write report {}: {e}", path.display());
-            return EXIT_CANNOT_RUN;
-        }
-    }
-    if summary.exit_code() == 0 {
-        EXIT_OK
-    } else {
-        EXIT_BAD_GAMES
-    }
 }

@@ -5,16 +5,16 @@
 //! over all cores.
 
 use crate::XiangqiNotation;
-use crate::bulk::{BulkRun, EXIT_CANNOT_RUN, run_bulk};
-use crate::format::{self, Format};
+use crate::bulk::{self, EXIT_CANNOT_RUN, Session, Sink, open_groups};
+use crate::format::Format;
 use crate::losses::{self, Loss};
-use cescacs_batch::{Framing, GameDiagnostic, GameOutcome, RawGame, Severity};
-use std::io::{Read, Write};
+use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity, TextEncoding};
 use std::path::{Path, PathBuf};
 
 pub struct CheckArgs<'a> {
     pub inputs: &'a [PathBuf],
     pub from: Option<Format>,
+    pub encoding: Option<TextEncoding>,
     pub strict: bool,
     pub jobs: usize,
     pub report: Option<&'a Path>,
@@ -25,7 +25,9 @@ pub struct ConvertArgs<'a> {
     pub inputs: &'a [PathBuf],
     pub to: Format,
     pub from: Option<Format>,
+    pub encoding: Option<TextEncoding>,
     pub output: Option<&'a Path>,
+    pub jsonl: bool,
     pub notation: XiangqiNotation,
     pub fan: bool,
     pub minimal: bool,
@@ -54,118 +56,84 @@ struct Target {
     json_lines: bool,
 }
 
-/// The format of one input, from `--from`, else its name and first bytes.
-fn input_format(path: &Path, from: Option<Format>) -> Result<Format, String> {
-    if let Some(f) = from {
-        return Ok(f);
-    }
-    let mut head = vec![0u8; 8192];
-    let n = if path.as_os_str() == "-" {
-        return Err("cannot tell the format of standard input: give --from".into());
-    } else {
-        let mut file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut n = 0;
-        while n < head.len() {
-            match file.read(&mut head[n..]) {
-                Ok(0) => break,
-                Ok(k) => n += k,
-                Err(e) => return Err(format!("{}: {e}", path.display())),
-            }
-        }
-        n
-    };
-    format::detect(path, &head[..n]).ok_or_else(|| {
-        format!(
-            "{}: cannot tell the game format: give --from",
-            path.display()
-        )
-    })
-}
-
-/// Groups inputs by format, keeping their order within each group.
-fn group_inputs(
-    inputs: &[PathBuf],
-    from: Option<Format>,
-) -> Result<Vec<(Format, Vec<PathBuf>)>, String> {
-    let files =
-        cescacs_batch::expand_paths(inputs, &format::is_game_file).map_err(|e| e.to_string())?;
-    if files.is_empty() {
-        return Err("no input files".into());
-    }
-    let mut groups: Vec<(Format, Vec<PathBuf>)> = Vec::new();
-    for file in files {
-        let f = input_format(&file, from)?;
-        if f == Format::XiangqiXml {
-            return Err(format!(
-                "{}: xiangqi XML is an output format only",
-                file.display()
-            ));
-        }
-        match groups.iter_mut().find(|(g, _)| *g == f) {
-            Some((_, list)) => list.push(file),
-            None => groups.push((f, vec![file])),
-        }
-    }
-    Ok(groups)
-}
-
 pub fn check(args: &CheckArgs<'_>) -> i32 {
-    let groups = match group_inputs(args.inputs, args.from) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_CANNOT_RUN;
-        }
+    let mut session = match Session::new(args.jobs, args.quiet, args.report) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
-    let mut code = 0;
-    for (format, files) in groups {
-        let run = BulkRun {
-            inputs: &files,
-            jobs: args.jobs,
-            report: args.report,
-            quiet: args.quiet,
-            framing: framing_of(format, &files),
-            header: Vec::new(),
-            separator: Vec::new(),
-            footer: Vec::new(),
-        };
+    session.encoding = args.encoding;
+    let exclude: Vec<&Path> = args.report.into_iter().collect();
+    let groups = match open_groups(args.inputs, args.from, args.encoding, &exclude) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let mut sink = Sink::Null(std::io::sink());
+    for (format, inputs) in groups.groups {
         let strict = args.strict;
-        code = code.max(run_bulk(run, &mut std::io::sink(), |g| {
+        session.run(inputs, &mut sink, b"", |g| {
             handle(format, Job::Check, strict, g)
-        }));
+        });
     }
-    code
+    session.finish(sink, b"", groups.had_errors)
 }
 
 pub fn replay(files: &[PathBuf], strict: bool) -> i32 {
-    let run = BulkRun {
-        inputs: files,
-        jobs: 0,
-        report: None,
-        quiet: false,
-        framing: Framing::Pgn,
-        header: Vec::new(),
-        separator: Vec::new(),
-        footer: Vec::new(),
+    let mut session = match Session::new(0, false, None) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    run_bulk(run, &mut out, |g| {
-        handle(Format::CtlPgn, Job::Replay, strict, g)
-    })
+    let groups = match open_groups(files, Some(Format::CtlPgn), None, &[]) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let mut sink = match Sink::open(None) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    for (_, inputs) in groups.groups {
+        session.run(inputs, &mut sink, b"", |g| {
+            handle(Format::CtlPgn, Job::Replay, strict, g)
+        });
+    }
+    session.finish(sink, b"", groups.had_errors)
 }
 
 pub fn convert(args: &ConvertArgs<'_>) -> i32 {
-    let groups = match group_inputs(args.inputs, args.from) {
+    let output = args.output.filter(|p| p.as_os_str() != "-");
+    let mut session = match Session::new(args.jobs, args.quiet, args.report) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    session.encoding = args.encoding;
+    let exclude: Vec<&Path> = output.into_iter().chain(args.report).collect();
+    let groups = match open_groups(args.inputs, args.from, args.encoding, &exclude) {
         Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {e}");
+        Err(code) => return code,
+    };
+    if let Some(out) = output {
+        if let Some(input) = cescacs_batch::output_is_input(out, &groups.files) {
+            bulk::error(format_args!(
+                "the output {} is also an input ({}): refused, nothing written",
+                out.display(),
+                input.display()
+            ));
             return EXIT_CANNOT_RUN;
         }
-    };
-    let json_lines = args
-        .output
-        .is_some_and(|p| p.to_string_lossy().ends_with(".jsonl"));
+    }
+    if let Some(report) = args.report {
+        if output.is_some_and(|o| cescacs_batch::output_is_input(o, &[report.to_path_buf()]).is_some())
+        {
+            bulk::error("the report and the output are the same file: refused");
+            return EXIT_CANNOT_RUN;
+        }
+    }
+    let json_lines = args.jsonl
+        || output.is_some_and(|p| {
+            let name = p.to_string_lossy().to_ascii_lowercase();
+            [".jsonl", ".jsonl.gz", ".jsonl.bz2", ".jsonl.zst", ".jsonl.xz"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
+        });
     let target = Target {
         format: args.to,
         notation: args.notation,
@@ -173,69 +141,28 @@ pub fn convert(args: &ConvertArgs<'_>) -> i32 {
         minimal: args.minimal,
         json_lines,
     };
-    for (from, files) in &groups {
+    for (from, _) in &groups.groups {
         if let Err(e) = conversion_supported(*from, args.to) {
-            eprintln!("error: {}: {e}", files[0].display());
+            bulk::error(e);
             return EXIT_CANNOT_RUN;
         }
     }
-    let mut sink: Box<dyn Write> = match args.output {
-        None => Box::new(std::io::stdout().lock()),
-        Some(p) if p.as_os_str() == "-" => Box::new(std::io::stdout().lock()),
-        Some(p) => match std::fs::File::create(p) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                eprintln!("error: cannot create {}: {e}", p.display());
-                return EXIT_CANNOT_RUN;
-            }
-        },
+    let mut sink = match Sink::open(output) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
     let (header, separator, footer) = framing_out(target);
-    let mut code = 0;
-    let group_count = groups.len();
-    for (i, (from, files)) in groups.into_iter().enumerate() {
-        // Header and footer enclose the whole output, not each group.
-        let run = BulkRun {
-            inputs: &files,
-            jobs: args.jobs,
-            report: args.report,
-            quiet: args.quiet,
-            framing: framing_of(from, &files),
-            header: if i == 0 {
-                header.clone()
-            } else {
-                separator.clone()
-            },
-            separator: separator.clone(),
-            footer: if i + 1 == group_count {
-                footer.clone()
-            } else {
-                Vec::new()
-            },
-        };
+    if let Err(e) = sink.write_header(&header) {
+        bulk::error(format_args!("write error: {e}"));
+        return EXIT_CANNOT_RUN;
+    }
+    for (from, inputs) in groups.groups {
         let strict = args.strict;
-        code = code.max(run_bulk(run, &mut sink, |g| {
+        session.run(inputs, &mut sink, &separator, |g| {
             handle(from, Job::Convert(target), strict, g)
-        }));
+        });
     }
-    code
-}
-
-/// How inputs are cut into games. JSON Lines files are cut at lines, so that one bad
-/// document is one bad game and the others are still converted.
-fn framing_of(format: Format, files: &[PathBuf]) -> Framing {
-    match format {
-        Format::Pcn
-            if !files.is_empty()
-                && files
-                    .iter()
-                    .all(|f| f.to_string_lossy().ends_with(".jsonl")) =>
-        {
-            Framing::Lines
-        }
-        Format::Pcn => Framing::Whole,
-        _ => Framing::Pgn,
-    }
+    session.finish(sink, &footer, groups.had_errors)
 }
 
 /// What surrounds the per-game outputs.

@@ -70,6 +70,9 @@ enum Command {
         /// Input format (default: from each file's extension and content).
         #[arg(long, value_enum)]
         from: Option<Format>,
+        /// Text encoding of PGN-like inputs (default: guessed from each input's head).
+        #[arg(long, value_enum)]
+        encoding: Option<EncodingArg>,
         #[arg(long)]
         strict: bool,
         /// Worker threads (default: one per core).
@@ -91,9 +94,17 @@ enum Command {
         to: Format,
         #[arg(long, value_enum)]
         from: Option<Format>,
-        /// Output file (`-` or absent: standard output).
+        /// Text encoding of PGN-like inputs (default: guessed from each input's head).
+        #[arg(long, value_enum)]
+        encoding: Option<EncodingArg>,
+        /// Output file (`-` or absent: standard output). Written to a temporary file
+        /// and renamed at the end; `.gz`, `.bz2`, `.zst`, `.xz` names are compressed.
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
+        /// PCN output as JSON Lines (one document per line) instead of a JSON array
+        /// (also when the output name ends in `.jsonl`).
+        #[arg(long)]
+        jsonl: bool,
         /// Move notation for xiangqi PGN output.
         #[arg(long, value_enum, default_value = "chinese")]
         notation: XiangqiNotation,
@@ -112,6 +123,32 @@ enum Command {
         #[arg(long, short = 'q')]
         quiet: bool,
     },
+}
+
+/// `--encoding`: what the game splitter must know about the text's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EncodingArg {
+    /// UTF-8.
+    #[value(name = "utf-8", alias = "utf8")]
+    Utf8,
+    /// Latin-1, CP1252, CP1251 or any other single-byte encoding.
+    #[value(name = "single-byte", alias = "latin-1", alias = "cp1251", alias = "cp1252")]
+    SingleByte,
+    /// GBK / GB18030.
+    #[value(name = "gbk", alias = "gb18030")]
+    Gbk,
+    /// Big5.
+    #[value(name = "big5")]
+    Big5,
+}
+
+impl EncodingArg {
+    fn splitter(self) -> cescacs_batch::TextEncoding {
+        match self {
+            EncodingArg::Utf8 | EncodingArg::SingleByte => cescacs_batch::TextEncoding::Bytes,
+            EncodingArg::Gbk | EncodingArg::Big5 => cescacs_batch::TextEncoding::DoubleByte,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -145,6 +182,7 @@ fn main() -> ExitCode {
         Command::Check {
             inputs,
             from,
+            encoding,
             strict,
             jobs,
             report,
@@ -152,6 +190,7 @@ fn main() -> ExitCode {
         } => games::check(&games::CheckArgs {
             inputs: &inputs,
             from,
+            encoding: encoding.map(EncodingArg::splitter),
             strict,
             jobs,
             report: report.as_deref(),
@@ -161,7 +200,9 @@ fn main() -> ExitCode {
             inputs,
             to,
             from,
+            encoding,
             output,
+            jsonl,
             notation,
             fan,
             minimal,
@@ -173,7 +214,9 @@ fn main() -> ExitCode {
             inputs: &inputs,
             to,
             from,
+            encoding: encoding.map(EncodingArg::splitter),
             output: output.as_deref(),
+            jsonl,
             notation,
             fan,
             minimal,
@@ -183,5 +226,5 @@ fn main() -> ExitCode {
             quiet,
         }),
     };
-    ExitCode::from(code as u8)
+    ExitCode::from(code.clamp(0, 255) as u8)
 }
