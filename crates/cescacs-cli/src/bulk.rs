@@ -334,6 +334,10 @@ impl Session {
             code = failed;
         } else if interrupted {
             code = EXIT_INTERRUPTED;
+        } else if input_errors && matches!(sink, Sink::File(_)) {
+            // Some input could not be read: an output without its games must not
+            // replace the old one.
+            error("an input could not be read: the output is left as it was");
         } else {
             let written = match &mut sink {
                 Sink::Null(_) => Ok(()),
