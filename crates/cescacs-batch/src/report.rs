@@ -150,8 +150,10 @@ mod tests {
             r.finish(&summary).unwrap();
             let text = std::fs::read_to_string(&path).unwrap();
             if name.ends_with(".jsonl") {
-                let lines: Vec<serde_json::Value> =
-                    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+                let lines: Vec<serde_json::Value> = text
+                    .lines()
+                    .map(|l| serde_json::from_str(l).unwrap())
+                    .collect();
                 assert_eq!(lines.len(), 3);
                 assert_eq!(lines[2]["summary"]["games_bad"], 1);
             } else {

@@ -352,7 +352,9 @@ impl Session {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return EXIT_BROKEN_PIPE,
                 Err(e) => {
-                    error(format_args!("write error: {e}; the output is left as it was"));
+                    error(format_args!(
+                        "write error: {e}; the output is left as it was"
+                    ));
                     code = EXIT_CANNOT_RUN;
                 }
             }
