@@ -121,8 +121,7 @@ pub fn convert(args: &ConvertArgs<'_>) -> i32 {
         }
     }
     if let Some(report) = args.report {
-        if output
-            .is_some_and(|o| cescacs_batch::output_is_input(o, &[report.to_path_buf()]).is_some())
+        if output.is_some_and(|o| cescacs_batch::output_is_input(o, &[report.to_path_buf()]).is_some())
         {
             bulk::error("the report and the output are the same file: refused");
             return EXIT_CANNOT_RUN;
@@ -131,15 +130,9 @@ pub fn convert(args: &ConvertArgs<'_>) -> i32 {
     let json_lines = args.jsonl
         || output.is_some_and(|p| {
             let name = p.to_string_lossy().to_ascii_lowercase();
-            [
-                ".jsonl",
-                ".jsonl.gz",
-                ".jsonl.bz2",
-                ".jsonl.zst",
-                ".jsonl.xz",
-            ]
-            .iter()
-            .any(|ext| name.ends_with(ext))
+            [".jsonl", ".jsonl.gz", ".jsonl.bz2", ".jsonl.zst", ".jsonl.xz"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
         });
     let target = Target {
         format: args.to,
@@ -609,45 +602,48 @@ fn pcn_document(
         }
         return;
     };
-    let text =
-        match (kind, t.format) {
-            (_, Format::Pcn) => Ok((pcn::to_string(&doc), Vec::new())),
-            (Some(Format::CtlPgn), Format::CtlPgn) => {
-                pcn_convert::cescacs::from_pcn(&doc).map(|(g, w)| {
-                    let form = ctl_form(t);
-                    push_losses(outcome, losses::ctl_pgn(&g, form), prefix);
-                    (ctl_pgn::write_game(&g, form), w)
-                })
-            }
-            (Some(Format::Pgn), Format::Pgn) => pcn_convert::chess::from_pcn(&doc).map(|(g, w)| {
-                push_losses(outcome, losses::chess(&g), prefix);
-                (chess_pgn::to_pgn_string(&g), w)
+    let text = match (kind, t.format) {
+        (_, Format::Pcn) => Ok((pcn::to_string(&doc), Vec::new())),
+        (Some(Format::CtlPgn), Format::CtlPgn) => {
+            pcn_convert::cescacs::from_pcn(&doc).map(|(g, w)| {
+                let form = ctl_form(t);
+                push_losses(outcome, losses::ctl_pgn(&g, form), prefix);
+                (ctl_pgn::write_game(&g, form), w)
+            })
+        }
+        (Some(Format::Pgn), Format::Pgn) => pcn_convert::chess::from_pcn(&doc).map(|(g, w)| {
+            push_losses(outcome, losses::chess(&g), prefix);
+            (chess_pgn::to_pgn_string(&g), w)
+        }),
+        (Some(Format::XiangqiPgn), Format::XiangqiPgn) => pcn_convert::xiangqi::from_pcn(&doc)
+            .map(|(g, w)| {
+                push_losses(
+                    outcome,
+                    losses::xiangqi(&g, t.notation, false),
+                    prefix,
+                );
+                (xiangqi_pgn::write_game(&g, &xiangqi_style(t.notation)), w)
             }),
-            (Some(Format::XiangqiPgn), Format::XiangqiPgn) => pcn_convert::xiangqi::from_pcn(&doc)
-                .map(|(g, w)| {
-                    push_losses(outcome, losses::xiangqi(&g, t.notation, false), prefix);
-                    (xiangqi_pgn::write_game(&g, &xiangqi_style(t.notation)), w)
-                }),
-            (Some(Format::XiangqiPgn), Format::XiangqiXml) => pcn_convert::xiangqi::from_pcn(&doc)
-                .map(|(g, w)| {
-                    push_losses(outcome, losses::xiangqi(&g, t.notation, true), prefix);
-                    (
-                        xiangqi_pgn::write_xml_game(&g, &xiangqi_style(t.notation)),
-                        w,
-                    )
-                }),
-            (kind, to) => {
-                let what = kind.map_or("an unknown board", |k| match k {
-                    Format::CtlPgn => "a C'escacs game",
-                    Format::Pgn => "a chess game",
-                    _ => "a xiangqi game",
-                });
-                let mut d = cannot_write(what, to);
-                d.message = format!("{prefix}{}", d.message);
-                outcome.diagnostics.push(d);
-                return;
-            }
-        };
+        (Some(Format::XiangqiPgn), Format::XiangqiXml) => pcn_convert::xiangqi::from_pcn(&doc)
+            .map(|(g, w)| {
+                push_losses(outcome, losses::xiangqi(&g, t.notation, true), prefix);
+                (
+                    xiangqi_pgn::write_xml_game(&g, &xiangqi_style(t.notation)),
+                    w,
+                )
+            }),
+        (kind, to) => {
+            let what = kind.map_or("an unknown board", |k| match k {
+                Format::CtlPgn => "a C'escacs game",
+                Format::Pgn => "a chess game",
+                _ => "a xiangqi game",
+            });
+            let mut d = cannot_write(what, to);
+            d.message = format!("{prefix}{}", d.message);
+            outcome.diagnostics.push(d);
+            return;
+        }
+    };
     match text {
         Ok((text, warnings)) => {
             for w in warnings {
