@@ -9,10 +9,12 @@
 //!   a game, so the next line with movetext starts another even with no blank line and
 //!   no tags (`e4 e5 *\nd4 d5 *` is two games);
 //! * a `[` inside a `{…}` comment, after `;`, or on a `%` line is not a tag — but when a
-//!   comment or variation is still open at a line that is plainly a tag line
-//!   (`[Name "value"]`), or at a line starting with the move number `1.` right after a
-//!   result token, the open comment is taken to be damage: the game is cut there and
-//!   flagged ([`Problem::Unclosed`]) so the next games are not swallowed.
+//!   comment is still open at a line that is plainly a tag line (`[Name "value"]`), or
+//!   at a line starting with the move number `1.` right after a result token, the open
+//!   comment is taken to be damage: the game is cut there and flagged
+//!   ([`Problem::Unclosed`]) so the next games are not swallowed. An open variation is
+//!   cut the same way (a tag line, or `1.` after a result) but not flagged: the
+//!   format's reader sees the game end inside it and reports it.
 //!
 //! Memory is bounded by the per-game cap, long lines included: bytes beyond the cap are
 //! scanned (so the comment state stays right) but not kept, and a stream with no game
