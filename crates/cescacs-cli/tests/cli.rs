@@ -18,9 +18,11 @@ fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
 
+/// Copies of a few `testdata/` files kept in the package, so that its tests run from
+/// the published crate too.
 fn testdata(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata")
+        .join("tests/data")
         .join(rel)
 }
 

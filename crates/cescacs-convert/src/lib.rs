@@ -34,6 +34,11 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 mod cescacs;
 mod chess;
 mod format;
