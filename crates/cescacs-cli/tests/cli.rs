@@ -207,19 +207,40 @@ fn pcn_round_trip_gives_back_the_same_record() {
 
 #[test]
 fn replay_names_the_file_of_each_game_when_there_are_several() {
-    let a = temp("replay-a.ctl-pgn", "[Variant \"C'escacs\"]\n\n1. E7-E9, E21-E19\n*\n");
-    let b = temp("replay-b.ctl-pgn", "[Variant \"C'escacs\"]\n\n1. E7-E11, E21-E17\n*\n");
+    let a = temp(
+        "replay-a.ctl-pgn",
+        "[Variant \"C'escacs\"]\n\n1. E7-E9, E21-E19\n*\n",
+    );
+    let b = temp(
+        "replay-b.ctl-pgn",
+        "[Variant \"C'escacs\"]\n\n1. E7-E11, E21-E17\n*\n",
+    );
     let out = cescacs(&["replay", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
     assert_eq!(lines.len(), 2);
-    assert!(lines[0].starts_with(&format!("{}:1: /28:", a.display())), "{lines:?}");
-    assert!(lines[1].starts_with(&format!("{}:1: /28:", b.display())), "{lines:?}");
+    assert!(
+        lines[0].starts_with(&format!("{}:1: /28:", a.display())),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("{}:1: /28:", b.display())),
+        "{lines:?}"
+    );
     let one = cescacs(&["replay", "-H", a.to_str().unwrap()]);
     assert!(stdout(&one).starts_with(&format!("{}:1: ", a.display())));
-    let bare = cescacs(&["replay", "--no-filename", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let bare = cescacs(&[
+        "replay",
+        "--no-filename",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
     assert!(stdout(&bare).lines().all(|l| l.starts_with("/28:")));
-    assert!(stderr(&out).contains("2 game(s) read, 2 valid, 0 bad"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("2 game(s) read, 2 valid, 0 bad"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -232,7 +253,10 @@ fn help_documents_every_option_and_argument() {
             let entry = line.trim_start();
             if entry.starts_with('-') || entry.starts_with('<') {
                 let text = entry.split("  ").skip(1).any(|t| !t.trim().is_empty());
-                assert!(text, "`cescacs {command} --help`: no text for {entry:?}\n{help}");
+                assert!(
+                    text,
+                    "`cescacs {command} --help`: no text for {entry:?}\n{help}"
+                );
             }
         }
     }
