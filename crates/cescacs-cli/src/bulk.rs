@@ -2,11 +2,11 @@
 //! progress bar, diagnostics streamed to standard error and the report, the summary,
 //! safe output and the exit status shared by `check`, `replay` and `convert`.
 
-use crate::format::{self, Format};
 use cescacs_batch::{
-    Framing, GameOutcome, Input, Options, OutputFile, RawGame, ReportWriter, RunError, Summary,
+    GameOutcome, Input, Options, OutputFile, RawGame, ReportWriter, RunError, Summary,
     TextEncoding, WalkNote,
 };
+use cescacs_convert::Format;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -19,6 +19,62 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_BAD_GAMES: i32 = 1;
 /// Exit status: the run could not be done (bad arguments, unreadable input, …).
 pub const EXIT_CANNOT_RUN: i32 = 2;
+
+/// What the command line says about running.
+pub struct Settings<'a> {
+    pub jobs: usize,
+    pub report: Option<&'a Path>,
+    /// Print only the summary, not each diagnostic.
+    pub quiet: bool,
+    /// How PGN-like text is scanned (default: guessed per input).
+    pub encoding: Option<TextEncoding>,
+}
+
+/// Inputs handled by one per-game function (each input knows its framing).
+pub struct Group<'a> {
+    pub inputs: Vec<Input>,
+    pub process: Box<dyn Fn(&RawGame) -> GameOutcome + Sync + 'a>,
+}
+
+/// What the summary calls a good game: `converted` for `convert`, `valid` otherwise.
+#[derive(Clone, Copy)]
+pub enum Verb {
+    Check,
+    Convert,
+}
+
+/// Prints why the command cannot run; returns the exit status saying so.
+pub fn cannot_run(message: impl std::fmt::Display) -> i32 {
+    error(message);
+    EXIT_CANNOT_RUN
+}
+
+/// Runs every group in order into `sink` (`header`, the outputs joined by `separator`,
+/// `footer`), streams the diagnostics and the report, prints one summary, commits the
+/// output, and returns the exit status.
+pub fn run_groups(
+    groups: Vec<Group<'_>>,
+    settings: &Settings<'_>,
+    verb: Verb,
+    mut sink: Sink,
+    framing: Option<cescacs_convert::OutputFraming>,
+    input_errors: bool,
+) -> i32 {
+    let framing = framing.unwrap_or_default();
+    let mut session = match Session::new(settings.jobs, settings.quiet, settings.report) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    session.encoding = settings.encoding;
+    session.verb = verb;
+    if let Err(e) = sink.write_header(&framing.header) {
+        return cannot_run(format!("write error: {e}"));
+    }
+    for group in groups {
+        session.run(group.inputs, &mut sink, &framing.separator, &group.process);
+    }
+    session.finish(sink, &framing.footer, input_errors)
+}
 /// Exit status: stopped by SIGINT (the output, if any, left as it was).
 pub const EXIT_INTERRUPTED: i32 = 130;
 /// Exit status: the reader of standard output went away (`| head`); nothing printed.
@@ -54,7 +110,7 @@ fn detection_name(path: &Path) -> String {
 
 /// Files a directory walk picks up: game files, compressed or not.
 fn is_walked_file(path: &Path) -> bool {
-    format::is_game_file(Path::new(&detection_name(path)))
+    cescacs_convert::is_game_file(&detection_name(path))
 }
 
 /// A PCN document or array of documents, from its first bytes.
@@ -95,7 +151,7 @@ pub fn open_groups(
         let name = detection_name(&path);
         let format = match from {
             Some(f) => f,
-            None => match format::detect(Path::new(&name), input.head()) {
+            None => match cescacs_convert::detect(&name, input.head()) {
                 Some(f) => f,
                 None => {
                     error(format_args!(
@@ -107,10 +163,11 @@ pub fn open_groups(
                 }
             },
         };
-        if format == Format::XiangqiXml {
+        if !format.is_input() {
             error(format_args!(
-                "{}: xiangqi XML is an output format only",
-                path.display()
+                "{}: {} is an output format only",
+                path.display(),
+                format.name()
             ));
             return Err(EXIT_CANNOT_RUN);
         }
@@ -122,11 +179,7 @@ pub fn open_groups(
             ));
             continue;
         }
-        let mut input = input.with_framing(match format {
-            Format::Pcn if name.ends_with(".jsonl") => Framing::Lines,
-            Format::Pcn => Framing::Json,
-            _ => Framing::Pgn,
-        });
+        let mut input = input.with_framing(cescacs_convert::input_framing(format, &name));
         if let Some(e) = encoding {
             input = input.with_encoding(e);
         }
@@ -202,6 +255,7 @@ pub struct Session {
     stop: Arc<AtomicBool>,
     started: std::time::Instant,
     failed: Option<i32>,
+    verb: Verb,
 }
 
 impl Session {
@@ -233,6 +287,7 @@ impl Session {
             stop: cescacs_batch::interrupt_flag(),
             started: std::time::Instant::now(),
             failed: None,
+            verb: Verb::Check,
         })
     }
 
@@ -360,9 +415,19 @@ impl Session {
             }
         }
         // An uncommitted output file is removed here (the old one stays as it was).
+        let good = match self.verb {
+            Verb::Check => "valid",
+            Verb::Convert => "converted",
+        };
+        let t = &self.total;
         let mut line = format!(
-            "{} in {:.2} s",
-            self.total,
+            "{} file(s), {} game(s) read, {} {good}, {} bad, {} warning(s), {} error(s) in {:.2} s",
+            t.files,
+            t.games,
+            t.games_converted,
+            t.games_bad,
+            t.warnings,
+            t.errors,
             self.started.elapsed().as_secs_f64()
         );
         if interrupted {

@@ -72,7 +72,7 @@ fn unclosed_comment_in_game_5_of_232_loses_only_game_5() {
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(1), "{name}: {err}");
         assert!(
-            err.contains("232 game(s) read, 231 converted, 1 bad"),
+            err.contains("232 game(s) read, 231 valid, 1 bad"),
             "{name}: {err}"
         );
         assert!(
@@ -94,7 +94,7 @@ fn games_without_blank_lines_or_tags_are_all_read() {
     let out = cescacs(&["check", s(&path)]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("3 game(s) read, 3 converted"),
+        stderr(&out).contains("3 game(s) read, 3 valid"),
         "{}",
         stderr(&out)
     );
@@ -160,7 +160,7 @@ fn rerun_over_a_directory_does_not_read_its_own_output_or_report() {
     // The output reads back, element by element.
     let out = cescacs(&["check", s(&out_path)]);
     assert!(
-        stderr(&out).contains("20 game(s) read, 20 converted"),
+        stderr(&out).contains("20 game(s) read, 20 valid"),
         "{}",
         stderr(&out)
     );
@@ -269,7 +269,7 @@ fn pcn_arrays_and_json_lines_with_one_bad_document() {
         let out = cescacs(&["check", s(&path)]);
         assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
         assert!(
-            stderr(&out).contains("50 game(s) read, 49 converted, 1 bad"),
+            stderr(&out).contains("50 game(s) read, 49 valid, 1 bad"),
             "{name}: {}",
             stderr(&out)
         );
@@ -294,7 +294,7 @@ fn standard_input_and_pipes_need_no_from() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("30 game(s) read, 30 converted"),
+        stderr(&out).contains("30 game(s) read, 30 valid"),
         "{}",
         stderr(&out)
     );
@@ -323,7 +323,7 @@ fn compressed_inputs_give_the_same_summary_as_plain() {
     };
     let all = cescacs(&["check", s(&plain)]);
     assert!(
-        summary(&all).contains("300 game(s) read, 294 converted, 6 bad"),
+        summary(&all).contains("300 game(s) read, 294 valid, 6 bad"),
         "{}",
         stderr(&all)
     );
@@ -337,7 +337,7 @@ fn compressed_inputs_give_the_same_summary_as_plain() {
     );
     let reference = summary(&cescacs(&["check", s(&good)]));
     assert!(
-        reference.contains("294 game(s) read, 294 converted, 0 bad"),
+        reference.contains("294 game(s) read, 294 valid, 0 bad"),
         "{reference}"
     );
     for ext in ["gz", "bz2", "zst", "xz"] {
