@@ -434,11 +434,11 @@ impl Session {
             line.push_str(" (interrupted: output left as it was)");
         }
         cescacs_batch::print_line(&line);
-        if let Some((path, r)) = self.report.take() {
-            if let Err(e) = r.finish(&self.total) {
-                error(format_args!("cannot write report {}: {e}", path.display()));
-                code = code.max(EXIT_CANNOT_RUN);
-            }
+        if let Some((path, r)) = self.report.take()
+            && let Err(e) = r.finish(&self.total)
+        {
+            error(format_args!("cannot write report {}: {e}", path.display()));
+            code = code.max(EXIT_CANNOT_RUN);
         }
         code
     }
