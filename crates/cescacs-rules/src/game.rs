@@ -95,11 +95,17 @@ pub enum GameError {
 
 /// Position plus history: repetition (Zobrist keys), the 50/75-move rules and the
 /// outcome.
+///
+/// Repetition costs O(1) amortised per move: the key is updated by `make`, and only the
+/// positions since the last irreversible move (capture, pawn move or promotion, which
+/// reset the half-move clock) are kept, since no earlier position can recur; the
+/// 75-move rule ends the game before that window exceeds 150 plies.
 #[derive(Clone, Debug)]
 pub struct Game {
     start: Position,
     position: Position,
     moves: Vec<Move>,
+    /// Keys of the positions since the last reset of the half-move clock, current last.
     keys: Vec<u64>,
     outcome: Option<(GameResult, Termination)>,
 }
@@ -137,6 +143,10 @@ impl Game {
         }
         self.position.play(m);
         self.moves.push(m);
+        if self.position.halfmove_clock() == 0 {
+            // A capture, pawn move or promotion: no earlier position can come back.
+            self.keys.clear();
+        }
         self.keys.push(self.position.zobrist());
         self.outcome = self.evaluate();
         Ok(())
@@ -145,7 +155,13 @@ impl Game {
     /// How often the current position has occurred (1 = first time).
     pub fn repetition_count(&self) -> usize {
         let last = *self.keys.last().expect("keys never empty");
-        self.keys.iter().filter(|&&k| k == last).count()
+        // Only positions with the same side to move can be equal: every second key.
+        self.keys
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|&&k| k == last)
+            .count()
     }
 
     pub fn claimable_draw(&self) -> Option<DrawClaim> {

@@ -495,6 +495,7 @@ pub struct Undo {
     halfmove: u32,
     fullmove: Option<u32>,
     kings: [Cell; 2],
+    hash: u64,
 }
 
 /// A C'escacs position: placement, side to move, castling/leap rights, the one-move
@@ -509,6 +510,10 @@ pub struct Position {
     special: SpecialRight,
     halfmove: u32,
     fullmove: Option<u32>,
+    /// Zobrist key of placement, side to move and castling rights, kept up to date by
+    /// every write (the special right is added on demand by [`Position::zobrist`]).
+    /// A function of the other fields, so derived equality is unaffected.
+    hash: u64,
 }
 
 impl std::fmt::Debug for Position {
@@ -599,6 +604,11 @@ impl Position {
             special: SpecialRight::None,
             halfmove: s.halfmove_clock,
             fullmove: s.fullmove_number,
+            hash: if s.side_to_move == Side::Black {
+                TABLES.zobrist_black
+            } else {
+                0
+            },
         };
         let mut counts = [[0usize; 9]; 2];
         let mut bishop_colours = [[0usize; 3]; 2];
@@ -653,7 +663,7 @@ impl Position {
                 }
             }
         }
-        pos.castling = bits;
+        pos.set_castling(bits);
         pos.special = pos.validate_special(s.special)?;
         if pos.attacked(pos.kings[pos.side.opponent().index()], pos.side) {
             return Err(SetupError::OpponentInCheck);
@@ -781,6 +791,15 @@ impl Position {
     #[inline]
     fn set(&mut self, c: Cell, code: u8) {
         let old = self.board[c.index()];
+        self.hash ^= TABLES.zobrist_piece[old as usize][c.index()]
+            ^ TABLES.zobrist_piece[code as usize][c.index()];
+        self.set_raw(c, code);
+    }
+
+    /// `set` without the key update, for `unmake`, which restores the key whole.
+    #[inline]
+    fn set_raw(&mut self, c: Cell, code: u8) {
+        let old = self.board[c.index()];
         if old != EMPTY {
             self.occ[side_of(old).index()].clear(c);
         }
@@ -788,6 +807,20 @@ impl Position {
             self.occ[side_of(code).index()].set(c);
         }
         self.board[c.index()] = code;
+    }
+
+    /// Replaces the castling bits, keeping the key in step.
+    #[inline]
+    fn set_castling(&mut self, bits: u8) {
+        let changed = self.castling ^ bits;
+        if changed != 0 {
+            for (i, key) in TABLES.zobrist_castling.iter().enumerate() {
+                if changed & (1 << i) != 0 {
+                    self.hash ^= key;
+                }
+            }
+            self.castling = bits;
+        }
     }
 
     #[inline]
@@ -1661,6 +1694,7 @@ impl Position {
             halfmove: self.halfmove,
             fullmove: self.fullmove,
             kings: self.kings,
+            hash: self.hash,
         };
         let side = self.side;
         let si = side.index();
@@ -1732,28 +1766,31 @@ impl Position {
                 }
             }
         }
+        let mut castling = self.castling;
         if moving & KIND_MASK == K {
             // Rook flags only matter while the King is unmoved; dropping them keeps
             // one representation per TLPD castling field.
-            self.castling &= !(7 << (3 * si));
+            castling &= !(7 << (3 * si));
         }
         // A rook flag dies when its rook leaves its initial cell or is captured there;
         // both touch that cell as `from` or `to`.
-        if self.castling != 0 {
+        if castling != 0 {
             for (s, homes) in TABLES.rook_home.iter().enumerate() {
                 for (k, home) in homes.iter().enumerate() {
                     if m.from == *home || m.to == *home {
-                        self.castling &= !((2u8 << k) << (3 * s));
+                        castling &= !((2u8 << k) << (3 * s));
                     }
                 }
             }
         }
+        self.set_castling(castling);
         self.special = new_special;
         self.halfmove = if reset_clock { 0 } else { self.halfmove + 1 };
         if side == Side::Black {
             self.fullmove = self.fullmove.map(|n| n + 1);
         }
         self.side = side.opponent();
+        self.hash ^= TABLES.zobrist_black;
         undo
     }
 
@@ -1761,8 +1798,9 @@ impl Position {
     pub fn unmake(&mut self, undo: Undo) {
         for i in (0..undo.n as usize).rev() {
             let (c, code) = undo.writes[i];
-            self.set(c, code);
+            self.set_raw(c, code);
         }
+        self.hash = undo.hash;
         self.castling = undo.castling;
         self.special = undo.special;
         self.halfmove = undo.halfmove;
@@ -1786,7 +1824,24 @@ impl Position {
 
     /// Zobrist key of the repetition identity: placement, side to move, castling/leap
     /// rights and the special right, the latter only when a legal capture uses it.
+    /// The placement, side and castling part is kept up to date by `make`/`unmake`;
+    /// only the special right costs a legality test, and only when there is one.
     pub fn zobrist(&self) -> u64 {
+        let mut h = self.hash;
+        if self.special != SpecialRight::None && self.special_capture_is_legal() {
+            let c = match self.special {
+                SpecialRight::EnPassant { pawn, .. } => pawn,
+                SpecialRight::Scornful { target, .. } => target,
+                SpecialRight::None => unreachable!("checked above"),
+            };
+            h ^= TABLES.zobrist_special[c.index()];
+        }
+        h
+    }
+
+    /// The key computed from scratch (tests compare it with the incremental one).
+    #[cfg(test)]
+    fn zobrist_from_scratch(&self) -> u64 {
         let mut h = 0u64;
         for side in &self.occ {
             side.for_each(|c| {
@@ -1800,14 +1855,6 @@ impl Position {
             if self.castling & (1 << i) != 0 {
                 h ^= TABLES.zobrist_castling[i];
             }
-        }
-        if self.special != SpecialRight::None && self.special_capture_is_legal() {
-            let c = match self.special {
-                SpecialRight::EnPassant { pawn, .. } => pawn,
-                SpecialRight::Scornful { target, .. } => target,
-                SpecialRight::None => unreachable!("checked above"),
-            };
-            h ^= TABLES.zobrist_special[c.index()];
         }
         h
     }
@@ -1862,6 +1909,27 @@ mod tests {
                 pos.unmake(u);
             }
         }
+    }
+
+    fn check_keys(pos: &mut Position, depth: u32, checked: &mut u64) {
+        assert_eq!(pos.hash, pos.zobrist_from_scratch(), "\n{pos:?}");
+        *checked += 1;
+        if depth == 0 {
+            return;
+        }
+        for &m in pos.legal_moves().iter() {
+            let u = pos.make(m);
+            check_keys(pos, depth - 1, checked);
+            pos.unmake(u);
+            assert_eq!(pos.hash, pos.zobrist_from_scratch());
+        }
+    }
+
+    #[test]
+    fn incremental_key_equals_the_key_from_scratch() {
+        let mut checked = 0;
+        check_keys(&mut Position::initial(), 3, &mut checked);
+        assert!(checked > 300_000, "{checked}");
     }
 
     #[test]
