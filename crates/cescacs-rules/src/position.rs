@@ -5,8 +5,10 @@ use crate::tables::{NO_DIR, TABLES};
 use cescacs_hex::{Cell, Direction, HexColour};
 use std::ops::Deref;
 
-/// Emulation of the author's program's blind spot, for oracle cross-checks only.
-#[doc(hidden)]
+/// Emulation of the author's program's blind spots, for oracle cross-checks only
+/// (cargo feature `oracle-compat`, off by default: without it the switches below are
+/// constants and the emulation vanishes from the move generator).
+#[cfg(feature = "oracle-compat")]
 pub mod compat {
     use std::cell::Cell;
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -64,6 +66,23 @@ pub mod compat {
     }
 }
 
+/// The emulation switched off for good: every test folds to a constant.
+#[cfg(not(feature = "oracle-compat"))]
+pub(crate) mod compat {
+    #[inline(always)]
+    pub(crate) fn set_king_move_test(_on: bool) {}
+    #[inline(always)]
+    pub(crate) fn king_move_test() -> bool {
+        false
+    }
+    #[inline(always)]
+    pub(crate) fn set_elephant_only(_on: bool) {}
+    #[inline(always)]
+    pub(crate) fn ignore_elephant_two_step() -> bool {
+        false
+    }
+}
+
 const EMPTY: u8 = 0;
 const KIND_MASK: u8 = 15;
 const BLACK_BIT: u8 = 16;
@@ -115,6 +134,11 @@ impl Bits {
     fn clear(&mut self, c: Cell) {
         let i = c.index();
         self.0[i >> 6] &= !(1 << (i & 63));
+    }
+    #[inline]
+    fn contains(self, c: Cell) -> bool {
+        let i = c.index();
+        self.0[i >> 6] & (1 << (i & 63)) != 0
     }
     #[inline]
     fn for_each(self, mut f: impl FnMut(Cell)) {
@@ -369,6 +393,32 @@ impl MoveSink for MoveList {
     #[inline]
     fn len(&self) -> usize {
         self.moves.len()
+    }
+}
+
+/// Perft's leaf sink: counts the moves of an unpinned non-King piece as they are
+/// generated (all legal when not in check) and keeps only en-passant captures, which
+/// can uncover a line through the captured pawn, for the full test.
+struct Counter<'a> {
+    n: u64,
+    /// Every move pushed, counted or deferred: `len` for the promotion expansion.
+    pushed: usize,
+    deferred: &'a mut Vec<Move>,
+}
+
+impl MoveSink for Counter<'_> {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.pushed += 1;
+        if m.kind == MK_EP {
+            self.deferred.push(m);
+        } else {
+            self.n += 1;
+        }
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.pushed
     }
 }
 
@@ -1644,29 +1694,116 @@ impl Position {
         matches!((at(m.to), at(*checker)), (Some(a), Some(b)) if a < b)
     }
 
-    /// Number of legal moves, generated into a reused buffer (for perft leaves).
+    /// The own pieces pinned to the King of the side to move, from one scan of the
+    /// twelve lines out of the King (the pinner's kinds as in `pinned_for`).
+    fn pinned_set(&self) -> Bits {
+        let side = self.side;
+        let king = self.kings[side.index()];
+        let us = side_bit(side);
+        let mut pinned = Bits::default();
+        for d in 0..12 {
+            if let Some(&c) = king
+                .ray(dir(d))
+                .iter()
+                .find(|c| self.board[c.index()] != EMPTY)
+                && self.board[c.index()] & BLACK_BIT == us
+                && self.pinned_for(side, king, c, d)
+            {
+                pinned.set(c);
+            }
+        }
+        pinned
+    }
+
+    /// Legality of a pseudo-legal move when not in check, given the node's pinned
+    /// set: an unpinned piece's ordinary move is legal, a pinned piece's only along its
+    /// pin line; the King, castling and en passant take the full test.
+    #[inline]
+    fn is_legal_with_pins(&mut self, m: Move, king: Cell, pinned: Bits) -> bool {
+        if m.from == king || m.kind == MK_EP || m.kind == MK_CASTLE {
+            return self.is_legal_pseudo(m, false);
+        }
+        !pinned.contains(m.from)
+            || TABLES.align[king.index()][m.to.index()]
+                == TABLES.align[king.index()][m.from.index()]
+    }
+
+    /// Number of legal moves (for perft leaves): bulk counting. Unpinned pieces other
+    /// than the King are counted as they are generated, without a move list; only
+    /// the King's, the pinned pieces', castling and en-passant moves are stored and
+    /// tested. In check, or with forced promotions pending, the plain path.
     pub(crate) fn count_legal(&mut self, buf: &mut Vec<Move>) -> u64 {
         buf.clear();
         let in_check = self.is_check();
-        self.pseudo(buf, in_check);
-        let mut n = 0;
+        if in_check || self.has_forced_promotion() {
+            self.pseudo(buf, in_check);
+            let mut n = 0;
+            for &m in buf.iter() {
+                if self.is_legal_pseudo(m, in_check) {
+                    n += 1;
+                }
+            }
+            return n;
+        }
+        let king = self.kings[self.side.index()];
+        let pinned = self.pinned_set();
+        let mut counter = Counter {
+            n: 0,
+            pushed: 0,
+            deferred: buf,
+        };
+        let mut own = self.occ[self.side.index()];
+        own.clear(king);
+        own.for_each(|from| {
+            if pinned.contains(from) {
+                self.piece_moves(counter.deferred, from, false);
+            } else {
+                self.piece_moves(&mut counter, from, false);
+            }
+        });
+        let mut n = counter.n;
+        self.piece_moves(buf, king, false);
         for &m in buf.iter() {
-            if self.is_legal_pseudo(m, in_check) {
+            if self.is_legal_with_pins(m, king, pinned) {
                 n += 1;
             }
         }
         n
     }
 
-    /// Legal moves into a reused buffer.
+    /// Whether an awaiting pawn of the side to move must promote now.
+    fn has_forced_promotion(&self) -> bool {
+        let si = self.side.index();
+        let own = self.occ[si].0;
+        let mask = TABLES.promotion_bits[si];
+        if (own[0] & mask[0]) | (own[1] & mask[1]) | (own[2] & mask[2]) == 0 {
+            return false;
+        }
+        let mut buf = FixedMoves::new();
+        self.forced_promotions(&mut buf);
+        buf.len() > 0
+    }
+
+    /// Legal moves into a reused buffer (pins computed once for the node).
     pub(crate) fn legal_into(&mut self, buf: &mut Vec<Move>) {
         buf.clear();
         let in_check = self.is_check();
         self.pseudo(buf, in_check);
+        let king = self.kings[self.side.index()];
+        let pinned = if in_check {
+            Bits::default()
+        } else {
+            self.pinned_set()
+        };
         let mut j = 0;
         for i in 0..buf.len() {
             let m = buf[i];
-            if self.is_legal_pseudo(m, in_check) {
+            let legal = if in_check {
+                self.is_legal_pseudo(m, true)
+            } else {
+                self.is_legal_with_pins(m, king, pinned)
+            };
+            if legal {
                 buf[j] = m;
                 j += 1;
             }
@@ -1930,6 +2067,38 @@ mod tests {
         let mut checked = 0;
         check_keys(&mut Position::initial(), 3, &mut checked);
         assert!(checked > 300_000, "{checked}");
+    }
+
+    /// The node-level paths of perft (pins once per node, bulk leaf counting) must
+    /// agree with make/unmake on every pseudo-legal move.
+    fn compare_node_paths(pos: &mut Position, depth: u32, checked: &mut u64) {
+        let in_check = pos.is_check();
+        let mut pseudo = Vec::new();
+        pos.pseudo(&mut pseudo, in_check);
+        let slow: Vec<Move> = pseudo
+            .iter()
+            .copied()
+            .filter(|&m| pos.legal_by_make(m))
+            .collect();
+        let mut buf = Vec::new();
+        pos.legal_into(&mut buf);
+        assert_eq!(buf, slow, "\n{pos:?}");
+        assert_eq!(pos.count_legal(&mut buf), slow.len() as u64, "\n{pos:?}");
+        *checked += 1;
+        if depth > 1 {
+            for m in slow {
+                let u = pos.make(m);
+                compare_node_paths(pos, depth - 1, checked);
+                pos.unmake(u);
+            }
+        }
+    }
+
+    #[test]
+    fn node_paths_agree_with_make_unmake() {
+        let mut checked = 0;
+        compare_node_paths(&mut Position::initial(), 3, &mut checked);
+        assert!(checked > 4_000, "{checked}");
     }
 
     #[test]
