@@ -26,6 +26,7 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal-move tree (the last line of output is the count).
     Perft {
+        /// Plies to search, 0 to 20.
         depth: u32,
         /// Start position as TLPD (default: the initial position).
         #[arg(long)]
@@ -33,6 +34,9 @@ enum Command {
         /// Also print the count under each legal move.
         #[arg(long)]
         divide: bool,
+        /// Worker threads sharing the root moves (1 to 256; the counts do not change).
+        #[arg(short = 'j', long, default_value_t = 1)]
+        jobs: usize,
     },
     /// Print every legal move, one per line, in CTL-AN with its check marker.
     Moves {
@@ -128,7 +132,8 @@ fn main() -> ExitCode {
             depth,
             tlpd,
             divide,
-        } => position::perft(depth, tlpd.as_deref(), divide),
+            jobs,
+        } => position::perft(depth, tlpd.as_deref(), divide, jobs),
         Command::Moves { tlpd } => position::moves(tlpd.as_deref()),
         Command::Show {
             tlpd,

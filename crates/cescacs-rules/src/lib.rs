@@ -6,6 +6,7 @@ mod game;
 mod piece;
 mod position;
 mod tables;
+pub mod tlpd;
 
 pub use cescacs_hex::{Cell, Direction, HexColour};
 pub use game::{DrawClaim, Game, GameError, GameResult, Termination};

@@ -171,6 +171,21 @@ fn check_placement(p: &Position, warnings: &mut Vec<FenWarning>) {
     }
 }
 
+/// `let p: Position = fen.parse()?` reads a FEN as [`Position::from_fen`] does.
+impl std::str::FromStr for Position {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Position, FenError> {
+        Position::from_fen(s)
+    }
+}
+
+/// Writes the FEN ([`Position::to_fen`]).
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
 impl Position {
     /// Reads a FEN (see [`parse_fen`]), dropping the warnings.
     pub fn from_fen(s: &str) -> Result<Position, FenError> {
