@@ -22,6 +22,7 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The result as written in CTL-PGN (`3-0`, `2-1`, `1-1`, `1-2`, `0-3`, `*`).
     pub fn as_str(self) -> &'static str {
         match self {
             GameResult::WhiteWins => "3-0",
@@ -67,7 +68,9 @@ impl std::fmt::Display for GameResult {
 /// Why a game ended by rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
+    /// The side to move is in check and has no legal move.
     Checkmate,
+    /// The side to move is not in check and has no legal move (scored 2-1 / 1-2).
     Stalemate,
     /// 150 half-moves without capture or pawn move (automatic draw).
     SeventyFiveMoves,
@@ -82,14 +85,18 @@ pub enum Termination {
 pub enum DrawClaim {
     /// 100 half-moves without capture or pawn move.
     FiftyMoves,
+    /// The current position has occurred three times.
     ThreefoldRepetition,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// Why [`Game::play`] refused a move.
 pub enum GameError {
     #[error("the game is over ({0})")]
+    /// The game has already ended with this result.
     Finished(GameResult),
     #[error("the move is not legal in the current position")]
+    /// The move is not legal in the current position.
     Illegal,
 }
 
@@ -111,6 +118,7 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game starting at `start`, with its outcome evaluated already (a start position can be mate).
     pub fn new(start: Position) -> Game {
         let key = start.zobrist();
         let mut g = Game {
@@ -123,12 +131,15 @@ impl Game {
         g.outcome = g.evaluate();
         g
     }
+    /// The start position.
     pub fn start(&self) -> &Position {
         &self.start
     }
+    /// The current position.
     pub fn position(&self) -> &Position {
         &self.position
     }
+    /// The moves played so far.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
@@ -164,6 +175,7 @@ impl Game {
             .count()
     }
 
+    /// The draw the side to move may claim now, if any (threefold repetition or the 50-move rule).
     pub fn claimable_draw(&self) -> Option<DrawClaim> {
         if self.outcome.is_some() {
             None
@@ -176,10 +188,12 @@ impl Game {
         }
     }
 
+    /// The automatic end reached, if any: result and reason.
     pub fn outcome(&self) -> Option<(GameResult, Termination)> {
         self.outcome
     }
 
+    /// The result: [`GameResult::Unfinished`] while the game goes on.
     pub fn result(&self) -> GameResult {
         self.outcome.map_or(GameResult::Unfinished, |o| o.0)
     }

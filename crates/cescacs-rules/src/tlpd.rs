@@ -14,12 +14,17 @@ use cescacs_hex::{Cell, MAX_LINE, column_from_letter, parse_cell_prefix};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TlpdError {
     #[error("at character {offset}: expected {expected}, found {found}")]
+    /// The text does not follow the TLPD syntax.
     Syntax {
+        /// Character offset of the error.
         offset: usize,
+        /// What the reader expected there.
         expected: &'static str,
+        /// What it found.
         found: String,
     },
     #[error("the TLPD describes an invalid position: {0}")]
+    /// The text is well formed but the position is not playable.
     Invalid(#[from] SetupError),
 }
 

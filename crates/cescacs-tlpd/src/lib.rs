@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 // The reader and writer live in `cescacs_rules::tlpd`, so that `Position` implements
 // `FromStr` and `Display` with them (the orphan rule forbids doing it here); this

@@ -94,6 +94,7 @@ impl fmt::Debug for MoveList {
 /// (checkmate) or not (stalemate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
+    /// The side to move has a legal move.
     Ongoing,
     /// The side to move is in check and has no legal move; it has lost.
     Checkmate,

@@ -213,31 +213,38 @@ impl Position {
         }
     }
 
+    /// The side to move.
     pub fn side_to_move(&self) -> Side {
         self.side
     }
 
     #[inline]
+    /// The man on `c`, if any.
     pub fn piece_at(&self, c: Cell) -> Option<Piece> {
         Piece::from_code(self.board[c.index()])
     }
 
+    /// The cell of the King of `side`.
     pub fn king(&self, side: Side) -> Cell {
         self.kings[side.index()]
     }
 
+    /// The castling and leap rights left.
     pub fn castling_rights(&self) -> CastlingRights {
         CastlingRights::from_bits(self.castling)
     }
 
+    /// The one-move special right created by the last move.
     pub fn special(&self) -> SpecialRight {
         self.special
     }
 
+    /// Half-moves since the last capture, pawn move or promotion.
     pub fn halfmove_clock(&self) -> u32 {
         self.halfmove
     }
 
+    /// The move number, `None` when unknown (`?` in a TLPD).
     pub fn fullmove_number(&self) -> Option<u32> {
         self.fullmove
     }

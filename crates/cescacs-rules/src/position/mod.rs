@@ -118,11 +118,14 @@ pub struct SideCastling {
 /// Castling and leap rights of both sides, as the TLPD castling field carries them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CastlingRights {
+    /// White's rights.
     pub white: SideCastling,
+    /// Black's rights.
     pub black: SideCastling,
 }
 
 impl CastlingRights {
+    /// Every right of both sides (the initial position).
     pub const ALL: CastlingRights = CastlingRights {
         white: SideCastling {
             king: true,
@@ -135,6 +138,7 @@ impl CastlingRights {
             king_rook: true,
         },
     };
+    /// The rights of `side`.
     pub fn side(&self, side: Side) -> SideCastling {
         match side {
             Side::White => self.white,
@@ -157,19 +161,25 @@ impl CastlingRights {
 /// The one-move special right created by the previous move (spec §4.4, §4.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SpecialRight {
+    /// No special right.
     None,
     /// A pawn just made a double (`far == None`) or triple step and stands on `pawn`
     /// (or the piece it promoted to does). `near` is the skipped cell next to it,
     /// `far` the first skipped cell of a triple step.
     EnPassant {
+        /// The cell of the pawn (or the piece it promoted to) that stepped.
         pawn: Cell,
+        /// The skipped cell next to it.
         near: Cell,
+        /// The first skipped cell of a triple step.
         far: Option<Cell>,
     },
     /// A pawn just made a scornful oblique step to `target`; the enemy pawn(s) in
     /// `capturers` (normally exactly one) may take it orthogonally on this move.
     Scornful {
+        /// The cell of the scornful pawn.
         target: Cell,
+        /// The enemy pawns that may take it.
         capturers: [Option<Cell>; 2],
     },
 }
@@ -177,10 +187,15 @@ pub enum SpecialRight {
 /// Everything needed to build a position, as read from a TLPD.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
+    /// The men on the 169 cells, by [`Cell::index`].
     pub board: [Option<Piece>; 169],
+    /// The side to move.
     pub side_to_move: Side,
+    /// Castling and leap rights (reconciled with the board by [`Position::from_setup`]).
     pub castling: CastlingRights,
+    /// The en-passant or scornful-pawn right.
     pub special: SpecialRight,
+    /// Half-moves since the last capture or pawn move.
     pub halfmove_clock: u32,
     /// `None` when unknown (`?`).
     pub fullmove_number: Option<u32>,
@@ -190,21 +205,41 @@ pub struct Setup {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     #[error("{side:?} must have exactly one King, found {found}")]
-    KingCount { side: Side, found: usize },
-    #[error("{side:?} has {found} pieces of kind {kind:?}, at most {max} allowed")]
-    TooMany {
+    /// A side has no King or several.
+    KingCount {
+        /// The side.
         side: Side,
-        kind: PieceKind,
+        /// How many Kings it has.
         found: usize,
+    },
+    #[error("{side:?} has {found} pieces of kind {kind:?}, at most {max} allowed")]
+    /// More men of a kind than a side starts with.
+    TooMany {
+        /// The side.
+        side: Side,
+        /// The kind.
+        kind: PieceKind,
+        /// How many are on the board.
+        found: usize,
+        /// How many the side starts with.
         max: usize,
     },
     #[error("{side:?} has two bishops on {colour:?} cells")]
-    BishopColour { side: Side, colour: HexColour },
+    /// Two bishops of one side on cells of one colour.
+    BishopColour {
+        /// The side.
+        side: Side,
+        /// The colour of both bishops' cells.
+        colour: HexColour,
+    },
     #[error("the side not to move is in check")]
+    /// The side that just moved left its King in check.
     OpponentInCheck,
     #[error("en passant field does not fit the board: {0}")]
+    /// The en-passant field contradicts the board.
     EnPassant(String),
     #[error("scornful-pawn field does not fit the board: {0}")]
+    /// The scornful-pawn field contradicts the board.
     Scornful(String),
 }
 
@@ -251,12 +286,15 @@ pub struct Move {
 }
 
 impl Move {
+    /// Origin cell (the King's cell for castling).
     pub fn from(self) -> Cell {
         self.from
     }
+    /// Destination cell (the King's for castling; the origin for a promotion in place).
     pub fn to(self) -> Cell {
         self.to
     }
+    /// The kind of move.
     pub fn kind(self) -> MoveKind {
         match self.kind {
             MK_DOUBLE => MoveKind::DoubleStep,
@@ -268,9 +306,11 @@ impl Move {
             _ => MoveKind::Normal,
         }
     }
+    /// The piece a pawn promotes to, if any.
     pub fn promotion(self) -> Option<PieceKind> {
         (self.promo != 0).then(|| kind_from_code(self.promo))
     }
+    /// Whether the move takes a man (en passant and scornful captures included).
     pub fn is_capture(self) -> bool {
         self.captured != 0
     }
@@ -437,14 +477,18 @@ impl std::fmt::Debug for MoveList {
 /// End state of a position, from the rules alone (no history).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
+    /// The side to move has a legal move.
     Ongoing,
+    /// The side to move is in check and has no legal move.
     Checkmate,
+    /// The side to move is not in check and has no legal move.
     Stalemate,
 }
 
 /// Check marker of the position just reached (rich classification of spec §6.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CheckMarker {
+    /// No check.
     None,
     /// `+^`: one checker, adjacent or a knight jump away (cannot be blocked).
     Adjoining,

@@ -5,6 +5,7 @@
 use super::*;
 
 impl Position {
+    /// Whether the game goes on, or ends by mate or stalemate (stops at the first legal move found).
     pub fn status(&self) -> Status {
         let in_check = self.is_check();
         if self.has_legal_move(in_check) {
