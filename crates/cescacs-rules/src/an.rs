@@ -100,7 +100,6 @@ pub enum MoveTextKind {
     /// Standard spelling of the castling (`KRK-HIO`), whatever letters were used.
     Castling(String),
     /// Forced promotion of an awaiting pawn (`F28=R`).
-    /// Forced promotion of an awaiting pawn on `cell` to `piece`.
     PromotionInPlace {
         /// The cell of the awaiting pawn.
         cell: Cell,
@@ -334,7 +333,6 @@ pub enum ResolveWarning {
         actual: CheckMarker,
     },
     /// `×` written for an en passant / scornful capture, or `@`/`@@` mixed up.
-    /// The separator written.
     Separator {
         /// The separator written.
         written: Separator,
