@@ -26,7 +26,6 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal-move tree (the last line of output is the count).
     Perft {
-        /// Plies to search, 0 to 20.
         depth: u32,
         /// Start position as TLPD (default: the initial position).
         #[arg(long)]
