@@ -35,6 +35,9 @@ enum Command {
         /// Also print the count under each legal move.
         #[arg(long)]
         divide: bool,
+        /// Worker threads sharing the root moves (1 to 256; the counts do not change).
+        #[arg(short = 'j', long, default_value_t = 1)]
+        jobs: usize,
     },
     /// Print every legal C'escacs move, one per line, in CTL-AN with its check marker.
     Moves {
@@ -230,7 +233,8 @@ fn main() -> ExitCode {
             depth,
             tlpd,
             divide,
-        } => position::perft(depth, tlpd.as_deref(), divide),
+            jobs,
+        } => position::perft(depth, tlpd.as_deref(), divide, jobs),
         Command::Moves { tlpd } => position::moves(tlpd.as_deref()),
         Command::Show {
             tlpd,

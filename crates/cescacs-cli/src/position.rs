@@ -4,8 +4,27 @@ use crate::bulk::{EXIT_CANNOT_RUN, EXIT_OK};
 use board_svg::{HexMan, XiangqiMan};
 use cescacs_hex::Cell;
 use cescacs_rules::{Letters, Position, Side};
+use std::io::{self, Write};
 use std::path::Path;
 use std::time::Instant;
+
+/// Writes the command's standard output through `emit`. A closed pipe (`| head`)
+/// ends the command quietly with success, as for other filters; any other write
+/// error (a full disk) is reported with exit status 2. Never a panic.
+fn with_stdout(emit: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> i32 {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    match emit(&mut out).and_then(|()| out.flush()) {
+        Ok(()) => EXIT_OK,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            // The buffered rest cannot be written either: drop it without retrying.
+            let (_, _) = out.into_parts();
+            eprintln!("error: cannot write to standard output: {e}");
+            EXIT_CANNOT_RUN
+        }
+    }
+}
 
 fn load(tlpd: Option<&str>) -> Result<Position, i32> {
     match tlpd {
@@ -17,46 +36,54 @@ fn load(tlpd: Option<&str>) -> Result<Position, i32> {
     }
 }
 
-pub fn perft(depth: u32, tlpd: Option<&str>, divide: bool) -> i32 {
+/// `perft DEPTH [--divide] [--jobs N]`: the limits of
+/// [`cescacs_rules::MAX_PERFT_DEPTH`] and [`cescacs_rules::MAX_PERFT_JOBS`] give exit
+/// status 2 with a message.
+pub fn perft(depth: u32, tlpd: Option<&str>, divide: bool, jobs: usize) -> i32 {
     let position = match load(tlpd) {
         Ok(p) => p,
         Err(code) => return code,
     };
     let started = Instant::now();
-    let nodes = if divide {
-        let letters = Letters::default();
-        let mut total = 0;
-        let mut lines: Vec<(String, u64)> = position
-            .legal_moves()
-            .iter()
-            .map(|&m| {
-                let after = position.after(m);
-                let n = if depth <= 1 {
-                    1
-                } else {
-                    cescacs_rules::perft(&after, depth - 1)
-                };
-                (position.move_to_an(m, &letters), n)
-            })
-            .collect();
-        lines.sort();
-        for (text, n) in &lines {
-            println!("{text}: {n}");
-            total += n;
-        }
-        if depth == 0 { 1 } else { total }
+    let result = if divide {
+        cescacs_rules::try_divide(&position, depth, jobs).map(|counts| {
+            let letters = Letters::default();
+            let mut lines: Vec<(String, u64)> = counts
+                .into_iter()
+                .map(|(m, n)| (position.move_to_an(m, &letters), n))
+                .collect();
+            lines.sort();
+            let total = if depth == 0 {
+                1
+            } else {
+                lines.iter().map(|l| l.1).sum()
+            };
+            (total, lines)
+        })
     } else {
-        cescacs_rules::perft(&position, depth)
+        cescacs_rules::try_perft(&position, depth, jobs).map(|n| (n, Vec::new()))
+    };
+    let (nodes, lines) = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_CANNOT_RUN;
+        }
     };
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
         "{nodes} nodes in {secs:.3} s ({:.0} nodes/s)",
         nodes as f64 / secs.max(1e-9)
     );
-    println!("{nodes}");
-    EXIT_OK
+    with_stdout(|out| {
+        for (text, n) in &lines {
+            writeln!(out, "{text}: {n}")?;
+        }
+        writeln!(out, "{nodes}")
+    })
 }
 
+/// `moves`: every legal move in CTL-AN, in code-point order.
 pub fn moves(tlpd: Option<&str>) -> i32 {
     let position = match load(tlpd) {
         Ok(p) => p,
@@ -70,10 +97,12 @@ pub fn moves(tlpd: Option<&str>) -> i32 {
         .collect();
     // The oracle's order: plain code-point order of the move strings.
     texts.sort();
-    for t in texts {
-        println!("{t}");
-    }
-    EXIT_OK
+    with_stdout(|out| {
+        for t in texts {
+            writeln!(out, "{t}")?;
+        }
+        Ok(())
+    })
 }
 
 pub fn show(
@@ -90,9 +119,10 @@ pub fn show(
         Err(code) => return code,
     };
     let Some(path) = svg else {
-        print!("{}", cescacs_rules::diagram(&position));
-        println!("{}", cescacs_tlpd::write(&position));
-        return EXIT_OK;
+        return with_stdout(|out| {
+            write!(out, "{}", cescacs_rules::diagram(&position))?;
+            writeln!(out, "{}", cescacs_tlpd::write(&position))
+        });
     };
     let last = match last_move.map(parse_cell_pair).transpose() {
         Ok(l) => l,
@@ -158,9 +188,10 @@ fn show_xiangqi(fen: &str, svg: Option<&Path>, last_move: Option<&str>) -> i32 {
         })
         .collect();
     let Some(path) = svg else {
-        print!("{}", xiangqi_diagram(&men));
-        println!("{}", position.to_fen());
-        return EXIT_OK;
+        return with_stdout(|out| {
+            write!(out, "{}", xiangqi_diagram(&men))?;
+            writeln!(out, "{}", position.to_fen())
+        });
     };
     let last = match last_move.map(parse_xiangqi_pair).transpose() {
         Ok(l) => l,

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,12 +23,16 @@ pub struct Cell(u8);
 /// The three hex colours. The colour depends only on the line (`line % 3`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum HexColour {
+    /// White cells (line ≡ 1 mod 3).
     White,
+    /// Black cells (line ≡ 0 mod 3).
     Black,
+    /// The third colour (line ≡ 2 mod 3), called “Color” by the author's engine.
     Color,
 }
 
 impl HexColour {
+    /// The three colours in index order.
     pub const ALL: [HexColour; 3] = [HexColour::White, HexColour::Black, HexColour::Color];
     /// Dense index 0..3 (White, Black, Color), handy for per-colour tables.
     pub const fn index(self) -> usize {
@@ -43,21 +48,34 @@ impl HexColour {
 /// bishop steps). Names follow the author's engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Direction {
+    /// Up the column: (Δcolumn, Δline) = (0, +2).
     ColumnUp,
+    /// Orthogonal step (+1, +1).
     FileUp,
+    /// Orthogonal step (+1, −1).
     FileDown,
+    /// Down the column: (0, −2).
     ColumnDown,
+    /// Orthogonal step (−1, −1).
     FileInvDown,
+    /// Orthogonal step (−1, +1).
     FileInvUp,
+    /// Diagonal step along the line, increasing column (+2, 0).
     TransversalLineInc,
+    /// Diagonal step (+1, +3).
     LineUp,
+    /// Diagonal step (−1, +3).
     LineInvUp,
+    /// Diagonal step along the line, decreasing column (−2, 0).
     TransversalLineDec,
+    /// Diagonal step (−1, −3).
     LineInvDown,
+    /// Diagonal step (+1, −3).
     LineDown,
 }
 
 impl Direction {
+    /// All twelve directions: the six orthogonal first, then the six diagonal.
     pub const ALL: [Direction; 12] = [
         Direction::ColumnUp,
         Direction::FileUp,
@@ -72,6 +90,7 @@ impl Direction {
         Direction::LineInvDown,
         Direction::LineDown,
     ];
+    /// The six orthogonal directions (Rook steps).
     pub const ORTHOGONAL: [Direction; 6] = [
         Direction::ColumnUp,
         Direction::FileUp,
@@ -80,6 +99,7 @@ impl Direction {
         Direction::FileInvDown,
         Direction::FileInvUp,
     ];
+    /// The six diagonal directions (Bishop steps).
     pub const DIAGONAL: [Direction; 6] = [
         Direction::TransversalLineInc,
         Direction::LineUp,
@@ -93,12 +113,15 @@ impl Direction {
     pub const fn delta(self) -> (i8, i8) {
         DELTAS[self as usize]
     }
+    /// Dense index 0..12, the position in [`Direction::ALL`].
     pub const fn index(self) -> usize {
         self as usize
     }
+    /// Whether this is one of the six orthogonal directions.
     pub const fn is_orthogonal(self) -> bool {
         (self as usize) < 6
     }
+    /// The direction pointing the other way.
     pub const fn opposite(self) -> Direction {
         Direction::ALL[OPPOSITE[self as usize]]
     }
@@ -231,6 +254,7 @@ const fn build() -> Tables {
 static TABLES: Tables = build();
 
 impl Cell {
+    /// Number of cells on the board.
     pub const COUNT: usize = 169;
 
     /// The cell at column index `column` (0..15, P..Z) and line `line` (0..=28), if it exists.
@@ -241,12 +265,15 @@ impl Cell {
         let i = TABLES.index[column as usize][line as usize];
         (i != NONE).then_some(Cell(i))
     }
+    /// Column index 0..15 (P T A B C D E F G H I K L X Z).
     pub fn column(self) -> u8 {
         TABLES.coord[self.0 as usize].0
     }
+    /// Line number 0..=28.
     pub fn line(self) -> u8 {
         TABLES.coord[self.0 as usize].1
     }
+    /// Column letter as written in CTL coordinates.
     pub fn column_letter(self) -> char {
         COLUMN_LETTERS[self.column() as usize]
     }
@@ -254,6 +281,7 @@ impl Cell {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+    /// The cell with dense index `i` (see [`Cell::index`]), if `i < 169`.
     pub const fn from_index(i: usize) -> Option<Cell> {
         if i < Self::COUNT {
             Some(Cell(i as u8))
@@ -261,6 +289,7 @@ impl Cell {
             None
         }
     }
+    /// The cell's colour, from its line.
     pub fn colour(self) -> HexColour {
         match self.line() % 3 {
             0 => HexColour::Black,
@@ -268,6 +297,7 @@ impl Cell {
             _ => HexColour::Color,
         }
     }
+    /// All 169 cells in index order.
     pub fn all() -> impl Iterator<Item = Cell> {
         (0..Self::COUNT as u8).map(Cell)
     }
@@ -345,12 +375,16 @@ impl fmt::Debug for Cell {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CellParseError {
     #[error("empty coordinate")]
+    /// Nothing to read.
     Empty,
     #[error("'{0}' is not a column letter (P T A B C D E F G H I K L X Z)")]
+    /// Not a column letter.
     BadColumn(char),
     #[error("bad line number '{0}' (expected 0..28 without leading zero)")]
+    /// The line number is missing, malformed or out of range.
     BadLine(String),
     #[error("{0} is not one of the 169 cells")]
+    /// A valid column and line that name no cell.
     OffBoard(String),
 }
 

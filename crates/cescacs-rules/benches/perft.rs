@@ -62,15 +62,9 @@ fn load(tlpd: &str) -> Option<Position> {
 }
 
 fn oracle_positions() -> Vec<Position> {
-    let dir = env!("CARGO_MANIFEST_DIR");
-    let candidates = [
-        format!("{dir}/../../../shared/oracle/positions.jsonl"),
-        format!("{dir}/../../testdata/cescacs/positions.jsonl"),
-    ];
-    let text = candidates
-        .iter()
-        .find_map(|p| std::fs::read_to_string(p).ok())
-        .unwrap_or_default();
+    // The shared reference data; test_support fails loudly when it is missing.
+    let text = std::fs::read_to_string(test_support::shared("oracle/positions.jsonl"))
+        .expect("oracle file readable");
     let mut v: Vec<Position> = text
         .lines()
         .filter_map(|l| {

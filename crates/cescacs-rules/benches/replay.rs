@@ -1,7 +1,7 @@
 //! The per-ply notation path of a game replay: resolve a CTL-AN token, play it, and
 //! classify the check of the position reached; and the same games through `Game`
 //! (legality, repetition key, end detection). Input: the move lists of the oracle's
-//! games (`/work/shared/oracle/games.jsonl`, or the fallback copy in `testdata`).
+//! games (`../shared/oracle/games.jsonl`, through `test_support`).
 //! Run with `cargo bench -p cescacs-rules --bench replay`.
 
 use cescacs_rules::an::MoveText;
@@ -12,15 +12,9 @@ use std::hint::black_box;
 /// The move tokens of every game, up to the first one that does not resolve (the
 /// oracle's games start from the initial position).
 fn games() -> Vec<Vec<(MoveText, Move)>> {
-    let dir = env!("CARGO_MANIFEST_DIR");
-    let candidates = [
-        format!("{dir}/../../../shared/oracle/games.jsonl"),
-        format!("{dir}/../../testdata/cescacs/games.jsonl"),
-    ];
-    let text = candidates
-        .iter()
-        .find_map(|p| std::fs::read_to_string(p).ok())
-        .unwrap_or_default();
+    // The shared reference data; test_support fails loudly when it is missing.
+    let text = std::fs::read_to_string(test_support::shared("oracle/games.jsonl"))
+        .expect("oracle file readable");
     let letters = Letters::default();
     text.lines()
         .filter_map(|l| {

@@ -73,6 +73,7 @@ pub enum CheckText {
 /// Promotion suffix as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PromotionText {
+    /// A regainable piece (`=R`).
     Piece(PieceKind),
     /// `=&`
     Awaiting,
@@ -81,24 +82,38 @@ pub enum PromotionText {
 /// The move part of a token.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MoveTextKind {
+    /// A piece move or capture, `E7-E13`, `NE3×D8`.
     Ordinary {
+        /// The moving piece (Pawn when no letter is written).
         mover: PieceKind,
+        /// Origin cell.
         from: Cell,
+        /// The separator written between the cells.
         separator: Separator,
+        /// The captured piece's letter, when written after `×`.
         captured: Option<PieceKind>,
+        /// Destination cell.
         to: Cell,
+        /// Promotion suffix, if any.
         promotion: Option<PromotionText>,
     },
     /// Standard spelling of the castling (`KRK-HIO`), whatever letters were used.
     Castling(String),
     /// Forced promotion of an awaiting pawn (`F28=R`).
-    PromotionInPlace { cell: Cell, piece: PieceKind },
+    PromotionInPlace {
+        /// The cell of the awaiting pawn.
+        cell: Cell,
+        /// The piece it becomes.
+        piece: PieceKind,
+    },
 }
 
 /// A parsed, unresolved move token.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MoveText {
+    /// The move part.
     pub kind: MoveTextKind,
+    /// The check marker as written, if any.
     pub check: Option<CheckText>,
 }
 
@@ -106,8 +121,11 @@ pub struct MoveText {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("at byte {offset}: expected {expected}, found {found}")]
 pub struct ParseError {
+    /// Byte offset of the error in the token.
     pub offset: usize,
+    /// What the reader expected there.
     pub expected: &'static str,
+    /// What it found.
     pub found: String,
 }
 
@@ -275,19 +293,32 @@ fn parse_castling(body: &str, letters: &Letters) -> Option<Result<String, usize>
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     #[error("no piece of the side to move on {0}")]
+    /// No piece of the side to move on the origin cell.
     NoSuchPiece(Cell),
     #[error("the piece on {cell} is a {found:?}, the move names a {written:?}")]
+    /// The origin holds another kind than the token names.
     WrongPiece {
+        /// The origin cell.
         cell: Cell,
+        /// The kind the token names.
         written: PieceKind,
+        /// The kind on the board.
         found: PieceKind,
     },
     #[error("{0} is not a legal move here")]
+    /// No legal move matches the token.
     Illegal(String),
     #[error("{0} matches several legal moves (promotion piece missing?)")]
+    /// Several legal moves match the token.
     Ambiguous(String),
     #[error("the move captures {actual}, the text says {written}")]
-    WrongCapture { written: String, actual: String },
+    /// The capture written differs from the capture made.
+    WrongCapture {
+        /// The capture as written.
+        written: String,
+        /// The capture the move makes.
+        actual: String,
+    },
 }
 
 /// A tolerated deviation: the move was found, but the text differs from what a
@@ -296,11 +327,16 @@ pub enum ResolveError {
 pub enum ResolveWarning {
     /// The check marker does not match the position reached.
     CheckMarker {
+        /// The marker written, if any.
         written: Option<CheckText>,
+        /// The marker of the position reached.
         actual: CheckMarker,
     },
     /// `×` written for an en passant / scornful capture, or `@`/`@@` mixed up.
-    Separator { written: Separator },
+    Separator {
+        /// The separator written.
+        written: Separator,
+    },
     /// A pawn reached its promotion cell with nothing to regain and `=&` was omitted
     /// (the author's program writes it that way).
     MissingAwaitingMarker,
@@ -309,7 +345,9 @@ pub enum ResolveWarning {
 /// A resolved move and the deviations of its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resolved {
+    /// The legal move the token names.
     pub mv: Move,
+    /// Deviations of the text from what the writer would emit.
     pub warnings: Vec<ResolveWarning>,
 }
 

@@ -22,6 +22,7 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The result as written in CTL-PGN (`3-0`, `2-1`, `1-1`, `1-2`, `0-3`, `*`).
     pub fn as_str(self) -> &'static str {
         match self {
             GameResult::WhiteWins => "3-0",
@@ -67,7 +68,9 @@ impl std::fmt::Display for GameResult {
 /// Why a game ended by rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
+    /// The side to move is in check and has no legal move.
     Checkmate,
+    /// The side to move is not in check and has no legal move (scored 2-1 / 1-2).
     Stalemate,
     /// 150 half-moves without capture or pawn move (automatic draw).
     SeventyFiveMoves,
@@ -82,29 +85,40 @@ pub enum Termination {
 pub enum DrawClaim {
     /// 100 half-moves without capture or pawn move.
     FiftyMoves,
+    /// The current position has occurred three times.
     ThreefoldRepetition,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// Why [`Game::play`] refused a move.
 pub enum GameError {
     #[error("the game is over ({0})")]
+    /// The game has already ended with this result.
     Finished(GameResult),
     #[error("the move is not legal in the current position")]
+    /// The move is not legal in the current position.
     Illegal,
 }
 
 /// Position plus history: repetition (Zobrist keys), the 50/75-move rules and the
 /// outcome.
+///
+/// Repetition costs O(1) amortised per move: the key is updated by `make`, and only the
+/// positions since the last irreversible move (capture, pawn move or promotion, which
+/// reset the half-move clock) are kept, since no earlier position can recur; the
+/// 75-move rule ends the game before that window exceeds 150 plies.
 #[derive(Clone, Debug)]
 pub struct Game {
     start: Position,
     position: Position,
     moves: Vec<Move>,
+    /// Keys of the positions since the last reset of the half-move clock, current last.
     keys: Vec<u64>,
     outcome: Option<(GameResult, Termination)>,
 }
 
 impl Game {
+    /// A game starting at `start`, with its outcome evaluated already (a start position can be mate).
     pub fn new(start: Position) -> Game {
         let key = start.zobrist();
         let mut g = Game {
@@ -117,12 +131,15 @@ impl Game {
         g.outcome = g.evaluate();
         g
     }
+    /// The start position.
     pub fn start(&self) -> &Position {
         &self.start
     }
+    /// The current position.
     pub fn position(&self) -> &Position {
         &self.position
     }
+    /// The moves played so far.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
@@ -137,6 +154,10 @@ impl Game {
         }
         self.position.play(m);
         self.moves.push(m);
+        if self.position.halfmove_clock() == 0 {
+            // A capture, pawn move or promotion: no earlier position can come back.
+            self.keys.clear();
+        }
         self.keys.push(self.position.zobrist());
         self.outcome = self.evaluate();
         Ok(())
@@ -145,9 +166,16 @@ impl Game {
     /// How often the current position has occurred (1 = first time).
     pub fn repetition_count(&self) -> usize {
         let last = *self.keys.last().expect("keys never empty");
-        self.keys.iter().filter(|&&k| k == last).count()
+        // Only positions with the same side to move can be equal: every second key.
+        self.keys
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|&&k| k == last)
+            .count()
     }
 
+    /// The draw the side to move may claim now, if any (threefold repetition or the 50-move rule).
     pub fn claimable_draw(&self) -> Option<DrawClaim> {
         if self.outcome.is_some() {
             None
@@ -160,10 +188,12 @@ impl Game {
         }
     }
 
+    /// The automatic end reached, if any: result and reason.
     pub fn outcome(&self) -> Option<(GameResult, Termination)> {
         self.outcome
     }
 
+    /// The result: [`GameResult::Unfinished`] while the game goes on.
     pub fn result(&self) -> GameResult {
         self.outcome.map_or(GameResult::Unfinished, |o| o.0)
     }

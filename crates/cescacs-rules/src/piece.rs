@@ -3,15 +3,20 @@
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The two sides.
 pub enum Side {
+    /// White, moving first, towards line 28.
     White,
+    /// Black, towards line 0.
     Black,
 }
 
 impl Side {
+    /// 0 for White, 1 for Black.
     pub const fn index(self) -> usize {
         self as usize
     }
+    /// The other side.
     pub const fn opponent(self) -> Side {
         match self {
             Side::White => Side::Black,
@@ -35,19 +40,30 @@ impl std::ops::Not for Side {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The nine kinds of men.
 pub enum PieceKind {
+    /// King (`K`).
     King,
+    /// Queen (`D`, *dama*).
     Queen,
+    /// Wyvern (`V`): Rook moves plus knight jumps.
     Wyvern,
+    /// Rook (`R`).
     Rook,
+    /// Pegasus (`G`): Bishop moves plus knight jumps.
     Pegasus,
+    /// Knight (`N`).
     Knight,
+    /// Bishop (`J`).
     Bishop,
+    /// Elephant (`E`).
     Elephant,
+    /// Pawn (`P`).
     Pawn,
 }
 
 impl PieceKind {
+    /// All kinds in index order.
     pub const ALL: [PieceKind; 9] = [
         PieceKind::King,
         PieceKind::Queen,
@@ -68,6 +84,7 @@ impl PieceKind {
         PieceKind::Knight,
         PieceKind::Bishop,
     ];
+    /// Dense index 0..9, the position in [`PieceKind::ALL`].
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -81,6 +98,7 @@ impl PieceKind {
             PieceKind::Pawn => 11,
         }
     }
+    /// The standard CTL letter (`K D V R G N J E P`).
     pub const fn standard_letter(self) -> char {
         STANDARD[self as usize]
     }
@@ -136,12 +154,16 @@ impl PieceKind {
 const STANDARD: [char; 9] = ['K', 'D', 'V', 'R', 'G', 'N', 'J', 'E', 'P'];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A man: a side and a kind.
 pub struct Piece {
+    /// Its side.
     pub side: Side,
+    /// Its kind.
     pub kind: PieceKind,
 }
 
 impl Piece {
+    /// The man of `side` and `kind`.
     pub const fn new(side: Side, kind: PieceKind) -> Piece {
         Piece { side, kind }
     }
@@ -167,10 +189,18 @@ impl Piece {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LettersError {
     #[error("'{alt}' is not an allowed alternative letter for '{standard}'")]
-    NotAllowed { alt: char, standard: char },
+    /// `alt` may not stand for `standard`.
+    NotAllowed {
+        /// The alternative letter.
+        alt: char,
+        /// The standard letter it would replace.
+        standard: char,
+    },
     #[error("malformed redefinition '{0}' (expected alt@std, e.g. T@R)")]
+    /// Not of the form `alt@std`.
     Malformed(String),
     #[error("letter '{0}' would stand for two pieces")]
+    /// The letter would stand for two pieces.
     Clash(char),
 }
 

@@ -93,6 +93,8 @@ fn build() -> Tables {
             *v = next();
         }
     }
+    // The empty cell has no key, so a write can xor old and new codes unconditionally.
+    zobrist_piece[0] = [0; 169];
     let mut zobrist_castling = [0u64; 6];
     for v in zobrist_castling.iter_mut() {
         *v = next();

@@ -1,5 +1,5 @@
 //! Conformance against the oracle data generated from the author's TypeScript engine
-//! (`/work/shared/oracle`, or the copies in `testdata/cescacs/`). Where the oracle is
+//! (`../shared/oracle` beside the workspace, found through `test_support`). Where the oracle is
 //! known to be wrong (flagged entries, spec §9.16) the expectation is the oracle's
 //! answer minus the flagged moves; see docs/cescacs-rules-decisions.md.
 
@@ -8,32 +8,14 @@ use cescacs_rules::{Game, Letters, PieceKind, Position, SideCastling, compat, pe
 use serde_json::Value;
 use std::path::PathBuf;
 
+/// An oracle file of the shared reference data (`../shared/oracle`); a missing file
+/// fails the test loudly (test_support), never a silent fallback.
 fn data_file(name: &str) -> PathBuf {
-    let dir = env!("CARGO_MANIFEST_DIR");
-    let shared = PathBuf::from(dir).join("../../../shared/oracle").join(name);
-    if shared.exists() {
-        return shared;
-    }
-    PathBuf::from(dir).join("../../testdata/cescacs").join(name)
-}
-
-/// Whether the full shared oracle is available (the fallback copy of games.jsonl
-/// holds only the first 60 games).
-fn full_oracle() -> bool {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/oracle/games.jsonl")
-        .exists()
+    test_support::shared(&format!("oracle/{name}"))
 }
 
 fn corpus_file(name: &str) -> PathBuf {
-    let dir = env!("CARGO_MANIFEST_DIR");
-    let shared = PathBuf::from(dir)
-        .join("../../../shared/corpus/cescacs-real")
-        .join(name);
-    if shared.exists() {
-        return shared;
-    }
-    PathBuf::from(dir).join("../../testdata/cescacs").join(name)
+    test_support::shared(&format!("corpus/cescacs-real/{name}"))
 }
 
 fn jsonl(name: &str) -> Vec<Value> {
@@ -205,10 +187,8 @@ fn every_oracle_position_has_the_oracle_move_set() {
         }
     }
     eprintln!("perft differences explained by the program emulation: {explained}");
-    if full_oracle() {
-        assert_eq!(explained, 22);
-        assert_eq!(traced, TRACED_PERFT_DIFFERENCES.len());
-    }
+    assert_eq!(explained, 22);
+    assert_eq!(traced, TRACED_PERFT_DIFFERENCES.len());
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
@@ -220,7 +200,7 @@ fn every_oracle_position_has_the_oracle_move_set() {
 #[test]
 fn every_oracle_game_is_replayed_move_by_move() {
     let games = jsonl("games.jsonl");
-    assert!(games.len() >= if full_oracle() { 330 } else { 60 });
+    assert!(games.len() >= 330);
     let letters = Letters::default();
     let mut failures = Vec::new();
     let mut plies = 0;
@@ -299,7 +279,7 @@ fn every_oracle_game_is_replayed_move_by_move() {
             normalise(tlpds.last().unwrap())
         );
     }
-    assert!(plies > if full_oracle() { 25_000 } else { 4_000 });
+    assert!(plies > 25_000);
     eprintln!("{plies} plies; castling rights regained by the program: {regained}");
     assert!(
         failures.is_empty(),

@@ -8,21 +8,41 @@ use crate::types::{Piece, PieceKind, Side, Square};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     #[error("FEN is empty")]
+    /// Nothing to read.
     Empty,
     #[error("FEN board has {0} ranks, expected 10")]
+    /// The board does not have 10 ranks.
     RankCount(usize),
     #[error("FEN rank {rank} (counted from the top) has {width} points, expected 9")]
-    RankWidth { rank: usize, width: usize },
+    /// A rank does not hold 9 points.
+    RankWidth {
+        /// The rank, counted from the top from 0.
+        rank: usize,
+        /// The points it holds.
+        width: usize,
+    },
     #[error("unexpected character {0:?} in the FEN board")]
+    /// A character that is no piece letter, digit or `/`.
     BadChar(char),
     #[error("unexpected side-to-move field {0:?}, expected w, r or b")]
+    /// The side-to-move field is not `w`, `r` or `b`.
     BadSide(String),
     #[error("{side:?} has {count} generals, expected exactly 1")]
-    GeneralCount { side: Side, count: usize },
-    #[error("{side:?} has {count} pieces of kind {kind:?}, more than a xiangqi set holds")]
-    TooMany {
+    /// A side does not have exactly one general.
+    GeneralCount {
+        /// The side.
         side: Side,
+        /// How many generals it has.
+        count: usize,
+    },
+    #[error("{side:?} has {count} pieces of kind {kind:?}, more than a xiangqi set holds")]
+    /// More pieces of a kind than a set holds.
+    TooMany {
+        /// The side.
+        side: Side,
+        /// The kind.
         kind: PieceKind,
+        /// How many are on the board.
         count: usize,
     },
 }
@@ -45,7 +65,9 @@ pub enum FenWarning {
 /// A parsed FEN: the position plus the tolerated irregularities.
 #[derive(Debug, Clone)]
 pub struct ParsedFen {
+    /// The position read.
     pub position: Position,
+    /// What the reader tolerated.
     pub warnings: Vec<FenWarning>,
 }
 
@@ -168,6 +190,21 @@ fn check_placement(p: &Position, warnings: &mut Vec<FenWarning>) {
         if other.is_check() {
             warnings.push(FenWarning::OpponentInCheck);
         }
+    }
+}
+
+/// `let p: Position = fen.parse()?` reads a FEN as [`Position::from_fen`] does.
+impl std::str::FromStr for Position {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Position, FenError> {
+        Position::from_fen(s)
+    }
+}
+
+/// Writes the FEN ([`Position::to_fen`]).
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_fen())
     }
 }
 

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod fen;
 mod position;
@@ -7,5 +8,8 @@ mod tables;
 mod types;
 
 pub use fen::{FenError, FenWarning, ParsedFen, parse_fen};
-pub use position::{Move, MoveList, Position, START_FEN, Status, divide, perft};
+pub use position::{
+    MAX_PERFT_DEPTH, MAX_PERFT_JOBS, Move, MoveList, PerftError, Position, START_FEN, Status,
+    divide, perft, try_divide, try_perft,
+};
 pub use types::{Piece, PieceKind, Side, Square, SquareParseError};

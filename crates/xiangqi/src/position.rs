@@ -94,6 +94,7 @@ impl fmt::Debug for MoveList {
 /// (checkmate) or not (stalemate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
+    /// The side to move has a legal move.
     Ongoing,
     /// The side to move is in check and has no legal move; it has lost.
     Checkmate,
@@ -455,16 +456,64 @@ fn attacked_on(b: &[u8; 90], sq: u8, victim: Side) -> bool {
     false
 }
 
+/// The deepest perft accepted by [`try_perft`] and [`try_divide`]: deeper trees could
+/// not be counted in a lifetime from any position with a few moves per ply.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
+/// The most worker threads [`try_perft`] and [`try_divide`] accept.
+pub const MAX_PERFT_JOBS: usize = 256;
+
+/// Why a perft request was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PerftError {
+    /// The depth exceeds [`MAX_PERFT_DEPTH`].
+    #[error("perft depth {0} is above the maximum of {MAX_PERFT_DEPTH}")]
+    DepthTooLarge(u32),
+    /// The thread count is 0 or exceeds [`MAX_PERFT_JOBS`].
+    #[error("{0} perft jobs: expected 1 to {MAX_PERFT_JOBS}")]
+    Jobs(usize),
+}
+
 /// Number of leaf nodes of the legal move tree of depth `depth` (bulk-counted at the
-/// last level).
+/// last level), on one thread.
+///
+/// # Panics
+/// If `depth` exceeds [`MAX_PERFT_DEPTH`]; [`try_perft`] returns an error instead.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match try_perft(pos, depth, 1) {
+        Ok(n) => n,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// [`perft`] with the root moves shared among `jobs` threads (the same count), and
+/// the limits checked.
+pub fn try_perft(pos: &Position, depth: u32, jobs: usize) -> Result<u64, PerftError> {
+    check_limits(depth, jobs)?;
+    if jobs == 1 || depth <= 1 {
+        return Ok(perft_rec(pos, depth));
+    }
+    Ok(try_divide(pos, depth, jobs)?.iter().map(|x| x.1).sum())
+}
+
+fn check_limits(depth: u32, jobs: usize) -> Result<(), PerftError> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(PerftError::DepthTooLarge(depth));
+    }
+    if jobs == 0 || jobs > MAX_PERFT_JOBS {
+        return Err(PerftError::Jobs(jobs));
+    }
+    Ok(())
+}
+
+fn perft_rec(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal_moves() as u64,
         _ => {
             let mut total = 0;
             for &m in pos.legal_moves().iter() {
-                total += perft(&pos.after(m), depth - 1);
+                total += perft_rec(&pos.after(m), depth - 1);
             }
             total
         }
@@ -472,9 +521,67 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Per-move perft counts, useful to find where two generators disagree.
+///
+/// # Panics
+/// If `depth` exceeds [`MAX_PERFT_DEPTH`]; [`try_divide`] returns an error instead.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    pos.legal_moves()
-        .iter()
-        .map(|&m| (m, perft(&pos.after(m), depth.saturating_sub(1))))
-        .collect()
+    match try_divide(pos, depth, 1) {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// [`divide`] on `jobs` threads: each takes the next unclaimed root move.
+pub fn try_divide(pos: &Position, depth: u32, jobs: usize) -> Result<Vec<(Move, u64)>, PerftError> {
+    check_limits(depth, jobs)?;
+    let list = pos.legal_moves();
+    let sub = |m: Move| perft_rec(&pos.after(m), depth.saturating_sub(1));
+    let threads = jobs.min(list.len());
+    if threads <= 1 {
+        return Ok(list.iter().map(|&m| (m, sub(m))).collect());
+    }
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let mut counts = vec![0u64; list.len()];
+    let results: Vec<Vec<(usize, u64)>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&m) = list.get(i) else { break };
+                        mine.push((i, sub(m)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    for (i, n) in results.into_iter().flatten() {
+        counts[i] = n;
+    }
+    Ok(list.iter().copied().zip(counts).collect())
+}
+
+#[cfg(test)]
+mod perft_tests {
+    use super::*;
+
+    #[test]
+    fn threads_give_the_same_counts_and_limits_are_errors() {
+        let p = Position::initial();
+        assert_eq!(try_perft(&p, 3, 2), Ok(perft(&p, 3)));
+        assert_eq!(try_divide(&p, 2, 3), Ok(divide(&p, 2)));
+        assert_eq!(
+            try_perft(&p, 4_294_967_295, 1),
+            Err(PerftError::DepthTooLarge(4_294_967_295))
+        );
+        assert_eq!(try_perft(&p, 2, 0), Err(PerftError::Jobs(0)));
+        assert_eq!(try_perft(&p, 2, 100_000), Err(PerftError::Jobs(100_000)));
+    }
 }

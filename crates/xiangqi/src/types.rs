@@ -6,7 +6,9 @@ use std::str::FromStr;
 /// The two players. Red moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
+    /// Red, moving first (upper case in FEN).
     Red,
+    /// Black (lower case in FEN).
     Black,
 }
 
@@ -29,12 +31,19 @@ impl Side {
 /// The seven kinds of xiangqi pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PieceKind {
+    /// General (`K`).
     General,
+    /// Advisor (`A`).
     Advisor,
+    /// Elephant (`B`).
     Elephant,
+    /// Horse (`N`).
     Horse,
+    /// Chariot (`R`).
     Chariot,
+    /// Cannon (`C`).
     Cannon,
+    /// Soldier (`P`).
     Soldier,
 }
 
@@ -89,11 +98,14 @@ impl PieceKind {
 /// A piece of one side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// Its side.
     pub side: Side,
+    /// Its kind.
     pub kind: PieceKind,
 }
 
 impl Piece {
+    /// The piece of `side` and `kind`.
     pub fn new(side: Side, kind: PieceKind) -> Piece {
         Piece { side, kind }
     }

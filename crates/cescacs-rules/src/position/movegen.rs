@@ -1,0 +1,557 @@
+//! Move generation: pseudo-legal generation per piece, the legality tests (pins once
+//! per node, the lifted King, make/unmake for the rare cases), full and per-cell legal
+//! lists, perft's bulk leaf counting, and end-of-game detection.
+
+use super::*;
+
+impl Position {
+    /// Whether the game goes on, or ends by mate or stalemate (stops at the first legal move found).
+    pub fn status(&self) -> Status {
+        let in_check = self.is_check();
+        if self.has_legal_move(in_check) {
+            Status::Ongoing
+        } else if in_check {
+            Status::Checkmate
+        } else {
+            Status::Stalemate
+        }
+    }
+
+    /// Whether the side to move has a legal move, given whether it is in check; stops
+    /// at the first one found.
+    pub(crate) fn has_legal_move(&self, in_check: bool) -> bool {
+        let mut scratch = self.clone();
+        let mut buf = FixedMoves::new();
+        if !in_check {
+            self.forced_promotions(&mut buf);
+            if buf.len() > 0 {
+                return buf
+                    .as_slice()
+                    .iter()
+                    .any(|&m| scratch.is_legal_pseudo(m, in_check));
+            }
+        }
+        // The King first: when in check its steps are the likeliest way out.
+        let king = self.kings[self.side.index()];
+        self.piece_moves(&mut buf, king, in_check);
+        if buf
+            .as_slice()
+            .iter()
+            .any(|&m| scratch.is_legal_pseudo(m, in_check))
+        {
+            return true;
+        }
+        let mut found = false;
+        let mut own = self.occ[self.side.index()];
+        own.clear(king);
+        own.for_each(|from| {
+            if found {
+                return;
+            }
+            buf.clear();
+            self.piece_moves(&mut buf, from, in_check);
+            found = buf
+                .as_slice()
+                .iter()
+                .any(|&m| scratch.is_legal_pseudo(m, in_check));
+        });
+        found
+    }
+
+    /// The pseudo-legal moves of the piece on `from` that the full generator would
+    /// give, with the forced-promotion rule applied.
+    pub(crate) fn pseudo_from(&self, from: Cell, in_check: bool, buf: &mut FixedMoves) {
+        buf.clear();
+        if !in_check {
+            self.forced_promotions(buf);
+            if buf.len() > 0 {
+                let mut j = 0;
+                for i in 0..buf.n {
+                    if buf.moves[i].from == from {
+                        buf.moves[j] = buf.moves[i];
+                        j += 1;
+                    }
+                }
+                buf.n = j;
+                return;
+            }
+        }
+        self.piece_moves(buf, from, in_check);
+    }
+
+    /// The legal moves of the piece on `from` into `buf` (generation order), without
+    /// generating the other pieces' moves.
+    pub(crate) fn legal_from(&self, from: Cell, buf: &mut FixedMoves) {
+        let in_check = self.is_check();
+        self.pseudo_from(from, in_check, buf);
+        let mut scratch = self.clone();
+        let mut j = 0;
+        for i in 0..buf.n {
+            let m = buf.moves[i];
+            if scratch.is_legal_pseudo(m, in_check) {
+                buf.moves[j] = m;
+                j += 1;
+            }
+        }
+        buf.n = j;
+    }
+
+    /// Whether `m` is one of this position's legal moves.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let mut buf = FixedMoves::new();
+        let in_check = self.is_check();
+        self.pseudo_from(m.from, in_check, &mut buf);
+        buf.as_slice().contains(&m) && self.clone().is_legal_pseudo(m, in_check)
+    }
+
+    #[inline]
+    pub(super) fn push_move(
+        &self,
+        list: &mut impl MoveSink,
+        from: Cell,
+        to: Cell,
+        kind: u8,
+        captured: u8,
+    ) {
+        list.push(Move {
+            from,
+            to,
+            kind,
+            promo: 0,
+            captured,
+            aux: 0,
+        });
+    }
+
+    /// Pawn arrival: expands into one move per fitting regainable piece, or a single
+    /// awaiting move when nothing fits.
+    pub(super) fn push_pawn(&self, list: &mut impl MoveSink, mut m: Move) {
+        if TABLES.promotion[self.side.index()][m.to.index()] {
+            // The pool depends only on own pieces, which `m` cannot change except by
+            // the promotion itself.
+            let start = list.len();
+            for k in self.regainable_iter(self.side, m.to) {
+                m.promo = kind_code(k);
+                list.push(m);
+            }
+            if list.len() == start {
+                m.promo = 0;
+                list.push(m);
+            }
+        } else {
+            list.push(m);
+        }
+    }
+
+    #[inline]
+    pub(super) fn slide(&self, list: &mut impl MoveSink, from: Cell, dirs: std::ops::Range<usize>) {
+        let us = side_bit(self.side);
+        for d in dirs {
+            for &to in from.ray(dir(d)) {
+                let p = self.board[to.index()];
+                if p == EMPTY {
+                    self.push_move(list, from, to, MK_NORMAL, 0);
+                } else {
+                    if p & BLACK_BIT != us {
+                        self.push_move(list, from, to, MK_NORMAL, p);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    pub(super) fn jumps(&self, list: &mut impl MoveSink, from: Cell) {
+        let us = side_bit(self.side);
+        for &to in from.knight_jumps() {
+            let p = self.board[to.index()];
+            if p == EMPTY {
+                self.push_move(list, from, to, MK_NORMAL, 0);
+            } else if p & BLACK_BIT != us {
+                self.push_move(list, from, to, MK_NORMAL, p);
+            }
+        }
+    }
+
+    #[inline]
+    pub(super) fn step_to(&self, list: &mut impl MoveSink, from: Cell, to: Option<Cell>) {
+        if let Some(to) = to {
+            let p = self.board[to.index()];
+            if p == EMPTY {
+                self.push_move(list, from, to, MK_NORMAL, 0);
+            } else if side_of(p) != self.side {
+                self.push_move(list, from, to, MK_NORMAL, p);
+            }
+        }
+    }
+
+    /// The forced promotions of awaiting pawns, if they apply (spec §4.6).
+    pub(super) fn forced_promotions(&self, list: &mut impl MoveSink) {
+        let si = self.side.index();
+        let own = self.occ[si].0;
+        let mask = TABLES.promotion_bits[si];
+        let on_edge = Bits([own[0] & mask[0], own[1] & mask[1], own[2] & mask[2]]);
+        if on_edge == Bits::default() {
+            return;
+        }
+        let pawn = P | side_bit(self.side);
+        on_edge.for_each(|c| {
+            if self.board[c.index()] == pawn {
+                for k in self.regainable_iter(self.side, c) {
+                    list.push(Move {
+                        from: c,
+                        to: c,
+                        kind: MK_PROMOTE,
+                        promo: kind_code(k),
+                        captured: 0,
+                        aux: 0,
+                    });
+                }
+            }
+        });
+    }
+
+    /// Pseudo-legal moves (own King possibly left attacked), given whether the side
+    /// to move is in check.
+    pub(super) fn pseudo(&self, list: &mut impl MoveSink, in_check: bool) {
+        let side = self.side;
+        if !in_check {
+            let start = list.len();
+            self.forced_promotions(list);
+            if list.len() > start {
+                return;
+            }
+        }
+        self.occ[side.index()].for_each(|from| self.piece_moves(list, from, in_check));
+    }
+
+    /// Pseudo-legal moves of the own piece on `from` (none if there is none), without
+    /// the forced-promotion rule: callers apply it.
+    #[inline]
+    pub(super) fn piece_moves(&self, list: &mut impl MoveSink, from: Cell, in_check: bool) {
+        let side = self.side;
+        let us = side_bit(side);
+        let code = self.board[from.index()];
+        if code == EMPTY || code & BLACK_BIT != us {
+            return;
+        }
+        let elephant_fwd = fwd(side);
+        match code & KIND_MASK {
+            K => {
+                for d in 0..12 {
+                    self.step_to(list, from, from.step(dir(d)));
+                }
+                if self.king_unmoved(side) && !in_check {
+                    self.jumps(list, from);
+                    self.castlings(list);
+                }
+            }
+            D => self.slide(list, from, 0..12),
+            V => {
+                self.slide(list, from, 0..6);
+                self.jumps(list, from);
+            }
+            R => self.slide(list, from, 0..6),
+            G => {
+                self.slide(list, from, 6..12);
+                self.jumps(list, from);
+            }
+            J => self.slide(list, from, 6..12),
+            N => {
+                self.jumps(list, from);
+                for &(mid, to) in from.knight_rides() {
+                    if self.board[mid.index()] == EMPTY && self.board[to.index()] == EMPTY {
+                        self.push_move(list, from, to, MK_NORMAL, 0);
+                    }
+                }
+            }
+            E => {
+                if let Some(s1) = from.step(elephant_fwd) {
+                    let p = self.board[s1.index()];
+                    if p == EMPTY {
+                        self.push_move(list, from, s1, MK_NORMAL, 0);
+                        self.step_to(list, from, s1.step(elephant_fwd));
+                    } else if p & BLACK_BIT != us {
+                        self.push_move(list, from, s1, MK_NORMAL, p);
+                    }
+                }
+                for d in NON_TRANSVERSAL_DIAGONALS {
+                    self.step_to(list, from, from.step(d));
+                }
+            }
+            _ => self.pawn_moves(list, from),
+        }
+    }
+
+    pub(super) fn pawn_moves(&self, list: &mut impl MoveSink, from: Cell) {
+        let side = self.side;
+        let us = side_bit(side);
+        let forward = fwd(side);
+        let mk = |to: Cell, kind: u8, captured: u8, aux: u8| Move {
+            from,
+            to,
+            kind,
+            promo: 0,
+            captured,
+            aux,
+        };
+        if let Some(s1) = from.step(forward)
+            && self.board[s1.index()] == EMPTY
+        {
+            self.push_pawn(list, mk(s1, MK_NORMAL, 0, 0));
+            if let Some(s2) = s1.step(forward)
+                && self.board[s2.index()] == EMPTY
+            {
+                self.push_pawn(list, mk(s2, MK_DOUBLE, 0, 0));
+                if TABLES.triple[side.index()][from.index()]
+                    && let Some(s3) = s2.step(forward)
+                    && self.board[s3.index()] == EMPTY
+                {
+                    self.push_pawn(list, mk(s3, MK_TRIPLE, 0, 0));
+                }
+            }
+        }
+        for d in pawn_oblique_dirs(side) {
+            if let Some(to) = from.step(d)
+                && self.board[to.index()] == EMPTY
+            {
+                self.push_pawn(list, mk(to, MK_NORMAL, 0, 0));
+            }
+        }
+        for d in pawn_capture_dirs(side) {
+            if let Some(to) = from.step(d) {
+                let p = self.board[to.index()];
+                if p != EMPTY {
+                    if p & BLACK_BIT != us {
+                        self.push_pawn(list, mk(to, MK_NORMAL, p, 0));
+                    }
+                } else if let SpecialRight::EnPassant { pawn, near, far } = self.special
+                    && (to == near || Some(to) == far)
+                {
+                    let victim = self.board[pawn.index()];
+                    self.push_pawn(list, mk(to, MK_EP, victim, pawn.index() as u8));
+                }
+            }
+        }
+        if let SpecialRight::Scornful { target, capturers } = self.special
+            && capturers.contains(&Some(from))
+        {
+            let victim = self.board[target.index()];
+            self.push_pawn(list, mk(target, MK_SCORNFUL, victim, 0));
+        }
+    }
+
+    pub(super) fn castlings(&self, list: &mut impl MoveSink) {
+        let side = self.side;
+        let si = side.index();
+        let rook = R | side_bit(side);
+        let from = self.kings[si];
+        for (idx, def) in TABLES.castlings.iter().enumerate() {
+            let dest = def.king_to[si];
+            if self.board[dest.index()] != EMPTY {
+                continue;
+            }
+            let ok = def.rooks.iter().all(|r| {
+                let (origin, _, path) = &r[si];
+                let flag = if *origin == TABLES.rook_home[si][0] {
+                    2
+                } else {
+                    4
+                };
+                self.castling & (flag << (3 * si)) != 0
+                    && self.board[origin.index()] == rook
+                    && path.iter().all(|c| self.board[c.index()] == EMPTY)
+            });
+            if ok && !self.attacked(dest, side.opponent()) {
+                list.push(Move {
+                    from,
+                    to: dest,
+                    kind: MK_CASTLE,
+                    promo: 0,
+                    captured: 0,
+                    aux: idx as u8,
+                });
+            }
+        }
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::default();
+        let in_check = self.is_check();
+        self.pseudo(&mut list.moves, in_check);
+        let mut scratch = self.clone();
+        list.retain(|m| scratch.is_legal_pseudo(m, in_check));
+        list
+    }
+
+    /// Legality of a pseudo-legal move. When not in check, a move by a piece off
+    /// every line through its King is legal outright; a piece on such a line is tested
+    /// for a pin by scanning that one line, and a King step by looking at its
+    /// destination with the King lifted off the board. Castling, en passant and every
+    /// move out of check go through make/unmake.
+    #[inline]
+    pub(super) fn is_legal_pseudo(&mut self, m: Move, in_check: bool) -> bool {
+        let us = self.side;
+        let king = self.kings[us.index()];
+        if !in_check && m.kind != MK_EP && m.kind != MK_CASTLE {
+            if m.from == king {
+                if compat::ignore_elephant_two_step() {
+                    return self.legal_by_make(m);
+                }
+                self.board[king.index()] = EMPTY;
+                let ok = !self.attacked(m.to, us.opponent());
+                self.board[king.index()] = K | side_bit(us);
+                return ok;
+            }
+            let d = TABLES.align[king.index()][m.from.index()];
+            if d == NO_DIR {
+                return true;
+            }
+            if TABLES.align[king.index()][m.to.index()] == d {
+                // Still on the same side of the King on the same line: still blocks.
+                return true;
+            }
+            return !self.pinned(king, m.from, d as usize);
+        }
+        self.legal_by_make(m)
+    }
+
+    pub(super) fn legal_by_make(&mut self, m: Move) -> bool {
+        let king = self.kings[self.side.index()];
+        let us = self.side;
+        if compat::ignore_elephant_two_step() {
+            if m.kind == MK_CASTLE {
+                // The program checks only the King's destination before castling (spec
+                // §5.3 rule 3), not the King's safety once the rooks have moved (rule 6).
+                return true;
+            }
+            if m.from == king {
+                return self.program_king_move(m);
+            }
+            if m.kind == MK_EP && !self.program_ep_in_check(m) {
+                return false;
+            }
+        }
+        let undo = self.make(m);
+        let ok = !self.attacked(self.kings[us.index()], us.opponent());
+        self.unmake(undo);
+        ok
+    }
+
+    /// Legality of a pseudo-legal move when not in check, given the node's pinned
+    /// set: an unpinned piece's ordinary move is legal, a pinned piece's only along its
+    /// pin line; the King, castling and en passant take the full test.
+    #[inline]
+    pub(super) fn is_legal_with_pins(&mut self, m: Move, king: Cell, pinned: Bits) -> bool {
+        if m.from == king || m.kind == MK_EP || m.kind == MK_CASTLE {
+            return self.is_legal_pseudo(m, false);
+        }
+        !pinned.contains(m.from)
+            || TABLES.align[king.index()][m.to.index()]
+                == TABLES.align[king.index()][m.from.index()]
+    }
+
+    /// Number of legal moves (for perft leaves): bulk counting. Unpinned pieces other
+    /// than the King are counted as they are generated, without a move list; only
+    /// the King's, the pinned pieces', castling and en-passant moves are stored and
+    /// tested. In check, or with forced promotions pending, the plain path.
+    pub(crate) fn count_legal(&mut self, buf: &mut Vec<Move>) -> u64 {
+        buf.clear();
+        let in_check = self.is_check();
+        if in_check || self.has_forced_promotion() {
+            self.pseudo(buf, in_check);
+            let mut n = 0;
+            for &m in buf.iter() {
+                if self.is_legal_pseudo(m, in_check) {
+                    n += 1;
+                }
+            }
+            return n;
+        }
+        let king = self.kings[self.side.index()];
+        let pinned = self.pinned_set();
+        let mut counter = Counter {
+            n: 0,
+            pushed: 0,
+            deferred: buf,
+        };
+        let mut own = self.occ[self.side.index()];
+        own.clear(king);
+        own.for_each(|from| {
+            if pinned.contains(from) {
+                self.piece_moves(counter.deferred, from, false);
+            } else {
+                self.piece_moves(&mut counter, from, false);
+            }
+        });
+        let mut n = counter.n;
+        self.piece_moves(buf, king, false);
+        for &m in buf.iter() {
+            if self.is_legal_with_pins(m, king, pinned) {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Whether an awaiting pawn of the side to move must promote now.
+    pub(super) fn has_forced_promotion(&self) -> bool {
+        let si = self.side.index();
+        let own = self.occ[si].0;
+        let mask = TABLES.promotion_bits[si];
+        if (own[0] & mask[0]) | (own[1] & mask[1]) | (own[2] & mask[2]) == 0 {
+            return false;
+        }
+        let mut buf = FixedMoves::new();
+        self.forced_promotions(&mut buf);
+        buf.len() > 0
+    }
+
+    /// Legal moves into a reused buffer (pins computed once for the node).
+    pub(crate) fn legal_into(&mut self, buf: &mut Vec<Move>) {
+        buf.clear();
+        let in_check = self.is_check();
+        self.pseudo(buf, in_check);
+        let king = self.kings[self.side.index()];
+        let pinned = if in_check {
+            Bits::default()
+        } else {
+            self.pinned_set()
+        };
+        let mut j = 0;
+        for i in 0..buf.len() {
+            let m = buf[i];
+            let legal = if in_check {
+                self.is_legal_pseudo(m, true)
+            } else {
+                self.is_legal_with_pins(m, king, pinned)
+            };
+            if legal {
+                buf[j] = m;
+                j += 1;
+            }
+        }
+        buf.truncate(j);
+    }
+
+    /// Whether a legal en-passant or scornful capture exists; only pawns can make one.
+    pub(super) fn special_capture_is_legal(&self) -> bool {
+        let in_check = self.is_check();
+        let pawn = P | side_bit(self.side);
+        let mut scratch = self.clone();
+        let mut buf = FixedMoves::new();
+        let mut found = false;
+        self.occ[self.side.index()].for_each(|from| {
+            if found || self.board[from.index()] != pawn {
+                return;
+            }
+            self.pseudo_from(from, in_check, &mut buf);
+            found = buf.as_slice().iter().any(|&m| {
+                (m.kind == MK_EP || m.kind == MK_SCORNFUL) && scratch.is_legal_pseudo(m, in_check)
+            });
+        });
+        found
+    }
+}
