@@ -126,7 +126,8 @@ pub enum Reason {
     #[error("unknown key {} (extension keys start with \"...\")", Quoted(.0))]
     UnknownKey(String),
     #[error(
-        "unsupported PCN edition: key {} belongs to the {edition} edition; this reader implements the seed edition", Quoted(key)
+        "unsupported PCN edition: key {} belongs to the {edition} edition; this reader implements the seed edition",
+        Quoted(key)
     )]
     UnsupportedEdition { key: String, edition: &'static str },
     #[error("unknown verb {}", Quoted(.0))]

@@ -23,6 +23,19 @@ pub struct Position {
     pub bottom_hand: Vec<Piece>,
     /// Pieces captured by the top side (lower-case abbreviations), in capture order.
     pub top_hand: Vec<Piece>,
+    /// Every piece the bottom side took (`capture`, `remove`, `stun`), in order.
+    bottom_taken: Vec<Taken>,
+    /// Every piece the top side took, in order.
+    top_taken: Vec<Taken>,
+}
+
+/// A piece taken off the board, as it stood there, and the square it was taken on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taken {
+    /// The piece as it stood on the board (before any case flip into a hand).
+    pub piece: Piece,
+    /// The flattened square it stood on.
+    pub square: usize,
 }
 
 /// A piece lifted by `jump`, hovering above a square until `land` or `stun`.
@@ -40,6 +53,8 @@ enum Undo {
     Pushed(Side),
     /// This piece was taken out of this side's hand at this index.
     Removed(Side, usize, Piece),
+    /// A [`Taken`] record was pushed for this side.
+    Took(Side),
 }
 
 /// Where each piece string stands, so that a coordinate given as a piece name is
@@ -88,6 +103,24 @@ impl Position {
             board,
             bottom_hand: Vec::new(),
             top_hand: Vec::new(),
+            bottom_taken: Vec::new(),
+            top_taken: Vec::new(),
+        }
+    }
+
+    /// The pieces `side` took from its opponent so far, in order, whether they went to
+    /// its hand (`capture`) or left play (`remove`, `stun`).
+    pub fn captures(&self, side: Side) -> &[Taken] {
+        match side {
+            Side::Bottom => &self.bottom_taken,
+            Side::Top => &self.top_taken,
+        }
+    }
+
+    fn taken_mut(&mut self, side: Side) -> &mut Vec<Taken> {
+        match side {
+            Side::Bottom => &mut self.bottom_taken,
+            Side::Top => &mut self.top_taken,
         }
     }
 
@@ -164,6 +197,9 @@ impl Replayer<'_> {
                     self.pos.hand_mut(side).pop();
                 }
                 Undo::Removed(side, at, p) => self.pos.hand_mut(side).insert(at, p),
+                Undo::Took(side) => {
+                    self.pos.taken_mut(side).pop();
+                }
             }
         }
     }
@@ -239,6 +275,11 @@ impl Replayer<'_> {
         }
     }
 
+    fn took(&mut self, side: Side, piece: Piece, square: usize) {
+        self.pos.taken_mut(side).push(Taken { piece, square });
+        self.undo.push(Undo::Took(side));
+    }
+
     fn push_hand(&mut self, side: Side, p: Piece) {
         self.pos.hand_mut(side).push(p);
         self.undo.push(Undo::Pushed(side));
@@ -296,6 +337,7 @@ impl Replayer<'_> {
                 if a.verb == Verb::Capture {
                     self.push_hand(mover.side(), taken.captured());
                 }
+                self.took(mover.side(), taken, to);
                 self.set(from, None);
                 self.set(to, Some(moved));
             }
@@ -316,9 +358,7 @@ impl Replayer<'_> {
                     None => {
                         let from = self.square(&a.subject)?;
                         let Some(p) = self.pos.board.get(from).cloned() else {
-                            return Err(ReplayReason::EmptySquare(
-                                self.pos.board.describe(from),
-                            ));
+                            return Err(ReplayReason::EmptySquare(self.pos.board.describe(from)));
                         };
                         let p = Self::promote(p, a)?;
                         self.set(from, None);
@@ -339,17 +379,21 @@ impl Replayer<'_> {
                     }
                 };
                 let to = if a.verb == Verb::Land {
-                    self.empty_target(&a.object)
+                    self.empty_target(&a.object).map(|to| (to, None))
                 } else {
-                    self.victim(&a.object, &hover.piece).map(|(to, _)| to)
+                    self.victim(&a.object, &hover.piece)
+                        .map(|(to, p)| (to, Some(p)))
                 };
-                let to = match to {
+                let (to, victim) = match to {
                     Ok(t) => t,
                     Err(e) => {
                         *air = Some(hover);
                         return Err(e);
                     }
                 };
+                if let Some(v) = victim {
+                    self.took(hover.piece.side(), v, to);
+                }
                 let p = Self::promote(hover.piece, a)?;
                 self.set(to, Some(p));
             }
