@@ -608,7 +608,7 @@ fn pcn_game(job: Job, raw: &RawGame) -> GameOutcome {
         } else {
             String::new()
         };
-        let docs = match pcn::from_slice_many(bytes) {
+        let docs = match pcn::from_slice_many_with_warnings(bytes) {
             Ok(docs) => docs,
             Err(e) => {
                 outcome
@@ -639,12 +639,12 @@ fn pcn_game(job: Job, raw: &RawGame) -> GameOutcome {
 /// Checks or converts one PCN document of a [`pcn_game`] input; `prefix` says which.
 fn pcn_document(
     job: Job,
-    doc: Result<pcn::Game, pcn::ReadError>,
+    doc: Result<(pcn::Game, Vec<pcn::Warning>), pcn::ReadError>,
     prefix: &str,
     outcome: &mut GameOutcome,
     outputs: &mut Vec<String>,
 ) {
-    let doc = match doc {
+    let (mut doc, mut warnings) = match doc {
         Ok(d) => d,
         Err(e) => {
             outcome
@@ -653,12 +653,24 @@ fn pcn_document(
             return;
         }
     };
-    if let Err(e) = pcn::replay(&doc) {
+    let end = match pcn::replay(&doc) {
+        Ok(end) => end,
+        Err(e) => {
+            outcome
+                .diagnostics
+                .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}")));
+            return;
+        }
+    };
+    // The cache is derived data: what was dropped or disagrees with the replay is a
+    // warning, and a PCN output carries a cache recomputed from the replay.
+    warnings.extend(pcn::check_cache(&doc, &end));
+    for w in warnings {
         outcome
             .diagnostics
-            .push(diag(Severity::Error, 1, 1, format!("{prefix}{e}")));
-        return;
+            .push(diag(Severity::Warning, 1, 1, format!("{prefix}{w}")));
     }
+    pcn::recompute_cache(&mut doc, &end);
     let kind = pcn_game_kind(&doc);
     let Job::Convert(t) = job else {
         // Checking a PCN document: valid, replayable, and a game we know is legal.
