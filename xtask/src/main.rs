@@ -1,9 +1,11 @@
-//! Project automation: `cargo xtask corpus-check`, `bench`, `gen-db`, `shard-sim`, `fuzz`.
+//! Project automation: `cargo xtask corpus-check`, `bench`, `gen-db`, `shard-sim`, `fuzz`,
+//! `scaling`.
 
 mod bench;
 mod corpus;
 mod fuzz;
 mod gendb;
+mod scaling;
 mod shard;
 
 use std::path::{Path, PathBuf};
@@ -25,7 +27,12 @@ commands:
   fuzz [--smoke] [--seconds N] [--target NAME[,NAME]] [--sanitizer S]
                            seed fuzz/corpus/<target> from testdata, run every cargo-fuzz
                            target N seconds (default 60), print one table; fails on any
-                           crash, timeout or out-of-memory (see fuzz/README.md)";
+                           crash, timeout or out-of-memory (see fuzz/README.md)
+  scaling [--sizes 1000,10000,100000,1000000] [--family TEXT] [--timeout S] [--bin PATH]
+                           hostile input families (runs of ellipses and dots, comment
+                           lines, nested variations, PCN walks, TLPD, endless NUL input)
+                           through `cescacs check -j1`: time, peak memory and the ratio
+                           between sizes; fails on a superlinear step";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -40,6 +47,7 @@ fn main() -> ExitCode {
         "bench" => bench::run(rest),
         "shard-sim" => shard::run(rest),
         "fuzz" => fuzz::run(rest),
+        "scaling" => scaling::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)
