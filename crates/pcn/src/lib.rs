@@ -11,6 +11,7 @@
 //! * [`GameBuilder`] assembles a document for converters.
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod board;
 mod builder;
