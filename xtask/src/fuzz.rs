@@ -67,7 +67,12 @@ fn hostile_seeds(target: &str) -> Vec<Vec<u8>> {
             rep("", "1. e4 e5 ", 1000, "*\n"),
         ],
         "xiangqi_pgn" => vec![
-            nest("[Game \"Chinese Chess\"]\n\n1. h2e2 ", "(1. h2e2 ", 1000, " *\n"),
+            nest(
+                "[Game \"Chinese Chess\"]\n\n1. h2e2 ",
+                "(1. h2e2 ",
+                1000,
+                " *\n",
+            ),
             rep("[Game \"Chinese Chess\"]\n\n1. h2e2 ", "{a} ", 1000, "*\n"),
         ],
         "pcn" | "pcn_convert" => {
@@ -282,9 +287,7 @@ fn run_target(
     if let Some(dict) = dictionary(target) {
         cmd.arg(format!("-dict={}", dict.display()));
     }
-    cmd.arg(corpus)
-        .stdout(out)
-        .stderr(err);
+    cmd.arg(corpus).stdout(out).stderr(err);
     let started = Instant::now();
     let status = cmd
         .status()

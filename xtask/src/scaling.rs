@@ -117,7 +117,14 @@ const FAMILIES: &[Family] = &[
         name: "xiangqi-pgn nested variations",
         from: "xiangqi-pgn",
         ext: "pgn",
-        make: |n| nested("[Game \"Chinese Chess\"]\n\n1. h2e2 ", "(1. h2e2 ", n, " *\n"),
+        make: |n| {
+            nested(
+                "[Game \"Chinese Chess\"]\n\n1. h2e2 ",
+                "(1. h2e2 ",
+                n,
+                " *\n",
+            )
+        },
     },
     Family {
         name: "pgn nested variations",
@@ -220,7 +227,11 @@ pub fn run(args: &[String]) -> Result<bool, String> {
     let sizes: Vec<usize> = match crate::flag::<String>(args, "--sizes")? {
         Some(s) => s
             .split(',')
-            .map(|x| x.trim().parse().map_err(|_| format!("--sizes: bad size {x:?}")))
+            .map(|x| {
+                x.trim()
+                    .parse()
+                    .map_err(|_| format!("--sizes: bad size {x:?}"))
+            })
             .collect::<Result<_, _>>()?,
         None => vec![1_000, 10_000, 100_000, 1_000_000],
     };
@@ -233,13 +244,14 @@ pub fn run(args: &[String]) -> Result<bool, String> {
     let dir = crate::root().join("target/scaling");
     fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     println!("binary: {}", bin.display());
-    println!(
-        "| family | n | bytes | wall s | cpu s | cpu ratio | peak MiB | mem ratio | exit |"
-    );
+    println!("| family | n | bytes | wall s | cpu s | cpu ratio | peak MiB | mem ratio | exit |");
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut failures = Vec::new();
     for (fi, fam) in FAMILIES.iter().enumerate() {
-        if filter.as_ref().is_some_and(|f| !fam.name.contains(f.as_str())) {
+        if filter
+            .as_ref()
+            .is_some_and(|f| !fam.name.contains(f.as_str()))
+        {
             continue;
         }
         let mut prev: Option<(usize, Measure)> = None;

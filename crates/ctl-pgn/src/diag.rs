@@ -121,8 +121,7 @@ impl<'a> LineIndex<'a> {
         };
         let start = self.starts[line];
         let (last_offset, last_line, last_col) = self.last.get();
-        let (from, base) = if last_line == line && last_offset <= offset && last_offset >= start
-        {
+        let (from, base) = if last_line == line && last_offset <= offset && last_offset >= start {
             (last_offset, last_col)
         } else {
             (start, 0)

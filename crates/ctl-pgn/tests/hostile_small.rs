@@ -15,7 +15,10 @@ fn a_run_of_ellipses_is_refused_at_the_second_one() {
     let src = format!("1. {}E7-E13 *\n", "... ".repeat(1000));
     let (line, col, msg) = first_error(&src).unwrap();
     assert_eq!((line, col), (1, 8), "{msg}");
-    assert!(msg.contains("an ellipsis stands only after a move number"), "{msg}");
+    assert!(
+        msg.contains("an ellipsis stands only after a move number"),
+        "{msg}"
+    );
 }
 
 #[test]

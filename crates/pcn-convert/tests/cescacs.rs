@@ -117,10 +117,13 @@ fn testdata(sub: &str) -> PathBuf {
 fn oracle_games_round_trip_and_replay() {
     // The shared oracle is required: a missing file fails loudly (test_support::shared).
     let paths = files(&test_support::shared("oracle/games"));
-    assert!(!paths.is_empty(), "no oracle games in ../shared/oracle/games");
+    assert!(
+        !paths.is_empty(),
+        "no oracle games in ../shared/oracle/games"
+    );
     let jsonl_path = test_support::shared("oracle/games.jsonl");
-    let jsonl = fs::read_to_string(&jsonl_path)
-        .unwrap_or_else(|e| panic!("{}: {e}", jsonl_path.display()));
+    let jsonl =
+        fs::read_to_string(&jsonl_path).unwrap_or_else(|e| panic!("{}: {e}", jsonl_path.display()));
     let finals: HashMap<String, String> = jsonl
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
@@ -154,7 +157,10 @@ fn oracle_games_round_trip_and_replay() {
 #[test]
 fn real_games_round_trip_and_replay() {
     let paths = files(&test_support::shared("corpus/cescacs-real"));
-    assert!(!paths.is_empty(), "no games in ../shared/corpus/cescacs-real");
+    assert!(
+        !paths.is_empty(),
+        "no games in ../shared/corpus/cescacs-real"
+    );
     let (ok, skipped) = run(&paths);
     eprintln!("cescacs-real: {ok} games round-tripped, {skipped} not replayable");
     assert!(ok > 0);
