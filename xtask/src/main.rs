@@ -1,9 +1,11 @@
-//! Project automation: `cargo xtask corpus-check`, `bench`, `gen-db`, `shard-sim`, `fuzz`.
+//! Project automation: `cargo xtask corpus-check`, `bench`, `gen-db`, `shard-sim`, `fuzz`,
+//! `scaling`.
 
 mod bench;
 mod corpus;
 mod fuzz;
 mod gendb;
+mod scaling;
 mod shard;
 
 use std::path::{Path, PathBuf};
@@ -22,10 +24,17 @@ commands:
   shard-sim [--shards N] [--db-mb M]
                            cut a database into shards at game boundaries, convert them
                            in N processes, check the concatenation equals one process
-  fuzz [--smoke] [--seconds N] [--target NAME[,NAME]] [--sanitizer S]
+  fuzz [--smoke] [--seconds N] [--target NAME[,NAME]] [--sanitizer S] [--unit-timeout S]
                            seed fuzz/corpus/<target> from testdata, run every cargo-fuzz
-                           target N seconds (default 60), print one table; fails on any
-                           crash, timeout or out-of-memory (see fuzz/README.md)";
+                           target N seconds (default 60) with a per-input time limit
+                           (default 1 s) and the dictionaries of fuzz/dict, print one
+                           table; fails on any crash, slow input, timeout or
+                           out-of-memory (see fuzz/README.md)
+  scaling [--sizes 1000,10000,100000,1000000] [--family TEXT] [--timeout S] [--bin PATH]
+                           hostile input families (runs of ellipses and dots, comment
+                           lines, nested variations, PCN walks, TLPD, endless NUL input)
+                           through `cescacs check -j1`: time, peak memory and the ratio
+                           between sizes; fails on a superlinear step";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -40,6 +49,7 @@ fn main() -> ExitCode {
         "bench" => bench::run(rest),
         "shard-sim" => shard::run(rest),
         "fuzz" => fuzz::run(rest),
+        "scaling" => scaling::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)

@@ -48,7 +48,7 @@ pub(crate) fn read(raw: &RawGame) -> Vec<Record> {
         } else {
             String::new()
         };
-        let docs = match pcn::from_slice_many(bytes) {
+        let docs = match pcn::from_slice_many_with_warnings(bytes) {
             Ok(docs) => docs,
             Err(e) => {
                 let mut r = Record::failed(Format::Pcn, error(e.to_string()));
@@ -72,15 +72,24 @@ pub(crate) fn read(raw: &RawGame) -> Vec<Record> {
 }
 
 /// Reads one document of a PCN input.
-fn document(doc: Result<pcn::Game, pcn::ReadError>) -> Record {
-    let doc = match doc {
+fn document(doc: Result<(pcn::Game, Vec<pcn::Warning>), pcn::ReadError>) -> Record {
+    let (mut doc, mut cache_warnings) = match doc {
         Ok(d) => d,
         Err(e) => return Record::failed(Format::Pcn, error(e.to_string())),
     };
-    if let Err(e) = pcn::replay(&doc) {
-        return Record::failed(Format::Pcn, error(e.to_string()));
-    }
+    let end = match pcn::replay(&doc) {
+        Ok(end) => end,
+        Err(e) => return Record::failed(Format::Pcn, error(e.to_string())),
+    };
+    // The cache is derived data: what was dropped or disagrees with the replay is a
+    // warning, and a PCN output carries a cache recomputed from the replay, never the
+    // stale one.
+    cache_warnings.extend(pcn::check_cache(&doc, &end));
+    pcn::recompute_cache(&mut doc, &end);
     let mut record = Record::new(Format::Pcn);
+    record
+        .diagnostics
+        .extend(cache_warnings.iter().map(|w| warning(w.to_string())));
     let decoded = match kind(&doc) {
         Some(crate::GameKind::Cescacs) => {
             pcn_convert::cescacs::from_pcn(&doc).map(|(g, w)| (crate::cescacs::from_model(g), w))

@@ -574,6 +574,22 @@ fn build_movetext(ctx: &mut Ctx<'_>, m: Pair<'_, Rule>) -> Option<Built> {
             Rule::move_number => number_token(ctx, top(&mut stack), p)?,
             Rule::ellipsis => {
                 let f = top(&mut stack);
+                // A token of several `...` (see the grammar): the second one is where
+                // an ellipsis comes after another one.
+                let text = p.as_str();
+                if let Some(second) = text.get(3..).and_then(|r| r.find("...")) {
+                    let at = pspan.start() + 3 + second;
+                    if f.expect == Expect::White {
+                        ctx.diag_at(
+                            Severity::Error,
+                            Code::Structure,
+                            ctx.base + at,
+                            "expected a move, found `…` (an ellipsis stands only after a move number)"
+                                .into(),
+                        );
+                        return None;
+                    }
+                }
                 if f.expect != Expect::White {
                     ctx.diag(
                         Severity::Error,

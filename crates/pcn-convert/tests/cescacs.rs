@@ -115,13 +115,15 @@ fn testdata(sub: &str) -> PathBuf {
 
 #[test]
 fn oracle_games_round_trip_and_replay() {
-    let mut paths = files(Path::new("/work/shared/oracle/games"));
-    if paths.is_empty() {
-        paths = files(&testdata("oracle"));
-    }
-    let jsonl = fs::read_to_string("/work/shared/oracle/games.jsonl")
-        .or_else(|_| fs::read_to_string(testdata("oracle").join("games.jsonl")))
-        .unwrap_or_default();
+    // The shared oracle is required: a missing file fails loudly (test_support::shared).
+    let paths = files(&test_support::shared("oracle/games"));
+    assert!(
+        !paths.is_empty(),
+        "no oracle games in ../shared/oracle/games"
+    );
+    let jsonl_path = test_support::shared("oracle/games.jsonl");
+    let jsonl =
+        fs::read_to_string(&jsonl_path).unwrap_or_else(|e| panic!("{}: {e}", jsonl_path.display()));
     let finals: HashMap<String, String> = jsonl
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
@@ -154,10 +156,11 @@ fn oracle_games_round_trip_and_replay() {
 
 #[test]
 fn real_games_round_trip_and_replay() {
-    let mut paths = files(Path::new("/work/shared/corpus/cescacs-real"));
-    if paths.is_empty() {
-        paths = files(&testdata("real"));
-    }
+    let paths = files(&test_support::shared("corpus/cescacs-real"));
+    assert!(
+        !paths.is_empty(),
+        "no games in ../shared/corpus/cescacs-real"
+    );
     let (ok, skipped) = run(&paths);
     eprintln!("cescacs-real: {ok} games round-tripped, {skipped} not replayable");
     assert!(ok > 0);

@@ -131,11 +131,7 @@ fn testdata_round_trips_and_replays() {
 
 #[test]
 fn shared_corpus_round_trips_and_replays() {
-    let dir = Path::new("/work/shared/corpus/classic-pgn-real");
-    if !dir.exists() {
-        eprintln!("{} absent; skipped", dir.display());
-        return;
-    }
+    let dir = &test_support::shared("corpus/classic-pgn-real");
     let (ok, skipped, _) = run(dir);
     eprintln!("classic-pgn-real: {ok} games round-tripped, {skipped} not replayable (skipped)");
     assert!(ok > 0);

@@ -113,11 +113,7 @@ fn fixtures_round_trip_and_replay() {
 
 #[test]
 fn generated_corpus_round_trips_and_replays() {
-    let p = PathBuf::from("/work/shared/corpus/xiangqi-generated/gen_iccs.pgn");
-    if !p.exists() {
-        eprintln!("{} absent; skipped", p.display());
-        return;
-    }
+    let p = test_support::shared("corpus/xiangqi-generated/gen_iccs.pgn");
     let manifest = fs::read_to_string(p.with_file_name("manifest.jsonl")).unwrap_or_default();
     let finals: Vec<String> = manifest
         .lines()
@@ -137,11 +133,8 @@ fn generated_corpus_round_trips_and_replays() {
 #[ignore = "the whole shared corpus (about 5000 games, ~50 s): run with --ignored"]
 fn whole_shared_xiangqi_corpus_round_trips_and_replays() {
     let mut files = Vec::new();
-    for d in [
-        "/work/shared/corpus/xiangqi-generated",
-        "/work/shared/corpus/xiangqi-real",
-    ] {
-        pgn_files(Path::new(d), &mut files);
+    for d in ["corpus/xiangqi-generated", "corpus/xiangqi-real"] {
+        pgn_files(&test_support::shared(d), &mut files);
     }
     if files.is_empty() {
         eprintln!("shared xiangqi corpus absent; skipped");

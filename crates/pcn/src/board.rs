@@ -58,6 +58,7 @@ impl Board {
     pub fn squares(&self) -> &[Option<Piece>] {
         &self.squares
     }
+    /// The piece on flattened square `flat`; `None` when it is empty or off the board.
     pub fn get(&self, flat: usize) -> Option<&Piece> {
         self.squares.get(flat).and_then(Option::as_ref)
     }
@@ -217,6 +218,7 @@ pub enum Coord {
 }
 
 impl Coord {
+    /// Whether this names a square (Cartesian or flattened) rather than a piece.
     pub fn is_square(&self) -> bool {
         !matches!(self, Coord::Piece(_))
     }

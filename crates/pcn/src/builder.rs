@@ -51,6 +51,7 @@ impl GameBuilder {
         })
     }
 
+    /// The starting position built so far.
     pub fn board(&self) -> &Board {
         &self.game.starting_position
     }
@@ -90,6 +91,7 @@ impl GameBuilder {
         Ok(self)
     }
 
+    /// Sets `started_at`; refused unless it is an ISO 8601 date-time the reader accepts.
     pub fn started_at(&mut self, iso: &str) -> Result<&mut Self, ReadError> {
         if !crate::read::is_date_time(iso) {
             return Err(ReadError::new(
@@ -101,6 +103,7 @@ impl GameBuilder {
         Ok(self)
     }
 
+    /// Sets the two players' names.
     pub fn players(&mut self, topside: &str, bottomside: &str) -> &mut Self {
         self.game.topside_player = Some(topside.to_owned());
         self.game.bottomside_player = Some(bottomside.to_owned());
@@ -130,6 +133,7 @@ impl GameBuilder {
         Ok(self)
     }
 
+    /// Sets the game status (`over?` / `...result?`).
     pub fn status(&mut self, status: Status) -> &mut Self {
         self.game.status = status;
         self
@@ -153,6 +157,7 @@ impl GameBuilder {
         self
     }
 
+    /// The document.
     pub fn build(self) -> Game {
         self.game
     }

@@ -11,9 +11,11 @@
 //! * [`GameBuilder`] assembles a document for converters.
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod board;
 mod builder;
+mod cache;
 mod error;
 mod model;
 mod piece;
@@ -24,13 +26,17 @@ mod write;
 
 pub use board::{Board, Coord};
 pub use builder::GameBuilder;
+pub use cache::{Warning, WarningKind, check_cache, recompute_cache};
 pub use error::{JsonPath, PieceError, ReadError, Reason, ReplayError, ReplayReason, Segment};
 pub use model::{
     Action, Cache, CaptureRecord, Extensions, Game, Move, Options, SideCache, Status, Verb,
 };
 pub use piece::{Piece, Side};
-pub use read::{from_slice, from_slice_many, from_str, from_value, validate};
-pub use replay::{Position, ReplayOptions, replay, replay_with};
+pub use read::{
+    from_slice, from_slice_many, from_slice_many_with_warnings, from_slice_with_warnings, from_str,
+    from_value, validate,
+};
+pub use replay::{Position, ReplayOptions, Taken, replay, replay_with};
 pub use write::{to_string, to_string_pretty, to_value};
 
 impl<'de> serde::Deserialize<'de> for Game {

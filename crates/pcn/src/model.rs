@@ -13,16 +13,24 @@ pub type Extensions = Map<String, Value>;
 /// The seven verbs of the seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Verb {
+    /// Put a piece that is not on the board (in hand) onto an empty square.
     Drop,
+    /// Take an opponent piece; it goes to the mover's hand (Shōgi style).
     Capture,
+    /// Take an opponent piece; it leaves play (chess style).
     Remove,
+    /// Move a piece to an empty square.
     Shift,
+    /// Lift a piece above a square (to pass over it).
     Jump,
+    /// Put the lifted piece down on an empty square.
     Land,
+    /// Put the lifted piece down on an opponent piece, taking it out of play.
     Stun,
 }
 
 impl Verb {
+    /// Every verb, in the seed's order.
     pub const ALL: [Verb; 7] = [
         Verb::Drop,
         Verb::Capture,
@@ -32,6 +40,7 @@ impl Verb {
         Verb::Land,
         Verb::Stun,
     ];
+    /// The verb as the seed spells it (lower case).
     pub fn as_str(self) -> &'static str {
         match self {
             Verb::Drop => "drop",
@@ -89,13 +98,18 @@ impl Serialize for Options {
 /// `[subject, verb, object, options?]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Action {
+    /// The acting piece: a square or a piece name.
     pub subject: Coord,
+    /// What the action does.
     pub verb: Verb,
+    /// The target square, or a piece name.
     pub object: Coord,
+    /// The fourth element, when present.
     pub options: Option<Options>,
 }
 
 impl Action {
+    /// An action without options.
     pub fn new(subject: impl Into<Coord>, verb: Verb, object: impl Into<Coord>) -> Action {
         Action {
             subject: subject.into(),
@@ -104,15 +118,19 @@ impl Action {
             options: None,
         }
     }
+    /// `[from, "shift", to]`.
     pub fn shift(from: impl Into<Coord>, to: impl Into<Coord>) -> Action {
         Action::new(from, Verb::Shift, to)
     }
+    /// `[from, "remove", to]`.
     pub fn remove(from: impl Into<Coord>, to: impl Into<Coord>) -> Action {
         Action::new(from, Verb::Remove, to)
     }
+    /// `[from, "capture", to]`.
     pub fn capture(from: impl Into<Coord>, to: impl Into<Coord>) -> Action {
         Action::new(from, Verb::Capture, to)
     }
+    /// `[piece, "drop", to]`.
     pub fn drop(piece: Piece, to: impl Into<Coord>) -> Action {
         Action::new(piece, Verb::Drop, to)
     }
@@ -121,6 +139,7 @@ impl Action {
         self.options.get_or_insert_with(Options::default).promotion = Some(to);
         self
     }
+    /// The `promotion` option, if any.
     pub fn promotion(&self) -> Option<&Piece> {
         self.options.as_ref().and_then(|o| o.promotion.as_ref())
     }
@@ -159,15 +178,22 @@ impl From<Vec<Action>> for Move {
 /// The `over?` / `...result?` table of the seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Status {
+    /// `over?` false, `...result?` null.
     InProgress,
+    /// `over?` false, `...result?` false.
     TopProposesDraw,
+    /// `over?` false, `...result?` true.
     BottomProposesDraw,
+    /// `over?` true, `...result?` false.
     TopWon,
+    /// `over?` true, `...result?` true.
     BottomWon,
+    /// `over?` true, `...result?` null.
     Draw,
 }
 
 impl Status {
+    /// The status the seed's two keys give (see the table of A.5).
     pub fn from_keys(over: bool, result: Option<bool>) -> Status {
         match (over, result) {
             (false, Some(false)) => Status::TopProposesDraw,
@@ -194,7 +220,9 @@ impl Status {
 /// `{piece, from}` in a side's `captures` list.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaptureRecord {
+    /// The piece taken.
     pub piece: Piece,
+    /// Where it was taken (the crate writes the flattened square).
     pub from: Coord,
 }
 
@@ -210,7 +238,9 @@ impl Serialize for CaptureRecord {
 /// `...cache.topside` / `...cache.bottomside`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SideCache {
+    /// Pieces the side may drop (its hand).
     pub dropable_pieces: Option<Vec<Piece>>,
+    /// Pieces the side took.
     pub captures: Option<Vec<CaptureRecord>>,
     /// Any other key, kept verbatim (the cache is derived data; we do not judge it).
     pub other: Extensions,
@@ -235,10 +265,15 @@ impl Serialize for SideCache {
 /// The `...cache` section: derived data a reader may drop and recompute.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Cache {
+    /// The board after the moves.
     pub current_position: Option<Board>,
+    /// The legal moves from there (needs the game's rules).
     pub possible_moves: Option<Vec<Move>>,
+    /// The top side's hand and captures.
     pub topside: Option<SideCache>,
+    /// The bottom side's hand and captures.
     pub bottomside: Option<SideCache>,
+    /// Any other cached key, kept verbatim.
     pub other: Extensions,
 }
 
@@ -271,13 +306,21 @@ impl Serialize for Cache {
 /// `...cache`, then the extension keys in the order they were read or added.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Game {
+    /// When the game started (ISO 8601).
     pub started_at: Option<String>,
+    /// The name of the player whose pieces start at row 0 (lower case).
     pub topside_player: Option<String>,
+    /// The name of the other player (upper case, moves first).
     pub bottomside_player: Option<String>,
+    /// `over?` and `...result?`.
     pub status: Status,
+    /// The board before the first move.
     pub starting_position: Board,
+    /// The moves in playing order.
     pub previous_moves: Vec<Move>,
+    /// Derived data (see the `cache` functions): may be absent, partial or stale.
     pub cache: Option<Cache>,
+    /// `...` keys of the document, kept verbatim in order.
     pub extensions: Extensions,
 }
 

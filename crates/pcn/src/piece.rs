@@ -8,11 +8,14 @@ use std::str::FromStr;
 /// written in upper case; `Top` starts at row 0 and is written in lower case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
+    /// Moves first; pieces in upper case.
     Bottom,
+    /// Starts at row 0; pieces in lower case.
     Top,
 }
 
 impl Side {
+    /// The other side.
     pub fn opponent(self) -> Side {
         match self {
             Side::Bottom => Side::Top,
@@ -85,12 +88,15 @@ impl Piece {
         text.parse()
     }
 
+    /// Whether the piece carries the `+` prefix.
     pub fn is_promoted(&self) -> bool {
         self.promoted
     }
+    /// The style (`w`, `x`, `s`, …), in its written case.
     pub fn style(&self) -> &str {
         &self.style
     }
+    /// The abbreviation, whose case gives the side.
     pub fn abbreviation(&self) -> &str {
         &self.abbreviation
     }

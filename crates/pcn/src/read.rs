@@ -1,8 +1,9 @@
 //! Second pass: the raw tree to the typed model, with exact JSON paths in errors.
 
 use crate::board::{Board, Coord};
+use crate::cache::{self, Warning};
 use crate::error::{JsonPath, ReadError, Reason};
-use crate::model::{Action, Cache, CaptureRecord, Game, Move, Options, SideCache, Status, Verb};
+use crate::model::{Action, CaptureRecord, Game, Move, Options, SideCache, Status, Verb};
 use crate::piece::Piece;
 use crate::raw::{self, Raw};
 
@@ -15,9 +16,37 @@ pub fn from_str(text: &str) -> Result<Game, ReadError> {
 
 /// Reads a seed-edition PCN document from bytes. Invalid UTF-8 is a syntax error at
 /// the path of the string that holds it.
+///
+/// Derived data (`...cache` and its parts) that cannot be read is dropped silently;
+/// [`from_slice_with_warnings`] says what was dropped.
 pub fn from_slice(bytes: &[u8]) -> Result<Game, ReadError> {
+    from_slice_with_warnings(bytes).map(|(g, _)| g)
+}
+
+/// [`from_slice`], plus a warning for every derived value (`...cache` and its parts)
+/// that was abridged or malformed and therefore dropped. Compare the
+/// cache that was kept with the replay through [`crate::check_cache`].
+pub fn from_slice_with_warnings(bytes: &[u8]) -> Result<(Game, Vec<Warning>), ReadError> {
     let raw = raw::parse(bytes)?;
-    game(&raw)
+    let mut warnings = Vec::new();
+    let g = game_with(&raw, &mut warnings)?;
+    Ok((g, warnings))
+}
+
+/// [`from_slice_many`] with the warnings of [`from_slice_with_warnings`] for each
+/// document.
+#[allow(clippy::type_complexity)]
+pub fn from_slice_many_with_warnings(
+    bytes: &[u8],
+) -> Result<Vec<Result<(Game, Vec<Warning>), ReadError>>, ReadError> {
+    let one = |r: &Raw| {
+        let mut w = Vec::new();
+        game_with(r, &mut w).map(|g| (g, w))
+    };
+    Ok(match raw::parse(bytes)? {
+        Raw::Arr(items) => items.iter().map(one).collect(),
+        other => vec![one(&other)],
+    })
 }
 
 /// Reads one JSON value that is either a document or an array of documents (what a
@@ -100,6 +129,10 @@ pub(crate) fn is_extension_key(k: &str) -> bool {
 }
 
 pub(crate) fn game(raw: &Raw) -> R<Game> {
+    game_with(raw, &mut Vec::new())
+}
+
+fn game_with(raw: &Raw, warnings: &mut Vec<Warning>) -> R<Game> {
     let mut path = JsonPath::root();
     let Raw::Obj(entries) = raw else {
         return type_err(&path, "an object (a PCN game)", raw);
@@ -146,6 +179,8 @@ pub(crate) fn game(raw: &Raw) -> R<Game> {
                 Raw::Bool(b) => over = Some(*b),
                 _ => return type_err(&path, "a boolean", v),
             },
+            // Unlike the cache, `...result?` is not derived data: read as absent it would
+            // turn a win into a draw (`over?` true, no result), so it stays strict.
             "...result?" => match v {
                 Raw::Bool(b) => result = Some(*b),
                 Raw::Null => {}
@@ -153,7 +188,7 @@ pub(crate) fn game(raw: &Raw) -> R<Game> {
             },
             "starting_position" => {}
             "previous_moves" => moves = Some(move_list(v, &mut path, &shape)?),
-            "...cache" => g.cache = Some(cache(v, &mut path, &shape)?),
+            "...cache" => g.cache = cache::read(v, &mut path, &shape, warnings),
             _ => {
                 g.extensions.insert(k.clone(), v.to_value());
             }
@@ -435,7 +470,7 @@ fn options(v: &Raw, path: &mut JsonPath) -> R<Options> {
     Ok(o)
 }
 
-fn move_list(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<Vec<Move>> {
+pub(crate) fn move_list(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<Vec<Move>> {
     let Raw::Arr(items) = v else {
         return type_err(path, "an array of moves", v);
     };
@@ -460,40 +495,7 @@ fn move_list(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<Vec<Move>> {
     Ok(out)
 }
 
-fn cache(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<Cache> {
-    let Raw::Obj(entries) = v else {
-        return type_err(path, "an object (the cache)", v);
-    };
-    let mut c = Cache::default();
-    for (k, val) in entries {
-        path.push_key(k);
-        match k.as_str() {
-            "current_position" => {
-                let b = board(val, path)?;
-                if b.shape() != shape {
-                    return err(
-                        path,
-                        Reason::ShapeMismatch {
-                            expected: shape.to_vec(),
-                            found: b.shape().to_vec(),
-                        },
-                    );
-                }
-                c.current_position = Some(b);
-            }
-            "possible_moves" => c.possible_moves = Some(move_list(val, path, shape)?),
-            "topside" => c.topside = Some(side_cache(val, path, shape)?),
-            "bottomside" => c.bottomside = Some(side_cache(val, path, shape)?),
-            _ => {
-                c.other.insert(k.clone(), val.to_value());
-            }
-        }
-        path.pop();
-    }
-    Ok(c)
-}
-
-fn side_cache(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<SideCache> {
+pub(crate) fn side_cache(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<SideCache> {
     let Raw::Obj(entries) = v else {
         return type_err(path, "an object (a side's cache)", v);
     };
@@ -556,9 +558,146 @@ fn capture_record(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<CaptureRec
     }
 }
 
-/// Checks a game built in memory against the rules a reader applies (coordinates on the
-/// board, cache shape, extension keys), so a writer never emits what a reader refuses.
+/// Checks a game built in memory against the rules a reader applies (time stamp,
+/// coordinates on the board and of the right form for their verb, option and
+/// extension keys, cache shape), so a writer never emits what a reader refuses.
+///
+/// Walks the model once, in time linear in its size; nothing is serialised. The error
+/// path is the one a reader would report for the written document.
 pub fn validate(g: &Game) -> Result<(), ReadError> {
-    let text = crate::write::to_string(g);
-    from_str(&text).map(|_| ())
+    let mut path = JsonPath::root();
+    if let Some(s) = &g.started_at {
+        if !is_date_time(s) {
+            path.push_key("started_at");
+            return err(&path, Reason::BadTimestamp(s.clone()));
+        }
+    }
+    let shape = g.starting_position.shape();
+    path.push_key("previous_moves");
+    check_moves(&g.previous_moves, &mut path, shape)?;
+    path.pop();
+    if let Some(c) = &g.cache {
+        path.push_key("...cache");
+        if let Some(b) = &c.current_position {
+            if b.shape() != shape {
+                path.push_key("current_position");
+                return err(
+                    &path,
+                    Reason::ShapeMismatch {
+                        expected: shape.to_vec(),
+                        found: b.shape().to_vec(),
+                    },
+                );
+            }
+        }
+        // A key of `other` equal to a field's key would be written twice.
+        const CACHE_KEYS: [&str; 4] = [
+            "current_position",
+            "possible_moves",
+            "topside",
+            "bottomside",
+        ];
+        const SIDE_KEYS: [&str; 2] = ["dropable_pieces", "captures"];
+        let sides = [&c.topside, &c.bottomside];
+        let dup = c
+            .other
+            .keys()
+            .find(|k| CACHE_KEYS.contains(&k.as_str()))
+            .or_else(|| {
+                sides
+                    .iter()
+                    .filter_map(|s| s.as_ref())
+                    .flat_map(|s| s.other.keys())
+                    .find(|k| SIDE_KEYS.contains(&k.as_str()))
+            });
+        if let Some(k) = dup {
+            return err(&path, Reason::DuplicateKey(k.clone()));
+        }
+        if let Some(m) = &c.possible_moves {
+            path.push_key("possible_moves");
+            check_moves(m, &mut path, shape)?;
+            path.pop();
+        }
+        for (key, side) in [("topside", &c.topside), ("bottomside", &c.bottomside)] {
+            let Some(caps) = side.as_ref().and_then(|s| s.captures.as_ref()) else {
+                continue;
+            };
+            path.push_key(key);
+            path.push_key("captures");
+            for (i, r) in caps.iter().enumerate() {
+                path.push_index(i);
+                path.push_key("from");
+                Board::check_coord(shape, &r.from).map_err(|e| ReadError::new(&path, e))?;
+                path.pop();
+                path.pop();
+            }
+            path.pop();
+            path.pop();
+        }
+        path.pop();
+    }
+    for k in g.extensions.keys() {
+        if !is_extension_key(k) {
+            path.push_key(k);
+            return err(&path, Reason::BadExtensionKey(k.clone()));
+        }
+    }
+    Ok(())
+}
+
+fn check_moves(moves: &[Move], path: &mut JsonPath, shape: &[usize]) -> R<()> {
+    for (i, m) in moves.iter().enumerate() {
+        path.push_index(i);
+        if m.0.is_empty() {
+            return err(path, Reason::EmptyMove);
+        }
+        for (j, a) in m.0.iter().enumerate() {
+            path.push_index(j);
+            check_action(a, path, shape)?;
+            path.pop();
+        }
+        path.pop();
+    }
+    Ok(())
+}
+
+fn check_action(a: &Action, path: &mut JsonPath, shape: &[usize]) -> R<()> {
+    path.push_index(0);
+    Board::check_coord(shape, &a.subject).map_err(|r| ReadError::new(path, r))?;
+    if a.verb == Verb::Drop && a.subject.is_square() {
+        return err(
+            path,
+            Reason::WrongCoordinateForm {
+                role: "subject",
+                verb: a.verb.as_str(),
+                must: "a piece name (the piece in hand)",
+            },
+        );
+    }
+    path.pop();
+    path.push_index(2);
+    Board::check_coord(shape, &a.object).map_err(|r| ReadError::new(path, r))?;
+    if matches!(a.verb, Verb::Drop | Verb::Shift | Verb::Land) && !a.object.is_square() {
+        return err(
+            path,
+            Reason::WrongCoordinateForm {
+                role: "object",
+                verb: a.verb.as_str(),
+                must: "an empty square (Cartesian or flattened), not a piece name",
+            },
+        );
+    }
+    path.pop();
+    if let Some(o) = &a.options {
+        path.push_index(3);
+        for k in o.extensions.keys() {
+            // `promotion` among the extensions would be written twice.
+            if !(k.len() > 3 && k.starts_with("...")) {
+                path.push_key(k);
+                return err(path, Reason::UnknownOption(k.clone()));
+            }
+        }
+        path.pop();
+    }
+    Ok(())
 }

@@ -4,6 +4,7 @@ use crate::board::{Board, Coord};
 use crate::error::{ReplayError, ReplayReason};
 use crate::model::{Action, Game, Move, Verb};
 use crate::piece::{Piece, Side};
+use std::collections::{BTreeSet, HashMap};
 
 /// Replay settings.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -16,17 +17,83 @@ pub struct ReplayOptions {
 /// A board plus the pieces each side holds in hand.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position {
+    /// The squares after the moves played so far.
     pub board: Board,
     /// Pieces captured by the bottom side (upper-case abbreviations), in capture order.
     pub bottom_hand: Vec<Piece>,
     /// Pieces captured by the top side (lower-case abbreviations), in capture order.
     pub top_hand: Vec<Piece>,
+    /// Every piece the bottom side took (`capture`, `remove`, `stun`), in order.
+    bottom_taken: Vec<Taken>,
+    /// Every piece the top side took, in order.
+    top_taken: Vec<Taken>,
+}
+
+/// A piece taken off the board, as it stood there, and the square it was taken on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taken {
+    /// The piece as it stood on the board (before any case flip into a hand).
+    pub piece: Piece,
+    /// The flattened square it stood on.
+    pub square: usize,
 }
 
 /// A piece lifted by `jump`, hovering above a square until `land` or `stun`.
 struct Airborne {
     piece: Piece,
     above: usize,
+}
+
+/// One change made by an action, kept so that a failing move can be taken back in
+/// time proportional to what it touched (copying the board would cost every square).
+enum Undo {
+    /// The square held this before.
+    Square(usize, Option<Piece>),
+    /// A piece was pushed onto this side's hand.
+    Pushed(Side),
+    /// This piece was taken out of this side's hand at this index.
+    Removed(Side, usize, Piece),
+    /// A [`Taken`] record was pushed for this side.
+    Took(Side),
+}
+
+/// Where each piece string stands, so that a coordinate given as a piece name is
+/// resolved without scanning the board. Built on the first piece-name coordinate of a
+/// replay and kept up to date by every square change.
+#[derive(Default)]
+struct PieceIndex {
+    squares: HashMap<Piece, BTreeSet<usize>>,
+}
+
+impl PieceIndex {
+    fn build(board: &Board) -> PieceIndex {
+        let mut ix = PieceIndex::default();
+        for (sq, p) in board.pieces() {
+            ix.squares.entry(p.clone()).or_default().insert(sq);
+        }
+        ix
+    }
+    fn moved(&mut self, sq: usize, old: Option<&Piece>, new: Option<&Piece>) {
+        if let Some(o) = old {
+            if let Some(set) = self.squares.get_mut(o) {
+                set.remove(&sq);
+                if set.is_empty() {
+                    self.squares.remove(o);
+                }
+            }
+        }
+        if let Some(n) = new {
+            self.squares.entry(n.clone()).or_default().insert(sq);
+        }
+    }
+}
+
+/// The position being replayed, the optional piece index and the undo log of the
+/// move in progress.
+struct Replayer<'a> {
+    pos: &'a mut Position,
+    index: Option<PieceIndex>,
+    undo: Vec<Undo>,
 }
 
 impl Position {
@@ -36,9 +103,28 @@ impl Position {
             board,
             bottom_hand: Vec::new(),
             top_hand: Vec::new(),
+            bottom_taken: Vec::new(),
+            top_taken: Vec::new(),
         }
     }
 
+    /// The pieces `side` took from its opponent so far, in order, whether they went to
+    /// its hand (`capture`) or left play (`remove`, `stun`).
+    pub fn captures(&self, side: Side) -> &[Taken] {
+        match side {
+            Side::Bottom => &self.bottom_taken,
+            Side::Top => &self.top_taken,
+        }
+    }
+
+    fn taken_mut(&mut self, side: Side) -> &mut Vec<Taken> {
+        match side {
+            Side::Bottom => &mut self.bottom_taken,
+            Side::Top => &mut self.top_taken,
+        }
+    }
+
+    /// The pieces `side` holds in hand, in capture order.
     pub fn hand(&self, side: Side) -> &[Piece] {
         match side {
             Side::Bottom => &self.bottom_hand,
@@ -55,60 +141,119 @@ impl Position {
 
     /// Plays one move. On error the position is left unchanged and the index of the
     /// failing action is returned with the reason.
+    ///
+    /// Costs time in proportion to the squares the move touches, plus one scan of the
+    /// board when an action names a piece instead of a square (a whole replay through
+    /// [`replay_with`] keeps an index instead and never rescans).
     pub fn apply(&mut self, mv: &Move, opts: ReplayOptions) -> Result<(), (usize, ReplayReason)> {
-        let mut next = self.clone();
+        let mut r = Replayer {
+            pos: self,
+            index: None,
+            undo: Vec::new(),
+        };
+        r.apply(mv, opts)
+    }
+}
+
+impl Replayer<'_> {
+    fn apply(&mut self, mv: &Move, opts: ReplayOptions) -> Result<(), (usize, ReplayReason)> {
+        self.undo.clear();
         let mut air: Option<Airborne> = None;
+        let mut result = Ok(());
         for (i, a) in mv.0.iter().enumerate() {
-            next.act(a, &mut air, opts).map_err(|r| (i, r))?;
+            if let Err(r) = self.act(a, &mut air, opts) {
+                result = Err((i, r));
+                break;
+            }
         }
-        if let Some(a) = air {
-            return Err((
-                mv.0.len().saturating_sub(1),
-                ReplayReason::EndsInTheAir {
-                    piece: a.piece.to_string(),
-                    square: next.board.describe(a.above),
-                },
-            ));
+        if result.is_ok() {
+            if let Some(a) = air {
+                result = Err((
+                    mv.0.len().saturating_sub(1),
+                    ReplayReason::EndsInTheAir {
+                        piece: a.piece.to_string(),
+                        square: self.pos.board.describe(a.above),
+                    },
+                ));
+            }
         }
-        *self = next;
-        Ok(())
+        if result.is_err() {
+            self.rollback();
+        }
+        result
     }
 
-    fn square(&self, c: &Coord) -> Result<usize, ReplayReason> {
-        self.board.resolve(c)
+    /// Takes back every change of the failed move, newest first.
+    fn rollback(&mut self) {
+        while let Some(u) = self.undo.pop() {
+            match u {
+                Undo::Square(sq, old) => {
+                    let now = self.pos.board.set(sq, old.clone()).flatten();
+                    if let Some(ix) = &mut self.index {
+                        ix.moved(sq, now.as_ref(), old.as_ref());
+                    }
+                }
+                Undo::Pushed(side) => {
+                    self.pos.hand_mut(side).pop();
+                }
+                Undo::Removed(side, at, p) => self.pos.hand_mut(side).insert(at, p),
+                Undo::Took(side) => {
+                    self.pos.taken_mut(side).pop();
+                }
+            }
+        }
+    }
+
+    /// Every square change goes through here: the undo log and the index follow it.
+    fn set(&mut self, sq: usize, piece: Option<Piece>) -> Option<Piece> {
+        let new = piece.clone();
+        let old = self.pos.board.set(sq, piece).flatten();
+        if let Some(ix) = &mut self.index {
+            ix.moved(sq, old.as_ref(), new.as_ref());
+        }
+        self.undo.push(Undo::Square(sq, old.clone()));
+        old
+    }
+
+    fn square(&mut self, c: &Coord) -> Result<usize, ReplayReason> {
+        let Coord::Piece(p) = c else {
+            return self.pos.board.resolve(c);
+        };
+        let board = &self.pos.board;
+        let ix = self.index.get_or_insert_with(|| PieceIndex::build(board));
+        match ix.squares.get(p) {
+            None => Err(ReplayReason::PieceNotOnBoard(p.to_string())),
+            Some(set) if set.len() == 1 => Ok(*set.iter().next().unwrap_or(&0)),
+            Some(set) => Err(ReplayReason::AmbiguousPiece {
+                piece: p.to_string(),
+                count: set.len(),
+            }),
+        }
     }
 
     /// Whether `c` designates the hovering piece: its square, or its name.
-    fn names_airborne(&self, c: &Coord, air: &Airborne) -> bool {
+    fn names_airborne(&mut self, c: &Coord, air: &Airborne) -> bool {
         match c {
             Coord::Piece(p) => *p == air.piece,
-            _ => self.board.resolve(c).ok() == Some(air.above),
+            _ => self.square(c).ok() == Some(air.above),
         }
     }
 
-    fn lift(&mut self, c: &Coord) -> Result<(usize, Piece), ReplayReason> {
-        let from = self.square(c)?;
-        match self.board.set(from, None).flatten() {
-            Some(p) => Ok((from, p)),
-            None => Err(ReplayReason::EmptySquare(self.board.describe(from))),
-        }
-    }
-
-    fn empty_target(&self, c: &Coord) -> Result<usize, ReplayReason> {
+    fn empty_target(&mut self, c: &Coord) -> Result<usize, ReplayReason> {
         let to = self.square(c)?;
-        match self.board.get(to) {
+        match self.pos.board.get(to) {
             None => Ok(to),
             Some(p) => Err(ReplayReason::Occupied {
-                square: self.board.describe(to),
+                square: self.pos.board.describe(to),
                 piece: p.to_string(),
             }),
         }
     }
 
-    fn victim(&self, c: &Coord, taker: &Piece) -> Result<(usize, Piece), ReplayReason> {
+    fn victim(&mut self, c: &Coord, taker: &Piece) -> Result<(usize, Piece), ReplayReason> {
         let to = self.square(c)?;
-        let Some(p) = self.board.get(to) else {
-            return Err(ReplayReason::EmptySquare(self.board.describe(to)));
+        let Some(p) = self.pos.board.get(to) else {
+            return Err(ReplayReason::EmptySquare(self.pos.board.describe(to)));
         };
         if p.side() == taker.side() {
             return Err(ReplayReason::OwnPiece {
@@ -130,6 +275,16 @@ impl Position {
         }
     }
 
+    fn took(&mut self, side: Side, piece: Piece, square: usize) {
+        self.pos.taken_mut(side).push(Taken { piece, square });
+        self.undo.push(Undo::Took(side));
+    }
+
+    fn push_hand(&mut self, side: Side, p: Piece) {
+        self.pos.hand_mut(side).push(p);
+        self.undo.push(Undo::Pushed(side));
+    }
+
     fn act(
         &mut self,
         a: &Action,
@@ -143,11 +298,14 @@ impl Position {
                     return Err(ReplayReason::DropNeedsPiece(a.subject.to_string()));
                 };
                 let to = self.empty_target(&a.object)?;
+                let placed = Self::promote(p.clone(), a)?;
                 let side = p.side();
-                let hand = self.hand_mut(side);
-                match hand.iter().position(|h| h == p) {
+                // The most recent capture is the likeliest drop: search from the end.
+                let hand = self.pos.hand_mut(side);
+                match hand.iter().rposition(|h| h == p) {
                     Some(i) => {
-                        hand.remove(i);
+                        let taken = hand.remove(i);
+                        self.undo.push(Undo::Removed(side, i, taken));
                     }
                     None if opts.unlimited_reserve => {}
                     None => {
@@ -157,25 +315,31 @@ impl Position {
                         });
                     }
                 }
-                let placed = Self::promote(p.clone(), a)?;
-                self.board.set(to, Some(placed));
+                self.set(to, Some(placed));
             }
             Verb::Shift => {
                 let to = self.empty_target(&a.object)?;
-                let (_, p) = self.lift(&a.subject)?;
-                self.board.set(to, Some(Self::promote(p, a)?));
+                let from = self.square(&a.subject)?;
+                let Some(p) = self.pos.board.get(from).cloned() else {
+                    return Err(ReplayReason::EmptySquare(self.pos.board.describe(from)));
+                };
+                let p = Self::promote(p, a)?;
+                self.set(from, None);
+                self.set(to, Some(p));
             }
             Verb::Capture | Verb::Remove => {
                 let from = self.square(&a.subject)?;
-                let Some(mover) = self.board.get(from).cloned() else {
-                    return Err(ReplayReason::EmptySquare(self.board.describe(from)));
+                let Some(mover) = self.pos.board.get(from).cloned() else {
+                    return Err(ReplayReason::EmptySquare(self.pos.board.describe(from)));
                 };
                 let (to, taken) = self.victim(&a.object, &mover)?;
+                let moved = Self::promote(mover.clone(), a)?;
                 if a.verb == Verb::Capture {
-                    self.hand_mut(mover.side()).push(taken.captured());
+                    self.push_hand(mover.side(), taken.captured());
                 }
-                self.board.set(from, None);
-                self.board.set(to, Some(Self::promote(mover, a)?));
+                self.took(mover.side(), taken, to);
+                self.set(from, None);
+                self.set(to, Some(moved));
             }
             Verb::Jump => {
                 let above = self.square(&a.object)?;
@@ -188,15 +352,17 @@ impl Position {
                     }
                     Some(hover) => {
                         return Err(ReplayReason::AlreadyInTheAir(
-                            self.board.describe(hover.above),
+                            self.pos.board.describe(hover.above),
                         ));
                     }
                     None => {
-                        let (_, p) = self.lift(&a.subject)?;
-                        *air = Some(Airborne {
-                            piece: Self::promote(p, a)?,
-                            above,
-                        });
+                        let from = self.square(&a.subject)?;
+                        let Some(p) = self.pos.board.get(from).cloned() else {
+                            return Err(ReplayReason::EmptySquare(self.pos.board.describe(from)));
+                        };
+                        let p = Self::promote(p, a)?;
+                        self.set(from, None);
+                        *air = Some(Airborne { piece: p, above });
                     }
                 }
             }
@@ -206,25 +372,30 @@ impl Position {
                     other => {
                         let at = self
                             .square(&a.subject)
-                            .map(|s| self.board.describe(s))
+                            .map(|s| self.pos.board.describe(s))
                             .unwrap_or_else(|_| a.subject.to_string());
                         *air = other;
                         return Err(ReplayReason::NotInTheAir(at));
                     }
                 };
                 let to = if a.verb == Verb::Land {
-                    self.empty_target(&a.object)
+                    self.empty_target(&a.object).map(|to| (to, None))
                 } else {
-                    self.victim(&a.object, &hover.piece).map(|(to, _)| to)
+                    self.victim(&a.object, &hover.piece)
+                        .map(|(to, p)| (to, Some(p)))
                 };
-                let to = match to {
+                let (to, victim) = match to {
                     Ok(t) => t,
                     Err(e) => {
                         *air = Some(hover);
                         return Err(e);
                     }
                 };
-                self.board.set(to, Some(Self::promote(hover.piece, a)?));
+                if let Some(v) = victim {
+                    self.took(hover.piece.side(), v, to);
+                }
+                let p = Self::promote(hover.piece, a)?;
+                self.set(to, Some(p));
             }
         }
         Ok(())
@@ -239,8 +410,14 @@ pub fn replay(game: &Game) -> Result<Position, ReplayError> {
 /// [`replay`] with options.
 pub fn replay_with(game: &Game, opts: ReplayOptions) -> Result<Position, ReplayError> {
     let mut pos = Position::new(game.starting_position.clone());
+    // One replayer for the whole game, so the piece index is built at most once.
+    let mut r = Replayer {
+        pos: &mut pos,
+        index: None,
+        undo: Vec::new(),
+    };
     for (move_index, mv) in game.previous_moves.iter().enumerate() {
-        pos.apply(mv, opts)
+        r.apply(mv, opts)
             .map_err(|(action_index, reason)| ReplayError {
                 move_index,
                 action_index,

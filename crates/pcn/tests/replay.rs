@@ -330,3 +330,50 @@ fn hand_built_games_with_forms_the_reader_refuses_fail_cleanly() {
         "previous_moves[0][0][0]: square 9 is off the board (it has 6 squares)"
     );
 }
+
+/// The `pcn` family of `cargo xtask scaling` at a small size: a piece walking across a
+/// 1-D board of n cells, every other move naming the piece. The replay (in place, with
+/// a piece index) gives the walk's end; the timing ratios live in the xtask.
+#[test]
+fn a_long_walk_on_a_long_board_replays_to_its_end() {
+    let n = 2000;
+    let mut text = String::from("{\"over?\":false,\"starting_position\":[\"W:K\"");
+    text.push_str(&",null".repeat(n - 1));
+    text.push_str("],\"previous_moves\":[");
+    let moves: Vec<String> = (0..n - 1)
+        .map(|i| {
+            if i % 2 == 0 {
+                format!("[[{i},\"shift\",{}]]", i + 1)
+            } else {
+                format!("[[\"W:K\",\"shift\",{}]]", i + 1)
+            }
+        })
+        .collect();
+    text.push_str(&moves.join(","));
+    text.push_str("]}");
+    let g = pcn::from_str(&text).unwrap();
+    let end = pcn::replay(&g).unwrap();
+    assert_eq!(
+        end.board.get(n - 1).map(ToString::to_string).as_deref(),
+        Some("W:K")
+    );
+    assert_eq!(end.board.pieces().count(), 1);
+}
+
+/// A failing move leaves the position exactly as it was (the undo log), also when it
+/// failed after changing squares and hands.
+#[test]
+fn a_move_failing_halfway_is_taken_back() {
+    let text =
+        r#"{"over?":false,"starting_position":["W:K","w:p",null,"w:q"],"previous_moves":[]}"#;
+    let g = pcn::from_str(text).unwrap();
+    let mut pos = pcn::Position::new(g.starting_position.clone());
+    let before = pos.clone();
+    // capture the pawn (to hand), then shift onto the occupied square 3: fails.
+    let mv = pcn::Move(vec![pcn::Action::capture(0, 1), pcn::Action::shift(1, 3)]);
+    let err = pos.apply(&mv, pcn::ReplayOptions::default()).unwrap_err();
+    assert_eq!(err.0, 1);
+    assert_eq!(pos, before);
+    assert!(pos.hand(pcn::Side::Bottom).is_empty());
+    assert!(pos.captures(pcn::Side::Bottom).is_empty());
+}

@@ -1,0 +1,54 @@
+//! The hostile input families of `cargo xtask scaling` at a small size, read through
+//! the pest path: each gives the located verdict it must give (the timing ratios
+//! between sizes live in `cargo xtask scaling`, not here).
+
+fn first_error(src: &str) -> Option<(u32, u32, String)> {
+    let recs = ctl_pgn::read_str("t", src);
+    recs.iter()
+        .flat_map(|r| &r.diagnostics)
+        .find(|d| d.is_error())
+        .map(|d| (d.line, d.col, d.message.clone()))
+}
+
+#[test]
+fn a_run_of_ellipses_is_refused_at_the_second_one() {
+    let src = format!("1. {}E7-E13 *\n", "... ".repeat(1000));
+    let (line, col, msg) = first_error(&src).unwrap();
+    assert_eq!((line, col), (1, 8), "{msg}");
+    assert!(
+        msg.contains("an ellipsis stands only after a move number"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_run_of_dots_is_refused_at_the_second_ellipsis() {
+    let src = format!("1. {} E7-E13 *\n", ".".repeat(999));
+    let (line, col, msg) = first_error(&src).unwrap();
+    assert_eq!((line, col), (1, 7), "{msg}");
+}
+
+#[test]
+fn a_run_of_dots_before_a_number_is_depth_dots() {
+    // Depth dots before a move number are still one token, however long the run.
+    let src = format!("1. {}5. E7-E13 *\n", "... ".repeat(1000));
+    let (_, col, msg) = first_error(&src).unwrap();
+    assert_eq!(col, 4, "{msg}");
+    assert!(msg.contains("found the move number"), "{msg}");
+}
+
+#[test]
+fn comments_on_one_line_are_located_by_character() {
+    // Columns count characters, not bytes, after a thousand comments on the line.
+    let src = format!("{}1. E7-E13 é *\n", "{é} ".repeat(1000));
+    let (line, col, _) = first_error(&src).unwrap();
+    assert_eq!((line, col), (1, 4000 + 11));
+}
+
+#[test]
+fn nested_variations_beyond_the_limit_are_one_located_error() {
+    let depth = ctl_pgn::MAX_VARIATION_DEPTH + 10;
+    let src = format!("1. E7-E13 {}*\n", "( 1. E7-E13 ".repeat(depth));
+    let (line, _, msg) = first_error(&src).unwrap();
+    assert_eq!(line, 1, "{msg}");
+}
