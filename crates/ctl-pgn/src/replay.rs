@@ -5,8 +5,9 @@
 //! standard letters, which the model stores) and `Position::resolve`.
 
 use crate::diag::{Code, Diagnostic, Severity};
+use crate::fast::read_str;
 use crate::model::{CheckMark, Game, GameResult, Item, Line, MoveNode, Side, Span};
-use crate::read::{Record, read_str};
+use crate::read::Record;
 use crate::write::{Form, write_games};
 use cescacs_rules::an::{MoveText, ResolveWarning};
 use cescacs_rules::{CheckMarker, Letters, Position, Status};
