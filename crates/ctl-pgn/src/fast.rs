@@ -18,17 +18,22 @@ use crate::model::*;
 use crate::read::{MAX_VARIATION_DEPTH, Record, split_records};
 
 /// Reads every record of a file (the default reader, see the module documentation).
-/// Same records and diagnostics as [`crate::read::read_str`], which uses pest.
+/// Same records and diagnostics as [`crate::read::read_str`], which uses pest; then the
+/// writer's escapes are decoded ([`crate::escape`]).
 pub fn read_str(file: &str, src: &str) -> Vec<Record> {
     let mut loc = Locator::new(src);
     let mut out = Vec::new();
     let mut lines = None;
     for (i, (start, end)) in split_records(src).into_iter().enumerate() {
         let index = i + 1;
-        match read_record_fast(file, src, &mut loc, index, start, end) {
-            Some(r) => out.push(r),
-            None => out.push(pest_record(file, src, &mut lines, index, start, end)),
+        let mut r = match read_record_fast(file, src, &mut loc, index, start, end) {
+            Some(r) => r,
+            None => pest_record(file, src, &mut lines, index, start, end),
+        };
+        if let Some(g) = &mut r.game {
+            crate::escape::decode(g);
         }
+        out.push(r);
     }
     out
 }
@@ -1159,7 +1164,7 @@ fn comment(ctx: &mut Ctx<'_, '_>, i: usize, d: usize) -> Result<(usize, Comment)
 }
 
 /// The references of a comment's text, as the grammar's `comment_text` finds them.
-fn references(text: &str) -> Vec<Reference> {
+pub(crate) fn references(text: &str) -> Vec<Reference> {
     let t = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -1264,7 +1269,12 @@ pub enum Agreement {
 /// the records that pest reads without an error). For the differential tests and the
 /// `ctl_pgn_diff` fuzz target.
 pub fn compare_readers(src: &str) -> Agreement {
-    let pest = crate::read::read_str("f", src);
+    let mut pest = crate::read::read_str("f", src);
+    for r in &mut pest {
+        if let Some(g) = &mut r.game {
+            crate::escape::decode(g);
+        }
+    }
     let fast = read_str("f", src);
     if pest.len() != fast.len() {
         return Agreement::Differ(format!(

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod diag;
+pub mod escape;
 pub mod fast;
 pub mod grammar;
 pub mod letters;
