@@ -145,7 +145,8 @@ pub fn split_records(src: &str) -> Vec<(usize, usize)> {
 /// `str::trim` leaves nothing (Unicode white space, as the pest-side splitter says).
 fn blank(s: &str) -> bool {
     if s.is_ascii() {
-        s.bytes().all(|c| c.is_ascii_whitespace() || c == 0x0B || c == 0x0C)
+        s.bytes()
+            .all(|c| c.is_ascii_whitespace() || c == 0x0B || c == 0x0C)
     } else {
         s.trim().is_empty()
     }
