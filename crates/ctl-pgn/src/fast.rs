@@ -471,7 +471,10 @@ fn castling(t: &[u8], i: usize) -> Option<(usize, CastlingParts)> {
     ))
 }
 
-fn forced_promotion(s: &str, i: usize) -> Option<(usize, (usize, usize), (usize, usize))> {
+/// A byte range of the record text.
+type Range = (usize, usize);
+
+fn forced_promotion(s: &str, i: usize) -> Option<(usize, Range, Range)> {
     let t = s.as_bytes();
     let ce = coord_end(t, i)?;
     if t.get(ce) != Some(&b'=') {
@@ -940,9 +943,8 @@ fn move_number(ctx: &mut Ctx<'_, '_>, f: &mut Frame, i: usize) -> Result<Option<
     let Some((ne, number)) = number(t, j) else {
         return Ok(None);
     };
-    let (e, mark) = if starts(t, ne, "...") {
-        (ne + 3, NumberMark::Black)
-    } else if starts(t, ne, "…") {
+    // `...` and `…` are both three bytes.
+    let (e, mark) = if starts(t, ne, "...") || starts(t, ne, "…") {
         (ne + 3, NumberMark::Black)
     } else if t.get(ne) == Some(&b'.') {
         (ne + 1, NumberMark::White)
@@ -1198,9 +1200,9 @@ fn comment(ctx: &mut Ctx<'_, '_>, i: usize, d: usize) -> Result<(usize, Comment)
         Some((3, CommentKind::White))
     } else if starts(t, m, "@B:") || starts(t, m, "@N:") {
         Some((3, CommentKind::Black))
-    } else if t.get(m) == Some(&b'#') && !matches!(t.get(m + 1), Some(b'0'..=b'9' | b'.')) {
-        Some((1, CommentKind::Auto))
-    } else if t.get(m) == Some(&b':') {
+    } else if (t.get(m) == Some(&b'#') && !matches!(t.get(m + 1), Some(b'0'..=b'9' | b'.')))
+        || t.get(m) == Some(&b':')
+    {
         Some((1, CommentKind::Auto))
     } else {
         None

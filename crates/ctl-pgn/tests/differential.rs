@@ -139,7 +139,10 @@ fn mutate(rng: &mut test_support::Rng, src: &str) -> String {
             at -= 1;
         }
         match rng.below(3) {
-            0 => s.insert_str(at, *rng.pick(ALPHABET)),
+            0 => {
+                let w: &str = rng.pick_cloned(ALPHABET);
+                s.insert_str(at, w)
+            }
             1 => {
                 let mut end = (at + 1 + rng.below(6)).min(s.len());
                 while !s.is_char_boundary(end) {
