@@ -83,6 +83,11 @@ pub fn cli_throughput(cli: &Path, db: &Path) -> Result<(), String> {
 pub fn run(args: &[String]) -> Result<bool, String> {
     let quick = args.iter().any(|a| a == "--quick");
     let megabytes: u64 = crate::flag(args, "--db-mb")?.unwrap_or(if quick { 50 } else { 200 });
+    if args.iter().any(|a| a == "--ratios") {
+        // Only the same-run ratio table (issue 14's rows), without criterion.
+        ratios(quick)?;
+        return Ok(true);
+    }
 
     println!("## Criterion benches");
     let mut bench = cargo();
@@ -106,6 +111,8 @@ pub fn run(args: &[String]) -> Result<bool, String> {
     if !status.success() {
         return Err("cargo bench failed".into());
     }
+
+    ratios(quick)?;
 
     println!("\n## Perft (single thread) against the reference implementations");
     let cli = crate::build_cli()?;
@@ -178,4 +185,189 @@ pub fn run(args: &[String]) -> Result<bool, String> {
         }
     }
     Ok(true)
+}
+
+/// User + system CPU seconds of this process, from /proc/self/stat (clock ticks).
+fn self_cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let rest = stat.rsplit_once(')').map_or("", |r| r.1);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// CPU seconds per run of `f`, repeated until `min_cpu` seconds were spent.
+fn cpu_per_run(min_cpu: f64, mut f: impl FnMut()) -> f64 {
+    let c0 = self_cpu();
+    let mut runs = 0u32;
+    loop {
+        f();
+        runs += 1;
+        let spent = self_cpu() - c0;
+        if spent >= min_cpu {
+            return spent / f64::from(runs);
+        }
+    }
+}
+
+/// CPU seconds (user + system) of a child command, read with bash's `times` (the
+/// children's totals), best of `rounds`.
+fn child_cpu(rounds: u32, cmd: &str) -> Result<f64, String> {
+    let mut best = f64::MAX;
+    for _ in 0..rounds {
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(format!("{cmd} >/dev/null 2>&1; times"))
+            .output()
+            .map_err(|e| e.to_string())?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        // `times` prints two lines; the second holds the children's user and system time.
+        let line = text.lines().nth(1).ok_or("no `times` output")?;
+        let secs: f64 = line
+            .split_whitespace()
+            .map(|t| {
+                let (m, s) = t.split_once('m').unwrap_or(("0", t));
+                m.parse::<f64>().unwrap_or(0.0) * 60.0
+                    + s.trim_end_matches('s').parse::<f64>().unwrap_or(0.0)
+            })
+            .sum();
+        best = best.min(secs);
+    }
+    Ok(best)
+}
+
+fn quote(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
+}
+
+/// The rows of issue 14 as ratios measured in this run (CPU time): CTL-PGN library
+/// parse and parse + replay against classic PGN's, `check -j1` CTL-PGN against classic
+/// PGN, classic `check -j1` against the chess-pgn library replay, and `convert --to pcn`
+/// against `check` per format.
+pub fn ratios(quick: bool) -> Result<(), String> {
+    use chess_pgn::{PgnReader, Pos, Replayer, Skip, Visitor};
+    struct Count;
+    impl Visitor for Count {
+        type Output = ();
+        fn begin_variation(&mut self, _at: Pos) -> Skip {
+            Skip(true)
+        }
+        fn end_game(&mut self) {}
+    }
+    let min_cpu = if quick { 0.5 } else { 2.0 };
+    let mib = |bytes: usize, secs: f64| bytes as f64 / secs / (1024.0 * 1024.0);
+
+    // Inputs: a generated C'escacs database and the TWIC classic PGN file, both repeated
+    // to a few MB so that the CLI's start-up does not count.
+    let target_mb: u64 = if quick { 8 } else { 24 };
+    let ctl_path = std::env::temp_dir().join(format!("cescacs-ratio-{target_mb}mb.ctl-pgn"));
+    if !ctl_path.is_file() {
+        crate::gendb::generate_size(&ctl_path, target_mb, 7)?;
+    }
+    let ctl = std::fs::read_to_string(&ctl_path).map_err(|e| e.to_string())?;
+    let twic = std::fs::read(
+        crate::root().join("testdata/chess/mliebelt-pgn-parser/test_pgn_twic-01-232games.pgn"),
+    )
+    .map_err(|e| e.to_string())?;
+    let mut pgn = Vec::new();
+    while (pgn.len() as u64) < target_mb * 1_000_000 {
+        pgn.extend_from_slice(&twic);
+        pgn.push(b'\n');
+    }
+    let pgn_path = std::env::temp_dir().join(format!("cescacs-ratio-{target_mb}mb.pgn"));
+    std::fs::write(&pgn_path, &pgn).map_err(|e| e.to_string())?;
+
+    // Library rows.
+    let ctl_plies: usize = ctl_pgn::replay("bench", &ctl, ctl_pgn::Options::default())
+        .iter()
+        .map(|r| r.plies)
+        .sum();
+    let ctl_parse = cpu_per_run(min_cpu, || {
+        std::hint::black_box(ctl_pgn::read_str("bench", &ctl));
+    });
+    let ctl_replay = cpu_per_run(min_cpu, || {
+        std::hint::black_box(ctl_pgn::replay("bench", &ctl, ctl_pgn::Options::default()));
+    });
+    let pgn_parse = cpu_per_run(min_cpu, || {
+        let mut r = PgnReader::new(&pgn[..]);
+        while let Ok(Some(_)) = r.read_game(&mut Count) {}
+    });
+    let mut pgn_plies = 0usize;
+    let pgn_replay = cpu_per_run(min_cpu, || {
+        let mut r = PgnReader::new(&pgn[..]);
+        let mut v = Replayer::default();
+        let mut plies = 0;
+        while let Ok(Some(x)) = r.read_game(&mut v) {
+            plies += x.plies;
+        }
+        pgn_plies = plies as usize;
+    });
+
+    println!("\n## Same-run ratios (CPU time; issue 14)");
+    println!(
+        "inputs: {} ({:.1} MB, {ctl_plies} plies), {} ({:.1} MB, {pgn_plies} plies)",
+        ctl_path.display(),
+        ctl.len() as f64 / 1e6,
+        pgn_path.display(),
+        pgn.len() as f64 / 1e6
+    );
+    println!("| path | ours | reference (same run) | ratio |\n|---|---:|---:|---:|");
+    println!(
+        "| CTL-PGN library parse | {:.1} MiB/s, {:.2} M plies/s | classic PGN parse {:.1} MiB/s, {:.2} M plies/s | {:.2} per byte, {:.2} per ply |",
+        mib(ctl.len(), ctl_parse),
+        ctl_plies as f64 / ctl_parse / 1e6,
+        mib(pgn.len(), pgn_parse),
+        pgn_plies as f64 / pgn_parse / 1e6,
+        mib(ctl.len(), ctl_parse) / mib(pgn.len(), pgn_parse),
+        (ctl_plies as f64 / ctl_parse) / (pgn_plies as f64 / pgn_parse)
+    );
+    println!(
+        "| CTL-PGN library parse + replay | {:.1} MiB/s, {:.2} M plies/s | classic PGN replay {:.1} MiB/s, {:.2} M plies/s | {:.2} per byte, {:.2} per ply |",
+        mib(ctl.len(), ctl_replay),
+        ctl_plies as f64 / ctl_replay / 1e6,
+        mib(pgn.len(), pgn_replay),
+        pgn_plies as f64 / pgn_replay / 1e6,
+        mib(ctl.len(), ctl_replay) / mib(pgn.len(), pgn_replay),
+        (ctl_plies as f64 / ctl_replay) / (pgn_plies as f64 / pgn_replay)
+    );
+
+    // CLI rows (the binary as built now; its refactoring is another issue's).
+    let cli = crate::build_cli()?;
+    let rounds = if quick { 1 } else { 3 };
+    let c = quote(&cli);
+    let out = std::env::temp_dir().join("cescacs-ratio-out.json");
+    let check = |p: &Path| child_cpu(rounds, &format!("{c} check -q -j 1 {}", quote(p)));
+    let convert = |p: &Path| {
+        child_cpu(
+            rounds,
+            &format!("{c} convert --to pcn -q -j 1 -o {} {}", quote(&out), quote(p)),
+        )
+    };
+    let ctl_check = check(&ctl_path)?;
+    let pgn_check = check(&pgn_path)?;
+    let ctl_convert = convert(&ctl_path)?;
+    let pgn_convert = convert(&pgn_path)?;
+    let _ = std::fs::remove_file(&out);
+    println!(
+        "| `check -j1` CTL-PGN | {:.1} MiB/s, {:.2} M plies/s | `check -j1` classic PGN {:.1} MiB/s | {:.2} per byte (target >= 0.25) |",
+        mib(ctl.len(), ctl_check),
+        ctl_plies as f64 / ctl_check / 1e6,
+        mib(pgn.len(), pgn_check),
+        mib(ctl.len(), ctl_check) / mib(pgn.len(), pgn_check)
+    );
+    println!(
+        "| `check -j1` classic PGN | {:.1} MiB/s | chess-pgn library replay {:.1} MiB/s | {:.2} (target >= 0.8) |",
+        mib(pgn.len(), pgn_check),
+        mib(pgn.len(), pgn_replay),
+        mib(pgn.len(), pgn_check) / mib(pgn.len(), pgn_replay)
+    );
+    println!(
+        "| `convert --to pcn` CTL-PGN | {ctl_convert:.2} s | `check` {ctl_check:.2} s | {:.2}x the cost (target <= 1.5) |",
+        ctl_convert / ctl_check
+    );
+    println!(
+        "| `convert --to pcn` classic PGN | {pgn_convert:.2} s | `check` {pgn_check:.2} s | {:.2}x the cost (target <= 1.5) |",
+        pgn_convert / pgn_check
+    );
+    Ok(())
 }

@@ -1,17 +1,12 @@
 //! Throughput on the oracle games concatenated into one file: parse only (bytes/s)
-//! and parse + legal replay (plies/s). Uses shared/oracle/games when present, else
-//! the 40-game sample in testdata/ctl-pgn/oracle.
+//! with the fast reader and with the pest reader, and parse + legal replay (plies/s).
+//! Reads ../shared/oracle/games (required, through `test_support`).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn corpus() -> (String, String) {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dirs = [
-        manifest.join("../../../shared/oracle/games"),
-        PathBuf::from("/work/shared/oracle/games"),
-        manifest.join("../../testdata/ctl-pgn/oracle"),
-    ];
+    let dirs = [test_support::shared("oracle/games")];
     for dir in dirs {
         let Ok(rd) = std::fs::read_dir(&dir) else {
             continue;
@@ -46,6 +41,9 @@ fn bench(c: &mut Criterion) {
     g.sample_size(20);
     g.throughput(Throughput::Bytes(text.len() as u64));
     g.bench_function("parse", |b| b.iter(|| ctl_pgn::read_str("bench", &text)));
+    g.bench_function("parse (pest)", |b| {
+        b.iter(|| ctl_pgn::read::read_str("bench", &text))
+    });
     g.throughput(Throughput::Elements(plies as u64));
     g.bench_function("parse+replay", |b| {
         b.iter(|| ctl_pgn::replay("bench", &text, ctl_pgn::Options::default()))

@@ -135,6 +135,13 @@ impl LetterTable {
 
     /// Interprets a piece glyph matched by the grammar's `piece_letter`.
     pub fn read(&self, s: &str) -> Option<LetterRead> {
+        // The common case first: a standard letter in a record without `Redefine`.
+        if let [c] = s.as_bytes()
+            && self.is_standard()
+            && let Some(kind) = PieceKind::from_standard_letter(char::from(*c))
+        {
+            return Some(LetterRead::Ok(kind));
+        }
         if let Some((kind, side)) = PieceKind::from_fan(s) {
             return Some(if self.fan {
                 LetterRead::Fan(kind, side)

@@ -5,16 +5,21 @@
 #![warn(missing_docs)]
 
 pub mod diag;
+pub mod escape;
+pub mod fast;
 pub mod grammar;
 pub mod letters;
 pub mod model;
+pub mod plies;
 pub mod read;
 pub mod replay;
 pub mod write;
 
 pub use diag::{Code, Diagnostic, Severity};
+pub use fast::{read_game, read_str};
 pub use letters::{LetterTable, PieceKind};
 pub use model::*;
-pub use read::{MAX_VARIATION_DEPTH, Record, read_game, read_str, split_records};
+pub use plies::{Plies, Ply};
+pub use read::{MAX_VARIATION_DEPTH, Record, split_records};
 pub use replay::{Markers, Options, Replayed, Written, check, replay, replay_record, write};
 pub use write::{Form, write_game, write_games};

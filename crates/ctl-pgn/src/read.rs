@@ -143,7 +143,7 @@ impl Ctx<'_> {
     }
 }
 
-fn read_record(
+pub(crate) fn read_record(
     file: &str,
     src: &str,
     index: &LineIndex<'_>,

@@ -5,10 +5,16 @@
 //! standard letters, which the model stores) and `Position::resolve`.
 
 use crate::diag::{Code, Diagnostic, Severity};
+use crate::fast::read_str;
 use crate::model::{CheckMark, Game, GameResult, Item, Line, MoveNode, Side, Span};
-use crate::read::{Record, read_str};
+use crate::model::{MoveToken, Promotion, Separator};
+use crate::read::Record;
 use crate::write::{Form, write_games};
-use cescacs_rules::an::{MoveText, ResolveWarning};
+use cescacs_rules::an::{
+    CheckText, MoveText, MoveTextKind, ParseError, PromotionText, ResolveWarning,
+    Separator as AnSeparator,
+};
+use cescacs_rules::{Cell, PieceKind};
 use cescacs_rules::{CheckMarker, Letters, Position, Status};
 
 /// Options of [`replay`] and [`check`].
@@ -232,7 +238,7 @@ fn set_markers(line: &mut Line, start: &Position, style: Markers) {
                 }
             }
             Item::Move(m) => {
-                let Some(mv) = MoveText::parse(&m.token.to_standard(), &letters)
+                let Some(mv) = move_text(m, &letters)
                     .ok()
                     .and_then(|t| pos.resolve(&t).ok())
                     .map(|r| r.mv)
@@ -377,11 +383,7 @@ fn replay_line(
                         ),
                     );
                 }
-                let mut text = m.token.to_standard();
-                if let Some(c) = m.check {
-                    text.push_str(c.as_str());
-                }
-                let mt = match MoveText::parse(&text, &letters) {
+                let mt = match move_text(m, &letters) {
                     Ok(t) => t,
                     Err(e) => {
                         ctx.push(
@@ -572,4 +574,139 @@ fn tag_span(g: &Game, name: &str) -> Span {
         .iter()
         .find(|t| t.name == name)
         .map_or(g.span, |t| t.span)
+}
+
+/// The rules' view of a half-move, built from what the reader matched (no second parse
+/// of the move text). Forms the direct path does not cover (castling, a cell off the
+/// board, a promotion to a piece that cannot be regained) go through `MoveText::parse`,
+/// which also words their errors.
+pub(crate) fn move_text(
+    m: &MoveNode,
+    letters: &cescacs_rules::Letters,
+) -> Result<MoveText, ParseError> {
+    let check = m.check.map(|c| match c {
+        CheckMark::Check => CheckText::Check,
+        CheckMark::Unblockable => CheckText::Adjoining,
+        CheckMark::Afar => CheckText::Afar,
+        CheckMark::Double => CheckText::Double,
+        CheckMark::Mate => CheckText::Mate,
+    });
+    let direct = match &m.token {
+        MoveToken::Ordinary {
+            mover,
+            from,
+            sep,
+            captured,
+            to,
+            promotion,
+        } => (|| {
+            let promotion = match promotion {
+                None => None,
+                Some(Promotion::Awaiting) => Some(PromotionText::Awaiting),
+                Some(Promotion::To(k)) if PieceKind::REGAINABLE.contains(k) => {
+                    Some(PromotionText::Piece(*k))
+                }
+                Some(Promotion::To(_)) => return None,
+            };
+            Some(MoveTextKind::Ordinary {
+                mover: mover.unwrap_or(PieceKind::Pawn),
+                from: cell(from)?,
+                separator: match sep {
+                    Separator::Move => AnSeparator::Move,
+                    Separator::Capture => AnSeparator::Capture,
+                    Separator::NearEp => AnSeparator::EnPassant,
+                    Separator::FarEp => AnSeparator::EnPassantFar,
+                },
+                captured: *captured,
+                to: cell(to)?,
+                promotion,
+            })
+        })(),
+        MoveToken::ForcedPromotion { cell: c, piece } if PieceKind::REGAINABLE.contains(piece) => {
+            cell(c).map(|cell| MoveTextKind::PromotionInPlace {
+                cell,
+                piece: *piece,
+            })
+        }
+        _ => None,
+    };
+    match direct {
+        Some(kind) => Ok(MoveText { kind, check }),
+        None => {
+            let mut text = m.token.to_standard();
+            if let Some(c) = m.check {
+                text.push_str(c.as_str());
+            }
+            MoveText::parse(&text, letters)
+        }
+    }
+}
+
+/// A cell as the grammar matched it (a column letter and a line 0..28).
+fn cell(text: &str) -> Option<Cell> {
+    let b = text.as_bytes();
+    let col = cescacs_hex_column(*b.first()?)?;
+    let mut line: u8 = 0;
+    for &d in b.get(1..)? {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        line = line.checked_mul(10)?.checked_add(d - b'0')?;
+    }
+    Cell::new(col, line)
+}
+
+/// Column index (P T A B C D E F G H I K L X Z = 0..15) of a column letter.
+fn cescacs_hex_column(b: u8) -> Option<u8> {
+    const COLUMNS: &[u8; 15] = b"PTABCDEFGHIKLXZ";
+    COLUMNS.iter().position(|&c| c == b).map(|i| i as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walk(l: &Line, f: &mut dyn FnMut(&MoveNode)) {
+        for i in &l.items {
+            match i {
+                Item::Move(m) => f(m),
+                Item::Variation(v) => walk(&v.line, f),
+                Item::Comment(_) => {}
+            }
+        }
+    }
+
+    /// The direct path builds the same `MoveText` as parsing the move's text, on every
+    /// move of the CTL-PGN test files.
+    #[test]
+    fn move_text_from_the_token_equals_the_parsed_text() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/ctl-pgn");
+        let letters = cescacs_rules::Letters::default();
+        let mut n = 0;
+        let entries = ["oracle", "real", "spec"]
+            .into_iter()
+            .flat_map(|d| std::fs::read_dir(root.join(d)).expect("testdata/ctl-pgn"));
+        for e in entries {
+            let p = e.expect("entry").path();
+            let Ok(src) = std::fs::read_to_string(&p) else {
+                continue;
+            };
+            for r in read_str("t", &src) {
+                let Some(g) = r.game else { continue };
+                walk(&g.main, &mut |m| {
+                    let mut text = m.token.to_standard();
+                    if let Some(c) = m.check {
+                        text.push_str(c.as_str());
+                    }
+                    assert_eq!(
+                        move_text(m, &letters),
+                        MoveText::parse(&text, &letters),
+                        "{text}"
+                    );
+                    n += 1;
+                });
+            }
+        }
+        assert!(n > 1000, "only {n} moves checked");
+    }
 }

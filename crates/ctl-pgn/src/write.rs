@@ -145,14 +145,18 @@ fn write_into(out: &mut String, game: &Game, form: Form) {
 
 fn push_tag(out: &mut String, name: &str, value: &str) {
     out.push('[');
-    out.push_str(name);
+    out.push_str(&crate::escape::tag_name(name));
     out.push_str(" \"");
-    out.push_str(value);
+    out.push_str(&crate::escape::tag_value(value));
     out.push_str("\"]\n");
 }
 
 fn comment_text(c: &Comment) -> String {
-    format!("{{{}{}}}", marker_for(c), c.text)
+    let marker = marker_for(c);
+    format!(
+        "{{{marker}{}}}",
+        crate::escape::comment_text(&c.text, marker)
+    )
 }
 
 /// The marker to write: the kind's, except for an automatic comment whose text would

@@ -164,9 +164,7 @@ fn oracle_sample_replays_to_the_oracle_positions() {
 
 #[test]
 fn all_oracle_games_replay() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
+    let shared = common::shared();
     let n = check_oracle(
         &shared.join("oracle/games"),
         &shared.join("oracle/games.jsonl"),

@@ -3,20 +3,12 @@
 use std::path::{Path, PathBuf};
 
 pub fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/ctl-pgn")
+    test_support::testdata().join("ctl-pgn")
 }
 
-/// `shared/` beside the work tree (CI clones main with shared/ beside it), if present.
-pub fn shared() -> Option<PathBuf> {
-    let candidates = [
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-        PathBuf::from("/work/shared"),
-    ];
-    let found = candidates.into_iter().find(|p| p.join("oracle").is_dir());
-    if found.is_none() {
-        println!("notice: shared/ not found; tests on the full shared corpus are skipped");
-    }
-    found
+/// The shared reference folder; panics (through `test_support`) when it is missing.
+pub fn shared() -> PathBuf {
+    test_support::shared_dir()
 }
 
 pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
