@@ -5,7 +5,9 @@ use std::ops::Range;
 
 use pgn_core::{Next, Pos, TokenKind, Tokenizer};
 
-use crate::san::{SanPlus, glyph_nag};
+use cozy_chess::{Piece, Rank};
+
+use crate::san::{San, SanPlus, Suffix, glyph_nag};
 
 /// How a game ended, as written in the movetext or the `Result` tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -261,6 +263,85 @@ impl<R: Read> PgnReader<R> {
         self.start = (t.pos.offset - self.base) as usize;
     }
 
+    /// Parses a move symbol and hands it to the visitor (or reports it as not a move).
+    ///
+    /// A pawn move to the last rank without a promotion piece may be followed directly
+    /// by `(Q)` (spec §6, `e8(Q)`): the tokenizer sees a variation there, so the three
+    /// bytes are looked at before the token is handed on, and consumed when they are
+    /// a promotion.
+    #[inline(always)]
+    fn move_token<V: Visitor>(&mut self, v: &mut V, t: &Tok) -> Result<Control, ReadError> {
+        let text = &self.buf[t.range()];
+        let Ok(mut sp) = SanPlus::parse(text) else {
+            v.problem(Problem::NotAMove, text, t.pos);
+            return Ok(Control::Continue);
+        };
+        if text.len() > 2 && text.last() == Some(&b'e') {
+            // `exd6e.p.`: the parser dropped the `e`; say so as for a separate `e.p.`.
+            v.ignored(b"e.p.", t.pos);
+        }
+        if let San::Normal {
+            piece: None | Some(Piece::Pawn),
+            promotion: promotion @ None,
+            to,
+            ..
+        } = &mut sp.san
+        {
+            if matches!(to.rank(), Rank::First | Rank::Eighth) && text.len() <= 16 {
+                let mut raw = [0u8; 16];
+                let n = text.len();
+                raw[..n].copy_from_slice(text);
+                if let Some((piece, used, suffix)) = self.paren_promotion()? {
+                    *promotion = Some(piece);
+                    if suffix.is_some() {
+                        sp.suffix = suffix;
+                    }
+                    let len = (t.text.1 - t.text.0) as u64;
+                    let at = Pos {
+                        offset: t.pos.offset + len + used as u64,
+                        line: t.pos.line,
+                        col: t.pos.col.saturating_add((len + used as u64) as u32),
+                    };
+                    self.tok.rewind(at);
+                    self.start = (at.offset - self.base) as usize;
+                    return Ok(v.san(sp, &raw[..n], t.pos));
+                }
+                return Ok(v.san(sp, &raw[..n], t.pos));
+            }
+        }
+        Ok(v.san(sp, text, t.pos))
+    }
+
+    /// `(Q)` (optionally followed by `+` or `#`) at the next unconsumed byte: the
+    /// promotion piece, the bytes it takes and the check marker.
+    #[inline(never)]
+    fn paren_promotion(&mut self) -> Result<Option<(Piece, usize, Option<Suffix>)>, ReadError> {
+        while self.end - self.start < 5 && !self.eof {
+            let before = self.end - self.start;
+            self.refill()?;
+            if self.end - self.start == before && !self.eof {
+                break;
+            }
+        }
+        let b = &self.buf[self.start..self.end];
+        if b.len() < 3 || b[0] != b'(' || b[2] != b')' {
+            return Ok(None);
+        }
+        let piece = match b[1] {
+            b'Q' | b'q' => Piece::Queen,
+            b'R' | b'r' => Piece::Rook,
+            b'B' | b'b' => Piece::Bishop,
+            b'N' | b'n' => Piece::Knight,
+            _ => return Ok(None),
+        };
+        let ends = |i: usize| b.get(i).is_none_or(|&c| !c.is_ascii_alphanumeric());
+        Ok(Some(match b.get(3) {
+            Some(b'+') if ends(4) => (piece, 4, Some(Suffix::Check)),
+            Some(b'#') if ends(4) => (piece, 4, Some(Suffix::Mate)),
+            _ => (piece, 3, None),
+        }))
+    }
+
     /// Reads the next game into `visitor`; `Ok(None)` at end of input.
     pub fn read_game<V: Visitor>(&mut self, v: &mut V) -> Result<Option<V::Output>, ReadError> {
         let mut phase = Phase::Start;
@@ -297,14 +378,10 @@ impl<R: Read> PgnReader<R> {
                                 || matches!(text[0], b'K' | b'Q' | b'R' | b'B' | b'N'))
                             && text != b"ep"
                         {
-                            after_e = false;
-                            match SanPlus::parse(text) {
-                                Ok(sp) => {
-                                    if v.san(sp, text, t.pos) == Control::SkipMovetext {
-                                        skip_movetext = true;
-                                    }
-                                }
-                                Err(_) => v.problem(Problem::NotAMove, text, t.pos),
+                            // `exd6e.p.`: the `p` that follows completes the marker.
+                            after_e = text.last() == Some(&b'e');
+                            if self.move_token(v, &t)? == Control::SkipMovetext {
+                                skip_movetext = true;
                             }
                             continue;
                         }
@@ -402,7 +479,7 @@ impl<R: Read> PgnReader<R> {
                 TokenKind::Symbol => {
                     let text = &self.buf[t.range()];
                     let completes_ep = after_e && text == b"p";
-                    after_e = text == b"e";
+                    after_e = text.last() == Some(&b'e');
                     match classify(text) {
                         Sym::MoveNumber => {}
                         Sym::Ignore => {
@@ -427,13 +504,8 @@ impl<R: Read> PgnReader<R> {
                             if skipping {
                                 continue;
                             }
-                            match SanPlus::parse(text) {
-                                Ok(sp) => {
-                                    if v.san(sp, text, t.pos) == Control::SkipMovetext {
-                                        skip_movetext = true;
-                                    }
-                                }
-                                Err(_) => v.problem(Problem::NotAMove, text, t.pos),
+                            if self.move_token(v, &t)? == Control::SkipMovetext {
+                                skip_movetext = true;
                             }
                         }
                     }

@@ -141,7 +141,7 @@ impl SanPlus {
         let mut suffix = None;
         // Most tokens end in a square or a piece letter: skip the suffix checks then.
         let last = *s.last().ok_or(SanError::Syntax)?;
-        if matches!(last, b'!' | b'?' | b'+' | b'#' | b'h' | b'p' | 0xA0) {
+        if matches!(last, b'!' | b'?' | b'+' | b'#' | b'h' | b'p' | b'e' | 0xA0) {
             let g = s
                 .iter()
                 .rev()
@@ -166,6 +166,14 @@ impl SanPlus {
             }
             // `e.p.` arrives as separate tokens and is dropped by the reader; `ep` glued on is dropped here.
             if let Some(rest) = s.strip_suffix(b"ep") {
+                if rest.len() >= 2 {
+                    s = rest;
+                }
+            }
+            // `exd6e.p.` without a space arrives as `exd6e` then `.`, `p`, `.`: the `e`
+            // is dropped here and the reader drops the `p` that completes it. A move
+            // never ends in `e` otherwise, so nothing else is read differently.
+            if let Some(rest) = s.strip_suffix(b"e") {
                 if rest.len() >= 2 {
                     s = rest;
                 }
@@ -391,9 +399,23 @@ impl San {
                         }
                     }
                 }
-                // Castling is king-takes-own-rook in cozy-chess; SAN `Kxh1` is not castling.
+                // `Kh1`/`Kxh1` (king onto its own rook) is how some programs write
+                // castling, and how cozy-chess encodes it: legal exactly when that
+                // castling is.
                 if piece == Piece::King && board.colors(us).has(to) {
-                    return Err(ResolveError::Illegal);
+                    let mv = Move {
+                        from: board.king(us),
+                        to,
+                        promotion: None,
+                    };
+                    let own_rook = board.pieces(Piece::Rook).has(to)
+                        && file.is_none_or(|f| f == mv.from.file())
+                        && rank.is_none_or(|r| r == mv.from.rank());
+                    return if own_rook && promotion.is_none() && board.is_legal(mv) {
+                        Ok(mv)
+                    } else {
+                        Err(ResolveError::Illegal)
+                    };
                 }
                 let mut found: Option<Move> = None;
                 let mut count = 0;
