@@ -29,6 +29,7 @@
 pub struct ReadmeDoctests;
 
 pub mod model;
+pub mod notation;
 pub mod reader;
 pub mod replay;
 pub mod san;
@@ -37,11 +38,14 @@ pub mod writer;
 
 pub use cozy_chess;
 pub use model::{
-    After, Clock, Diagnostic, Eval, Game, GameBuilder, GameError, Games, Line, MoveNode, Severity,
-    Variant, parse_all, parse_fen,
+    After, CastlingStyle, Clock, Diagnostic, Eval, Game, GameBuilder, GameError, Games, Line,
+    MoveNode, Severity, Variant, parse_all, parse_fen, to_fen,
 };
+pub use notation::Notation;
 pub use pgn_core::Pos;
 pub use reader::{Control, Outcome, PgnReader, Problem, ReadError, Skip, Visitor};
 pub use replay::{ReplayError, Replayed, Replayer};
 pub use san::{CastleSide, ResolveError, San, SanError, SanPlus, Suffix};
-pub use writer::{export_tags, to_pgn_string, write_game};
+pub use writer::{
+    WriteOptions, WriteWarning, Written, export_tags, to_pgn_string, to_pgn_with, write_game,
+};

@@ -104,6 +104,9 @@ pub struct Game {
     pub variant: Variant,
     /// The starting position (from `FEN`, else the standard one).
     pub start: Board,
+    /// How the `FEN` tag spelled castling rights (`KQkq` or Shredder's `HAha`), so the
+    /// writer can keep that spelling; `None` without a `FEN` tag or castling letters.
+    pub fen_castling: Option<CastlingStyle>,
     pub moves: Line,
     /// The termination marker (or the `Result` tag when the marker is missing).
     pub outcome: Outcome,
@@ -198,6 +201,74 @@ impl GameError {
             GameError::Read(_) => None,
         }
     }
+}
+
+/// How a FEN spells castling rights. They differ only in Chess960 (or odd set-ups):
+/// X-FEN names the outermost rook on a side `K`/`Q` and any other by its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CastlingStyle {
+    /// `KQkq`, with a file letter only for a rook that is not the outermost one.
+    XFen,
+    /// Shredder-FEN: always the rook's file letter (`HAha`, `GDgd`).
+    Shredder,
+}
+
+impl CastlingStyle {
+    /// The style of a FEN's castling field; `None` for `-` or a FEN without one.
+    pub fn of_fen(fen: &str) -> Option<CastlingStyle> {
+        let field = fen.split_whitespace().nth(2)?;
+        if field == "-" || field.is_empty() {
+            None
+        } else if field.chars().all(|c| matches!(c, 'K' | 'Q' | 'k' | 'q')) {
+            Some(CastlingStyle::XFen)
+        } else {
+            Some(CastlingStyle::Shredder)
+        }
+    }
+}
+
+/// A board's FEN with castling rights in the given style (cozy-chess's own `Display`
+/// writes `K`/`Q` even for a rook that is not the outermost, which is ambiguous).
+pub fn to_fen(board: &Board, style: CastlingStyle) -> String {
+    let shredder = format!("{board:#}");
+    if style == CastlingStyle::Shredder {
+        return shredder;
+    }
+    let mut fields: Vec<String> = shredder.split(' ').map(str::to_string).collect();
+    if fields.len() != 6 || fields[2] == "-" {
+        return shredder;
+    }
+    let mut castling = String::new();
+    for color in [cozy_chess::Color::White, cozy_chess::Color::Black] {
+        let rights = board.castle_rights(color);
+        let back = cozy_chess::Rank::First.relative_to(color);
+        let king = board.king(color).file();
+        let rooks: Vec<cozy_chess::File> = (board.colored_pieces(color, cozy_chess::Piece::Rook)
+            & back.bitboard())
+        .into_iter()
+        .map(|sq| sq.file())
+        .collect();
+        let outer_short = rooks.iter().copied().filter(|&f| f > king).max();
+        let outer_long = rooks.iter().copied().filter(|&f| f < king).min();
+        for (right, outer, letter) in [
+            (rights.short, outer_short, 'k'),
+            (rights.long, outer_long, 'q'),
+        ] {
+            let Some(file) = right else { continue };
+            let c = if Some(file) == outer {
+                letter
+            } else {
+                char::from(file)
+            };
+            castling.push(if color == cozy_chess::Color::White {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            });
+        }
+    }
+    fields[2] = castling;
+    fields.join(" ")
 }
 
 /// Parses a FEN as PGN files write it: 4-field EPD-like forms get `0 1`, and X-FEN
@@ -353,7 +424,9 @@ impl GameBuilder {
             }
         }
         let board = match self.fen.take() {
-            Some(fen) => match parse_fen(&fen) {
+            Some(fen) => match parse_fen(&fen).inspect(|_| {
+                self.game.fen_castling = CastlingStyle::of_fen(&fen);
+            }) {
                 Ok(b) => b,
                 Err(reason) => {
                     if self.fatal.is_none() {
@@ -423,9 +496,10 @@ impl Visitor for GameBuilder {
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
         let mut name = text::decode(name).into_owned();
         let mut value = text::tag_value(value, escaped);
-        if value.contains(['\t', '\n', '\r']) {
+        const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
+        if value.contains(BREAKS) {
             // Export cannot carry these in a string (spec §2), so read them as spaces.
-            value = value.replace(['\t', '\n', '\r'], " ");
+            value = value.replace(BREAKS, " ");
             self.diag(
                 Severity::Warning,
                 at,

@@ -604,7 +604,8 @@ fn classify(s: &[u8]) -> Sym {
     if b.is_ascii_digit() {
         // `12…` with a typographic ellipsis is a move number too (spec §5).
         let digits = s.strip_suffix("\u{2026}".as_bytes()).unwrap_or(s);
-        if digits.iter().all(u8::is_ascii_digit) {
+        // `0000` is the UCI null move (what the UCI writer writes), not a number.
+        if digits.iter().all(u8::is_ascii_digit) && s != b"0000" {
             return Sym::MoveNumber;
         }
         if let Some(o) = Outcome::parse(s) {
