@@ -28,6 +28,7 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+pub mod headers;
 pub mod model;
 pub mod notation;
 pub mod reader;
@@ -37,6 +38,7 @@ pub mod text;
 pub mod writer;
 
 pub use cozy_chess;
+pub use headers::{GameHeaders, Headers, HeadersVisitor};
 pub use model::{
     After, CastlingStyle, Clock, Diagnostic, Eval, Game, GameBuilder, GameError, Games, Line,
     MoveNode, Severity, Variant, parse_all, parse_fen, to_fen,

@@ -88,6 +88,14 @@ pub trait Visitor {
     fn begin_game(&mut self, _at: Pos) {}
     /// `value` is raw (escapes in place when `escaped`); see [`crate::text`].
     fn tag(&mut self, _name: &[u8], _value: &[u8], _escaped: bool, _at: Pos) {}
+    /// Called once when the tag section ends, before [`Visitor::begin_movetext`].
+    /// Returning `Skip(true)` skips the movetext: it is still tokenised (to find where
+    /// the game ends) but no move is parsed and no movetext event but the outcome
+    /// marker is reported, so a tag filter runs near tokenising speed (the
+    /// `end_headers` → skip of pgn-reader).
+    fn end_headers(&mut self) -> Skip {
+        Skip(false)
+    }
     /// Called once, before the first movetext event (also for games without tags).
     fn begin_movetext(&mut self) {}
     /// A move token. A `!`/`?` glyph written on it is in `san.glyph` (as NAG 1–6).
@@ -389,6 +397,32 @@ impl<R: Read> PgnReader<R> {
                     _ => {}
                 }
             }
+            // Skipped movetext (headers-only reading, or after an illegal move): only
+            // variation depth, results and the next game's start matter.
+            if skip_movetext && phase == Phase::Movetext && !after_result {
+                match t.kind {
+                    TokenKind::MoveNumber
+                    | TokenKind::Dots
+                    | TokenKind::Nag
+                    | TokenKind::LineComment
+                    | TokenKind::Comment { terminated: true } => continue,
+                    TokenKind::Symbol if self.buf[t.text.0].is_ascii_alphabetic() => continue,
+                    TokenKind::VariationOpen => {
+                        depth += 1;
+                        continue;
+                    }
+                    TokenKind::VariationClose => {
+                        if depth > 0 {
+                            if skip_from == Some(depth) {
+                                skip_from = None;
+                            }
+                            depth -= 1;
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
             if phase == Phase::Start {
                 self.games += 1;
                 v.begin_game(t.pos);
@@ -472,6 +506,9 @@ impl<R: Read> PgnReader<R> {
             }
             if phase != Phase::Movetext {
                 phase = Phase::Movetext;
+                if v.end_headers() == Skip(true) {
+                    skip_movetext = true;
+                }
                 v.begin_movetext();
             }
             let skipping = skip_movetext || skip_from.is_some();
@@ -584,6 +621,7 @@ impl<R: Read> PgnReader<R> {
             v.problem(Problem::MalformedTag, &self.name, tag_pos);
         }
         if phase == Phase::Tags {
+            v.end_headers();
             v.begin_movetext();
         }
         Ok(Some(v.end_game()))
