@@ -149,6 +149,22 @@ impl Game {
             .filter(|d| d.severity == Severity::Error)
     }
 
+    /// The first error met while reading, if any: where the game stopped being
+    /// played. The moves before it are in [`Game::moves`]; the text from it on is
+    /// kept as an `XUnparsed: …` comment after the last good move (spec §6), so a
+    /// converter writes the valid prefix and reports this diagnostic.
+    ///
+    /// ```
+    /// let game = chess_pgn::parse_all("1. e4 e5 2. Nf3 Bxh9 Nc6 *").remove(0).unwrap();
+    /// let err = game.first_error().unwrap();
+    /// assert_eq!((err.at.line, err.at.col), (1, 17));
+    /// assert_eq!(game.moves.moves.len(), 3);
+    /// assert!(chess_pgn::to_pgn_string(&game).ends_with("2. Nf3 {XUnparsed: Bxh9 Nc6} *\n\n"));
+    /// ```
+    pub fn first_error(&self) -> Option<&Diagnostic> {
+        self.errors().min_by_key(|d| d.at.offset)
+    }
+
     /// Equality of what a game says, ignoring where it was read and what was
     /// reported about it: the criterion of the round-trip tests.
     pub fn same_content(&self, other: &Game) -> bool {
