@@ -205,11 +205,13 @@ impl Packer {
             return;
         }
         // A word starting with `%` must not start a line (it would become an escape
-        // line, spec §2): it is kept on the line of the word before it.
+        // line, spec §2), nor one starting with `[` (a game splitter looking for tag
+        // lines could take it for the next game): it stays on the line of the word
+        // before it.
         let mut units: Vec<String> = Vec::with_capacity(words.len());
         for w in words {
             match units.last_mut() {
-                Some(prev) if w.starts_with('%') => {
+                Some(prev) if w.starts_with(['%', '[']) => {
                     prev.push(' ');
                     prev.push_str(w);
                 }
