@@ -391,6 +391,16 @@ pub fn parse_commands(comment: &str) -> (Option<Clock>, Option<Eval>) {
     (clk, eval)
 }
 
+/// A game keeps at most this many moves, comments and variations (together); the
+/// rest of a larger game is skipped with a located error, the part before it is kept.
+/// Real games have a few thousand at most; the cap bounds the model's memory (about
+/// 200 bytes a node, so some 40 MB) whatever the input.
+pub const MAX_GAME_NODES: usize = 200_000;
+
+/// Unparsed text kept after an error (the `XUnparsed:` comment) stops growing at this
+/// many bytes; the rest is counted out, not kept.
+pub const MAX_UNPARSED: usize = 1 << 20;
+
 /// Variations nested deeper than this are skipped with a warning: the game tree is
 /// recursive (dropping, writing and converting it recurse), so unbounded nesting in the
 /// input would overflow a worker thread's stack.
@@ -417,6 +427,10 @@ pub struct GameBuilder {
     variant_tag: Option<String>,
     index_base: u64,
     outcome_marker: bool,
+    /// Moves, comments and variations kept so far in this game (see [`MAX_GAME_NODES`]).
+    nodes: usize,
+    /// Set once the game passed [`MAX_GAME_NODES`]: the rest is skipped.
+    over_cap: bool,
 }
 
 impl GameBuilder {
@@ -473,6 +487,24 @@ impl GameBuilder {
         });
     }
 
+    /// Counts one more node; true (with the error reported once) when the game is
+    /// over [`MAX_GAME_NODES`] and this node must be skipped.
+    fn count_node(&mut self, at: Pos) -> bool {
+        self.nodes += 1;
+        if self.nodes <= MAX_GAME_NODES {
+            return false;
+        }
+        self.over_cap = true;
+        self.diag(
+            Severity::Error,
+            at,
+            format!(
+                "game larger than {MAX_GAME_NODES} moves, comments and variations: the rest is skipped"
+            ),
+        );
+        true
+    }
+
     fn top(&mut self) -> &mut Frame {
         // begin_movetext always pushes the main-line frame before any movetext event.
         if self.frames.is_empty() {
@@ -486,6 +518,12 @@ impl GameBuilder {
 /// Appends a token's text to an `XUnparsed` comment, with whitespace collapsed as in
 /// every comment, so the text survives export unchanged.
 fn push_dead(s: &mut String, piece: &str) {
+    if s.len() > MAX_UNPARSED {
+        if !s.ends_with(" …") {
+            s.push_str(" …");
+        }
+        return;
+    }
     for w in piece.split_whitespace() {
         if !s.is_empty() {
             s.push(' ');
@@ -558,7 +596,7 @@ impl Visitor for GameBuilder {
     }
 
     fn san(&mut self, san: SanPlus, raw: &[u8], at: Pos) -> Control {
-        if self.fatal.is_some() {
+        if self.fatal.is_some() || self.over_cap || self.count_node(at) {
             return Control::SkipMovetext;
         }
         let f = self.top();
@@ -621,6 +659,9 @@ impl Visitor for GameBuilder {
     }
 
     fn nag(&mut self, nag: u8, at: Pos) {
+        if self.over_cap {
+            return;
+        }
         let f = self.top();
         if let Some(d) = f.dead.as_mut() {
             push_dead(d, &format!("${nag}"));
@@ -640,7 +681,10 @@ impl Visitor for GameBuilder {
         }
     }
 
-    fn comment(&mut self, raw: &[u8], _at: Pos) {
+    fn comment(&mut self, raw: &[u8], at: Pos) {
+        if self.over_cap || self.count_node(at) {
+            return;
+        }
         let text = text::comment(raw);
         if self.outcome_marker {
             self.game.final_comments.push(text);
@@ -667,6 +711,9 @@ impl Visitor for GameBuilder {
     }
 
     fn begin_variation(&mut self, at: Pos) -> Skip {
+        if self.over_cap || self.count_node(at) {
+            return Skip(true);
+        }
         let f = self.top();
         if let Some(d) = f.dead.as_mut() {
             push_dead(d, "(");
@@ -831,6 +878,8 @@ impl Visitor for GameBuilder {
             });
         }
         self.outcome_marker = false;
+        self.nodes = 0;
+        self.over_cap = false;
         self.setup_one = false;
         self.fen = None;
         self.variant_tag = None;

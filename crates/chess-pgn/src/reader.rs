@@ -232,6 +232,12 @@ impl<R: Read> PgnReader<R> {
         }
     }
 
+    /// Makes more input available after the tokenizer asked for it.
+    ///
+    /// The tokenizer rescans an unfinished token from its start after each refill,
+    /// so a refill at least doubles the unconsumed bytes (or reaches the end of
+    /// input): however small the reads of the inner reader, a token of n bytes costs
+    /// O(n) in all, not O(n²).
     #[inline(never)]
     fn refill(&mut self) -> Result<(), ReadError> {
         if self.start > 0 {
@@ -240,30 +246,33 @@ impl<R: Read> PgnReader<R> {
             self.end -= self.start;
             self.start = 0;
         }
-        if self.end == self.buf.len() {
-            if self.buf.len() >= MAX_TOKEN {
-                return Err(ReadError::TokenTooLong {
-                    at: self.tok.pos(),
-                    limit: MAX_TOKEN,
-                });
-            }
-            let n = (self.buf.len() * 2).min(MAX_TOKEN);
-            self.buf.resize(n, 0);
-        }
-        loop {
-            match self.inner.read(&mut self.buf[self.end..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(());
+        let want = (self.end * 2).max(self.end + 1);
+        let mut got = false;
+        while self.end < want && !self.eof {
+            if self.end == self.buf.len() {
+                if self.buf.len() >= MAX_TOKEN {
+                    if got {
+                        break;
+                    }
+                    return Err(ReadError::TokenTooLong {
+                        at: self.tok.pos(),
+                        limit: MAX_TOKEN,
+                    });
                 }
+                let n = (self.buf.len() * 2).min(MAX_TOKEN);
+                self.buf.resize(n, 0);
+            }
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
                 Ok(n) => {
                     self.end += n;
-                    return Ok(());
+                    got = true;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e.into()),
             }
         }
+        Ok(())
     }
 
     fn unread(&mut self, t: &Tok) {
