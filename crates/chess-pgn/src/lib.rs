@@ -22,6 +22,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 /// The README's examples, compiled and run as doctests.
 #[doc = include_str!("../README.md")]
@@ -41,7 +42,7 @@ pub use cozy_chess;
 pub use headers::{GameHeaders, Headers, HeadersVisitor};
 pub use model::{
     After, CastlingStyle, Clock, Diagnostic, Eval, Game, GameBuilder, GameError, Games, Line,
-    MoveNode, Severity, Variant, parse_all, parse_fen, to_fen,
+    MoveNode, Plies, Ply, Severity, Variant, parse_all, parse_fen, to_fen,
 };
 pub use notation::Notation;
 pub use pgn_core::Pos;

@@ -14,7 +14,9 @@ use crate::text;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Variant {
     #[default]
+    /// Standard chess (also a set-up position in it).
     Standard,
+    /// Chess960 (Fischer random): castling rights name the rooks.
     Chess960,
 }
 
@@ -51,7 +53,9 @@ pub enum Eval {
 /// Something said after a move, in order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum After {
+    /// A `{…}` or `;` comment, whitespace runs read as one space.
     Comment(String),
+    /// A variation: moves replacing this one, from the position before it.
     Variation(Line),
 }
 
@@ -63,6 +67,7 @@ pub struct MoveNode {
     pub mv: Option<Move>,
     /// Export SAN, regenerated from the position (minimal disambiguation, `+`/`#`).
     pub san: SanPlus,
+    /// NAGs in input order (glyphs such as `!?` as their NAG numbers).
     pub nags: Vec<u8>,
     /// Comments and variations after the move, in input order.
     pub after: Vec<After>,
@@ -75,21 +80,109 @@ pub struct MoveNode {
 /// A sequence of moves (main line or variation) with the comments before its first move.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Line {
+    /// Comments before the first move.
     pub comments: Vec<String>,
+    /// The moves, in order.
     pub moves: Vec<MoveNode>,
 }
 
+impl Line {
+    /// The moves of this line with the position before each, the line starting from
+    /// `start` (for a variation: the [`Ply::before`] of the move it replaces).
+    pub fn plies<'a>(&'a self, start: &Board) -> Plies<'a> {
+        Plies {
+            board: start.clone(),
+            nodes: self.moves.iter(),
+        }
+    }
+}
+
+/// Iterator over a line's moves as [`Ply`] items; see [`Game::plies`].
+#[derive(Debug, Clone)]
+pub struct Plies<'a> {
+    board: Board,
+    nodes: std::slice::Iter<'a, MoveNode>,
+}
+
+/// One move of a line, with the position it was played in.
+#[derive(Debug, Clone)]
+pub struct Ply<'a> {
+    /// The position before the move.
+    pub before: Board,
+    /// The move with its annotations.
+    pub node: &'a MoveNode,
+}
+
+impl<'a> Ply<'a> {
+    /// The move as cozy-chess plays it (castling is king-takes-own-rook); `None` for a
+    /// null move.
+    pub fn mv(&self) -> Option<Move> {
+        self.node.mv
+    }
+
+    /// The move's SAN. The model keeps the export spelling, regenerated from the
+    /// position (`0-0`, `Ng1f3` or `e8(Q)` in the input read as `O-O`, `Nf3`, `e8=Q`).
+    pub fn san(&self) -> &'a SanPlus {
+        &self.node.san
+    }
+
+    /// The comments after the move, in order.
+    pub fn comments(&self) -> impl Iterator<Item = &'a str> + 'a {
+        self.node.after.iter().filter_map(|a| match a {
+            After::Comment(c) => Some(c.as_str()),
+            After::Variation(_) => None,
+        })
+    }
+
+    /// The variations replacing this move; each starts from [`Ply::before`]:
+    /// `variation.plies(&ply.before)`.
+    pub fn variations(&self) -> impl Iterator<Item = &'a Line> + 'a {
+        self.node.after.iter().filter_map(|a| match a {
+            After::Variation(v) => Some(v),
+            After::Comment(_) => None,
+        })
+    }
+
+    /// The position after the move.
+    pub fn after(&self) -> Board {
+        let mut b = self.before.clone();
+        play(&mut b, self.node.mv);
+        b
+    }
+}
+
+impl<'a> Iterator for Plies<'a> {
+    type Item = Ply<'a>;
+
+    fn next(&mut self) -> Option<Ply<'a>> {
+        let node = self.nodes.next()?;
+        let before = self.board.clone();
+        play(&mut self.board, node.mv);
+        Some(Ply { before, node })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.nodes.size_hint()
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How serious a [`Diagnostic`] is.
 pub enum Severity {
+    /// Read with a tolerated deviation or a loss worth knowing; the game is whole.
     Warning,
+    /// Something could not be read; the game holds what came before it.
     Error,
 }
 
 /// A located remark about a game that was still read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
+    /// Warning or error.
     pub severity: Severity,
+    /// Where in the input.
     pub at: Pos,
+    /// What was found, and what was done about it.
     pub message: String,
 }
 
@@ -101,20 +194,24 @@ pub struct Game {
     /// spelled canonically; `FEN`/`SetUp` are not kept here but in `start`. A
     /// repeated name keeps its last value; earlier ones become `XDuplicate<Name>`.
     pub tags: Vec<(String, String)>,
+    /// The rules the game is played under (from the `Variant` tag).
     pub variant: Variant,
     /// The starting position (from `FEN`, else the standard one).
     pub start: Board,
     /// How the `FEN` tag spelled castling rights (`KQkq` or Shredder's `HAha`), so the
     /// writer can keep that spelling; `None` without a `FEN` tag or castling letters.
     pub fen_castling: Option<CastlingStyle>,
+    /// The main line, with comments and variations.
     pub moves: Line,
     /// The termination marker (or the `Result` tag when the marker is missing).
     pub outcome: Outcome,
     /// Comments after the termination marker.
     pub final_comments: Vec<String>,
+    /// Warnings and errors met while reading, located.
     pub diagnostics: Vec<Diagnostic>,
     /// Where the game starts in its file, and its 1-based index there.
     pub at: Pos,
+    /// 1-based index of the game in its input.
     pub index: u64,
 }
 
@@ -126,6 +223,22 @@ impl Game {
             .find(|(n, _)| n == name)
             .or_else(|| self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)))
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The main line as [`Ply`] items: position before, move, SAN, comments, and the
+    /// variations (each iterable the same way from the ply's position).
+    ///
+    /// ```
+    /// let game = chess_pgn::parse_all("1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 *").remove(0).unwrap();
+    /// let plies: Vec<_> = game.plies().collect();
+    /// assert_eq!(plies[0].san().to_string(), "e4");
+    /// assert_eq!(plies[0].comments().collect::<Vec<_>>(), ["best"]);
+    /// let sicilian = plies[1].variations().next().unwrap();
+    /// let sans: Vec<String> = sicilian.plies(&plies[1].before).map(|p| p.san().to_string()).collect();
+    /// assert_eq!(sans, ["c5", "Nf3"]);
+    /// ```
+    pub fn plies(&self) -> Plies<'_> {
+        self.moves.plies(&self.start)
     }
 
     /// The main line as played moves (`None` = null move).
@@ -193,17 +306,37 @@ pub(crate) fn play(b: &mut Board, m: Option<Move>) {
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
     #[error("game {index} at {at}: unsupported variant {name:?}")]
-    UnsupportedVariant { index: u64, at: Pos, name: String },
-    #[error("game {index} at {at}: bad FEN {fen:?}: {reason}")]
-    BadFen {
+    /// A `Variant` other than standard chess and Chess960 (crazyhouse, antichess…).
+    UnsupportedVariant {
+        /// 1-based index of the game.
         index: u64,
+        /// Where the game starts.
         at: Pos,
+        /// The variant as named.
+        name: String,
+    },
+    #[error("game {index} at {at}: bad FEN {fen:?}: {reason}")]
+    /// The `FEN` tag could not be read.
+    BadFen {
+        /// 1-based index of the game.
+        index: u64,
+        /// Where the game starts.
+        at: Pos,
+        /// The tag's value.
         fen: String,
+        /// What is wrong with it.
         reason: String,
     },
     #[error("game {index} at {at}: SetUp \"1\" without a FEN tag")]
-    SetUpWithoutFen { index: u64, at: Pos },
+    /// `SetUp "1"` says the game starts from a set-up position but no `FEN` gives it.
+    SetUpWithoutFen {
+        /// 1-based index of the game.
+        index: u64,
+        /// Where the game starts.
+        at: Pos,
+    },
     #[error(transparent)]
+    /// Reading the input failed (I/O, or a token over the size limit).
     Read(#[from] ReadError),
 }
 
@@ -899,6 +1032,7 @@ pub struct Games<R> {
 }
 
 impl<R: Read> Games<R> {
+    /// Reads games from `inner` (buffered internally; pass any `Read`).
     pub fn new(inner: R) -> Games<R> {
         Games {
             reader: PgnReader::new(inner),

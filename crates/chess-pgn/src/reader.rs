@@ -12,8 +12,11 @@ use crate::san::{San, SanPlus, Suffix, glyph_nag};
 /// How a game ended, as written in the movetext or the `Result` tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Outcome {
+    /// `1-0`.
     WhiteWins,
+    /// `0-1`.
     BlackWins,
+    /// `1/2-1/2` (also `½-½`, `1/2`, `=-=`).
     Draw,
     /// `*`: unfinished or unknown.
     #[default]
@@ -33,6 +36,7 @@ impl Outcome {
         })
     }
 
+    /// The marker as export writes it (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::WhiteWins => "1-0",
@@ -46,6 +50,7 @@ impl Outcome {
 /// What the visitor wants after a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Control {
+    /// Go on with the next token.
     Continue,
     /// Skip the rest of this game's movetext (e.g. after an illegal move).
     SkipMovetext,
@@ -55,22 +60,31 @@ pub enum Control {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum Problem {
     #[error("token is not a move, number, result or annotation")]
+    /// A symbol that is no move, number, result or annotation (an error).
     NotAMove,
     #[error("comment not closed before end of input")]
+    /// A `{` comment open at the end of input.
     UnterminatedComment,
     #[error("malformed tag pair")]
+    /// A tag pair that is not `[Name "value"]`.
     MalformedTag,
     #[error("`)` without matching `(`")]
+    /// A `)` with no variation open.
     UnmatchedClose,
     #[error("variation not closed at end of game")]
+    /// A `(` still open when the game ended.
     UnclosedVariation,
     #[error("result marker inside a variation")]
+    /// A result marker inside a variation.
     ResultInVariation,
     #[error("reserved `<...>` group skipped")]
+    /// A `<…>` group (reserved by the standard).
     Reserved,
     #[error("unexpected byte")]
+    /// A control byte or a stray `>`.
     InvalidByte,
     #[error("NAG out of range 0-255")]
+    /// A `$` NAG over 255 or without digits.
     BadNag,
 }
 
@@ -83,6 +97,7 @@ pub struct Skip(pub bool);
 /// Slices borrow the reader's buffer and are valid only during the call, which is
 /// what lets the parse-only path run without allocating per move.
 pub trait Visitor {
+    /// What [`Visitor::end_game`] returns for a game.
     type Output;
     /// `at` is the position of the game's first token.
     fn begin_game(&mut self, _at: Pos) {}
@@ -102,21 +117,26 @@ pub trait Visitor {
     fn san(&mut self, _san: SanPlus, _raw: &[u8], _at: Pos) -> Control {
         Control::Continue
     }
+    /// A NAG (`$n`, or a glyph such as `+=` read as its NAG).
     fn nag(&mut self, _nag: u8, _at: Pos) {}
     /// `{}` and `;` comments; text raw (any encoding).
     fn comment(&mut self, _text: &[u8], _at: Pos) {}
+    /// A `(`: return `Skip(true)` to have the variation skipped.
     fn begin_variation(&mut self, _at: Pos) -> Skip {
         Skip(false)
     }
+    /// The `)` closing a variation that was not skipped.
     fn end_variation(&mut self, _at: Pos) {}
     /// The game-termination marker at the end of the main line.
     fn outcome(&mut self, _outcome: Outcome, _at: Pos) {}
+    /// A problem met while reading; the reader goes on.
     fn problem(&mut self, _problem: Problem, _text: &[u8], _at: Pos) {}
     /// A `%` escape line (text after the `%`), which the model cannot keep.
     fn escape(&mut self, _text: &[u8], _at: Pos) {}
     /// A token read and discarded because it says nothing the moves do not (the
     /// `e.p.` marker: `e`, `ep`).
     fn ignored(&mut self, _text: &[u8], _at: Pos) {}
+    /// The game ended (result, next game's tags, or end of input): its output.
     fn end_game(&mut self) -> Self::Output;
 }
 
@@ -124,9 +144,16 @@ pub trait Visitor {
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     #[error("I/O error: {0}")]
+    /// The inner reader failed.
     Io(#[from] io::Error),
     #[error("{at}: token longer than {limit} bytes")]
-    TokenTooLong { at: Pos, limit: usize },
+    /// A single token (comment, string, symbol) longer than [`MAX_TOKEN`].
+    TokenTooLong {
+        /// Where the token starts.
+        at: Pos,
+        /// The limit in bytes.
+        limit: usize,
+    },
 }
 
 const INITIAL_BUFFER: usize = 128 * 1024;
@@ -185,6 +212,7 @@ enum Phase {
 }
 
 impl<R: Read> PgnReader<R> {
+    /// Reads from `inner`, buffered internally (pass any `Read`, no `BufReader` needed).
     pub fn new(inner: R) -> PgnReader<R> {
         PgnReader {
             inner,

@@ -15,32 +15,45 @@ pub enum San {
         /// `None` when no letter was written: a pawn, unless a full from-square is
         /// given (then any piece on that square, as in UCI and `e2e4`).
         piece: Option<Piece>,
+        /// From-file, when written.
         file: Option<File>,
+        /// From-rank, when written.
         rank: Option<Rank>,
+        /// Whether `x` (or `:`) was written.
         capture: bool,
+        /// Destination square.
         to: Square,
+        /// Promotion piece, when written.
         promotion: Option<Piece>,
     },
+    /// `O-O` / `O-O-O` (also with zeros).
     Castle(CastleSide),
     /// `--`, `Z0`, `@@@@`, `0000`: recognised so they can be reported, never played.
     Null,
     /// Crazyhouse drop `N@f3`: recognised so it is reported as unsupported.
     Drop {
+        /// The dropped piece.
         piece: Piece,
+        /// Where it is dropped.
         to: Square,
     },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Which side castling goes to.
 pub enum CastleSide {
+    /// King side, `O-O`.
     Short,
+    /// Queen side, `O-O-O`.
     Long,
 }
 
 /// Check marker as written (import ignores it when resolving, export recomputes it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Suffix {
+    /// `+`.
     Check,
+    /// `#`.
     Mate,
 }
 
@@ -48,8 +61,11 @@ pub enum Suffix {
 /// (`!`, `?`, `!!`, `??`, `!?`, `?!` as NAG 1–6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SanPlus {
+    /// The move.
     pub san: San,
+    /// The check or mate marker as written (export recomputes it).
     pub suffix: Option<Suffix>,
+    /// A move-quality glyph written on the move, as its NAG (1–6).
     pub glyph: Option<u8>,
 }
 
@@ -57,6 +73,7 @@ pub struct SanPlus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum SanError {
     #[error("not a move")]
+    /// Not a move in any accepted spelling.
     Syntax,
 }
 
@@ -64,12 +81,16 @@ pub enum SanError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     #[error("illegal move")]
+    /// No legal move matches.
     Illegal,
     #[error("ambiguous move")]
+    /// More than one legal move matches.
     Ambiguous,
     #[error("null moves are not supported")]
+    /// A null move where one cannot be played.
     NullMove,
     #[error("piece drops are not supported (crazyhouse)")]
+    /// A crazyhouse drop.
     Drop,
 }
 
