@@ -60,11 +60,9 @@ fn movetext_is_skipped_but_boundaries_hold() {
     let h: Vec<_> = Headers::new(pgn.as_bytes()).map(Result::unwrap).collect();
     assert_eq!(h.len(), 3);
     assert_eq!(h[0].tag("white"), Some("A"));
+    assert_eq!(h[0].tags().collect::<Vec<_>>(), [("White", "A")]);
     assert_eq!(h[0].outcome, Some(Outcome::WhiteWins));
     assert_eq!((h[1].tag("White"), h[1].index), (Some("B"), 2));
-    assert_eq!(
-        (h[2].tags.len(), h[2].outcome),
-        (0, Some(Outcome::BlackWins))
-    );
+    assert_eq!((h[2].len(), h[2].outcome), (0, Some(Outcome::BlackWins)));
     assert_eq!(Games::new(pgn.as_bytes()).count(), 3);
 }
