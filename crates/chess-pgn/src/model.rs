@@ -530,6 +530,9 @@ pub fn parse_commands(comment: &str) -> (Option<Clock>, Option<Eval>) {
 /// 200 bytes a node, so some 40 MB) whatever the input.
 pub const MAX_GAME_NODES: usize = 200_000;
 
+/// A game keeps at most this many diagnostics (and one note that more were dropped).
+pub const MAX_DIAGNOSTICS: usize = 1000;
+
 /// Unparsed text kept after an error (the `XUnparsed:` comment) stops growing at this
 /// many bytes; the rest is counted out, not kept.
 pub const MAX_UNPARSED: usize = 1 << 20;
@@ -568,6 +571,20 @@ pub struct GameBuilder {
 
 impl GameBuilder {
     fn diag(&mut self, severity: Severity, at: Pos, message: String) {
+        let n = self.game.diagnostics.len();
+        if n > MAX_DIAGNOSTICS {
+            return;
+        }
+        // Past the cap one note says so; an input of garbage (say `/dev/zero`) then
+        // costs no memory per byte.
+        let (severity, message) = if n == MAX_DIAGNOSTICS {
+            (
+                Severity::Warning,
+                format!("more than {MAX_DIAGNOSTICS} diagnostics in this game; the rest not kept"),
+            )
+        } else {
+            (severity, message)
+        };
         self.game.diagnostics.push(Diagnostic {
             severity,
             at,

@@ -57,3 +57,18 @@ fn hostile_shapes_read_as_one_game_each() {
         }
     }
 }
+
+#[test]
+fn garbage_costs_no_memory_per_byte() {
+    // NUL bytes (as from /dev/zero) and stray words: one diagnostic each, up to the cap.
+    let mut pgn = vec![0u8; 50_000];
+    pgn.extend_from_slice(b" 1. e4 ");
+    pgn.extend(std::iter::repeat_n(&b"junk "[..], 5_000).flatten());
+    pgn.extend_from_slice(b"*\n\n[Event \"next\"]\n1. d4 *\n");
+    let games: Vec<_> = Games::new(&pgn[..]).map(Result::unwrap).collect();
+    assert_eq!(games.len(), 2);
+    let d = &games[0].diagnostics;
+    assert_eq!(d.len(), chess_pgn::model::MAX_DIAGNOSTICS + 1);
+    assert!(d.last().unwrap().message.contains("not kept"));
+    assert!(games[1].diagnostics.is_empty());
+}
