@@ -1,4 +1,6 @@
-//! SVG pictures of C'escacs and xiangqi positions: the 169-hex board in its three colours, and the 9x10 xiangqi board.
+//! SVG pictures of C'escacs, xiangqi and classic chess positions: the 169-hex board in
+//! its three colours, the 9x10 xiangqi board and the 8x8 chess board, all in one look
+//! (men as lettered discs, the last move as an arrow, an optional caption).
 //!
 //! The pictures take plain data (which man stands where) rather than a rules crate's
 //! position type, so the rules crates stay free of drawing code and this crate free of
@@ -17,21 +19,33 @@
 //! assert!(svg.starts_with("<svg") && svg.matches("<title>").count() == 169);
 //! ```
 
+#![warn(missing_docs)]
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 use cescacs_hex::{Cell, HexColour};
 use std::fmt::Write;
 
 /// The side a man belongs to (Red is drawn as White's counterpart in xiangqi).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
+    /// White (Red in xiangqi).
     White,
+    /// Black.
     Black,
 }
 
 /// A man on the hex board, named by its CTL letter (`K D V R G N J E P`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HexMan {
+    /// The cell it stands on.
     pub cell: Cell,
+    /// Its CTL letter.
     pub letter: char,
+    /// Whose man it is.
     pub side: Side,
 }
 
@@ -64,11 +78,23 @@ fn hex_points(cx: f64, cy: f64, r: f64) -> String {
     s
 }
 
+/// Text as XML character data: markup characters escaped, and the characters XML 1.0
+/// forbids (C0 controls other than tab and line breaks, lone surrogates cannot occur in
+/// a `str`, U+FFFE/U+FFFF) replaced by U+FFFD, so no caption can make ill-formed SVG.
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Draws a C'escacs position: 169 hexes coloured by line (White, Black and "Color"),
@@ -237,8 +263,11 @@ fn arrow(s: &mut String, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) {
 /// is 0), named by its FEN letter (`K A B N R C P`, upper case Red).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct XiangqiMan {
+    /// File, 0 = a (Red's left).
     pub file: u8,
+    /// Rank, 0 = Red's back rank.
     pub rank: u8,
+    /// FEN letter: upper case Red, lower case Black.
     pub letter: char,
 }
 
@@ -360,6 +389,196 @@ pub fn xiangqi_svg(
     s
 }
 
+/// A chess man on file 0..8 (a..h) and rank 0..8 (rank 1 is 0), named by its FEN
+/// letter (`K Q R B N P`, upper case White).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChessMan {
+    /// File, 0 = a.
+    pub file: u8,
+    /// Rank, 0 = rank 1.
+    pub rank: u8,
+    /// FEN letter: upper case White, lower case Black.
+    pub letter: char,
+}
+
+/// Why a FEN's piece placement could not be drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FenError(pub String);
+
+impl std::fmt::Display for FenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bad FEN placement: {}", self.0)
+    }
+}
+
+impl std::error::Error for FenError {}
+
+const SQ: f64 = 52.0;
+
+fn chess_square(file: u8, rank: u8) -> (f64, f64) {
+    (
+        MARGIN + f64::from(file) * SQ,
+        MARGIN + f64::from(7 - rank) * SQ,
+    )
+}
+
+fn chess_centre(file: u8, rank: u8) -> (f64, f64) {
+    let (x, y) = chess_square(file, rank);
+    (x + SQ / 2.0, y + SQ / 2.0)
+}
+
+/// The men of a FEN's first field (the piece placement; the other fields, if any,
+/// are not looked at). Eight ranks of eight files, from rank 8 down.
+pub fn chess_men_from_fen(fen: &str) -> Result<Vec<ChessMan>, FenError> {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let ranks: Vec<&str> = placement.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError(format!("{} ranks, expected 8", ranks.len())));
+    }
+    let mut men = Vec::new();
+    for (i, row) in ranks.iter().enumerate() {
+        let rank = 7 - i as u8;
+        let mut file = 0u8;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += d as u8;
+            } else if "KQRBNPkqrbnp".contains(c) {
+                if file < 8 {
+                    men.push(ChessMan {
+                        file,
+                        rank,
+                        letter: c,
+                    });
+                }
+                file += 1;
+            } else {
+                return Err(FenError(format!("unexpected {c:?} in rank {}", rank + 1)));
+            }
+            if file > 8 {
+                return Err(FenError(format!("rank {} longer than 8 files", rank + 1)));
+            }
+        }
+        if file != 8 {
+            return Err(FenError(format!("rank {} has {file} files", rank + 1)));
+        }
+    }
+    Ok(men)
+}
+
+/// Draws a chess position from a FEN (its placement field), with the FEN itself as
+/// the caption unless `caption` is given.
+///
+/// ```
+/// let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+/// let svg = board_svg::chess_fen_svg(fen, Some(((4, 1), (4, 3))), None).unwrap();
+/// assert!(svg.starts_with("<svg") && svg.matches("<circle").count() == 32);
+/// assert!(board_svg::chess_fen_svg("8/8 w - - 0 1", None, None).is_err());
+/// ```
+pub fn chess_fen_svg(
+    fen: &str,
+    last_move: Option<((u8, u8), (u8, u8))>,
+    caption: Option<&str>,
+) -> Result<String, FenError> {
+    let men = chess_men_from_fen(fen)?;
+    Ok(chess_svg(&men, last_move, Some(caption.unwrap_or(fen))))
+}
+
+/// Draws a chess position: the 8x8 board with White at the bottom, file letters and
+/// rank numbers, the men as lettered discs (white and black, as on the hex board),
+/// the last move (`(file, rank)` from and to) highlighted with an arrow, and an
+/// optional caption.
+pub fn chess_svg(
+    men: &[ChessMan],
+    last_move: Option<((u8, u8), (u8, u8))>,
+    caption: Option<&str>,
+) -> String {
+    let width = 2.0 * MARGIN + 8.0 * SQ;
+    let board_h = 2.0 * MARGIN + 8.0 * SQ;
+    let height = board_h + caption.map_or(0.0, caption_height);
+    let mut s = String::with_capacity(16 * 1024);
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="DejaVu Sans, Arial, sans-serif">"#
+    );
+    let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#fbfaf7"/>"##);
+    let files = "abcdefgh";
+    for rank in 0..8u8 {
+        for file in 0..8u8 {
+            let (x, y) = chess_square(file, rank);
+            // a1 is dark, like the hex board's darker "Black" cells.
+            let fill = if (file + rank) % 2 == 0 {
+                "#9c7a57"
+            } else {
+                "#f3ead7"
+            };
+            let highlighted =
+                last_move.is_some_and(|(from, to)| (file, rank) == from || (file, rank) == to);
+            let stroke = if highlighted {
+                r##" stroke="#2a7de1" stroke-width="3""##
+            } else {
+                ""
+            };
+            let name = format!("{}{}", &files[file as usize..=file as usize], rank + 1);
+            let _ = writeln!(
+                s,
+                r#"<rect x="{x:.1}" y="{y:.1}" width="{SQ:.1}" height="{SQ:.1}" fill="{fill}"{stroke}><title>{name}</title></rect>"#
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        r##"<rect x="{MARGIN:.1}" y="{MARGIN:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="#5b4632" stroke-width="1.5"/>"##,
+        8.0 * SQ,
+        8.0 * SQ
+    );
+    for i in 0..8u8 {
+        let (x, _) = chess_centre(i, 0);
+        let _ = writeln!(
+            s,
+            r##"<text x="{x:.1}" y="{:.1}" font-size="12" text-anchor="middle" fill="#333">{}</text>"##,
+            board_h - MARGIN + 16.0,
+            &files[i as usize..=i as usize]
+        );
+        let (_, y) = chess_centre(0, i);
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="end" fill="#333">{}</text>"##,
+            MARGIN - 8.0,
+            y + 4.0,
+            i + 1
+        );
+    }
+    for man in men.iter().filter(|m| m.file < 8 && m.rank < 8) {
+        let (cx, cy) = chess_centre(man.file, man.rank);
+        let (disc, ink) = if man.letter.is_uppercase() {
+            ("#ffffff", "#111111")
+        } else {
+            ("#1d1d1d", "#ffffff")
+        };
+        let _ = writeln!(
+            s,
+            r##"<g><circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{disc}" stroke="#111" stroke-width="1.5"/><text x="{cx:.1}" y="{:.1}" font-size="20" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text></g>"##,
+            SQ * 0.36,
+            cy + 7.0,
+            escape(&man.letter.to_ascii_uppercase().to_string())
+        );
+    }
+    if let Some((from, to)) = last_move {
+        if from.0 < 8 && from.1 < 8 && to.0 < 8 && to.1 < 8 {
+            arrow(
+                &mut s,
+                chess_centre(from.0, from.1),
+                chess_centre(to.0, to.1),
+            );
+        }
+    }
+    if let Some(text) = caption {
+        draw_caption(&mut s, text, width / 2.0, board_h);
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,6 +629,50 @@ mod tests {
         assert_eq!(
             wrap("/28:v/27:dk/26:gjg/", 8),
             vec!["/28:v/", "27:dk/", "26:gjg/"]
+        );
+    }
+
+    #[test]
+    fn chess_board_from_fen() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let svg = chess_fen_svg(start, None, None).unwrap();
+        assert_eq!(svg.matches("<title>").count(), 64);
+        assert_eq!(svg.matches("<circle").count(), 32);
+        assert_eq!(svg.matches(r##"fill="#ffffff" stroke"##).count(), 16);
+        assert!(svg.contains("<title>a1</title>") && svg.contains("<title>h8</title>"));
+        // a1 dark, h1 light; White at the bottom.
+        let (_, y1) = chess_square(0, 0);
+        let (_, y8) = chess_square(0, 7);
+        assert!(y1 > y8);
+        for bad in [
+            "",
+            "8/8/8/8/8/8/8",
+            "9/8/8/8/8/8/8/8",
+            "7x/8/8/8/8/8/8/8",
+            "ppppppppp/8/8/8/8/8/8/8",
+        ] {
+            assert!(chess_fen_svg(bad, None, None).is_err(), "{bad:?}");
+        }
+        let men = chess_men_from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        assert_eq!(
+            men,
+            vec![
+                ChessMan {
+                    file: 4,
+                    rank: 7,
+                    letter: 'k'
+                },
+                ChessMan {
+                    file: 4,
+                    rank: 0,
+                    letter: 'K'
+                },
+                ChessMan {
+                    file: 7,
+                    rank: 0,
+                    letter: 'R'
+                },
+            ]
         );
     }
 

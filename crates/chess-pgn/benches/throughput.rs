@@ -1,11 +1,12 @@
-//! Criterion benchmarks: parse-only and parse+replay of the 232-game TWIC file,
-//! and the owned model (import + export), from memory.
+//! Criterion benchmarks of the 232-game TWIC file, from memory: headers only (tags
+//! kept, movetext tokenised but not parsed), parse-only (moves parsed, not played),
+//! parse+replay, and the owned model (import + export).
 //!
 //! cargo bench -p chess-pgn --bench throughput
 
 use std::hint::black_box;
 
-use chess_pgn::{Games, PgnReader, Pos, Replayer, Skip, Visitor, to_pgn_string};
+use chess_pgn::{Games, Headers, PgnReader, Pos, Replayer, Skip, Visitor, to_pgn_string};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 struct Count;
@@ -36,6 +37,33 @@ fn bench(c: &mut Criterion) {
             let mut n = 0;
             while r.read_game(&mut Count).unwrap().is_some() {
                 n += 1;
+            }
+            black_box(n)
+        })
+    });
+    // The floor: pgn-core's tokenizer alone over the whole buffer.
+    g.bench_function("tokenise", |b| {
+        b.iter(|| {
+            let mut tok = pgn_core::Tokenizer::new();
+            let mut rest = &data[..];
+            let mut n = 0usize;
+            loop {
+                let (next, used) = tok.next(rest, true);
+                rest = &rest[used..];
+                match next {
+                    pgn_core::Next::Token(_) => n += 1,
+                    _ => break,
+                }
+            }
+            black_box(n)
+        })
+    });
+    // Tags only (movetext tokenised, not parsed): the path of tag filters.
+    g.bench_function("headers-only", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for h in Headers::new(&data[..]) {
+                n += h.unwrap().len();
             }
             black_box(n)
         })

@@ -22,13 +22,16 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 /// The README's examples, compiled and run as doctests.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+pub mod headers;
 pub mod model;
+pub mod notation;
 pub mod reader;
 pub mod replay;
 pub mod san;
@@ -36,12 +39,16 @@ pub mod text;
 pub mod writer;
 
 pub use cozy_chess;
+pub use headers::{GameHeaders, Headers, HeadersVisitor};
 pub use model::{
-    After, Clock, Diagnostic, Eval, Game, GameBuilder, GameError, Games, Line, MoveNode, Severity,
-    Variant, parse_all, parse_fen,
+    After, CastlingStyle, Clock, Diagnostic, Eval, Game, GameBuilder, GameError, Games, Line,
+    MoveNode, Plies, Ply, Severity, Variant, parse_all, parse_fen, to_fen,
 };
+pub use notation::Notation;
 pub use pgn_core::Pos;
 pub use reader::{Control, Outcome, PgnReader, Problem, ReadError, Skip, Visitor};
 pub use replay::{ReplayError, Replayed, Replayer};
 pub use san::{CastleSide, ResolveError, San, SanError, SanPlus, Suffix};
-pub use writer::{export_tags, to_pgn_string, write_game};
+pub use writer::{
+    WriteOptions, WriteWarning, Written, export_tags, to_pgn_string, to_pgn_with, write_game,
+};

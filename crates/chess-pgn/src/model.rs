@@ -14,7 +14,9 @@ use crate::text;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Variant {
     #[default]
+    /// Standard chess (also a set-up position in it).
     Standard,
+    /// Chess960 (Fischer random): castling rights name the rooks.
     Chess960,
 }
 
@@ -51,7 +53,9 @@ pub enum Eval {
 /// Something said after a move, in order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum After {
+    /// A `{…}` or `;` comment, whitespace runs read as one space.
     Comment(String),
+    /// A variation: moves replacing this one, from the position before it.
     Variation(Line),
 }
 
@@ -63,6 +67,7 @@ pub struct MoveNode {
     pub mv: Option<Move>,
     /// Export SAN, regenerated from the position (minimal disambiguation, `+`/`#`).
     pub san: SanPlus,
+    /// NAGs in input order (glyphs such as `!?` as their NAG numbers).
     pub nags: Vec<u8>,
     /// Comments and variations after the move, in input order.
     pub after: Vec<After>,
@@ -75,21 +80,109 @@ pub struct MoveNode {
 /// A sequence of moves (main line or variation) with the comments before its first move.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Line {
+    /// Comments before the first move.
     pub comments: Vec<String>,
+    /// The moves, in order.
     pub moves: Vec<MoveNode>,
 }
 
+impl Line {
+    /// The moves of this line with the position before each, the line starting from
+    /// `start` (for a variation: the [`Ply::before`] of the move it replaces).
+    pub fn plies<'a>(&'a self, start: &Board) -> Plies<'a> {
+        Plies {
+            board: start.clone(),
+            nodes: self.moves.iter(),
+        }
+    }
+}
+
+/// Iterator over a line's moves as [`Ply`] items; see [`Game::plies`].
+#[derive(Debug, Clone)]
+pub struct Plies<'a> {
+    board: Board,
+    nodes: std::slice::Iter<'a, MoveNode>,
+}
+
+/// One move of a line, with the position it was played in.
+#[derive(Debug, Clone)]
+pub struct Ply<'a> {
+    /// The position before the move.
+    pub before: Board,
+    /// The move with its annotations.
+    pub node: &'a MoveNode,
+}
+
+impl<'a> Ply<'a> {
+    /// The move as cozy-chess plays it (castling is king-takes-own-rook); `None` for a
+    /// null move.
+    pub fn mv(&self) -> Option<Move> {
+        self.node.mv
+    }
+
+    /// The move's SAN. The model keeps the export spelling, regenerated from the
+    /// position (`0-0`, `Ng1f3` or `e8(Q)` in the input read as `O-O`, `Nf3`, `e8=Q`).
+    pub fn san(&self) -> &'a SanPlus {
+        &self.node.san
+    }
+
+    /// The comments after the move, in order.
+    pub fn comments(&self) -> impl Iterator<Item = &'a str> + 'a {
+        self.node.after.iter().filter_map(|a| match a {
+            After::Comment(c) => Some(c.as_str()),
+            After::Variation(_) => None,
+        })
+    }
+
+    /// The variations replacing this move; each starts from [`Ply::before`]:
+    /// `variation.plies(&ply.before)`.
+    pub fn variations(&self) -> impl Iterator<Item = &'a Line> + 'a {
+        self.node.after.iter().filter_map(|a| match a {
+            After::Variation(v) => Some(v),
+            After::Comment(_) => None,
+        })
+    }
+
+    /// The position after the move.
+    pub fn after(&self) -> Board {
+        let mut b = self.before.clone();
+        play(&mut b, self.node.mv);
+        b
+    }
+}
+
+impl<'a> Iterator for Plies<'a> {
+    type Item = Ply<'a>;
+
+    fn next(&mut self) -> Option<Ply<'a>> {
+        let node = self.nodes.next()?;
+        let before = self.board.clone();
+        play(&mut self.board, node.mv);
+        Some(Ply { before, node })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.nodes.size_hint()
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How serious a [`Diagnostic`] is.
 pub enum Severity {
+    /// Read with a tolerated deviation or a loss worth knowing; the game is whole.
     Warning,
+    /// Something could not be read; the game holds what came before it.
     Error,
 }
 
 /// A located remark about a game that was still read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
+    /// Warning or error.
     pub severity: Severity,
+    /// Where in the input.
     pub at: Pos,
+    /// What was found, and what was done about it.
     pub message: String,
 }
 
@@ -101,17 +194,24 @@ pub struct Game {
     /// spelled canonically; `FEN`/`SetUp` are not kept here but in `start`. A
     /// repeated name keeps its last value; earlier ones become `XDuplicate<Name>`.
     pub tags: Vec<(String, String)>,
+    /// The rules the game is played under (from the `Variant` tag).
     pub variant: Variant,
     /// The starting position (from `FEN`, else the standard one).
     pub start: Board,
+    /// How the `FEN` tag spelled castling rights (`KQkq` or Shredder's `HAha`), so the
+    /// writer can keep that spelling; `None` without a `FEN` tag or castling letters.
+    pub fen_castling: Option<CastlingStyle>,
+    /// The main line, with comments and variations.
     pub moves: Line,
     /// The termination marker (or the `Result` tag when the marker is missing).
     pub outcome: Outcome,
     /// Comments after the termination marker.
     pub final_comments: Vec<String>,
+    /// Warnings and errors met while reading, located.
     pub diagnostics: Vec<Diagnostic>,
     /// Where the game starts in its file, and its 1-based index there.
     pub at: Pos,
+    /// 1-based index of the game in its input.
     pub index: u64,
 }
 
@@ -123,6 +223,22 @@ impl Game {
             .find(|(n, _)| n == name)
             .or_else(|| self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)))
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The main line as [`Ply`] items: position before, move, SAN, comments, and the
+    /// variations (each iterable the same way from the ply's position).
+    ///
+    /// ```
+    /// let game = chess_pgn::parse_all("1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 *").remove(0).unwrap();
+    /// let plies: Vec<_> = game.plies().collect();
+    /// assert_eq!(plies[0].san().to_string(), "e4");
+    /// assert_eq!(plies[0].comments().collect::<Vec<_>>(), ["best"]);
+    /// let sicilian = plies[1].variations().next().unwrap();
+    /// let sans: Vec<String> = sicilian.plies(&plies[1].before).map(|p| p.san().to_string()).collect();
+    /// assert_eq!(sans, ["c5", "Nf3"]);
+    /// ```
+    pub fn plies(&self) -> Plies<'_> {
+        self.moves.plies(&self.start)
     }
 
     /// The main line as played moves (`None` = null move).
@@ -144,6 +260,22 @@ impl Game {
         self.diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
+    }
+
+    /// The first error met while reading, if any: where the game stopped being
+    /// played. The moves before it are in [`Game::moves`]; the text from it on is
+    /// kept as an `XUnparsed: …` comment after the last good move (spec §6), so a
+    /// converter writes the valid prefix and reports this diagnostic.
+    ///
+    /// ```
+    /// let game = chess_pgn::parse_all("1. e4 e5 2. Nf3 Bxh9 Nc6 *").remove(0).unwrap();
+    /// let err = game.first_error().unwrap();
+    /// assert_eq!((err.at.line, err.at.col), (1, 17));
+    /// assert_eq!(game.moves.moves.len(), 3);
+    /// assert!(chess_pgn::to_pgn_string(&game).ends_with("2. Nf3 {XUnparsed: Bxh9 Nc6} *\n\n"));
+    /// ```
+    pub fn first_error(&self) -> Option<&Diagnostic> {
+        self.errors().min_by_key(|d| d.at.offset)
     }
 
     /// Equality of what a game says, ignoring where it was read and what was
@@ -174,17 +306,37 @@ pub(crate) fn play(b: &mut Board, m: Option<Move>) {
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
     #[error("game {index} at {at}: unsupported variant {name:?}")]
-    UnsupportedVariant { index: u64, at: Pos, name: String },
-    #[error("game {index} at {at}: bad FEN {fen:?}: {reason}")]
-    BadFen {
+    /// A `Variant` other than standard chess and Chess960 (crazyhouse, antichess…).
+    UnsupportedVariant {
+        /// 1-based index of the game.
         index: u64,
+        /// Where the game starts.
         at: Pos,
+        /// The variant as named.
+        name: String,
+    },
+    #[error("game {index} at {at}: bad FEN {fen:?}: {reason}")]
+    /// The `FEN` tag could not be read.
+    BadFen {
+        /// 1-based index of the game.
+        index: u64,
+        /// Where the game starts.
+        at: Pos,
+        /// The tag's value.
         fen: String,
+        /// What is wrong with it.
         reason: String,
     },
     #[error("game {index} at {at}: SetUp \"1\" without a FEN tag")]
-    SetUpWithoutFen { index: u64, at: Pos },
+    /// `SetUp "1"` says the game starts from a set-up position but no `FEN` gives it.
+    SetUpWithoutFen {
+        /// 1-based index of the game.
+        index: u64,
+        /// Where the game starts.
+        at: Pos,
+    },
     #[error(transparent)]
+    /// Reading the input failed (I/O, or a token over the size limit).
     Read(#[from] ReadError),
 }
 
@@ -198,6 +350,74 @@ impl GameError {
             GameError::Read(_) => None,
         }
     }
+}
+
+/// How a FEN spells castling rights. They differ only in Chess960 (or odd set-ups):
+/// X-FEN names the outermost rook on a side `K`/`Q` and any other by its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CastlingStyle {
+    /// `KQkq`, with a file letter only for a rook that is not the outermost one.
+    XFen,
+    /// Shredder-FEN: always the rook's file letter (`HAha`, `GDgd`).
+    Shredder,
+}
+
+impl CastlingStyle {
+    /// The style of a FEN's castling field; `None` for `-` or a FEN without one.
+    pub fn of_fen(fen: &str) -> Option<CastlingStyle> {
+        let field = fen.split_whitespace().nth(2)?;
+        if field == "-" || field.is_empty() {
+            None
+        } else if field.chars().all(|c| matches!(c, 'K' | 'Q' | 'k' | 'q')) {
+            Some(CastlingStyle::XFen)
+        } else {
+            Some(CastlingStyle::Shredder)
+        }
+    }
+}
+
+/// A board's FEN with castling rights in the given style (cozy-chess's own `Display`
+/// writes `K`/`Q` even for a rook that is not the outermost, which is ambiguous).
+pub fn to_fen(board: &Board, style: CastlingStyle) -> String {
+    let shredder = format!("{board:#}");
+    if style == CastlingStyle::Shredder {
+        return shredder;
+    }
+    let mut fields: Vec<String> = shredder.split(' ').map(str::to_string).collect();
+    if fields.len() != 6 || fields[2] == "-" {
+        return shredder;
+    }
+    let mut castling = String::new();
+    for color in [cozy_chess::Color::White, cozy_chess::Color::Black] {
+        let rights = board.castle_rights(color);
+        let back = cozy_chess::Rank::First.relative_to(color);
+        let king = board.king(color).file();
+        let rooks: Vec<cozy_chess::File> = (board.colored_pieces(color, cozy_chess::Piece::Rook)
+            & back.bitboard())
+        .into_iter()
+        .map(|sq| sq.file())
+        .collect();
+        let outer_short = rooks.iter().copied().filter(|&f| f > king).max();
+        let outer_long = rooks.iter().copied().filter(|&f| f < king).min();
+        for (right, outer, letter) in [
+            (rights.short, outer_short, 'k'),
+            (rights.long, outer_long, 'q'),
+        ] {
+            let Some(file) = right else { continue };
+            let c = if Some(file) == outer {
+                letter
+            } else {
+                char::from(file)
+            };
+            castling.push(if color == cozy_chess::Color::White {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            });
+        }
+    }
+    fields[2] = castling;
+    fields.join(" ")
 }
 
 /// Parses a FEN as PGN files write it: 4-field EPD-like forms get `0 1`, and X-FEN
@@ -304,6 +524,19 @@ pub fn parse_commands(comment: &str) -> (Option<Clock>, Option<Eval>) {
     (clk, eval)
 }
 
+/// A game keeps at most this many moves, comments and variations (together); the
+/// rest of a larger game is skipped with a located error, the part before it is kept.
+/// Real games have a few thousand at most; the cap bounds the model's memory (about
+/// 200 bytes a node, so some 40 MB) whatever the input.
+pub const MAX_GAME_NODES: usize = 200_000;
+
+/// A game keeps at most this many diagnostics (and one note that more were dropped).
+pub const MAX_DIAGNOSTICS: usize = 1000;
+
+/// Unparsed text kept after an error (the `XUnparsed:` comment) stops growing at this
+/// many bytes; the rest is counted out, not kept.
+pub const MAX_UNPARSED: usize = 1 << 20;
+
 /// Variations nested deeper than this are skipped with a warning: the game tree is
 /// recursive (dropping, writing and converting it recurse), so unbounded nesting in the
 /// input would overflow a worker thread's stack.
@@ -330,10 +563,28 @@ pub struct GameBuilder {
     variant_tag: Option<String>,
     index_base: u64,
     outcome_marker: bool,
+    /// Moves, comments and variations kept so far in this game (see [`MAX_GAME_NODES`]).
+    nodes: usize,
+    /// Set once the game passed [`MAX_GAME_NODES`]: the rest is skipped.
+    over_cap: bool,
 }
 
 impl GameBuilder {
     fn diag(&mut self, severity: Severity, at: Pos, message: String) {
+        let n = self.game.diagnostics.len();
+        if n > MAX_DIAGNOSTICS {
+            return;
+        }
+        // Past the cap one note says so; an input of garbage (say `/dev/zero`) then
+        // costs no memory per byte.
+        let (severity, message) = if n == MAX_DIAGNOSTICS {
+            (
+                Severity::Warning,
+                format!("more than {MAX_DIAGNOSTICS} diagnostics in this game; the rest not kept"),
+            )
+        } else {
+            (severity, message)
+        };
         self.game.diagnostics.push(Diagnostic {
             severity,
             at,
@@ -353,7 +604,9 @@ impl GameBuilder {
             }
         }
         let board = match self.fen.take() {
-            Some(fen) => match parse_fen(&fen) {
+            Some(fen) => match parse_fen(&fen).inspect(|_| {
+                self.game.fen_castling = CastlingStyle::of_fen(&fen);
+            }) {
                 Ok(b) => b,
                 Err(reason) => {
                     if self.fatal.is_none() {
@@ -384,6 +637,24 @@ impl GameBuilder {
         });
     }
 
+    /// Counts one more node; true (with the error reported once) when the game is
+    /// over [`MAX_GAME_NODES`] and this node must be skipped.
+    fn count_node(&mut self, at: Pos) -> bool {
+        self.nodes += 1;
+        if self.nodes <= MAX_GAME_NODES {
+            return false;
+        }
+        self.over_cap = true;
+        self.diag(
+            Severity::Error,
+            at,
+            format!(
+                "game larger than {MAX_GAME_NODES} moves, comments and variations: the rest is skipped"
+            ),
+        );
+        true
+    }
+
     fn top(&mut self) -> &mut Frame {
         // begin_movetext always pushes the main-line frame before any movetext event.
         if self.frames.is_empty() {
@@ -397,6 +668,12 @@ impl GameBuilder {
 /// Appends a token's text to an `XUnparsed` comment, with whitespace collapsed as in
 /// every comment, so the text survives export unchanged.
 fn push_dead(s: &mut String, piece: &str) {
+    if s.len() > MAX_UNPARSED {
+        if !s.ends_with(" …") {
+            s.push_str(" …");
+        }
+        return;
+    }
     for w in piece.split_whitespace() {
         if !s.is_empty() {
             s.push(' ');
@@ -423,9 +700,10 @@ impl Visitor for GameBuilder {
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
         let mut name = text::decode(name).into_owned();
         let mut value = text::tag_value(value, escaped);
-        if value.contains(['\t', '\n', '\r']) {
+        const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
+        if value.contains(BREAKS) {
             // Export cannot carry these in a string (spec §2), so read them as spaces.
-            value = value.replace(['\t', '\n', '\r'], " ");
+            value = value.replace(BREAKS, " ");
             self.diag(
                 Severity::Warning,
                 at,
@@ -468,7 +746,7 @@ impl Visitor for GameBuilder {
     }
 
     fn san(&mut self, san: SanPlus, raw: &[u8], at: Pos) -> Control {
-        if self.fatal.is_some() {
+        if self.fatal.is_some() || self.over_cap || self.count_node(at) {
             return Control::SkipMovetext;
         }
         let f = self.top();
@@ -531,6 +809,9 @@ impl Visitor for GameBuilder {
     }
 
     fn nag(&mut self, nag: u8, at: Pos) {
+        if self.over_cap {
+            return;
+        }
         let f = self.top();
         if let Some(d) = f.dead.as_mut() {
             push_dead(d, &format!("${nag}"));
@@ -550,7 +831,10 @@ impl Visitor for GameBuilder {
         }
     }
 
-    fn comment(&mut self, raw: &[u8], _at: Pos) {
+    fn comment(&mut self, raw: &[u8], at: Pos) {
+        if self.over_cap || self.count_node(at) {
+            return;
+        }
         let text = text::comment(raw);
         if self.outcome_marker {
             self.game.final_comments.push(text);
@@ -577,6 +861,9 @@ impl Visitor for GameBuilder {
     }
 
     fn begin_variation(&mut self, at: Pos) -> Skip {
+        if self.over_cap || self.count_node(at) {
+            return Skip(true);
+        }
         let f = self.top();
         if let Some(d) = f.dead.as_mut() {
             push_dead(d, "(");
@@ -741,6 +1028,8 @@ impl Visitor for GameBuilder {
             });
         }
         self.outcome_marker = false;
+        self.nodes = 0;
+        self.over_cap = false;
         self.setup_one = false;
         self.fen = None;
         self.variant_tag = None;
@@ -760,6 +1049,7 @@ pub struct Games<R> {
 }
 
 impl<R: Read> Games<R> {
+    /// Reads games from `inner` (buffered internally; pass any `Read`).
     pub fn new(inner: R) -> Games<R> {
         Games {
             reader: PgnReader::new(inner),

@@ -5,13 +5,18 @@ use std::ops::Range;
 
 use pgn_core::{Next, Pos, TokenKind, Tokenizer};
 
-use crate::san::{SanPlus, glyph_nag};
+use cozy_chess::{Piece, Rank};
+
+use crate::san::{San, SanPlus, Suffix, glyph_nag};
 
 /// How a game ended, as written in the movetext or the `Result` tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Outcome {
+    /// `1-0`.
     WhiteWins,
+    /// `0-1`.
     BlackWins,
+    /// `1/2-1/2` (also `½-½`, `1/2`, `=-=`).
     Draw,
     /// `*`: unfinished or unknown.
     #[default]
@@ -31,6 +36,7 @@ impl Outcome {
         })
     }
 
+    /// The marker as export writes it (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::WhiteWins => "1-0",
@@ -44,6 +50,7 @@ impl Outcome {
 /// What the visitor wants after a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Control {
+    /// Go on with the next token.
     Continue,
     /// Skip the rest of this game's movetext (e.g. after an illegal move).
     SkipMovetext,
@@ -53,22 +60,31 @@ pub enum Control {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum Problem {
     #[error("token is not a move, number, result or annotation")]
+    /// A symbol that is no move, number, result or annotation (an error).
     NotAMove,
     #[error("comment not closed before end of input")]
+    /// A `{` comment open at the end of input.
     UnterminatedComment,
     #[error("malformed tag pair")]
+    /// A tag pair that is not `[Name "value"]`.
     MalformedTag,
     #[error("`)` without matching `(`")]
+    /// A `)` with no variation open.
     UnmatchedClose,
     #[error("variation not closed at end of game")]
+    /// A `(` still open when the game ended.
     UnclosedVariation,
     #[error("result marker inside a variation")]
+    /// A result marker inside a variation.
     ResultInVariation,
     #[error("reserved `<...>` group skipped")]
+    /// A `<…>` group (reserved by the standard).
     Reserved,
     #[error("unexpected byte")]
+    /// A control byte or a stray `>`.
     InvalidByte,
     #[error("NAG out of range 0-255")]
+    /// A `$` NAG over 255 or without digits.
     BadNag,
 }
 
@@ -81,32 +97,46 @@ pub struct Skip(pub bool);
 /// Slices borrow the reader's buffer and are valid only during the call, which is
 /// what lets the parse-only path run without allocating per move.
 pub trait Visitor {
+    /// What [`Visitor::end_game`] returns for a game.
     type Output;
     /// `at` is the position of the game's first token.
     fn begin_game(&mut self, _at: Pos) {}
     /// `value` is raw (escapes in place when `escaped`); see [`crate::text`].
     fn tag(&mut self, _name: &[u8], _value: &[u8], _escaped: bool, _at: Pos) {}
+    /// Called once when the tag section ends, before [`Visitor::begin_movetext`].
+    /// Returning `Skip(true)` skips the movetext: it is still tokenised (to find where
+    /// the game ends) but no move is parsed and no movetext event but the outcome
+    /// marker is reported, so a tag filter runs near tokenising speed (the
+    /// `end_headers` → skip of pgn-reader).
+    fn end_headers(&mut self) -> Skip {
+        Skip(false)
+    }
     /// Called once, before the first movetext event (also for games without tags).
     fn begin_movetext(&mut self) {}
     /// A move token. A `!`/`?` glyph written on it is in `san.glyph` (as NAG 1–6).
     fn san(&mut self, _san: SanPlus, _raw: &[u8], _at: Pos) -> Control {
         Control::Continue
     }
+    /// A NAG (`$n`, or a glyph such as `+=` read as its NAG).
     fn nag(&mut self, _nag: u8, _at: Pos) {}
     /// `{}` and `;` comments; text raw (any encoding).
     fn comment(&mut self, _text: &[u8], _at: Pos) {}
+    /// A `(`: return `Skip(true)` to have the variation skipped.
     fn begin_variation(&mut self, _at: Pos) -> Skip {
         Skip(false)
     }
+    /// The `)` closing a variation that was not skipped.
     fn end_variation(&mut self, _at: Pos) {}
     /// The game-termination marker at the end of the main line.
     fn outcome(&mut self, _outcome: Outcome, _at: Pos) {}
+    /// A problem met while reading; the reader goes on.
     fn problem(&mut self, _problem: Problem, _text: &[u8], _at: Pos) {}
     /// A `%` escape line (text after the `%`), which the model cannot keep.
     fn escape(&mut self, _text: &[u8], _at: Pos) {}
     /// A token read and discarded because it says nothing the moves do not (the
     /// `e.p.` marker: `e`, `ep`).
     fn ignored(&mut self, _text: &[u8], _at: Pos) {}
+    /// The game ended (result, next game's tags, or end of input): its output.
     fn end_game(&mut self) -> Self::Output;
 }
 
@@ -114,9 +144,16 @@ pub trait Visitor {
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     #[error("I/O error: {0}")]
+    /// The inner reader failed.
     Io(#[from] io::Error),
     #[error("{at}: token longer than {limit} bytes")]
-    TokenTooLong { at: Pos, limit: usize },
+    /// A single token (comment, string, symbol) longer than [`MAX_TOKEN`].
+    TokenTooLong {
+        /// Where the token starts.
+        at: Pos,
+        /// The limit in bytes.
+        limit: usize,
+    },
 }
 
 const INITIAL_BUFFER: usize = 128 * 1024;
@@ -175,6 +212,7 @@ enum Phase {
 }
 
 impl<R: Read> PgnReader<R> {
+    /// Reads from `inner`, buffered internally (pass any `Read`, no `BufReader` needed).
     pub fn new(inner: R) -> PgnReader<R> {
         PgnReader {
             inner,
@@ -222,6 +260,12 @@ impl<R: Read> PgnReader<R> {
         }
     }
 
+    /// Makes more input available after the tokenizer asked for it.
+    ///
+    /// The tokenizer rescans an unfinished token from its start after each refill,
+    /// so a refill at least doubles the unconsumed bytes (or reaches the end of
+    /// input): however small the reads of the inner reader, a token of n bytes costs
+    /// O(n) in all, not O(n²).
     #[inline(never)]
     fn refill(&mut self) -> Result<(), ReadError> {
         if self.start > 0 {
@@ -230,35 +274,117 @@ impl<R: Read> PgnReader<R> {
             self.end -= self.start;
             self.start = 0;
         }
-        if self.end == self.buf.len() {
-            if self.buf.len() >= MAX_TOKEN {
-                return Err(ReadError::TokenTooLong {
-                    at: self.tok.pos(),
-                    limit: MAX_TOKEN,
-                });
-            }
-            let n = (self.buf.len() * 2).min(MAX_TOKEN);
-            self.buf.resize(n, 0);
-        }
-        loop {
-            match self.inner.read(&mut self.buf[self.end..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(());
+        let want = (self.end * 2).max(self.end + 1);
+        let mut got = false;
+        while self.end < want && !self.eof {
+            if self.end == self.buf.len() {
+                if self.buf.len() >= MAX_TOKEN {
+                    if got {
+                        break;
+                    }
+                    return Err(ReadError::TokenTooLong {
+                        at: self.tok.pos(),
+                        limit: MAX_TOKEN,
+                    });
                 }
+                let n = (self.buf.len() * 2).min(MAX_TOKEN);
+                self.buf.resize(n, 0);
+            }
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
                 Ok(n) => {
                     self.end += n;
-                    return Ok(());
+                    got = true;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e.into()),
             }
         }
+        Ok(())
     }
 
     fn unread(&mut self, t: &Tok) {
         self.tok.rewind(t.pos);
         self.start = (t.pos.offset - self.base) as usize;
+    }
+
+    /// Parses a move symbol and hands it to the visitor (or reports it as not a move).
+    ///
+    /// A pawn move to the last rank without a promotion piece may be followed directly
+    /// by `(Q)` (spec §6, `e8(Q)`): the tokenizer sees a variation there, so the three
+    /// bytes are looked at before the token is handed on, and consumed when they are
+    /// a promotion.
+    #[inline(always)]
+    fn move_token<V: Visitor>(&mut self, v: &mut V, t: &Tok) -> Result<Control, ReadError> {
+        let text = &self.buf[t.range()];
+        let Ok(mut sp) = SanPlus::parse(text) else {
+            v.problem(Problem::NotAMove, text, t.pos);
+            return Ok(Control::Continue);
+        };
+        if text.len() > 2 && text.last() == Some(&b'e') {
+            // `exd6e.p.`: the parser dropped the `e`; say so as for a separate `e.p.`.
+            v.ignored(b"e.p.", t.pos);
+        }
+        if let San::Normal {
+            piece: None | Some(Piece::Pawn),
+            promotion: promotion @ None,
+            to,
+            ..
+        } = &mut sp.san
+        {
+            if matches!(to.rank(), Rank::First | Rank::Eighth) && text.len() <= 16 {
+                let mut raw = [0u8; 16];
+                let n = text.len();
+                raw[..n].copy_from_slice(text);
+                if let Some((piece, used, suffix)) = self.paren_promotion()? {
+                    *promotion = Some(piece);
+                    if suffix.is_some() {
+                        sp.suffix = suffix;
+                    }
+                    let len = (t.text.1 - t.text.0) as u64;
+                    let at = Pos {
+                        offset: t.pos.offset + len + used as u64,
+                        line: t.pos.line,
+                        col: t.pos.col.saturating_add((len + used as u64) as u32),
+                    };
+                    self.tok.rewind(at);
+                    self.start = (at.offset - self.base) as usize;
+                    return Ok(v.san(sp, &raw[..n], t.pos));
+                }
+                return Ok(v.san(sp, &raw[..n], t.pos));
+            }
+        }
+        Ok(v.san(sp, text, t.pos))
+    }
+
+    /// `(Q)` (optionally followed by `+` or `#`) at the next unconsumed byte: the
+    /// promotion piece, the bytes it takes and the check marker.
+    #[inline(never)]
+    fn paren_promotion(&mut self) -> Result<Option<(Piece, usize, Option<Suffix>)>, ReadError> {
+        while self.end - self.start < 5 && !self.eof {
+            let before = self.end - self.start;
+            self.refill()?;
+            if self.end - self.start == before && !self.eof {
+                break;
+            }
+        }
+        let b = &self.buf[self.start..self.end];
+        if b.len() < 3 || b[0] != b'(' || b[2] != b')' {
+            return Ok(None);
+        }
+        let piece = match b[1] {
+            b'Q' | b'q' => Piece::Queen,
+            b'R' | b'r' => Piece::Rook,
+            b'B' | b'b' => Piece::Bishop,
+            b'N' | b'n' => Piece::Knight,
+            _ => return Ok(None),
+        };
+        let ends = |i: usize| b.get(i).is_none_or(|&c| !c.is_ascii_alphanumeric());
+        Ok(Some(match b.get(3) {
+            Some(b'+') if ends(4) => (piece, 4, Some(Suffix::Check)),
+            Some(b'#') if ends(4) => (piece, 4, Some(Suffix::Mate)),
+            _ => (piece, 3, None),
+        }))
     }
 
     /// Reads the next game into `visitor`; `Ok(None)` at end of input.
@@ -297,17 +423,39 @@ impl<R: Read> PgnReader<R> {
                                 || matches!(text[0], b'K' | b'Q' | b'R' | b'B' | b'N'))
                             && text != b"ep"
                         {
-                            after_e = false;
-                            match SanPlus::parse(text) {
-                                Ok(sp) => {
-                                    if v.san(sp, text, t.pos) == Control::SkipMovetext {
-                                        skip_movetext = true;
-                                    }
-                                }
-                                Err(_) => v.problem(Problem::NotAMove, text, t.pos),
+                            // `exd6e.p.`: the `p` that follows completes the marker.
+                            after_e = text.last() == Some(&b'e');
+                            if self.move_token(v, &t)? == Control::SkipMovetext {
+                                skip_movetext = true;
                             }
                             continue;
                         }
+                    }
+                    _ => {}
+                }
+            }
+            // Skipped movetext (headers-only reading, or after an illegal move): only
+            // variation depth, results and the next game's start matter.
+            if skip_movetext && phase == Phase::Movetext && !after_result {
+                match t.kind {
+                    TokenKind::MoveNumber
+                    | TokenKind::Dots
+                    | TokenKind::Nag
+                    | TokenKind::LineComment
+                    | TokenKind::Comment { terminated: true } => continue,
+                    TokenKind::Symbol if self.buf[t.text.0].is_ascii_alphabetic() => continue,
+                    TokenKind::VariationOpen => {
+                        depth += 1;
+                        continue;
+                    }
+                    TokenKind::VariationClose => {
+                        if depth > 0 {
+                            if skip_from == Some(depth) {
+                                skip_from = None;
+                            }
+                            depth -= 1;
+                        }
+                        continue;
                     }
                     _ => {}
                 }
@@ -395,6 +543,9 @@ impl<R: Read> PgnReader<R> {
             }
             if phase != Phase::Movetext {
                 phase = Phase::Movetext;
+                if v.end_headers() == Skip(true) {
+                    skip_movetext = true;
+                }
                 v.begin_movetext();
             }
             let skipping = skip_movetext || skip_from.is_some();
@@ -402,7 +553,7 @@ impl<R: Read> PgnReader<R> {
                 TokenKind::Symbol => {
                     let text = &self.buf[t.range()];
                     let completes_ep = after_e && text == b"p";
-                    after_e = text == b"e";
+                    after_e = text.last() == Some(&b'e');
                     match classify(text) {
                         Sym::MoveNumber => {}
                         Sym::Ignore => {
@@ -427,13 +578,8 @@ impl<R: Read> PgnReader<R> {
                             if skipping {
                                 continue;
                             }
-                            match SanPlus::parse(text) {
-                                Ok(sp) => {
-                                    if v.san(sp, text, t.pos) == Control::SkipMovetext {
-                                        skip_movetext = true;
-                                    }
-                                }
-                                Err(_) => v.problem(Problem::NotAMove, text, t.pos),
+                            if self.move_token(v, &t)? == Control::SkipMovetext {
+                                skip_movetext = true;
                             }
                         }
                     }
@@ -512,6 +658,7 @@ impl<R: Read> PgnReader<R> {
             v.problem(Problem::MalformedTag, &self.name, tag_pos);
         }
         if phase == Phase::Tags {
+            v.end_headers();
             v.begin_movetext();
         }
         Ok(Some(v.end_game()))
@@ -532,7 +679,8 @@ fn classify(s: &[u8]) -> Sym {
     if b.is_ascii_digit() {
         // `12…` with a typographic ellipsis is a move number too (spec §5).
         let digits = s.strip_suffix("\u{2026}".as_bytes()).unwrap_or(s);
-        if digits.iter().all(u8::is_ascii_digit) {
+        // `0000` is the UCI null move (what the UCI writer writes), not a number.
+        if digits.iter().all(u8::is_ascii_digit) && s != b"0000" {
             return Sym::MoveNumber;
         }
         if let Some(o) = Outcome::parse(s) {

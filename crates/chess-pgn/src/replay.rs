@@ -18,21 +18,41 @@ pub(crate) fn start_board() -> &'static Board {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
     #[error("{at}: {error}: {san}")]
+    /// A move could not be played.
     Move {
+        /// Where the move is.
         at: Pos,
+        /// The move as written.
         san: String,
+        /// Why it could not be played.
         error: ResolveError,
     },
     #[error("{at}: not a move: {text}")]
-    NotAMove { at: Pos, text: String },
-    #[error("{at}: bad FEN {fen:?}: {reason}")]
-    BadFen {
+    /// A movetext word that is no move.
+    NotAMove {
+        /// Where it is.
         at: Pos,
+        /// The word.
+        text: String,
+    },
+    #[error("{at}: bad FEN {fen:?}: {reason}")]
+    /// The `FEN` tag could not be read.
+    BadFen {
+        /// Where the tag is.
+        at: Pos,
+        /// The tag's value.
         fen: String,
+        /// What is wrong with it.
         reason: String,
     },
     #[error("{at}: unsupported variant {0:?}", .name)]
-    UnsupportedVariant { at: Pos, name: String },
+    /// A `Variant` other than standard chess and Chess960.
+    UnsupportedVariant {
+        /// Where the tag is.
+        at: Pos,
+        /// The variant as named.
+        name: String,
+    },
 }
 
 /// The result of replaying one game's main line.
@@ -40,8 +60,11 @@ pub enum ReplayError {
 pub struct Replayed {
     /// Where the game starts.
     pub at: Pos,
+    /// Moves played (plies) before the end or the first error.
     pub plies: u32,
+    /// The position reached.
     pub board: Board,
+    /// The termination marker, when there was one.
     pub outcome: Option<Outcome>,
     /// The first problem met; moves before it were played.
     pub error: Option<ReplayError>,

@@ -15,32 +15,45 @@ pub enum San {
         /// `None` when no letter was written: a pawn, unless a full from-square is
         /// given (then any piece on that square, as in UCI and `e2e4`).
         piece: Option<Piece>,
+        /// From-file, when written.
         file: Option<File>,
+        /// From-rank, when written.
         rank: Option<Rank>,
+        /// Whether `x` (or `:`) was written.
         capture: bool,
+        /// Destination square.
         to: Square,
+        /// Promotion piece, when written.
         promotion: Option<Piece>,
     },
+    /// `O-O` / `O-O-O` (also with zeros).
     Castle(CastleSide),
     /// `--`, `Z0`, `@@@@`, `0000`: recognised so they can be reported, never played.
     Null,
     /// Crazyhouse drop `N@f3`: recognised so it is reported as unsupported.
     Drop {
+        /// The dropped piece.
         piece: Piece,
+        /// Where it is dropped.
         to: Square,
     },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Which side castling goes to.
 pub enum CastleSide {
+    /// King side, `O-O`.
     Short,
+    /// Queen side, `O-O-O`.
     Long,
 }
 
 /// Check marker as written (import ignores it when resolving, export recomputes it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Suffix {
+    /// `+`.
     Check,
+    /// `#`.
     Mate,
 }
 
@@ -48,8 +61,11 @@ pub enum Suffix {
 /// (`!`, `?`, `!!`, `??`, `!?`, `?!` as NAG 1–6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SanPlus {
+    /// The move.
     pub san: San,
+    /// The check or mate marker as written (export recomputes it).
     pub suffix: Option<Suffix>,
+    /// A move-quality glyph written on the move, as its NAG (1–6).
     pub glyph: Option<u8>,
 }
 
@@ -57,6 +73,7 @@ pub struct SanPlus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum SanError {
     #[error("not a move")]
+    /// Not a move in any accepted spelling.
     Syntax,
 }
 
@@ -64,12 +81,16 @@ pub enum SanError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     #[error("illegal move")]
+    /// No legal move matches.
     Illegal,
     #[error("ambiguous move")]
+    /// More than one legal move matches.
     Ambiguous,
     #[error("null moves are not supported")]
+    /// A null move where one cannot be played.
     NullMove,
     #[error("piece drops are not supported (crazyhouse)")]
+    /// A crazyhouse drop.
     Drop,
 }
 
@@ -141,7 +162,7 @@ impl SanPlus {
         let mut suffix = None;
         // Most tokens end in a square or a piece letter: skip the suffix checks then.
         let last = *s.last().ok_or(SanError::Syntax)?;
-        if matches!(last, b'!' | b'?' | b'+' | b'#' | b'h' | b'p' | 0xA0) {
+        if matches!(last, b'!' | b'?' | b'+' | b'#' | b'h' | b'p' | b'e' | 0xA0) {
             let g = s
                 .iter()
                 .rev()
@@ -166,6 +187,14 @@ impl SanPlus {
             }
             // `e.p.` arrives as separate tokens and is dropped by the reader; `ep` glued on is dropped here.
             if let Some(rest) = s.strip_suffix(b"ep") {
+                if rest.len() >= 2 {
+                    s = rest;
+                }
+            }
+            // `exd6e.p.` without a space arrives as `exd6e` then `.`, `p`, `.`: the `e`
+            // is dropped here and the reader drops the `p` that completes it. A move
+            // never ends in `e` otherwise, so nothing else is read differently.
+            if let Some(rest) = s.strip_suffix(b"e") {
                 if rest.len() >= 2 {
                     s = rest;
                 }
@@ -391,9 +420,23 @@ impl San {
                         }
                     }
                 }
-                // Castling is king-takes-own-rook in cozy-chess; SAN `Kxh1` is not castling.
+                // `Kh1`/`Kxh1` (king onto its own rook) is how some programs write
+                // castling, and how cozy-chess encodes it: legal exactly when that
+                // castling is.
                 if piece == Piece::King && board.colors(us).has(to) {
-                    return Err(ResolveError::Illegal);
+                    let mv = Move {
+                        from: board.king(us),
+                        to,
+                        promotion: None,
+                    };
+                    let own_rook = board.pieces(Piece::Rook).has(to)
+                        && file.is_none_or(|f| f == mv.from.file())
+                        && rank.is_none_or(|r| r == mv.from.rank());
+                    return if own_rook && promotion.is_none() && board.is_legal(mv) {
+                        Ok(mv)
+                    } else {
+                        Err(ResolveError::Illegal)
+                    };
                 }
                 let mut found: Option<Move> = None;
                 let mut count = 0;

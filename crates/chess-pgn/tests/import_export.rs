@@ -105,7 +105,17 @@ fn unsupported_variants_are_refused_with_location_and_reading_goes_on() {
         Some(cozy_chess::Piece::Rook)
     );
     let out = to_pgn_string(g);
-    assert!(out.contains("[FEN \"nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w GDgd - 0 1\"]\n[SetUp \"1\"]\n[Variant \"Chess960\"]\n"), "{out}");
+    // The FEN tag keeps its own castling spelling (X-FEN here), unless asked otherwise.
+    assert!(out.contains("[FEN \"nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1\"]\n[SetUp \"1\"]\n[Variant \"Chess960\"]\n"), "{out}");
+    let shredder = chess_pgn::WriteOptions {
+        fen_castling: Some(chess_pgn::CastlingStyle::Shredder),
+        ..Default::default()
+    };
+    let out2 = chess_pgn::to_pgn_with(g, &shredder).text;
+    assert!(
+        out2.contains("[FEN \"nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w GDgd - 0 1\"]"),
+        "{out2}"
+    );
     assert!(out.contains("4. O-O O-O *"));
 }
 
@@ -217,7 +227,12 @@ fn mutated_real_games_round_trip() {
         for g in Games::new(&d[..]).flatten() {
             let out = to_pgn_string(&g);
             let back = Games::new(out.as_bytes()).next().unwrap().unwrap();
-            assert!(back.same_content(&g), "round {round}:\n{out}");
+            assert!(
+                back.same_content(&g),
+                "round {round}:\n{out}\n{:?}\n{:?}",
+                g.moves,
+                back.moves
+            );
             assert_eq!(
                 to_pgn_string(&back),
                 out,

@@ -35,6 +35,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 /// The README's examples, compiled and run as doctests.
 #[doc = include_str!("../README.md")]
@@ -47,8 +48,11 @@ pub struct ReadmeDoctests;
 /// CR line endings is reported as one long line (columns stay exact offsets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Pos {
+    /// Absolute byte offset from the start of the stream.
     pub offset: u64,
+    /// 1-based line.
     pub line: u32,
+    /// 1-based byte column.
     pub col: u32,
 }
 
@@ -67,14 +71,22 @@ pub enum TokenKind {
     /// first byte of the name to the last byte of the value; the name is
     /// `text[..name_len]` and the value `text[value_start..]`.
     /// Any other tag is delivered as [`TokenKind::TagOpen`] followed by its parts.
-    TagPair { name_len: u32, value_start: u32 },
+    TagPair {
+        /// Length of the name at the start of `text`.
+        name_len: u32,
+        /// Offset of the value in `text`.
+        value_start: u32,
+    },
     /// `[`
     TagOpen,
     /// `]`
     TagClose,
     /// `"…"`; `text` is between the quotes with escapes still in place.
     /// `escaped` tells whether a `\` occurs, so the common case needs no unescaping.
-    String { escaped: bool },
+    String {
+        /// A `\\` occurs in the value.
+        escaped: bool,
+    },
     /// A run of symbol bytes: SAN, results, glyphs, tag names.
     Symbol,
     /// Digits directly followed by one or more `.` (`12.`, `3...`); `text` holds
@@ -91,7 +103,10 @@ pub enum TokenKind {
     /// `)`
     VariationClose,
     /// `{…}`; `text` is between the braces. Unterminated only at end of input.
-    Comment { terminated: bool },
+    Comment {
+        /// False when the input ended before the closing `}`.
+        terminated: bool,
+    },
     /// `;…` to the end of the line; `text` excludes the `;` and the line end.
     LineComment,
     /// A line whose first byte is `%`; `text` is the rest of the line.
@@ -105,6 +120,7 @@ pub enum TokenKind {
 /// One token, borrowing its text from the slice given to [`Tokenizer::next`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Token<'a> {
+    /// What kind of token.
     pub kind: TokenKind,
     /// The payload (see [`TokenKind`] for what is included).
     pub text: &'a [u8],
@@ -117,6 +133,7 @@ pub struct Token<'a> {
 /// What [`Tokenizer::next`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Next<'a> {
+    /// A token.
     Token(Token<'a>),
     /// The slice ends inside a token (or is empty); call again with the same
     /// unconsumed bytes followed by more input, or with `eof = true`.
@@ -173,6 +190,7 @@ impl Default for Tokenizer {
 }
 
 impl Tokenizer {
+    /// A tokenizer at the start of a stream (offset 0, line 1).
     pub fn new() -> Tokenizer {
         Tokenizer {
             offset: 0,
@@ -195,7 +213,9 @@ impl Tokenizer {
     pub fn rewind(&mut self, pos: Pos) {
         self.offset = pos.offset;
         self.line = pos.line;
-        self.line_start = pos.offset.saturating_sub(u64::from(pos.col.saturating_sub(1)));
+        self.line_start = pos
+            .offset
+            .saturating_sub(u64::from(pos.col.saturating_sub(1)));
     }
 
     #[inline]

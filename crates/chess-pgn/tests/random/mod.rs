@@ -183,7 +183,9 @@ fn tag_value(rng: &mut Rng) -> String {
     let chars = [
         'a', 'B', '1', ' ', '.', '-', '?', '"', '\\', 'é', '中', '[', ']',
     ];
-    let s: String = (0..rng.below(12)).map(|_| rng.pick_cloned(&chars)).collect();
+    let s: String = (0..rng.below(12))
+        .map(|_| rng.pick_cloned(&chars))
+        .collect();
     s
 }
 

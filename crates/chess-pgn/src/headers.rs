@@ -1,0 +1,150 @@
+//! Headers-only reading: each game's tags without replaying (or even parsing) its
+//! moves, for tag filters (`select --player …`) that must run near tokenising speed.
+
+use std::io::Read;
+
+use pgn_core::Pos;
+
+use crate::reader::{Outcome, PgnReader, ReadError, Skip, Visitor};
+use crate::text;
+
+/// One game's tag section.
+///
+/// Names and values are kept in one string per game (two allocations a game, not two
+/// a tag), which is what keeps a tag filter near tokenising speed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GameHeaders {
+    text: String,
+    /// Per tag: where its name starts, where its value starts, where it ends.
+    spans: Vec<(usize, usize, usize)>,
+    /// The termination marker of the main line, when there is one.
+    pub outcome: Option<Outcome>,
+    /// Where the game starts.
+    pub at: Pos,
+    /// 1-based index of the game in its input.
+    pub index: u64,
+}
+
+impl GameHeaders {
+    /// Tag pairs in input order, values decoded (UTF-8, else Windows-1252) and
+    /// unescaped; names as written.
+    pub fn tags(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.spans
+            .iter()
+            .map(|&(n, v, e)| (&self.text[n..v], &self.text[v..e]))
+    }
+
+    /// Number of tag pairs.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Whether the game has no tag pair.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// A tag's value, by exact name or, failing that, case-insensitively.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags()
+            .find(|(n, _)| *n == name)
+            .or_else(|| self.tags().find(|(n, _)| n.eq_ignore_ascii_case(name)))
+            .map(|(_, v)| v)
+    }
+}
+
+/// A [`Visitor`] that keeps the tags and skips the movetext.
+#[derive(Debug, Default)]
+pub struct HeadersVisitor {
+    current: GameHeaders,
+    index: u64,
+}
+
+impl Visitor for HeadersVisitor {
+    type Output = GameHeaders;
+
+    fn begin_game(&mut self, at: Pos) {
+        self.index += 1;
+        self.current.at = at;
+        self.current.index = self.index;
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, _at: Pos) {
+        let h = &mut self.current;
+        let n = h.text.len();
+        h.text.push_str(&text::decode(name));
+        let v = h.text.len();
+        match std::str::from_utf8(value) {
+            Ok(plain) if !escaped => h.text.push_str(plain),
+            _ => h.text.push_str(&text::tag_value(value, escaped)),
+        }
+        h.spans.push((n, v, h.text.len()));
+    }
+
+    fn end_headers(&mut self) -> Skip {
+        Skip(true)
+    }
+
+    fn outcome(&mut self, outcome: Outcome, _at: Pos) {
+        self.current.outcome = Some(outcome);
+    }
+
+    fn end_game(&mut self) -> GameHeaders {
+        // The next game is sized like this one: one allocation each, no regrowth.
+        let next = GameHeaders {
+            text: String::with_capacity(self.current.text.len()),
+            spans: Vec::with_capacity(self.current.spans.len()),
+            ..GameHeaders::default()
+        };
+        std::mem::replace(&mut self.current, next)
+    }
+}
+
+/// Iterator of the tag sections of the games of any reader, in order; the game
+/// boundaries are exactly those of [`crate::Games`].
+///
+/// ```
+/// use chess_pgn::Headers;
+/// let pgn = "[White \"Anand\"]\n[Black \"Carlsen\"]\n1. e4 e5 1-0\n\n[White \"Ding\"]\n1. d4 *";
+/// let whites: Vec<String> = Headers::new(pgn.as_bytes())
+///     .map(|h| h.unwrap().tag("White").unwrap().to_string())
+///     .collect();
+/// assert_eq!(whites, ["Anand", "Ding"]);
+/// ```
+pub struct Headers<R> {
+    reader: PgnReader<R>,
+    visitor: HeadersVisitor,
+    done: bool,
+}
+
+impl<R: Read> Headers<R> {
+    /// Reads from `inner` (buffered internally).
+    pub fn new(inner: R) -> Headers<R> {
+        Headers {
+            reader: PgnReader::new(inner),
+            visitor: HeadersVisitor::default(),
+            done: false,
+        }
+    }
+}
+
+impl<R: Read> Iterator for Headers<R> {
+    type Item = Result<GameHeaders, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.reader.read_game(&mut self.visitor) {
+            Ok(Some(h)) => Some(Ok(h)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! The headers-only path agrees with the full reader: same games, same tags, same
+//! outcome markers, on the whole corpus and on games with hostile movetext.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use chess_pgn::{Games, Headers, Outcome};
+
+fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    v.sort();
+    for p in v {
+        if p.is_dir() {
+            pgn_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "pgn") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn headers_equal_full_read_on_the_corpus() {
+    let mut files = Vec::new();
+    pgn_files(&test_support::shared("corpus/classic-pgn-real"), &mut files);
+    let mut n = 0;
+    for path in files {
+        let bytes = fs::read(&path).unwrap();
+        let full: Vec<_> = Games::new(&bytes[..]).collect();
+        let heads: Vec<_> = Headers::new(&bytes[..]).map(Result::unwrap).collect();
+        assert_eq!(full.len(), heads.len(), "{}", path.display());
+        for (g, h) in full.iter().zip(&heads) {
+            let Ok(g) = g else { continue };
+            assert_eq!(g.at, h.at);
+            // The model spells roster names canonically and keeps FEN apart: compare
+            // through the case-insensitive lookup.
+            for (name, value) in &g.tags {
+                if name.starts_with("XDuplicate") {
+                    continue;
+                }
+                assert_eq!(
+                    h.tag(name),
+                    Some(value.as_str()),
+                    "{} {name}",
+                    path.display()
+                );
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 500, "{n}");
+}
+
+#[test]
+fn movetext_is_skipped_but_boundaries_hold() {
+    let pgn = "[White \"A\"]\n1. e4 (1. d4 {x) ( ] } d5) Kxz9 junk $300 e5 1-0\n\
+               [White \"B\"]\n1. e4 *\n1. d4 0-1\n";
+    let h: Vec<_> = Headers::new(pgn.as_bytes()).map(Result::unwrap).collect();
+    assert_eq!(h.len(), 3);
+    assert_eq!(h[0].tag("white"), Some("A"));
+    assert_eq!(h[0].tags().collect::<Vec<_>>(), [("White", "A")]);
+    assert_eq!(h[0].outcome, Some(Outcome::WhiteWins));
+    assert_eq!((h[1].tag("White"), h[1].index), (Some("B"), 2));
+    assert_eq!((h[2].len(), h[2].outcome), (0, Some(Outcome::BlackWins)));
+    assert_eq!(Games::new(pgn.as_bytes()).count(), 3);
+}
