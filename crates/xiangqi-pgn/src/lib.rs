@@ -7,6 +7,7 @@ mod lexer;
 mod model;
 pub mod notation;
 mod reader;
+mod sniff;
 mod writer;
 
 pub use encoding::{Detection, TextEncoding, decode, decode_as, detect, encode};
@@ -17,6 +18,7 @@ pub use reader::{
     MAX_WARNINGS_PER_GAME, ReadError, ReadOptions, Warning, games, games_with, read_bytes,
     read_bytes_with, read_headers, read_path, read_str, read_str_with,
 };
+pub use sniff::{Evidence, evidence, looks_like_xiangqi, xiangqi_confidence};
 pub use writer::{canonical_tags, write_game, write_games, write_xml, write_xml_game};
 
 /// Replays a game's main line from its start and returns the final position; always
