@@ -19,7 +19,10 @@ pub use reader::{
     read_bytes_with, read_headers, read_path, read_str, read_str_with,
 };
 pub use sniff::{Evidence, evidence, looks_like_xiangqi, xiangqi_confidence};
-pub use writer::{canonical_tags, write_game, write_games, write_xml, write_xml_game};
+pub use writer::{
+    canonical_tags, pgn_changes, pgn_comment, pgn_nag_writable, pgn_result, pgn_tag_name,
+    pgn_tag_value, write_game, write_games, write_xml, write_xml_game, xml_unescape,
+};
 
 /// Replays a game's main line from its start and returns the final position; always
 /// succeeds for games produced by the reader, whose moves come from the generator.
