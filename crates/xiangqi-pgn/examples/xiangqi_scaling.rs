@@ -11,8 +11,11 @@ use std::time::Instant;
 
 use xiangqi_pgn::{TextEncoding, decode_as, detect, encode, games as games_iter, read_headers};
 
-/// The families: a name and a generator of about `n` bytes.
-fn families() -> Vec<(&'static str, fn(usize) -> String)> {
+/// A family: its name and a generator of about `n` bytes.
+type Family = (&'static str, fn(usize) -> String);
+
+/// The families.
+fn families() -> Vec<Family> {
     vec![
         ("nested", |n| {
             let k = n / 10;

@@ -241,12 +241,11 @@ impl<'a> Lexer<'a> {
                         break;
                     }
                 }
-                b'\r' => {
-                    if !(j + 1 < self.end && bytes[j + 1] == b'\n') {
-                        newlines += 1;
-                        if newlines > 1 {
-                            break;
-                        }
+                // A lone CR ends a line; CRLF counts at its LF.
+                b'\r' if !(j + 1 < self.end && bytes[j + 1] == b'\n') => {
+                    newlines += 1;
+                    if newlines > 1 {
+                        break;
                     }
                 }
                 _ => {}

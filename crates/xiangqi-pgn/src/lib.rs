@@ -11,7 +11,7 @@ mod sniff;
 mod writer;
 
 pub use encoding::{Detection, TextEncoding, decode, decode_as, detect, encode};
-pub use model::{Game, Line, MoveNode};
+pub use model::{Game, Line, MoveNode, Plies, Ply};
 pub use notation::{MoveError, MoveStyle, Notation, render, resolve_any};
 pub use reader::{
     FileRead, GameRead, Games, Headers, MAX_FILE_WARNINGS, MAX_GAME_BYTES, MAX_VARIATION_DEPTH,

@@ -59,32 +59,54 @@ pub enum ReadError {
     #[error(
         "{file}: game {game}, {line}:{col}: ply {ply}: expected a legal move, found {found:?} ({reason})"
     )]
+    /// A move that is no move, or not legal, or ambiguous in its position.
     Move {
+        /// The file name given to the reader.
         file: String,
+        /// 1-based index of the game in the file.
         game: usize,
+        /// 1-based line of the move text.
         line: usize,
+        /// 1-based column (in characters) of the move text.
         col: usize,
         /// Plies replayed before this one.
         ply: usize,
+        /// The move text as written.
         found: String,
+        /// Why it did not resolve.
         reason: String,
     },
     #[error("{file}: game {game}, {line}:{col}: expected a valid FEN, found {found:?} ({reason})")]
+    /// A `FEN` tag that does not describe a xiangqi position.
     Fen {
+        /// The file name given to the reader.
         file: String,
+        /// 1-based index of the game in the file.
         game: usize,
+        /// 1-based line of the `FEN` tag.
         line: usize,
+        /// 1-based column of the `FEN` tag.
         col: usize,
+        /// The tag value.
         found: String,
+        /// What is wrong with it.
         reason: String,
     },
     #[error("{file}: game {game}, {line}:{col}: expected {expected}, found {found:?}")]
+    /// Unreadable text: an unclosed comment or tag, a stray bracket, or a game over the
+    /// per-game cap.
     Syntax {
+        /// The file name given to the reader.
         file: String,
+        /// 1-based index of the game in the file.
         game: usize,
+        /// 1-based line of the text.
         line: usize,
+        /// 1-based column (in characters) of the text.
         col: usize,
+        /// What the reader expected there.
         expected: String,
+        /// What it found (at most 200 characters of it).
         found: String,
     },
 }
@@ -92,9 +114,14 @@ pub enum ReadError {
 /// Something tolerated while reading.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
+    /// 1-based index of the game it concerns (for a warning outside any game, the game
+    /// that follows; 0 for the whole file, such as an uncertain encoding).
     pub game: usize,
+    /// 1-based line (0 for a summary without a place).
     pub line: usize,
+    /// 1-based column in characters.
     pub col: usize,
+    /// What was tolerated.
     pub message: String,
 }
 
@@ -104,8 +131,11 @@ pub struct Warning {
 pub struct GameRead {
     /// 1-based index in the file.
     pub index: usize,
+    /// The game as far as it was read (tags, start, the moves before an error).
     pub game: Game,
+    /// What stopped the main line, if anything did.
     pub error: Option<ReadError>,
+    /// What was tolerated in this game.
     pub warnings: Vec<Warning>,
 }
 
@@ -131,7 +161,9 @@ impl GameRead {
 /// A whole file.
 #[derive(Debug, Clone)]
 pub struct FileRead {
+    /// The encoding the bytes were decoded with (UTF-8 for [`read_str`]).
     pub encoding: TextEncoding,
+    /// Every game, in file order, read or not.
     pub games: Vec<GameRead>,
     /// Warnings outside any game (junk before the first game).
     pub warnings: Vec<Warning>,
@@ -790,7 +822,7 @@ impl Builder<'_, '_> {
         mut result: Option<String>,
     ) -> (Line, Option<ReadError>, Option<String>) {
         let mut level = 0usize;
-        while let Some(t) = self.lex.next() {
+        for t in self.lex.by_ref() {
             match t.kind {
                 TokKind::Open => level += 1,
                 TokKind::Close if level == 0 && depth > 0 => break,
