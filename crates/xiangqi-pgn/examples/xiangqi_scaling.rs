@@ -5,6 +5,7 @@
 //! ```text
 //! cargo run --release -p xiangqi-pgn --example xiangqi_scaling            # every family, 10k..1M
 //! cargo run --release -p xiangqi-pgn --example xiangqi_scaling nested 10000000
+//! cargo run --release -p xiangqi-pgn --example xiangqi_scaling headers FILE.pgn
 //! ```
 
 use std::time::Instant;
@@ -109,6 +110,26 @@ fn peak_kb() -> u64 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let fams = families();
+    if let [cmd, path] = args.as_slice()
+        && cmd == "headers"
+    {
+        // Headers-only against full reading on one file (issue 17).
+        let bytes = std::fs::read(path).expect("readable file");
+        let text = decode_as(&bytes, detect(&bytes).encoding);
+        let t = Instant::now();
+        let n = games_iter(&text, path).count();
+        let full = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let h = read_headers(&text, path).count();
+        let heads = t.elapsed().as_secs_f64();
+        assert_eq!(n, h);
+        println!(
+            "{} bytes, {n} games: full read {full:.3} s, headers only {heads:.3} s ({:.1}x faster)",
+            bytes.len(),
+            full / heads.max(1e-9)
+        );
+        return;
+    }
     if let [name, size] = args.as_slice() {
         let (_, make) = fams.iter().find(|(f, _)| f == name).expect("family");
         let (dt, bytes, games) = run(name, *make, size.parse().expect("size"));

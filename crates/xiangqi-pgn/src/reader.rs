@@ -599,22 +599,27 @@ fn normalize_tags(tags: &mut Vec<(String, String)>) -> Option<String> {
             t.0 = "Red".to_string();
         }
     }
-    let mut game = Game::new(Position::initial());
-    game.tags = std::mem::take(tags);
+    // (Not through `Game::set_tag`: building a `Game` costs a start position per game.)
+    let find = |tags: &[(String, String)], n: &str| {
+        tags.iter().position(|(k, _)| k.eq_ignore_ascii_case(n))
+    };
     let mut unknown = None;
-    if let Some(raw) = game.tag("Result").map(|s| s.to_string()) {
+    if let Some(i) = find(tags, "Result") {
+        let raw = tags[i].1.clone();
         match map_result_text(&raw) {
             Some(r) if r != raw.trim() || raw.trim().is_empty() => {
                 if !raw.trim().is_empty() {
-                    game.set_tag("XResultText", &raw);
-                    game.set_tag("Result", r);
+                    match find(tags, "XResultText") {
+                        Some(j) => tags[j].1 = raw.clone(),
+                        None => tags.push(("XResultText".to_string(), raw.clone())),
+                    }
+                    tags[i].1 = r.to_string();
                 }
             }
             Some(_) => {}
             None => unknown = Some(raw),
         }
     }
-    *tags = game.tags;
     unknown
 }
 
