@@ -463,9 +463,12 @@ impl<'a> Splitter<'a> {
                 && t.text.starts_with('[')
                 && !matches!(t.kind, TokKind::Comment(_) | TokKind::Escape(_)));
         if let Some(c) = &self.cur {
+            // After a result, the next game's first move: a move number 1, or a move
+            // that starts a line (a tagless game without numbers). Anything else there
+            // (`2. h0g2` after `1-0`) is junk of this game, reported as such.
             let move_start = match &t.kind {
-                TokKind::Number(_) => true,
-                TokKind::Move(w) => is_move_word(w),
+                TokKind::Number(n) => *n == "1",
+                TokKind::Move(w) => t.line_start && is_move_word(w),
                 _ => false,
             };
             let new_game = (is_tag && (c.in_moves || c.ended))

@@ -36,6 +36,18 @@ fn a_result_followed_by_the_next_games_moves_or_tags_ends_the_game() {
 }
 
 #[test]
+fn a_later_move_number_after_a_result_is_junk_of_that_game() {
+    let r = read_str("1. h2e2 h9g7 1-0 2. h0g2\n\n1. b2e2 *\n", "t");
+    assert_eq!(r.games.len(), 2);
+    assert!(
+        r.games[0]
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("junk after the result skipped: \"2.\""))
+    );
+}
+
+#[test]
 fn junk_after_a_result_is_still_skipped_with_a_warning() {
     let r = read_str(
         "1. h2e2 * ===== www.example.com\n\n[Event \"b\"]\n1. b2e2 *\n",
