@@ -254,15 +254,16 @@ fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, out: &mut Vec<S
             need_number = true;
         }
         for v in &node.variations {
-            let mut inner = Vec::new();
-            line_tokens(v, &pos, style, &mut inner);
-            if let Some(first) = inner.first_mut() {
-                first.insert(0, '(');
+            // Written in place (no per-level copy: nesting depth does not multiply
+            // the cost), then the parentheses glued to its first and last token.
+            let from = out.len();
+            line_tokens(v, &pos, style, out);
+            if out.len() > from {
+                out[from].insert(0, '(');
+                if let Some(last) = out.last_mut() {
+                    last.push(')');
+                }
             }
-            if let Some(last) = inner.last_mut() {
-                last.push(')');
-            }
-            out.extend(inner);
             need_number = true;
         }
         pos.play(node.mv);
