@@ -2,7 +2,7 @@
 //! replay fully per source folder, and every failure with its location and reason.
 //!
 //! `cargo run --release -p xiangqi-pgn --example xiangqi_corpus_report -- [CORPUS_DIR] > docs/xiangqi-corpus-report.md`
-//! (default corpus: /work/shared/corpus/xiangqi-real)
+//! (default corpus: `../shared/corpus/xiangqi-real` beside the workspace)
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -57,7 +57,10 @@ fn main() {
     let root = std::env::args()
         .nth(1)
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/corpus/xiangqi-real"));
+        .unwrap_or_else(|| {
+            // The shared folder beside the workspace (`../shared`).
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/xiangqi-real")
+        });
     let mut files = Vec::new();
     pgn_files(&root, &mut files);
     if files.is_empty() {

@@ -1,17 +1,28 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod encoding;
+mod lexer;
 mod model;
 pub mod notation;
 mod reader;
+mod sniff;
 mod writer;
 
-pub use encoding::{TextEncoding, decode, encode};
-pub use model::{Game, Line, MoveNode};
+pub use encoding::{Detection, TextEncoding, decode, decode_as, detect, encode};
+pub use model::{Game, Line, MoveNode, Plies, Ply};
 pub use notation::{MoveError, MoveStyle, Notation, render, resolve_any};
-pub use reader::{FileRead, GameRead, ReadError, Warning, read_bytes, read_path, read_str};
-pub use writer::{canonical_tags, write_game, write_games, write_xml, write_xml_game};
+pub use reader::{
+    FileRead, GameRead, Games, Headers, MAX_FILE_WARNINGS, MAX_GAME_BYTES, MAX_VARIATION_DEPTH,
+    MAX_WARNINGS_PER_GAME, ReadError, ReadOptions, Warning, games, games_with, read_bytes,
+    read_bytes_with, read_headers, read_path, read_str, read_str_with,
+};
+pub use sniff::{Evidence, evidence, looks_like_xiangqi, xiangqi_confidence};
+pub use writer::{
+    canonical_tags, pgn_changes, pgn_comment, pgn_nag_writable, pgn_result, pgn_tag_name,
+    pgn_tag_value, write_game, write_games, write_xml, write_xml_game, xml_unescape,
+};
 
 /// Replays a game's main line from its start and returns the final position; always
 /// succeeds for games produced by the reader, whose moves come from the generator.

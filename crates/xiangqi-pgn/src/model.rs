@@ -8,6 +8,7 @@ use crate::notation::Notation;
 /// One move of a line, with what follows it in the movetext.
 #[derive(Debug, Clone)]
 pub struct MoveNode {
+    /// The move, resolved in the position before it.
     pub mv: Move,
     /// The token as it appeared in the source (empty for games built in code).
     pub source: String,
@@ -22,7 +23,9 @@ pub struct MoveNode {
 /// A line of moves with the comments that precede its first move.
 #[derive(Debug, Clone, Default)]
 pub struct Line {
+    /// Comments before the first move.
     pub leading_comments: Vec<String>,
+    /// The moves, in order.
     pub moves: Vec<MoveNode>,
 }
 
@@ -53,7 +56,9 @@ impl Line {
 pub struct Game {
     /// Tags in source order, names and values verbatim.
     pub tags: Vec<(String, String)>,
+    /// The start position (the `FEN` tag's, or the standard one).
     pub start: Position,
+    /// The main line, with variations inside it.
     pub line: Line,
     /// The termination token (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub result: String,
@@ -119,5 +124,86 @@ impl Game {
             variations: Vec::new(),
         });
         Some(m)
+    }
+}
+
+/// One move of a line in its context: the position before it, the move, its text as
+/// written and what follows it (NAGs, comments, variations). From [`Game::main_line`]
+/// or [`Line::plies`].
+#[derive(Debug, Clone)]
+pub struct Ply<'g> {
+    /// The position before the move.
+    pub before: Position,
+    /// The move.
+    pub mv: Move,
+    /// The move text as it was read (`炮二平五`, `C2.5`, `h2e2`…); empty for a game built
+    /// in code (render one with [`crate::render`]).
+    pub written: &'g str,
+    /// Comments after the move.
+    pub comments: &'g [String],
+    /// NAGs and glyphs after the move.
+    pub nags: &'g [String],
+    /// The node itself, for anything else.
+    pub node: &'g MoveNode,
+}
+
+impl<'g> Ply<'g> {
+    /// The alternatives to this move, each iterated from the position before it.
+    pub fn variations(&self) -> impl Iterator<Item = Plies<'g>> + '_ {
+        self.node.variations.iter().map(|v| v.plies(&self.before))
+    }
+
+    /// The position after the move.
+    pub fn after(&self) -> Position {
+        let mut p = self.before.clone();
+        p.play(self.mv);
+        p
+    }
+}
+
+/// Iterator over the moves of a line with their positions; see [`Ply`].
+#[derive(Debug, Clone)]
+pub struct Plies<'g> {
+    pos: Position,
+    moves: std::slice::Iter<'g, MoveNode>,
+}
+
+impl<'g> Iterator for Plies<'g> {
+    type Item = Ply<'g>;
+
+    fn next(&mut self) -> Option<Ply<'g>> {
+        let node = self.moves.next()?;
+        let before = self.pos.clone();
+        self.pos.play(node.mv);
+        Some(Ply {
+            before,
+            mv: node.mv,
+            written: &node.source,
+            comments: &node.comments,
+            nags: &node.nags,
+            node,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.moves.size_hint()
+    }
+}
+
+impl Line {
+    /// The moves of this line played from `start` (the position before its first move).
+    pub fn plies(&self, start: &Position) -> Plies<'_> {
+        Plies {
+            pos: start.clone(),
+            moves: self.moves.iter(),
+        }
+    }
+}
+
+impl Game {
+    /// The main line as `(position before, move, text as written, comments)` items,
+    /// variations reachable from each item.
+    pub fn main_line(&self) -> Plies<'_> {
+        self.line.plies(&self.start)
     }
 }

@@ -39,6 +39,7 @@ impl Notation {
 /// How to spell moves when writing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveStyle {
+    /// The notation written.
     pub notation: Notation,
     /// Chinese: traditional characters (俥傌帥 / 車馬砲將, 進, 後).
     pub traditional: bool,
@@ -374,19 +375,24 @@ impl std::fmt::Display for MoveError {
 /// A resolved move with the reading notes worth a warning.
 #[derive(Debug, Clone)]
 pub struct Resolved {
+    /// The move.
     pub mv: Move,
+    /// A tolerated irregularity of the text (for example a non-standard spelling).
     pub warning: Option<String>,
 }
 
 /// The syntax family of a move token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TokenKind {
+    /// Chinese move text (`炮二平五`).
     Chinese,
+    /// WXF (`C2.5`).
     Wxf,
     /// Four-character coordinates; the rank dialect is decided per game.
     Coordinates,
     /// Coordinates with a rank `10` or 5 characters: ranks 1..10 for sure.
     CoordinatesRank10,
+    /// WinBoard-style SAN (`Che2`, `Rxb0`).
     San,
 }
 

@@ -1,13 +1,56 @@
-//! Tolerant reader: tokenises a decoded file, splits it into games, and replays every
-//! move through the move generator.
+//! Tolerant reader: splits a decoded file into games while lexing it once, then reads
+//! each game's tags and replays every move through the move generator.
+//!
+//! Limits (issue 13): reading is linear in the input; no token list is kept (the
+//! splitter and the replay both pull tokens from a lexer over the game's text), and a
+//! game longer than [`ReadOptions::max_game_bytes`] (default [`MAX_GAME_BYTES`]) is
+//! reported with a located error instead of being read, the next game going on. So the
+//! memory used for one game is bounded by a constant times that cap, whatever the input.
+//! Variations deeper than [`MAX_VARIATION_DEPTH`] are skipped with a warning, and a game
+//! keeps at most [`MAX_WARNINGS_PER_GAME`] warnings (then one that counts the rest).
 
+use std::collections::VecDeque;
 use std::path::Path;
 
 use xiangqi::{Position, parse_fen};
 
-use crate::encoding::{TextEncoding, decode};
+use crate::encoding::{TextEncoding, detect};
+use crate::lexer::{Lexer, Mark, Tok, TokKind, is_move_word, is_result};
 use crate::model::{Game, Line, MoveNode};
 use crate::notation::{MoveError, Notation, TokenKind, classify, fold_fullwidth, resolve_any};
+
+/// The default per-game cap in bytes of decoded text (2 MiB: the longest real xiangqi
+/// games with full commentary are a few tens of kilobytes).
+pub const MAX_GAME_BYTES: usize = 2 << 20;
+
+/// Variations nested deeper than this are skipped with a warning.
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
+/// Warnings kept per game; the rest are counted in one last warning.
+pub const MAX_WARNINGS_PER_GAME: usize = 100;
+
+/// Warnings kept for a file outside any game (junk between games).
+pub const MAX_FILE_WARNINGS: usize = 1000;
+
+/// How to read a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Decode with this encoding instead of detecting one (the API side of a
+    /// `--encoding` switch). `None`: detect.
+    pub encoding: Option<TextEncoding>,
+    /// A game whose text is longer than this many bytes is not read: it gets a located
+    /// error and the next game goes on.
+    pub max_game_bytes: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            encoding: None,
+            max_game_bytes: MAX_GAME_BYTES,
+        }
+    }
+}
 
 /// Why a game could not be read completely. Every variant names the file, the game
 /// (1-based) and the line:column of the offending text.
@@ -16,32 +59,54 @@ pub enum ReadError {
     #[error(
         "{file}: game {game}, {line}:{col}: ply {ply}: expected a legal move, found {found:?} ({reason})"
     )]
+    /// A move that is no move, or not legal, or ambiguous in its position.
     Move {
+        /// The file name given to the reader.
         file: String,
+        /// 1-based index of the game in the file.
         game: usize,
+        /// 1-based line of the move text.
         line: usize,
+        /// 1-based column (in characters) of the move text.
         col: usize,
         /// Plies replayed before this one.
         ply: usize,
+        /// The move text as written.
         found: String,
+        /// Why it did not resolve.
         reason: String,
     },
     #[error("{file}: game {game}, {line}:{col}: expected a valid FEN, found {found:?} ({reason})")]
+    /// A `FEN` tag that does not describe a xiangqi position.
     Fen {
+        /// The file name given to the reader.
         file: String,
+        /// 1-based index of the game in the file.
         game: usize,
+        /// 1-based line of the `FEN` tag.
         line: usize,
+        /// 1-based column of the `FEN` tag.
         col: usize,
+        /// The tag value.
         found: String,
+        /// What is wrong with it.
         reason: String,
     },
     #[error("{file}: game {game}, {line}:{col}: expected {expected}, found {found:?}")]
+    /// Unreadable text: an unclosed comment or tag, a stray bracket, or a game over the
+    /// per-game cap.
     Syntax {
+        /// The file name given to the reader.
         file: String,
+        /// 1-based index of the game in the file.
         game: usize,
+        /// 1-based line of the text.
         line: usize,
+        /// 1-based column (in characters) of the text.
         col: usize,
+        /// What the reader expected there.
         expected: String,
+        /// What it found (at most 200 characters of it).
         found: String,
     },
 }
@@ -49,9 +114,14 @@ pub enum ReadError {
 /// Something tolerated while reading.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
+    /// 1-based index of the game it concerns (for a warning outside any game, the game
+    /// that follows; 0 for the whole file, such as an uncertain encoding).
     pub game: usize,
+    /// 1-based line (0 for a summary without a place).
     pub line: usize,
+    /// 1-based column in characters.
     pub col: usize,
+    /// What was tolerated.
     pub message: String,
 }
 
@@ -61,8 +131,11 @@ pub struct Warning {
 pub struct GameRead {
     /// 1-based index in the file.
     pub index: usize,
+    /// The game as far as it was read (tags, start, the moves before an error).
     pub game: Game,
+    /// What stopped the main line, if anything did.
     pub error: Option<ReadError>,
+    /// What was tolerated in this game.
     pub warnings: Vec<Warning>,
 }
 
@@ -88,17 +161,47 @@ impl GameRead {
 /// A whole file.
 #[derive(Debug, Clone)]
 pub struct FileRead {
+    /// The encoding the bytes were decoded with (UTF-8 for [`read_str`]).
     pub encoding: TextEncoding,
+    /// Every game, in file order, read or not.
     pub games: Vec<GameRead>,
     /// Warnings outside any game (junk before the first game).
     pub warnings: Vec<Warning>,
 }
 
-/// Reads every game of `bytes`; `name` is used in error messages.
+/// Reads every game of `bytes`; `name` is used in error messages. The encoding is
+/// detected (see [`crate::detect`]); an uncertain guess adds a file warning.
 pub fn read_bytes(bytes: &[u8], name: &str) -> FileRead {
-    let (text, encoding) = decode(bytes);
-    let mut out = read_str(&text, name);
+    read_bytes_with(bytes, name, &ReadOptions::default())
+}
+
+/// [`read_bytes`] with options: a forced encoding, another per-game cap.
+pub fn read_bytes_with(bytes: &[u8], name: &str, options: &ReadOptions) -> FileRead {
+    let (text, encoding, note) = match options.encoding {
+        Some(enc) => (crate::encoding::decode_as(bytes, enc), enc, None),
+        None => {
+            let d = detect(bytes);
+            let note = d.uncertain.then(|| d.note());
+            (
+                crate::encoding::decode_as(bytes, d.encoding),
+                d.encoding,
+                note,
+            )
+        }
+    };
+    let mut out = read_str_with(&text, name, options);
     out.encoding = encoding;
+    if let Some(message) = note {
+        out.warnings.insert(
+            0,
+            Warning {
+                game: 0,
+                line: 1,
+                col: 1,
+                message,
+            },
+        );
+    }
     out
 }
 
@@ -110,400 +213,355 @@ pub fn read_path(path: &Path) -> std::io::Result<FileRead> {
 
 /// Reads already-decoded text.
 pub fn read_str(text: &str, name: &str) -> FileRead {
-    let toks = tokenize(text);
-    let mut games = Vec::new();
-    let mut file_warnings = Vec::new();
-    for (i, chunk) in split_games(toks, &mut file_warnings)
-        .into_iter()
-        .enumerate()
-    {
-        games.push(build_game(chunk, i + 1, name));
-    }
+    read_str_with(text, name, &ReadOptions::default())
+}
+
+/// [`read_str`] with options (the encoding option is ignored: the text is decoded).
+pub fn read_str_with(text: &str, name: &str, options: &ReadOptions) -> FileRead {
+    let mut it = games_with(text, name, options);
+    let games: Vec<GameRead> = it.by_ref().collect();
     FileRead {
         encoding: TextEncoding::Utf8,
         games,
-        warnings: file_warnings,
+        warnings: std::mem::take(&mut it.warnings),
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
-enum TokKind {
-    Tag(String, String),
-    Comment(String),
-    Open,
-    Close,
-    Nag(String),
-    Number,
-    Result(String),
-    Move(String),
-    /// A `%` escape line (the text after the `%`).
-    Escape(String),
-    /// Unreadable text, with what was expected.
-    Bad(&'static str),
+/// The games of decoded text one at a time: memory for one game at a time (plus the
+/// text), whatever the number of games.
+///
+/// ```
+/// let text = "1. h2e2 h9g7 *\n1. b2e2 *\n";
+/// let n = xiangqi_pgn::games(text, "two.pgn").filter(|g| g.is_ok()).count();
+/// assert_eq!(n, 2);
+/// ```
+pub fn games<'a>(text: &'a str, name: &'a str) -> Games<'a> {
+    games_with(text, name, &ReadOptions::default())
 }
 
-#[derive(Debug, Clone)]
-struct Tok {
-    kind: TokKind,
-    text: String,
-    line: usize,
-    col: usize,
-    /// First token on its line (a `[` there starts a tag even inside movetext).
-    line_start: bool,
-}
-
-struct Cursor<'a> {
-    chars: Vec<char>,
-    i: usize,
-    line: usize,
-    col: usize,
-    _text: &'a str,
-}
-
-impl Cursor<'_> {
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.i).copied()
+/// [`games`] with options.
+pub fn games_with<'a>(text: &'a str, name: &'a str, options: &ReadOptions) -> Games<'a> {
+    Games {
+        text,
+        name,
+        split: Splitter::new(text, options.max_game_bytes),
+        max_game_bytes: options.max_game_bytes,
+        warnings: Vec::new(),
+        suppressed: 0,
+        index: 0,
     }
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.i += 1;
-        if c == '\n' {
-            self.line += 1;
-            self.col = 1;
+}
+
+/// Iterator over the games of a text, from [`games`].
+pub struct Games<'a> {
+    text: &'a str,
+    name: &'a str,
+    split: Splitter<'a>,
+    max_game_bytes: usize,
+    warnings: Vec<Warning>,
+    suppressed: usize,
+    index: usize,
+}
+
+impl Games<'_> {
+    /// Warnings outside any game met so far (junk between games).
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    fn file_warning(&mut self, w: Warning) {
+        if self.warnings.len() < MAX_FILE_WARNINGS {
+            self.warnings.push(w);
         } else {
-            self.col += 1;
+            self.suppressed += 1;
         }
-        Some(c)
     }
 }
 
-fn is_result(w: &str) -> Option<&'static str> {
-    Some(match w {
-        "1-0" => "1-0",
-        "0-1" => "0-1",
-        "1/2-1/2" | "½-½" | "1/2" => "1/2-1/2",
-        "*" => "*",
-        _ => return None,
+impl Iterator for Games<'_> {
+    type Item = GameRead;
+
+    fn next(&mut self) -> Option<GameRead> {
+        loop {
+            match self.split.next() {
+                Some(Piece::Junk(w)) => {
+                    let w = Warning {
+                        game: self.index + 1,
+                        ..w
+                    };
+                    self.file_warning(w);
+                }
+                Some(Piece::Game(span)) => {
+                    self.index += 1;
+                    return Some(build_game(
+                        self.text,
+                        span,
+                        self.index,
+                        self.name,
+                        self.max_game_bytes,
+                    ));
+                }
+                None => {
+                    if self.suppressed > 0 {
+                        let n = std::mem::take(&mut self.suppressed);
+                        self.warnings.push(Warning {
+                            game: self.index,
+                            line: 0,
+                            col: 0,
+                            message: format!("{n} more warnings outside games not shown"),
+                        });
+                    }
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+/// The tags of one game, read without replaying its moves (issue 17: fast tag filters).
+#[derive(Debug, Clone)]
+pub struct Headers {
+    /// 1-based index of the game in the file (the same as [`GameRead::index`]).
+    pub index: usize,
+    /// Where the game starts.
+    pub line: usize,
+    /// Column of the game's first token.
+    pub col: usize,
+    /// Tags in source order, normalised as [`GameRead`] does (a WinBoard `White` tag
+    /// becomes `Red`; Chinese result words become `Result` with `XResultText`).
+    pub tags: Vec<(String, String)>,
+    /// Set when the game is over the per-game cap (its tags are then not read).
+    pub error: Option<ReadError>,
+}
+
+impl Headers {
+    /// A tag value by case-insensitive name.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The tags of every game of decoded text, without replaying any move: one lexing pass,
+/// the cost of splitting the file into games. Game indices match [`read_str`]'s.
+///
+/// ```
+/// let text = "[Red \"Hu\"]\n1. h2e2 *\n\n[Red \"Xu\"]\n1. b2e2 *\n";
+/// let reds: Vec<String> = xiangqi_pgn::read_headers(text, "f.pgn")
+///     .filter_map(|h| h.tag("Red").map(str::to_string))
+///     .collect();
+/// assert_eq!(reds, ["Hu", "Xu"]);
+/// ```
+pub fn read_headers<'a>(text: &'a str, name: &'a str) -> impl Iterator<Item = Headers> + 'a {
+    let max = MAX_GAME_BYTES;
+    let mut index = 0;
+    Splitter::new(text, max).filter_map(move |p| match p {
+        Piece::Junk(_) => None,
+        Piece::Game(span) => {
+            index += 1;
+            let error = span.oversize.map(|o| oversize_error(name, index, max, o));
+            let mut tags: Vec<(String, String)> =
+                span.tags.into_iter().map(|t| (t.name, t.value)).collect();
+            normalize_tags(&mut tags);
+            Some(Headers {
+                index,
+                line: span.at.line,
+                col: span.at.col,
+                tags,
+                error,
+            })
+        }
     })
 }
 
-fn tokenize(text: &str) -> Vec<Tok> {
-    // CRLF and lone CR (mixed in some files) both end a line.
-    let norm = text.replace("\r\n", "\n").replace('\r', "\n");
-    let mut c = Cursor {
-        chars: norm.chars().collect(),
-        i: 0,
-        line: 1,
-        col: 1,
-        _text: text,
-    };
-    let mut toks = Vec::new();
-    let mut line_start = true;
-    while let Some(ch) = c.peek() {
-        if ch == '\n' {
-            line_start = true;
-            c.bump();
-            continue;
-        }
-        if ch.is_whitespace() || ch == '\u{feff}' {
-            c.bump();
-            continue;
-        }
-        let (line, col) = (c.line, c.col);
-        let push = |kind: TokKind, text: String, toks: &mut Vec<Tok>| {
-            toks.push(Tok {
-                kind,
-                text,
-                line,
-                col,
-                line_start,
-            })
-        };
-        if ch == '%' && col == 1 {
-            c.bump();
-            let mut s = String::new();
-            while c.peek().is_some_and(|x| x != '\n') {
-                s.push(c.bump().unwrap_or(' '));
-            }
-            push(TokKind::Escape(s.clone()), format!("%{s}"), &mut toks);
-            continue;
-        }
-        match ch {
-            '[' => {
-                c.bump();
-                let (kind, raw) = read_tag(&mut c);
-                push(kind, raw, &mut toks);
-            }
-            '{' => {
-                c.bump();
-                let mut s = String::new();
-                let mut closed = false;
-                while let Some(x) = c.bump() {
-                    if x == '}' {
-                        closed = true;
-                        break;
-                    }
-                    s.push(x);
-                }
-                if closed {
-                    push(TokKind::Comment(s.clone()), s, &mut toks);
-                } else {
-                    push(TokKind::Bad("a closing '}'"), format!("{{{s}"), &mut toks);
-                }
-            }
-            ';' => {
-                c.bump();
-                let mut s = String::new();
-                while c.peek().is_some_and(|x| x != '\n') {
-                    s.push(c.bump().unwrap_or(' '));
-                }
-                push(TokKind::Comment(s.clone()), s, &mut toks);
-            }
-            '(' => {
-                c.bump();
-                push(TokKind::Open, "(".into(), &mut toks);
-            }
-            ')' => {
-                c.bump();
-                push(TokKind::Close, ")".into(), &mut toks);
-            }
-            ']' | '}' => {
-                c.bump();
-                push(TokKind::Bad("a move"), ch.to_string(), &mut toks);
-            }
-            _ => {
-                let mut w = String::new();
-                while let Some(x) = c.peek() {
-                    if x.is_whitespace() || "{}()[];".contains(x) {
-                        break;
-                    }
-                    w.push(x);
-                    c.bump();
-                }
-                for (kind, t) in classify_word(&w) {
-                    push(kind, t, &mut toks);
-                }
-            }
-        }
-        line_start = false;
-    }
-    toks
+struct TagAt {
+    name: String,
+    value: String,
+    line: usize,
+    col: usize,
 }
 
-fn read_tag(c: &mut Cursor) -> (TokKind, String) {
-    let mut name = String::new();
-    while c.peek().is_some_and(|x| x == ' ' || x == '\t') {
-        c.bump();
-    }
-    while let Some(x) = c.peek() {
-        if x.is_whitespace() || x == '"' || x == ']' {
-            break;
-        }
-        name.push(x);
-        c.bump();
-    }
-    while c
-        .peek()
-        .is_some_and(|x| x == ' ' || x == '\t' || x == '\u{3000}')
-    {
-        c.bump();
-    }
-    if c.peek() != Some('"') {
-        // `[Name]` or garbage: skip the rest of the line.
-        let mut rest = String::new();
-        while c.peek().is_some_and(|x| x != '\n') {
-            rest.push(c.bump().unwrap_or(' '));
-        }
-        return (
-            TokKind::Bad("a tag value in quotes"),
-            format!("[{name}{rest}"),
-        );
-    }
-    c.bump();
-    // The value ends at the quote that is followed by `]` (values in the wild contain
-    // unescaped quotes and brackets, and sometimes span two lines).
-    let start = c.i;
-    let mut end = None;
-    let mut j = start;
-    while j < c.chars.len() {
-        let x = c.chars[j];
-        if x == '\\' && j + 1 < c.chars.len() {
-            j += 2;
-            continue;
-        }
-        if x == '"' {
-            let mut k = j + 1;
-            while k < c.chars.len() && (c.chars[k] == ' ' || c.chars[k] == '\t') {
-                k += 1;
-            }
-            if k < c.chars.len() && c.chars[k] == ']' {
-                end = Some((j, k));
-                break;
-            }
-        }
-        if x == '\n' && j > start && c.chars[j - 1] == '\n' {
-            break;
-        }
-        j += 1;
-    }
-    let Some((vend, close)) = end else {
-        let mut rest = String::new();
-        while c.peek().is_some_and(|x| x != '\n') {
-            rest.push(c.bump().unwrap_or(' '));
-        }
-        return (TokKind::Bad("a closing '\"]'"), format!("[{name} \"{rest}"));
-    };
-    let mut value = String::new();
-    let mut k = start;
-    while k < vend {
-        let x = c.chars[k];
-        if x == '\\' && k + 1 < vend && matches!(c.chars[k + 1], '"' | '\\') {
-            value.push(c.chars[k + 1]);
-            k += 2;
-        } else {
-            value.push(x);
-            k += 1;
-        }
-    }
-    while c.i <= close {
-        c.bump();
-    }
-    (TokKind::Tag(fold_fullwidth(&name), value), name)
+/// One game's place in the text, found by the splitter.
+struct Span {
+    at: Mark,
+    end: usize,
+    tags: Vec<TagAt>,
+    /// Where the cap was crossed, and the game's length in bytes.
+    oversize: Option<(usize, usize, usize)>,
 }
 
-fn is_glyph(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c == '!' || c == '?')
+enum Piece {
+    Game(Span),
+    Junk(Warning),
 }
 
-fn classify_word(w: &str) -> Vec<(TokKind, String)> {
-    let folded = fold_fullwidth(w);
-    if let Some(r) = is_result(&folded) {
-        return vec![(TokKind::Result(r.to_string()), w.to_string())];
-    }
-    if folded.starts_with('$') || is_glyph(&folded) {
-        return vec![(TokKind::Nag(folded.clone()), w.to_string())];
-    }
-    // WXF two-file soldier moves (`66.7`) look like a move number glued to a digit.
-    if classify(&folded) == Some(TokenKind::Wxf) && folded.chars().count() == 4 {
-        return vec![(TokKind::Move(w.to_string()), w.to_string())];
-    }
-    let digits = folded.chars().take_while(|c| c.is_ascii_digit()).count();
-    let rest: String = folded.chars().skip(digits).collect();
-    let dots = rest.chars().take_while(|&c| c == '.' || c == '…').count();
-    let mut out = Vec::new();
-    // `12.`, `12...`, `12…` and a bare `...` are move numbers; text glued after them
-    // (`1.h2e2`) is the move.
-    // Folding maps characters one to one, so char offsets into `folded` are offsets
-    // into `w`: moves keep their source spelling (full-width and all).
-    let skip = if dots > 0 { digits + dots } else { 0 };
-    if dots > 0 {
-        out.push((TokKind::Number, w.to_string()));
-    }
-    let body: String = folded.chars().skip(skip).collect();
-    let original: String = w.chars().skip(skip).collect();
-    if body.is_empty() {
-        return out;
-    }
-    if let Some(r) = is_result(&body) {
-        out.push((TokKind::Result(r.to_string()), body));
-        return out;
-    }
-    let glyph_start = body
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| *c == '!' || *c == '?')
-        .last()
-        .map(|(i, _)| i);
-    match glyph_start {
-        Some(i) if i > 0 => {
-            let n = body[..i].chars().count();
-            let mv: String = original.chars().take(n).collect();
-            out.push((TokKind::Move(mv.clone()), mv));
-            out.push((TokKind::Nag(body[i..].to_string()), body[i..].to_string()));
+struct Chunk {
+    at: Mark,
+    first_text: String,
+    tags: Vec<TagAt>,
+    has_tag: bool,
+    has_move: bool,
+    in_moves: bool,
+    /// A result at variation depth 0 was read: only comments may follow.
+    ended: bool,
+    depth: usize,
+    /// A result inside a variation: a following `1.` starts a new game (the variation
+    /// was never closed).
+    result_in_variation: bool,
+    oversize_at: Option<(usize, usize)>,
+}
+
+/// Finds game boundaries while lexing the whole text once, keeping only the current
+/// game's tags.
+struct Splitter<'a> {
+    lex: Lexer<'a>,
+    end: usize,
+    max: usize,
+    cur: Option<Chunk>,
+    out: VecDeque<Piece>,
+}
+
+impl<'a> Splitter<'a> {
+    fn new(text: &'a str, max: usize) -> Splitter<'a> {
+        Splitter {
+            lex: Lexer::new(text, Mark::origin(), text.len()),
+            end: text.len(),
+            max,
+            cur: None,
+            out: VecDeque::new(),
         }
-        _ => out.push((TokKind::Move(original.clone()), original)),
     }
-    out
-}
 
-fn split_games(toks: Vec<Tok>, file_warnings: &mut Vec<Warning>) -> Vec<Vec<Tok>> {
-    let mut games: Vec<Vec<Tok>> = Vec::new();
-    let mut cur: Vec<Tok> = Vec::new();
-    let mut in_moves = false;
-    let mut ended = false;
-    for t in toks {
+    fn finish(&mut self, c: Chunk, end: usize) {
+        if !c.has_tag && !c.has_move {
+            // Text before a game that holds neither a tag nor anything move-like (a
+            // title line, an advert) is junk, not a game.
+            self.out.push_back(Piece::Junk(Warning {
+                game: 0,
+                line: c.at.line,
+                col: c.at.col,
+                message: format!("junk before a game skipped: {:?}", c.first_text),
+            }));
+            return;
+        }
+        let len = end - c.at.pos;
+        self.out.push_back(Piece::Game(Span {
+            at: c.at,
+            end,
+            tags: c.tags,
+            oversize: c.oversize_at.map(|(l, col)| (l, col, len)),
+        }));
+    }
+
+    fn feed(&mut self, t: Tok<'a>) {
         // A comment's text is kept without its `{`/`;`: one that starts with `[` at the
         // start of a line (`{[%clk 0:10]}`) is still a comment, not a tag.
         let is_tag = matches!(t.kind, TokKind::Tag(..))
             || (t.line_start
                 && t.text.starts_with('[')
                 && !matches!(t.kind, TokKind::Comment(_) | TokKind::Escape(_)));
-        if is_tag && (in_moves || ended) {
-            let chunk = std::mem::take(&mut cur);
-            // Text before a game that holds neither a tag nor anything move-like (a
-            // title line, an advert) is junk, not a game.
-            let tagless = !chunk.iter().any(|t| matches!(t.kind, TokKind::Tag(..)));
-            let moveless = !chunk.iter().any(
-                |t| matches!(&t.kind, TokKind::Move(m) if classify(&fold_fullwidth(m)).is_some()),
-            );
-            if tagless && moveless {
-                if let Some(t) = chunk.first() {
-                    file_warnings.push(Warning {
-                        game: games.len() + 1,
-                        line: t.line,
-                        col: t.col,
-                        message: format!("junk before a game skipped: {:?}", t.text),
-                    });
-                }
-            } else {
-                games.push(chunk);
+        if let Some(c) = &self.cur {
+            // After a result, the next game's first move: a move number 1, or a move
+            // that starts a line (a tagless game without numbers). Anything else there
+            // (`2. h0g2` after `1-0`) is junk of this game, reported as such.
+            let move_start = match &t.kind {
+                TokKind::Number(n) => *n == "1",
+                TokKind::Move(w) => t.line_start && is_move_word(w),
+                _ => false,
+            };
+            let new_game = (is_tag && (c.in_moves || c.ended))
+                || (c.ended && move_start)
+                || (c.result_in_variation && matches!(t.kind, TokKind::Number("1")));
+            if new_game {
+                let c = self.cur.take().expect("checked above");
+                self.finish(c, t.start);
             }
-            in_moves = false;
-            ended = false;
         }
-        if ended {
-            match t.kind {
-                TokKind::Comment(_) | TokKind::Escape(_) => cur.push(t),
-                _ => {
-                    // Junk after the result (adverts, `=====`): skipped up to the next tag.
-                    let w = Warning {
-                        game: games.len() + 1,
-                        line: t.line,
-                        col: t.col,
-                        message: format!("junk after the result skipped: {:?}", t.text),
-                    };
-                    if let Some(last) = cur.last_mut() {
-                        if !matches!(last.kind, TokKind::Bad("junk")) {
-                            cur.push(Tok {
-                                kind: TokKind::Bad("junk"),
-                                text: w.message.clone(),
-                                line: t.line,
-                                col: t.col,
-                                line_start: false,
-                            });
-                        }
-                    } else {
-                        file_warnings.push(w);
-                    }
-                }
-            }
-            continue;
+        let c = self.cur.get_or_insert_with(|| Chunk {
+            at: Mark {
+                pos: t.start,
+                line: t.line,
+                col: t.col,
+                line_start: t.line_start,
+            },
+            first_text: t.text.chars().take(80).collect(),
+            tags: Vec::new(),
+            has_tag: false,
+            has_move: false,
+            in_moves: false,
+            ended: false,
+            depth: 0,
+            result_in_variation: false,
+            oversize_at: None,
+        });
+        if c.oversize_at.is_none() && t.start + t.text.len() - c.at.pos > self.max {
+            c.oversize_at = Some((t.line, t.col));
+            c.tags = Vec::new();
+        }
+        if c.ended {
+            return;
+        }
+        if !matches!(t.kind, TokKind::Comment(_) | TokKind::Escape(_)) {
+            c.result_in_variation = false;
         }
         match t.kind {
-            TokKind::Tag(..) => {}
+            TokKind::Tag(name, value) => {
+                c.has_tag = true;
+                if c.oversize_at.is_none() {
+                    c.tags.push(TagAt {
+                        name,
+                        value: value.into_owned(),
+                        line: t.line,
+                        col: t.col,
+                    });
+                }
+            }
             TokKind::Result(_) => {
-                ended = true;
-                in_moves = true;
+                c.in_moves = true;
+                if c.depth == 0 {
+                    c.ended = true;
+                } else {
+                    c.result_in_variation = true;
+                }
             }
             TokKind::Comment(_) | TokKind::Escape(_) => {}
-            _ => in_moves = true,
+            TokKind::Open => {
+                c.in_moves = true;
+                c.depth += 1;
+            }
+            TokKind::Close => {
+                c.in_moves = true;
+                c.depth = c.depth.saturating_sub(1);
+            }
+            TokKind::Move(w) => {
+                c.in_moves = true;
+                c.has_move = c.has_move || is_move_word(w);
+            }
+            _ => c.in_moves = true,
         }
-        cur.push(t);
     }
-    if !cur.is_empty() {
-        games.push(cur);
+}
+
+impl Iterator for Splitter<'_> {
+    type Item = Piece;
+
+    fn next(&mut self) -> Option<Piece> {
+        loop {
+            if let Some(p) = self.out.pop_front() {
+                return Some(p);
+            }
+            match self.lex.next() {
+                Some(t) => self.feed(t),
+                None => {
+                    let c = self.cur.take()?;
+                    let end = self.end;
+                    self.finish(c, end);
+                }
+            }
+        }
     }
-    games
 }
 
 fn map_result_text(v: &str) -> Option<&'static str> {
@@ -520,26 +578,106 @@ fn map_result_text(v: &str) -> Option<&'static str> {
     })
 }
 
-const MAX_VARIATION_DEPTH: usize = 64;
-
-struct Builder<'a> {
-    file: &'a str,
-    game: usize,
-    toks: Vec<Tok>,
-    i: usize,
-    rank10: bool,
-    warnings: Vec<Warning>,
-    notation: Option<Notation>,
+fn oversize_error(file: &str, game: usize, max: usize, o: (usize, usize, usize)) -> ReadError {
+    ReadError::Syntax {
+        file: file.to_string(),
+        game,
+        line: o.0,
+        col: o.1,
+        expected: format!("a game of at most {max} bytes (the per-game cap)"),
+        found: format!("a game of {} bytes, not read", o.2),
+    }
 }
 
-impl Builder<'_> {
+/// WinBoard exports name Red "White"; Chinese result words become the PGN result with
+/// the original kept in `XResultText`. Returns the unknown Result value, if any.
+fn normalize_tags(tags: &mut Vec<(String, String)>) -> Option<String> {
+    let has =
+        |tags: &[(String, String)], n: &str| tags.iter().any(|(k, _)| k.eq_ignore_ascii_case(n));
+    if !has(tags, "Red") {
+        if let Some(t) = tags
+            .iter_mut()
+            .find(|(k, _)| k.eq_ignore_ascii_case("White"))
+        {
+            t.0 = "Red".to_string();
+        }
+    }
+    // (Not through `Game::set_tag`: building a `Game` costs a start position per game.)
+    let find = |tags: &[(String, String)], n: &str| {
+        tags.iter().position(|(k, _)| k.eq_ignore_ascii_case(n))
+    };
+    let mut unknown = None;
+    if let Some(i) = find(tags, "Result") {
+        let raw = tags[i].1.clone();
+        match map_result_text(&raw) {
+            Some(r) if r != raw.trim() || raw.trim().is_empty() => {
+                if !raw.trim().is_empty() {
+                    match find(tags, "XResultText") {
+                        Some(j) => tags[j].1 = raw.clone(),
+                        None => tags.push(("XResultText".to_string(), raw.clone())),
+                    }
+                    tags[i].1 = r.to_string();
+                }
+            }
+            Some(_) => {}
+            None => unknown = Some(raw),
+        }
+    }
+    unknown
+}
+
+struct Builder<'a, 't> {
+    file: &'a str,
+    game: usize,
+    lex: Lexer<'t>,
+    rank10: bool,
+    warnings: Vec<Warning>,
+    suppressed: usize,
+    notation: Option<Notation>,
+    /// The main line's result was read: only comments may follow.
+    ended: bool,
+    in_junk: bool,
+    /// Whether the last variation read ended at its `)` (not at the end of the game).
+    closed: bool,
+}
+
+impl Builder<'_, '_> {
     fn warn(&mut self, t: &Tok, message: String) {
+        if self.warnings.len() >= MAX_WARNINGS_PER_GAME {
+            self.suppressed += 1;
+            return;
+        }
         self.warnings.push(Warning {
             game: self.game,
             line: t.line,
             col: t.col,
             message,
         });
+    }
+
+    /// After the result: comments still belong to the game, anything else is junk.
+    fn after_result(&mut self, t: Tok, line: &mut Line) {
+        match &t.kind {
+            TokKind::Comment(c) => {
+                self.in_junk = false;
+                match line.moves.last_mut() {
+                    Some(n) => n.comments.push(c.trim().to_string()),
+                    None => line.leading_comments.push(c.trim().to_string()),
+                }
+            }
+            TokKind::Escape(text) => {
+                let m =
+                    format!("escape line `%{text}` dropped (the game model has no place for it)");
+                self.warn(&t, m)
+            }
+            _ => {
+                if !self.in_junk {
+                    self.in_junk = true;
+                    let m = format!("junk after the result skipped: {:?}", t.text);
+                    self.warn(&t, m);
+                }
+            }
+        }
     }
 
     /// Reads a line from the current token until `)` or the end; returns the line and
@@ -553,40 +691,49 @@ impl Builder<'_> {
         let mut pos = start.clone();
         let mut before_last = start.clone();
         let mut result = None;
-        while self.i < self.toks.len() {
-            let t = self.toks[self.i].clone();
-            self.i += 1;
+        while let Some(t) = self.lex.next() {
+            if self.ended {
+                self.after_result(t, &mut line);
+                continue;
+            }
             match &t.kind {
-                TokKind::Tag(..) | TokKind::Number => {}
+                TokKind::Tag(..) | TokKind::Number(_) => {}
                 TokKind::Comment(c) => match line.moves.last_mut() {
                     Some(n) => n.comments.push(c.trim().to_string()),
                     None => line.leading_comments.push(c.trim().to_string()),
                 },
                 TokKind::Nag(n) => match line.moves.last_mut() {
                     Some(last) => last.nags.push(n.clone()),
-                    None => self.warn(&t, format!("annotation {n} before any move dropped")),
+                    None => {
+                        let m = format!("annotation {n} before any move dropped");
+                        self.warn(&t, m)
+                    }
                 },
-                TokKind::Escape(text) => self.warn(
-                    &t,
-                    format!("escape line `%{text}` dropped (the game model has no place for it)"),
-                ),
+                TokKind::Escape(text) => {
+                    let m = format!(
+                        "escape line `%{text}` dropped (the game model has no place for it)"
+                    );
+                    self.warn(&t, m)
+                }
                 TokKind::Open if depth >= MAX_VARIATION_DEPTH => {
                     // Bounded recursion: deeper nesting is skipped, never a stack overflow.
                     self.warn(&t, "variation nested too deeply, skipped".into());
                     let mut level = 1usize;
-                    while level > 0 && self.i < self.toks.len() {
-                        match self.toks[self.i].kind {
-                            TokKind::Open => level += 1,
-                            TokKind::Close => level -= 1,
-                            _ => {}
+                    while level > 0 {
+                        match self.lex.next().map(|t| t.kind) {
+                            Some(TokKind::Open) => level += 1,
+                            Some(TokKind::Close) => level -= 1,
+                            Some(_) => {}
+                            None => break,
                         }
-                        self.i += 1;
                     }
                 }
                 TokKind::Open => {
                     let (var, err, _) = self.line(&before_last, depth + 1);
                     if let Some(e) = err {
                         self.warn(&t, format!("variation dropped after an error: {e}"));
+                    } else if !self.closed {
+                        self.warn(&t, "variation not closed before the end of the game".into());
                     }
                     match line.moves.last_mut() {
                         Some(n) => n.variations.push(var),
@@ -595,6 +742,7 @@ impl Builder<'_> {
                 }
                 TokKind::Close => {
                     if depth > 0 {
+                        self.closed = true;
                         return (line, None, result);
                     }
                     self.warn(&t, "unmatched ')' ignored".into());
@@ -603,28 +751,24 @@ impl Builder<'_> {
                     if depth > 0 {
                         self.warn(&t, "result inside a variation ignored".into());
                     } else {
-                        result = Some(r.clone());
+                        result = Some(r.to_string());
+                        self.ended = true;
                     }
                 }
                 TokKind::Bad(expected) => {
-                    if *expected == "junk" {
-                        self.warn(&t, t.text.clone());
-                        continue;
-                    }
                     let err = ReadError::Syntax {
                         file: self.file.to_string(),
                         game: self.game,
                         line: t.line,
                         col: t.col,
                         expected: expected.to_string(),
-                        found: t.text.clone(),
+                        found: t.text.chars().take(200).collect(),
                     };
                     return self.fail(line, err, depth, result);
                 }
                 TokKind::Move(text) => {
-                    let folded = fold_fullwidth(text);
                     if self.notation.is_none() {
-                        self.notation = match classify(&folded) {
+                        self.notation = match classify(&fold_fullwidth(text)) {
                             Some(TokenKind::Chinese) => Some(Notation::Chinese),
                             Some(TokenKind::Wxf) => Some(Notation::Wxf),
                             Some(TokenKind::Coordinates | TokenKind::CoordinatesRank10) => {
@@ -633,7 +777,12 @@ impl Builder<'_> {
                             _ => None,
                         };
                     }
-                    match resolve_any(&pos, text, self.rank10) {
+                    let resolved = if text.chars().count() > crate::lexer::MAX_MOVE_CHARS {
+                        Err(MoveError::Syntax)
+                    } else {
+                        resolve_any(&pos, text, self.rank10)
+                    };
+                    match resolved {
                         Ok(r) => {
                             if let Some(w) = r.warning {
                                 self.warn(&t, w);
@@ -642,7 +791,7 @@ impl Builder<'_> {
                             pos.play(r.mv);
                             line.moves.push(MoveNode {
                                 mv: r.mv,
-                                source: text.clone(),
+                                source: text.to_string(),
                                 nags: Vec::new(),
                                 comments: Vec::new(),
                                 variations: Vec::new(),
@@ -658,8 +807,8 @@ impl Builder<'_> {
                                 game: self.game,
                                 line: t.line,
                                 col: t.col,
-                                ply: count_plies(start, &line),
-                                found: text.clone(),
+                                ply: line.moves.len(),
+                                found: text.chars().take(200).collect(),
                                 reason,
                             };
                             return self.fail(line, err, depth, result);
@@ -668,6 +817,7 @@ impl Builder<'_> {
                 }
             }
         }
+        self.closed = false;
         (line, None, result)
     }
 
@@ -680,14 +830,14 @@ impl Builder<'_> {
         mut result: Option<String>,
     ) -> (Line, Option<ReadError>, Option<String>) {
         let mut level = 0usize;
-        while self.i < self.toks.len() {
-            let k = self.toks[self.i].kind.clone();
-            self.i += 1;
-            match k {
+        for t in self.lex.by_ref() {
+            match t.kind {
                 TokKind::Open => level += 1,
                 TokKind::Close if level == 0 && depth > 0 => break,
                 TokKind::Close => level = level.saturating_sub(1),
-                TokKind::Result(r) if depth == 0 => result = Some(r),
+                TokKind::Result(r) if depth == 0 && level == 0 => {
+                    result = Some(r.to_string());
+                }
                 _ => {}
             }
         }
@@ -722,30 +872,32 @@ fn flip_side(fen: &str) -> String {
     f.join(" ")
 }
 
-fn count_plies(_start: &Position, line: &Line) -> usize {
-    line.moves.len()
-}
-
-fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
-    let mut tags: Vec<(String, String)> = Vec::new();
-    for t in &toks {
-        if let TokKind::Tag(n, v) = &t.kind {
-            tags.push((n.clone(), v.clone()));
-        }
+fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> GameRead {
+    let first = (span.at.line, span.at.col);
+    if let Some(o) = span.oversize {
+        return GameRead {
+            index,
+            game: Game::new(Position::initial()),
+            error: Some(oversize_error(file, index, max, o)),
+            warnings: Vec::new(),
+        };
     }
     let mut warnings = Vec::new();
-    let has =
-        |tags: &[(String, String)], n: &str| tags.iter().any(|(k, _)| k.eq_ignore_ascii_case(n));
-    // WinBoard exports name Red "White".
-    if !has(&tags, "Red") {
-        if let Some(t) = tags
-            .iter_mut()
-            .find(|(k, _)| k.eq_ignore_ascii_case("White"))
-        {
-            t.0 = "Red".to_string();
-        }
+    let fen_at = span
+        .tags
+        .iter()
+        .find(|t| t.name.eq_ignore_ascii_case("FEN"))
+        .map(|t| (t.line, t.col));
+    let mut tags: Vec<(String, String)> =
+        span.tags.into_iter().map(|t| (t.name, t.value)).collect();
+    if let Some(raw) = normalize_tags(&mut tags) {
+        warnings.push(Warning {
+            game: index,
+            line: first.0,
+            col: first.1,
+            message: format!("unknown Result value {raw:?} kept"),
+        });
     }
-    let first = toks.first().map(|t| (t.line, t.col)).unwrap_or((1, 1));
     let mut error = None;
     let mut start = Position::initial();
     let fen_tag = tags
@@ -753,11 +905,7 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
         .find(|(k, _)| k.eq_ignore_ascii_case("FEN"))
         .map(|(_, v)| v.clone());
     if let Some(fen) = fen_tag.as_deref() {
-        let at = toks
-            .iter()
-            .find(|t| matches!(&t.kind, TokKind::Tag(n, _) if n.eq_ignore_ascii_case("FEN")))
-            .map(|t| (t.line, t.col))
-            .unwrap_or(first);
+        let at = fen_at.unwrap_or(first);
         match parse_fen(fen) {
             Ok(p) => {
                 for w in p.warnings {
@@ -776,18 +924,26 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
                     game: index,
                     line: at.0,
                     col: at.1,
-                    found: fen.to_string(),
+                    found: fen.chars().take(200).collect(),
                     reason: e.to_string(),
                 })
             }
         }
     }
     // Coordinates: ranks 0..9 (ICCS) or 1..10 (Fairy-Stockfish); decided by any token
-    // with rank 0 or 10, else by which reading replays.
+    // with rank 0 or 10, else by which reading replays. One lexing pass also finds the
+    // side the first Chinese move is written for.
     let mut saw0 = false;
     let mut saw10 = false;
-    for t in &toks {
+    let mut first_text_side = None;
+    for t in Lexer::new(text, span.at, span.end) {
         if let TokKind::Move(m) = &t.kind {
+            if m.chars().count() > crate::lexer::MAX_MOVE_CHARS {
+                continue;
+            }
+            if first_text_side.is_none() {
+                first_text_side = Some(chinese_text_side(m));
+            }
             match classify(&fold_fullwidth(m)) {
                 Some(TokenKind::CoordinatesRank10) => saw10 = true,
                 Some(TokenKind::Coordinates) => saw0 |= m.contains('0'),
@@ -802,36 +958,29 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
     }
     let mut game = Game::new(start.clone());
     game.tags = tags;
-    let tag_result = game.tag("Result").map(|s| s.to_string());
-    if let Some(raw) = &tag_result {
-        match map_result_text(raw) {
-            Some(r) if r != raw.trim() || raw.trim().is_empty() => {
-                if !raw.trim().is_empty() {
-                    game.set_tag("XResultText", raw);
-                    game.set_tag("Result", r);
-                }
-            }
-            Some(_) => {}
-            None => warnings.push(Warning {
-                game: index,
-                line: first.0,
-                col: first.1,
-                message: format!("unknown Result value {raw:?} kept"),
-            }),
-        }
-    }
     if error.is_none() {
         let run = |start: &Position, rank10: bool| {
             let mut b = Builder {
                 file,
                 game: index,
-                toks: toks.clone(),
-                i: 0,
+                lex: Lexer::new(text, span.at, span.end),
                 rank10,
                 warnings: Vec::new(),
+                suppressed: 0,
                 notation: None,
+                ended: false,
+                in_junk: false,
+                closed: false,
             };
             let (line, err, result) = b.line(start, 0);
+            if b.suppressed > 0 {
+                b.warnings.push(Warning {
+                    game: index,
+                    line: first.0,
+                    col: first.1,
+                    message: format!("{} more warnings in this game not shown", b.suppressed),
+                });
+            }
             (line, err, result, b.warnings, b.notation)
         };
         let mut outcome = run(&start, saw10);
@@ -853,10 +1002,6 @@ fn build_game(toks: Vec<Tok>, index: usize, file: &str) -> GameRead {
         // and a digit for Black. A first move written for the other side is tried with
         // the side flipped even when it happens to parse for the stated side (Arabic
         // digits are tolerated for Red), and the flipped reading wins if it replays.
-        let first_text_side = toks.iter().find_map(|t| match &t.kind {
-            TokKind::Move(m) => Some(chinese_text_side(m)),
-            _ => None,
-        });
         let first_move_failed = matches!(&outcome.1, Some(ReadError::Move { ply: 0, .. }));
         let text_disagrees = first_text_side
             .flatten()

@@ -1,5 +1,7 @@
 //! Canonical writer (spec §2.2 tag order, §3 export layout) and the seed's XML form.
 
+use std::borrow::Cow;
+
 use xiangqi::{Position, Side};
 
 use crate::model::{Game, Line};
@@ -9,8 +11,150 @@ const LINE_WIDTH: usize = 80;
 
 const SEVEN: [&str; 7] = ["Event", "Site", "Date", "Round", "Red", "Black", "Result"];
 
+/// A tag value as the PGN writer writes it (before `\\`/`"` escaping): a tag pair
+/// holds one line, so line breaks become spaces. Reading the written tag gives back
+/// exactly this string.
+pub fn pgn_tag_value(v: &str) -> Cow<'_, str> {
+    if v.contains(['\n', '\r']) {
+        Cow::Owned(v.replace("\r\n", " ").replace(['\n', '\r'], " "))
+    } else {
+        Cow::Borrowed(v)
+    }
+}
+
+/// A tag name as the PGN writer writes it: full-width ASCII folded (as the reader
+/// folds it), characters that would end the name (white space, `"`, brackets, braces,
+/// parentheses, `;`, `%`) made `_`; an empty name is `_`.
+pub fn pgn_tag_name(n: &str) -> Cow<'_, str> {
+    let bad = |c: char| c.is_whitespace() || "\"[]{}();%".contains(c);
+    let folded = crate::notation::fold_fullwidth(n);
+    if n.is_empty() {
+        Cow::Borrowed("_")
+    } else if folded.contains(bad) {
+        Cow::Owned(
+            folded
+                .chars()
+                .map(|c| if bad(c) { '_' } else { c })
+                .collect(),
+        )
+    } else if folded != n {
+        Cow::Owned(folded)
+    } else {
+        Cow::Borrowed(n)
+    }
+}
+
 fn escape_tag(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    pgn_tag_value(v).replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// A comment as the PGN writer writes it, which is what reading it back gives:
+/// line breaks normalised to `\n`, outer white space trimmed (the reader trims),
+/// blank lines dropped (a blank line inside a game misleads splitters), and a line
+/// break before a line that looks like a tag pair (`[Name "…"]`, which the reader
+/// takes as the start of the next game after an unclosed comment) made a space. A
+/// comment holding `}` cannot be a brace comment: it is written as a `;` comment, one
+/// line, its line breaks as spaces.
+pub fn pgn_comment(c: &str) -> Cow<'_, str> {
+    let unified;
+    let text = if c.contains('\r') {
+        unified = c.replace("\r\n", "\n").replace('\r', "\n");
+        unified.as_str()
+    } else {
+        c
+    };
+    let trimmed = text.trim();
+    let out = if trimmed.contains('}') {
+        trimmed
+            .split('\n')
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        let mut out = String::with_capacity(trimmed.len());
+        for (i, l) in trimmed
+            .split('\n')
+            .filter(|l| !l.trim().is_empty())
+            .enumerate()
+        {
+            if i > 0 {
+                out.push(if crate::lexer::is_tag_line(l) {
+                    ' '
+                } else {
+                    '\n'
+                });
+            }
+            out.push_str(l);
+        }
+        out
+    };
+    if out == c {
+        Cow::Borrowed(c)
+    } else {
+        Cow::Owned(out)
+    }
+}
+
+/// A NAG or glyph the writer can write (`$n`, or `!`/`?` runs); others are left out.
+pub fn pgn_nag_writable(n: &str) -> bool {
+    let digits = n.strip_prefix('$');
+    match digits {
+        Some(d) => !d.is_empty() && d.len() <= 3 && d.bytes().all(|b| b.is_ascii_digit()),
+        None => !n.is_empty() && n.len() <= 2 && n.chars().all(|c| c == '!' || c == '?'),
+    }
+}
+
+/// The result token written: one of `1-0`, `0-1`, `1/2-1/2`, `*` (anything else is
+/// written as `*`).
+pub fn pgn_result(r: &str) -> &str {
+    match r {
+        "1-0" | "0-1" | "1/2-1/2" | "*" => r,
+        _ => "*",
+    }
+}
+
+/// What writing `game` as PGN changes, one message per change (tag values or names
+/// that cannot be written as they are, comments normalised, NAGs left out, an
+/// unknown result): empty when reading the written game gives back the same game.
+pub fn pgn_changes(game: &Game) -> Vec<String> {
+    let mut out = Vec::new();
+    for (n, v) in &game.tags {
+        if pgn_tag_name(n) != n.as_str() {
+            out.push(format!("tag name {n:?} written as {:?}", pgn_tag_name(n)));
+        }
+        if pgn_tag_value(v) != v.as_str() {
+            out.push(format!(
+                "tag {n}: line breaks in the value written as spaces"
+            ));
+        }
+    }
+    if pgn_result(&game.result) != game.result {
+        out.push(format!("result {:?} written as *", game.result));
+    }
+    fn walk(line: &Line, out: &mut Vec<String>) {
+        let comments = line
+            .leading_comments
+            .iter()
+            .chain(line.moves.iter().flat_map(|m| m.comments.iter()));
+        for c in comments {
+            if pgn_comment(c) != c.as_str() {
+                out.push(format!("comment {:?} written as {:?}", c, pgn_comment(c)));
+            }
+        }
+        for m in &line.moves {
+            for n in &m.nags {
+                if !pgn_nag_writable(n) {
+                    out.push(format!("annotation {n:?} left out"));
+                }
+            }
+            for v in &m.variations {
+                walk(v, out);
+            }
+        }
+    }
+    walk(&game.line, &mut out);
+    out
 }
 
 /// Tags in canonical order (spec §2.2), `Format` set to the written notation.
@@ -33,7 +177,7 @@ pub fn canonical_tags(game: &Game, style: &MoveStyle) -> Vec<(String, String)> {
         }
         let v = match (name, get(name)) {
             ("Red", None) => get("White").unwrap_or_else(|| "?".into()),
-            ("Result", _) => game.result.clone(),
+            ("Result", _) => pgn_result(&game.result).to_string(),
             (_, Some(v)) => v,
             ("Date", None) => "????.??.??".into(),
             (_, None) => "?".into(),
@@ -68,11 +212,12 @@ pub fn canonical_tags(game: &Game, style: &MoveStyle) -> Vec<(String, String)> {
     out
 }
 
-/// A comment as a movetext token: `{…}`, or, when the text holds a `}` (which a brace
-/// comment cannot), a `;` comment to the end of the line (its line breaks as spaces).
+/// A comment as a movetext token (see [`pgn_comment`]): `{…}`, or, when the text
+/// holds a `}` (which a brace comment cannot), a `;` comment to the end of the line.
 fn comment_token(c: &str) -> String {
+    let c = pgn_comment(c);
     if c.contains('}') {
-        format!(";{}\n", c.split(['\n', '\r']).collect::<Vec<_>>().join(" "))
+        format!(";{c}\n")
     } else {
         format!("{{{c}}}")
     }
@@ -101,7 +246,7 @@ fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, out: &mut Vec<S
             out.push(format!("{{{}}}", node.mv.to_iccs()));
             need_number = true;
         }
-        for g in &node.nags {
+        for g in node.nags.iter().filter(|g| pgn_nag_writable(g)) {
             out.push(g.clone());
         }
         for c in &node.comments {
@@ -109,15 +254,16 @@ fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, out: &mut Vec<S
             need_number = true;
         }
         for v in &node.variations {
-            let mut inner = Vec::new();
-            line_tokens(v, &pos, style, &mut inner);
-            if let Some(first) = inner.first_mut() {
-                first.insert(0, '(');
+            // Written in place (no per-level copy: nesting depth does not multiply
+            // the cost), then the parentheses glued to its first and last token.
+            let from = out.len();
+            line_tokens(v, &pos, style, out);
+            if out.len() > from {
+                out[from].insert(0, '(');
+                if let Some(last) = out.last_mut() {
+                    last.push(')');
+                }
             }
-            if let Some(last) = inner.last_mut() {
-                last.push(')');
-            }
-            out.extend(inner);
             need_number = true;
         }
         pos.play(node.mv);
@@ -151,12 +297,12 @@ fn wrap(tokens: &[String]) -> String {
 pub fn write_game(game: &Game, style: &MoveStyle) -> String {
     let mut s = String::new();
     for (n, v) in canonical_tags(game, style) {
-        s.push_str(&format!("[{n} \"{}\"]\n", escape_tag(&v)));
+        s.push_str(&format!("[{} \"{}\"]\n", pgn_tag_name(&n), escape_tag(&v)));
     }
     s.push('\n');
     let mut toks = Vec::new();
     line_tokens(&game.line, &game.start, style, &mut toks);
-    toks.push(game.result.clone());
+    toks.push(pgn_result(&game.result).to_string());
     s.push_str(&wrap(&toks));
     s.push('\n');
     s
@@ -182,32 +328,115 @@ fn xml_escape(s: &str) -> String {
     o
 }
 
-// Tag names become element names; anything that is not a safe XML name is written as
-// a generic <tag name="..."> element so no tag is lost.
+/// Characters XML 1.0 text cannot hold as they are: C0 controls (a parser rejects
+/// them, even as character references), CR (a parser turns it into LF), U+FFFE/U+FFFF.
+fn xml_unsafe(c: char) -> bool {
+    (c < ' ' && c != '\t' && c != '\n') || c == '\u{FFFE}' || c == '\u{FFFF}'
+}
+
+/// Text for an element: escaped markup, and, when the text holds a character XML
+/// cannot carry, the attribute ` escaped="1"` with `\` written `\\` and each such
+/// character written `\u{hex}` (decode with [`xml_unescape`]).
+fn xml_text(s: &str) -> (&'static str, String) {
+    if s.chars().any(xml_unsafe) {
+        (" escaped=\"1\"", xml_escape(&xml_backslashed(s)))
+    } else {
+        ("", xml_escape(s))
+    }
+}
+
+/// In an attribute value a parser also turns tab and line feed into spaces.
+fn xml_attr_unsafe(c: char) -> bool {
+    xml_unsafe(c) || c == '\t' || c == '\n'
+}
+
+/// The backslash form of `escaped="1"` text.
+fn xml_backslashed(s: &str) -> String {
+    xml_backslashed_by(s, xml_unsafe)
+}
+
+fn xml_backslashed_by(s: &str, is_unsafe: fn(char) -> bool) -> String {
+    let mut e = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\\' => e.push_str("\\\\"),
+            c if is_unsafe(c) => e.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => e.push(c),
+        }
+    }
+    e
+}
+
+/// Reverses the `escaped="1"` form of the XML writer: `\\` is `\`, `\u{hex}` the
+/// character of that code.
+pub fn xml_unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('\\') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i + 1..];
+        if let Some(t) = tail.strip_prefix('\\') {
+            out.push('\\');
+            rest = t;
+        } else if let Some(code) = tail
+            .strip_prefix("u{")
+            .and_then(|t| t.split_once('}'))
+            .and_then(|(h, t)| Some((char::from_u32(u32::from_str_radix(h, 16).ok()?)?, t)))
+        {
+            out.push(code.0);
+            rest = code.1;
+        } else {
+            out.push('\\');
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Element names of the XML form itself: a tag with one of these names would read as
+/// a move, a comment or the end of the game, so it is written as `<tag name="…">`.
+const XML_STRUCTURE: [&str; 8] = [
+    "pgn",
+    "pgns",
+    "move",
+    "nag",
+    "comment",
+    "variation",
+    "end",
+    "tag",
+];
+
+// Tag names become element names; anything that is not a safe XML name (or is one of
+// the form's own elements) is written as a generic <tag name="..."> element so no tag
+// is lost or taken for something else.
 fn xml_name(n: &str) -> Option<String> {
     let l = n.to_lowercase();
     let ok = l.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && l.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        && !l.starts_with("xml");
+        && !l.starts_with("xml")
+        && !XML_STRUCTURE.contains(&l.as_str());
     ok.then_some(l)
+}
+
+fn xml_element(indent: &str, name: &str, text: &str, out: &mut String) {
+    let (attr, body) = xml_text(text);
+    out.push_str(&format!("{indent}<{name}{attr}>{body}</{name}>\n"));
 }
 
 fn xml_line(line: &Line, start: &Position, style: &MoveStyle, indent: &str, out: &mut String) {
     let mut pos = start.clone();
     for c in &line.leading_comments {
-        out.push_str(&format!("{indent}<comment>{}</comment>\n", xml_escape(c)));
+        xml_element(indent, "comment", c, out);
     }
     for node in &line.moves {
-        out.push_str(&format!(
-            "{indent}<move>{}</move>\n",
-            xml_escape(&render(&pos, node.mv, style))
-        ));
+        xml_element(indent, "move", &render(&pos, node.mv, style), out);
         for g in &node.nags {
-            out.push_str(&format!("{indent}<nag>{}</nag>\n", xml_escape(g)));
+            xml_element(indent, "nag", g, out);
         }
         for c in &node.comments {
-            out.push_str(&format!("{indent}<comment>{}</comment>\n", xml_escape(c)));
+            xml_element(indent, "comment", c, out);
         }
         for v in &node.variations {
             out.push_str(&format!("{indent}<variation>\n"));
@@ -218,21 +447,36 @@ fn xml_line(line: &Line, start: &Position, style: &MoveStyle, indent: &str, out:
     }
 }
 
-/// The seed's XML form of one game (`<pgn>` element).
+/// The seed's XML form of one game (`<pgn>` element). Tags are elements named after
+/// them in lower case (`<event>`), or `<tag name="…">` when the name is no XML name or
+/// is one of the form's own elements (`Move`, `End`, …); text holding characters XML
+/// cannot carry (control characters, CR) is written in the `escaped="1"` form (see
+/// [`xml_unescape`]), so the document is always well-formed and gives back what was
+/// written.
 pub fn write_xml_game(game: &Game, style: &MoveStyle) -> String {
     let mut s = String::from("<pgn>\n");
     for (n, v) in canonical_tags(game, style) {
-        let v = xml_escape(&v);
         match xml_name(&n) {
-            Some(e) => s.push_str(&format!("  <{e}>{v}</{e}>\n")),
-            None => s.push_str(&format!("  <tag name=\"{}\">{v}</tag>\n", xml_escape(&n))),
+            Some(e) => xml_element("  ", &e, &v, &mut s),
+            None => {
+                // One `escaped` attribute covers both the name and the value.
+                let escaped = n.chars().any(xml_attr_unsafe) || v.chars().any(xml_unsafe);
+                let (name, value) = if escaped {
+                    (
+                        xml_escape(&xml_backslashed_by(&n, xml_attr_unsafe)),
+                        xml_escape(&xml_backslashed(&v)),
+                    )
+                } else {
+                    (xml_escape(&n), xml_escape(&v))
+                };
+                let attr = if escaped { " escaped=\"1\"" } else { "" };
+                s.push_str(&format!("  <tag name=\"{name}\"{attr}>{value}</tag>\n"));
+            }
         }
     }
     xml_line(&game.line, &game.start, style, "  ", &mut s);
-    s.push_str(&format!(
-        "  <end>{}</end>\n</pgn>\n",
-        xml_escape(&game.result)
-    ));
+    xml_element("  ", "end", pgn_result(&game.result), &mut s);
+    s.push_str("</pgn>\n");
     s
 }
 

@@ -1,7 +1,7 @@
 //! Oracle test against the generated corpus: 300 random games + 48 tandem drills, each
-//! in 7 notation variants, with the final FEN in `manifest.jsonl`. Skipped with a
-//! notice when the shared corpus is absent; `testdata/xiangqi/generated-sample/` holds
-//! a copy of the drills so the same checks always run on some data.
+//! in 7 notation variants, with the final FEN in `manifest.jsonl`, found through
+//! `test_support::shared` (the test fails loudly when the shared folder is missing);
+//! `testdata/xiangqi/tandem-drills/` holds a copy of the drills checked the same way.
 
 use std::path::{Path, PathBuf};
 
@@ -151,34 +151,28 @@ fn check_dir(dir: &Path) -> usize {
     checked
 }
 
-fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from("/work/shared/corpus/xiangqi-generated");
-    p.join("manifest.jsonl").exists().then_some(p)
+fn corpus() -> PathBuf {
+    let manifest = test_support::shared("corpus/xiangqi-generated/manifest.jsonl");
+    manifest.parent().expect("a folder").to_path_buf()
 }
 
 #[test]
 fn shared_generated_games_replay_and_convert() {
-    let Some(dir) = corpus() else {
-        eprintln!("notice: /work/shared/corpus/xiangqi-generated absent, test skipped");
-        return;
-    };
+    let dir = corpus();
     let n = check_dir(&dir);
     assert!(n >= 300 * 6, "only {n} game/variant pairs checked");
 }
 
 #[test]
 fn shared_tandem_drills_replay_and_convert() {
-    let Some(dir) = corpus() else {
-        eprintln!("notice: /work/shared/corpus/xiangqi-generated absent, test skipped");
-        return;
-    };
+    let dir = corpus();
     let n = check_dir(&dir.join("tandem-drills"));
     assert!(n >= 48 * 6, "only {n} game/variant pairs checked");
 }
 
 #[test]
 fn local_drill_copy_replays_and_converts() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/xiangqi/tandem-drills");
+    let dir = test_support::testdata().join("xiangqi/tandem-drills");
     let n = check_dir(&dir);
     assert!(n >= 48 * 6, "only {n} game/variant pairs checked");
 }

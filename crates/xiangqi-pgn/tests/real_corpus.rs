@@ -1,4 +1,5 @@
-//! Real games: the copied fixtures always; the full shared corpus when present.
+//! Real games: the copied fixtures, and the full shared corpus (required: found through
+//! `test_support::shared`, a loud failure when missing).
 
 use std::path::{Path, PathBuf};
 
@@ -28,7 +29,7 @@ fn replay_share(dir: &Path) -> Option<(usize, usize)> {
 
 #[test]
 fn copied_real_fixtures_replay_fully() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/xiangqi/real");
+    let root = test_support::testdata().join("xiangqi/real");
     let (g, ok) = replay_share(&root.join("walker8088-cchess")).unwrap();
     assert_eq!((g, ok), (4, 4));
     let (g, ok) = replay_share(&root.join("wukong-xiangqi")).unwrap();
@@ -37,12 +38,9 @@ fn copied_real_fixtures_replay_fully() {
 
 #[test]
 fn shared_real_corpus_replays_at_least_98_percent() {
-    let root = PathBuf::from("/work/shared/corpus/xiangqi-real");
     for folder in ["wukong-xiangqi", "walker8088-cchess"] {
-        let Some((games, ok)) = replay_share(&root.join(folder)) else {
-            eprintln!("notice: {} absent, skipped", root.join(folder).display());
-            continue;
-        };
+        let dir = test_support::shared(&format!("corpus/xiangqi-real/{folder}"));
+        let (games, ok) = replay_share(&dir).expect("a readable folder");
         assert!(games > 0);
         assert!(ok * 100 >= games * 98, "{folder}: {ok}/{games}");
         eprintln!("{folder}: {ok}/{games} games replay fully");
