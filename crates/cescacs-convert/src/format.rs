@@ -1,0 +1,233 @@
+//! Which game-record format some bytes hold: from the file name, else from the first
+//! bytes of the content.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A game-record format the toolkit reads or writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// C'escacs game files (CTL-PGN).
+    CtlPgn,
+    /// Classic chess PGN.
+    Pgn,
+    /// Chinese chess (xiangqi) PGN, in Chinese, WXF or ICCS move notation.
+    XiangqiPgn,
+    /// Chinese chess in the seed program's XML form (output only).
+    XiangqiXml,
+    /// PCN JSON documents (one per file, an array of them, or one per line in `.jsonl`).
+    Pcn,
+}
+
+/// The game a format records: two formats convert into each other only when they
+/// record the same game (PCN records any of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// C'escacs, the hexagonal chess of the CTL-PGN specification.
+    Cescacs,
+    /// Classic (orthodox or Chess960) chess.
+    Chess,
+    /// Xiangqi, Chinese chess.
+    Xiangqi,
+}
+
+impl GameKind {
+    /// The name used in messages: `C'escacs`, `chess`, `xiangqi`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Cescacs => "C'escacs",
+            GameKind::Chess => "chess",
+            GameKind::Xiangqi => "xiangqi",
+        }
+    }
+
+    /// The native text format of this game.
+    pub fn native_format(self) -> Format {
+        match self {
+            GameKind::Cescacs => Format::CtlPgn,
+            GameKind::Chess => Format::Pgn,
+            GameKind::Xiangqi => Format::XiangqiPgn,
+        }
+    }
+}
+
+impl Format {
+    /// Every format, inputs first.
+    pub const ALL: [Format; 5] = [
+        Format::CtlPgn,
+        Format::Pgn,
+        Format::XiangqiPgn,
+        Format::Pcn,
+        Format::XiangqiXml,
+    ];
+
+    /// The name on the command line and in messages (`ctl-pgn`, `pgn`, `xiangqi-pgn`,
+    /// `xiangqi-xml`, `pcn`); [`FromStr`] reads it back.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::CtlPgn => "ctl-pgn",
+            Format::Pgn => "pgn",
+            Format::XiangqiPgn => "xiangqi-pgn",
+            Format::XiangqiXml => "xiangqi-xml",
+            Format::Pcn => "pcn",
+        }
+    }
+
+    /// Whether the toolkit reads this format (every format but xiangqi XML).
+    pub fn is_input(self) -> bool {
+        self != Format::XiangqiXml
+    }
+
+    /// The game this format records; `None` for PCN, which records any of them.
+    pub fn game(self) -> Option<GameKind> {
+        match self {
+            Format::CtlPgn => Some(GameKind::Cescacs),
+            Format::Pgn => Some(GameKind::Chess),
+            Format::XiangqiPgn | Format::XiangqiXml => Some(GameKind::Xiangqi),
+            Format::Pcn => None,
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A format name that is none of [`Format::name`]'s.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format {0:?}: expected one of ctl-pgn, pgn, xiangqi-pgn, xiangqi-xml, pcn")]
+pub struct UnknownFormat(pub String);
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownFormat(s.to_string()))
+    }
+}
+
+fn lower_name(name: &str) -> String {
+    // Only the last path component: a directory called `x.pgn` says nothing.
+    name.rsplit(['/', '\\'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// Whether a directory walk should pick up a file of this name (the game-record
+/// extensions: `.ctl-pgn`, `.ctlpgn`, `.pgn`, `.json`, `.jsonl`, `.pcn`).
+pub fn is_game_file(name: &str) -> bool {
+    let name = lower_name(name);
+    [".ctl-pgn", ".ctlpgn", ".pgn", ".json", ".jsonl", ".pcn"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+}
+
+/// Infers the format of an input from its file name and its first bytes (8 KiB are
+/// plenty). A `.ctl-pgn` or JSON name is decisive; a `.pgn` is looked into, since
+/// C'escacs and xiangqi records are often saved as `.pgn` too, and is classic chess
+/// when nothing says otherwise. `None` when neither name nor content tells.
+///
+/// ```
+/// use cescacs_convert::{detect, Format};
+/// assert_eq!(detect("games.pgn", b"[Game \"Chinese Chess\"]\n"), Some(Format::XiangqiPgn));
+/// assert_eq!(detect("games.pgn", b"[Event \"Open\"]\n"), Some(Format::Pgn));
+/// assert_eq!(detect("-", b"{\"board\": []}"), Some(Format::Pcn));
+/// ```
+pub fn detect(name: &str, head: &[u8]) -> Option<Format> {
+    let name = lower_name(name);
+    if name.ends_with(".ctl-pgn") || name.ends_with(".ctlpgn") {
+        return Some(Format::CtlPgn);
+    }
+    if name.ends_with(".json") || name.ends_with(".jsonl") || name.ends_with(".pcn") {
+        return Some(Format::Pcn);
+    }
+    sniff(head).or_else(|| name.ends_with(".pgn").then_some(Format::Pgn))
+}
+
+/// Guesses the format from content alone (standard input, unknown extensions, a
+/// `.pgn` of any game): the tags that only one format uses, then the share of
+/// non-ASCII bytes (xiangqi movetext in GBK or Big5), then the tags every PGN has.
+pub fn sniff(head: &[u8]) -> Option<Format> {
+    let text = String::from_utf8_lossy(head);
+    let lower = text.to_ascii_lowercase();
+    let trimmed = lower.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.starts_with('{') && trimmed.contains("\"board\"") {
+        return Some(Format::Pcn);
+    }
+    if lower.contains("[variant \"c'escacs")
+        || lower.contains("[variant \"cescacs")
+        || lower.contains("[tlpd ")
+        || lower.contains("[pdtl ")
+    {
+        return Some(Format::CtlPgn);
+    }
+    if lower.contains("[game \"chinese chess\"]")
+        || lower.contains("[variant \"xiangqi\"]")
+        || lower.contains("[format \"iccs\"]")
+        || lower.contains("[format \"wxf\"]")
+        || lower.contains("[format \"chinese\"]")
+        || lower.contains("[redteam ")
+        || lower.contains("[red ")
+    {
+        return Some(Format::XiangqiPgn);
+    }
+    // Chinese-chess movetext in a non-UTF-8 encoding (GBK/Big5) decodes lossily into
+    // replacement characters; classic PGN is ASCII or Latin-1 with far fewer high bytes.
+    let high = head.iter().filter(|&&b| b >= 0x80).count();
+    if head.len() > 64 && high * 4 > head.len() {
+        return Some(Format::XiangqiPgn);
+    }
+    if lower.contains("[event ") || lower.contains("[white ") || trimmed.starts_with("1.") {
+        return Some(Format::Pgn);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_then_content() {
+        assert_eq!(detect("a.ctl-pgn", b""), Some(Format::CtlPgn));
+        assert_eq!(detect("dir/A.JSON", b""), Some(Format::Pcn));
+        assert_eq!(
+            detect("a.pgn", b"[Game \"Chinese Chess\"]\n"),
+            Some(Format::XiangqiPgn)
+        );
+        assert_eq!(
+            detect("a.pgn", b"[Event \"x\"]\n[White \"y\"]\n"),
+            Some(Format::Pgn)
+        );
+        assert_eq!(
+            detect("a.pgn", b"[Variant \"C'escacs\"]\n"),
+            Some(Format::CtlPgn)
+        );
+        assert_eq!(detect("-", b"  {\"board\": []}"), Some(Format::Pcn));
+        assert_eq!(detect("a.txt", b"hello"), None);
+        assert_eq!(detect("a.pgn", b"hello"), Some(Format::Pgn));
+        assert_eq!(detect("x.pgn/a.txt", b"hello"), None);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>(), Ok(f));
+        }
+        assert!("chess".parse::<Format>().is_err());
+        assert!(!Format::XiangqiXml.is_input());
+    }
+
+    #[test]
+    fn game_files() {
+        assert!(is_game_file("a/b.PGN"));
+        assert!(is_game_file("b.jsonl"));
+        assert!(!is_game_file("b.txt"));
+    }
+}

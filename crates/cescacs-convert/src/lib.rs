@@ -1,0 +1,375 @@
+//! One game record in, any other format out: the per-game pipeline of the toolkit.
+//!
+//! For every pair of formats this crate knows how to take the bytes of **one game**
+//! (as cut from its file by [`cescacs_batch::GameSplitter`]), read them with the right
+//! format crate, replay the moves with the rules engine, and write the game in the
+//! target format, reporting every problem at its line and column and every piece of
+//! information the target cannot carry as a warning. The `cescacs` command, the Python
+//! package and any other front end use it, so they all give the same answers.
+//!
+//! * [`Format`], [`detect`] and [`sniff`]: which format some bytes hold.
+//! * [`Record`]: one game read and replayed, in any format, with its tags, moves,
+//!   result, final position, diagnostics, PCN form and picture.
+//! * [`Converter`]: the function `cescacs_batch::run` applies to every game
+//!   (check only, or convert), plus the framing around the outputs ([`OutputFraming`]).
+//!
+//! ```
+//! use cescacs_convert::{Converter, Format, Options, Record};
+//!
+//! let pgn = b"[Event \"Casual\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+//! let record = Record::from_bytes(Format::Pgn, pgn);
+//! assert!(record.errors().is_empty() && record.is_checkmate() == Some(true));
+//! assert_eq!(record.main_line()[6], "Qxf7#");
+//!
+//! // The same game as PCN JSON, through the converter `cescacs convert` uses.
+//! let converter = Converter::new(Format::Pgn, Some(Format::Pcn), Options::default()).unwrap();
+//! let outcome = converter.convert(&cescacs_convert::raw_game(pgn));
+//! assert!(!outcome.is_bad() && outcome.output.starts_with(b"{"));
+//! ```
+//!
+//! Limits: a game is handled in memory; `cescacs_batch` refuses games larger than its
+//! `max_game_bytes` before they reach this crate. Every reader here is linear in the
+//! size of the game.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod cescacs;
+mod chess;
+mod format;
+mod pcn_input;
+mod record;
+mod xiangqi;
+
+pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
+pub use format::{Format, GameKind, UnknownFormat, detect, is_game_file, sniff};
+pub use record::{Game, Record, WriteError, Written};
+
+/// How xiangqi moves are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum XiangqiNotation {
+    /// Chinese vertical-line notation (`炮二平五`), the default.
+    #[default]
+    Chinese,
+    /// WXF (`C2.5`).
+    Wxf,
+    /// ICCS coordinates (`h2e2`).
+    Iccs,
+}
+
+impl XiangqiNotation {
+    pub(crate) fn style(self) -> xiangqi_pgn::MoveStyle {
+        xiangqi_pgn::MoveStyle::canonical(match self {
+            XiangqiNotation::Chinese => xiangqi_pgn::Notation::Chinese,
+            XiangqiNotation::Wxf => xiangqi_pgn::Notation::Wxf,
+            XiangqiNotation::Iccs => xiangqi_pgn::Notation::Iccs,
+        })
+    }
+}
+
+/// How classic chess moves are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[non_exhaustive]
+pub enum ChessNotation {
+    /// Standard algebraic notation (`Nf3`, `exd5`, `O-O`), the PGN export form.
+    #[default]
+    San,
+}
+
+/// What the writers are asked for, and how strict the readers are.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Move notation of xiangqi PGN and XML output.
+    pub xiangqi_notation: XiangqiNotation,
+    /// Move notation of classic PGN output.
+    pub chess_notation: ChessNotation,
+    /// CTL-PGN output with FAN (Unicode) piece symbols.
+    pub fan: bool,
+    /// CTL-PGN output for a minimal reader: no comments, variations or `Redefine`
+    /// (takes precedence over `fan`).
+    pub minimal: bool,
+    /// PCN output as JSON Lines (one document per line) instead of one JSON array.
+    pub json_lines: bool,
+    /// Tolerated irregularities (old check markers, a missing result, …) and every
+    /// warning, loss warnings included, count as errors.
+    pub strict: bool,
+}
+
+impl Options {
+    pub(crate) fn ctl_form(&self) -> ctl_pgn::Form {
+        if self.minimal {
+            ctl_pgn::Form::Minimal
+        } else if self.fan {
+            ctl_pgn::Form::Fan
+        } else {
+            ctl_pgn::Form::Canonical
+        }
+    }
+}
+
+/// Why a [`Converter`] cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConvertError {
+    /// The input format is written but never read (xiangqi XML).
+    #[error("{0} is an output format only")]
+    OutputOnly(Format),
+    /// The two formats record different games (chess to CTL-PGN, …).
+    #[error("cannot convert a {} record to {to}: they are different games", .from.name())]
+    DifferentGames {
+        /// The game the input records.
+        from: GameKind,
+        /// The format asked for.
+        to: Format,
+    },
+}
+
+/// What surrounds the per-game outputs of a conversion: written before the first
+/// game, between two games and after the last (a JSON array for PCN, the document
+/// element for xiangqi XML, nothing for the PGN formats).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OutputFraming {
+    /// Before the first game's output.
+    pub header: Vec<u8>,
+    /// Between two outputs.
+    pub separator: Vec<u8>,
+    /// After the last output.
+    pub footer: Vec<u8>,
+}
+
+impl OutputFraming {
+    /// The framing of a target format with these options (empty for no target).
+    pub fn of(to: Option<Format>, options: &Options) -> OutputFraming {
+        let parts = |h: &[u8], s: &[u8], f: &[u8]| OutputFraming {
+            header: h.to_vec(),
+            separator: s.to_vec(),
+            footer: f.to_vec(),
+        };
+        match to {
+            Some(Format::Pcn) if options.json_lines => parts(b"", b"\n", b"\n"),
+            Some(Format::Pcn) => parts(b"[\n", b",\n", b"\n]\n"),
+            Some(Format::XiangqiXml) => {
+                let style = options.xiangqi_notation.style();
+                let empty = xiangqi_pgn::write_xml(std::iter::empty(), &style);
+                // The document wrapper is what the writer puts around zero games.
+                match empty.find("</") {
+                    Some(close) if empty[..close].contains('>') => {
+                        parts(&empty.as_bytes()[..close], b"", &empty.as_bytes()[close..])
+                    }
+                    _ => OutputFraming::default(),
+                }
+            }
+            _ => OutputFraming::default(),
+        }
+    }
+}
+
+/// The per-game function of a run: checks, or converts, one game of one input format.
+///
+/// It is `Sync` and cheap to share: `cescacs_batch::run` calls [`Converter::convert`]
+/// from every worker thread.
+#[derive(Debug, Clone)]
+pub struct Converter {
+    from: Format,
+    to: Option<Format>,
+    options: Options,
+}
+
+impl Converter {
+    /// A converter from `from` to `to`, or a checker when `to` is `None`. Refuses the
+    /// pairs that cannot work whatever the input: reading xiangqi XML, and formats of
+    /// different games (PCN converts to and from every game; the game a PCN document
+    /// records is known only per document, so a mismatch there is a per-game error).
+    ///
+    /// ```
+    /// use cescacs_convert::{Converter, Format, Options};
+    /// let err = Converter::new(Format::Pgn, Some(Format::CtlPgn), Options::default()).unwrap_err();
+    /// assert_eq!(err.to_string(), "cannot convert a chess record to ctl-pgn: they are different games");
+    /// ```
+    pub fn new(
+        from: Format,
+        to: Option<Format>,
+        options: Options,
+    ) -> Result<Converter, ConvertError> {
+        if !from.is_input() {
+            return Err(ConvertError::OutputOnly(from));
+        }
+        if let (Some(a), Some(to)) = (from.game(), to)
+            && let Some(b) = to.game()
+            && a != b
+        {
+            return Err(ConvertError::DifferentGames { from: a, to });
+        }
+        Ok(Converter { from, to, options })
+    }
+
+    /// The input format.
+    pub fn from(&self) -> Format {
+        self.from
+    }
+
+    /// The output format (`None`: check only).
+    pub fn to(&self) -> Option<Format> {
+        self.to
+    }
+
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// How inputs of this converter's format are cut into games, for a file of this
+    /// name (`-` for standard input): PGN-like files at game boundaries, `.jsonl`
+    /// files at lines (one bad document is one bad game), other JSON whole.
+    pub fn framing(&self, name: &str) -> cescacs_batch::Framing {
+        input_framing(self.from, name)
+    }
+
+    /// What surrounds the per-game outputs (see [`OutputFraming::of`]).
+    pub fn output_framing(&self) -> OutputFraming {
+        OutputFraming::of(self.to, &self.options)
+    }
+
+    /// Reads, replays and (when a target is set) writes one game. A game whose outcome
+    /// has an error has no output; warnings include everything the target format
+    /// could not carry. Never panics, whatever the bytes.
+    pub fn convert(&self, game: &RawGame) -> GameOutcome {
+        if let Some(outcome) =
+            cescacs_batch::oversized(game, cescacs_batch::Options::default().max_game_bytes)
+        {
+            return outcome;
+        }
+        let records = Record::read_all_with(self.from, game, &self.options);
+        let mut outcome = GameOutcome::default();
+        let mut outputs = Vec::new();
+        for record in &records {
+            let prefix = record.location();
+            let start = outcome.diagnostics.len();
+            outcome
+                .diagnostics
+                .extend(record.diagnostics().iter().cloned());
+            if !record.has_errors()
+                && let Some(to) = self.to
+            {
+                match record.write(to, &self.options) {
+                    Ok(written) => {
+                        outcome.diagnostics.extend(written.warnings);
+                        outputs.push(written.text);
+                    }
+                    Err(e) => outcome.diagnostics.push(e.diagnostic()),
+                }
+            }
+            if !prefix.is_empty() {
+                for d in &mut outcome.diagnostics[start..] {
+                    d.message.insert_str(0, prefix);
+                }
+            }
+        }
+        if self.options.strict {
+            for d in &mut outcome.diagnostics {
+                d.severity = Severity::Error;
+            }
+        }
+        // Several outputs come from one PCN input holding several documents.
+        let separator = match self.to {
+            Some(Format::Pcn) if self.options.json_lines => "\n",
+            Some(Format::Pcn) => ",\n",
+            _ => "",
+        };
+        outcome.output = match outputs.len() {
+            0 => Vec::new(),
+            1 => outputs.swap_remove(0).into_bytes(),
+            _ => outputs.join(separator).into_bytes(),
+        };
+        outcome
+    }
+}
+
+/// How inputs of `format` are cut into games, for a file of this name.
+pub fn input_framing(format: Format, name: &str) -> cescacs_batch::Framing {
+    match format {
+        Format::Pcn if name.to_ascii_lowercase().ends_with(".jsonl") => {
+            cescacs_batch::Framing::Lines
+        }
+        Format::Pcn => cescacs_batch::Framing::Whole,
+        _ => cescacs_batch::Framing::Pgn,
+    }
+}
+
+/// A [`RawGame`] holding these bytes as game 1 of its input (for callers that have
+/// one game in memory rather than a file to split).
+pub fn raw_game(bytes: &[u8]) -> RawGame {
+    RawGame {
+        index: 1,
+        line: 1,
+        offset: 0,
+        bytes: bytes.to_vec(),
+        truncated: false,
+    }
+}
+
+/// A diagnostic at a game-relative line and column (clamped to 1).
+pub(crate) fn diag(
+    severity: Severity,
+    line: u64,
+    column: u64,
+    message: impl Into<String>,
+) -> GameDiagnostic {
+    GameDiagnostic {
+        severity,
+        line: line.max(1),
+        column: column.max(1),
+        message: message.into(),
+    }
+}
+
+/// A warning about the whole game (1:1).
+pub(crate) fn warning(message: impl Into<String>) -> GameDiagnostic {
+    diag(Severity::Warning, 1, 1, message)
+}
+
+/// An error about the whole game (1:1).
+pub(crate) fn error(message: impl Into<String>) -> GameDiagnostic {
+    diag(Severity::Error, 1, 1, message)
+}
+
+/// Shortens a text for a message.
+pub(crate) fn excerpt(s: &str) -> String {
+    let flat: Vec<&str> = s.split_whitespace().collect();
+    let flat = flat.join(" ");
+    if flat.chars().count() <= 40 {
+        flat
+    } else {
+        format!("{}…", flat.chars().take(40).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn impossible_pairs_are_refused() {
+        let o = Options::default;
+        assert!(Converter::new(Format::CtlPgn, Some(Format::Pgn), o()).is_err());
+        assert!(Converter::new(Format::XiangqiPgn, Some(Format::CtlPgn), o()).is_err());
+        assert_eq!(
+            Converter::new(Format::XiangqiXml, None, o()).unwrap_err(),
+            ConvertError::OutputOnly(Format::XiangqiXml)
+        );
+        assert!(Converter::new(Format::XiangqiPgn, Some(Format::XiangqiXml), o()).is_ok());
+        assert!(Converter::new(Format::Pcn, Some(Format::Pgn), o()).is_ok());
+        assert!(Converter::new(Format::Pgn, None, o()).is_ok());
+    }
+
+    #[test]
+    fn framings() {
+        let f = OutputFraming::of(Some(Format::Pcn), &Options::default());
+        assert_eq!(f.header, b"[\n");
+        let x = OutputFraming::of(Some(Format::XiangqiXml), &Options::default());
+        assert!(String::from_utf8(x.header).unwrap().contains('<'));
+        assert_eq!(
+            input_framing(Format::Pcn, "a.JSONL"),
+            cescacs_batch::Framing::Lines
+        );
+    }
+}

@@ -1,0 +1,417 @@
+//! One game read and replayed, whatever its format.
+
+use crate::{Format, GameKind, Options, Severity, error, raw_game};
+use cescacs_batch::{GameDiagnostic, RawGame};
+
+/// A game in the model of the format crate that reads it.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
+pub enum Game {
+    /// A C'escacs record (read from CTL-PGN, or from a PCN document of the hex board).
+    Cescacs {
+        /// The record as read.
+        record: ctl_pgn::Game,
+        /// The position after the last main-line move that could be played.
+        position: Option<cescacs_rules::Position>,
+        /// Main-line half-moves played.
+        plies: usize,
+    },
+    /// A classic chess game.
+    Chess(chess_pgn::Game),
+    /// A xiangqi game.
+    Xiangqi(xiangqi_pgn::Game),
+    /// A PCN document of a board none of the rules engines plays (it was replayed by
+    /// the rules-free PCN replayer only).
+    Pcn(pcn::Game),
+}
+
+impl Game {
+    /// Which game this is; `None` for a PCN document of an unknown board.
+    pub fn kind(&self) -> Option<GameKind> {
+        match self {
+            Game::Cescacs { .. } => Some(GameKind::Cescacs),
+            Game::Chess(_) => Some(GameKind::Chess),
+            Game::Xiangqi(_) => Some(GameKind::Xiangqi),
+            Game::Pcn(_) => None,
+        }
+    }
+
+    /// "a C'escacs game", … for messages.
+    fn what(&self) -> &'static str {
+        match self {
+            Game::Cescacs { .. } => "a C'escacs game",
+            Game::Chess(_) => "a chess game",
+            Game::Xiangqi(_) => "a xiangqi game",
+            Game::Pcn(_) => "an unknown board",
+        }
+    }
+}
+
+/// One game of any format, read and replayed: its tags, main line, result and final
+/// position, and every problem found, located at a line and column relative to the
+/// game's first line.
+///
+/// A record exists even when the game could not be read: [`Record::errors`] then says
+/// why, and the accessors return what was read before the error (or nothing).
+///
+/// ```
+/// use cescacs_convert::{Format, Options, Record};
+///
+/// let ctl = "[Variant \"C'escacs\"]\n\n1. E7-E9, E21-E19\n*\n";
+/// let record = Record::from_bytes(Format::CtlPgn, ctl.as_bytes());
+/// assert_eq!(record.main_line(), ["E7-E9", "E21-E19"]);
+/// assert!(record.final_position().unwrap().ends_with(" w RKRrkr - 0 2"));
+/// let pcn = record.write(Format::Pcn, &Options::default()).unwrap();
+/// assert!(pcn.text.starts_with('{') && pcn.warnings.is_empty());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub(crate) format: Format,
+    pub(crate) location: String,
+    pub(crate) game: Option<Game>,
+    /// The document a PCN input held, written back as it is when the target is PCN.
+    pub(crate) source_pcn: Option<pcn::Game>,
+    /// What converting the PCN document to the engine's model could not carry;
+    /// reported when the record is written in a format other than PCN.
+    pub(crate) pcn_warnings: Vec<GameDiagnostic>,
+    pub(crate) diagnostics: Vec<GameDiagnostic>,
+}
+
+/// A game written in a target format, with what the target could not carry.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Written {
+    /// The game in the target format (for PCN: one compact JSON document).
+    pub text: String,
+    /// One warning per item the target format dropped or changed.
+    pub warnings: Vec<GameDiagnostic>,
+}
+
+/// Why a record cannot be written in a format.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The record has errors; a bad game is never written.
+    #[error("the game has errors and is not written")]
+    HasErrors,
+    /// The target format records another game.
+    #[error("{what} cannot be written as {to}")]
+    CannotWrite {
+        /// `a C'escacs game`, `a chess game`, …
+        what: &'static str,
+        /// The format asked for.
+        to: Format,
+    },
+    /// Making the PCN document failed.
+    #[error("cannot convert to PCN: {0}")]
+    ToPcn(pcn_convert::ConvertError),
+}
+
+impl WriteError {
+    /// The error as a diagnostic of the game (at 1:1).
+    pub fn diagnostic(&self) -> GameDiagnostic {
+        error(self.to_string())
+    }
+}
+
+impl Record {
+    pub(crate) fn new(format: Format) -> Record {
+        Record {
+            format,
+            location: String::new(),
+            game: None,
+            source_pcn: None,
+            pcn_warnings: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// A record that could not be read at all.
+    pub(crate) fn failed(format: Format, diagnostic: GameDiagnostic) -> Record {
+        let mut r = Record::new(format);
+        r.diagnostics.push(diagnostic);
+        r
+    }
+
+    /// Reads one game of `format` from the bytes the splitter cut (default options).
+    ///
+    /// A PCN input may hold several documents (a JSON array, or documents one after
+    /// another); this returns the first and warns about the others: use
+    /// [`Record::read_all`] to get them all.
+    pub fn read(format: Format, game: &RawGame) -> Record {
+        Record::read_with(format, game, &Options::default())
+    }
+
+    /// [`Record::read`] with options (`strict` makes the CTL-PGN replay's tolerated
+    /// irregularities errors).
+    pub fn read_with(format: Format, game: &RawGame, options: &Options) -> Record {
+        let mut all = Record::read_all_with(format, game, options);
+        let more = all.len().saturating_sub(1);
+        let mut first = if all.is_empty() {
+            Record::failed(format, error("expected a game, found nothing"))
+        } else {
+            all.swap_remove(0)
+        };
+        if more > 0 {
+            first.diagnostics.push(crate::warning(format!(
+                "{more} more game(s) in this input are not read (Record::read_all reads them)"
+            )));
+        }
+        first
+    }
+
+    /// Reads one game from bytes in memory (see [`Record::read`]).
+    pub fn from_bytes(format: Format, bytes: &[u8]) -> Record {
+        Record::read(format, &raw_game(bytes))
+    }
+
+    /// Every game of the input: one for the PGN formats, one per document for PCN.
+    /// Never empty.
+    pub fn read_all(format: Format, game: &RawGame) -> Vec<Record> {
+        Record::read_all_with(format, game, &Options::default())
+    }
+
+    /// [`Record::read_all`] with options.
+    pub fn read_all_with(format: Format, game: &RawGame, options: &Options) -> Vec<Record> {
+        let records = match format {
+            Format::CtlPgn => vec![crate::cescacs::read(game, options.strict)],
+            Format::Pgn => vec![crate::chess::read(game)],
+            Format::XiangqiPgn => vec![crate::xiangqi::read(game)],
+            Format::Pcn => crate::pcn_input::read(game),
+            Format::XiangqiXml => vec![Record::failed(
+                format,
+                error("xiangqi XML is an output format only"),
+            )],
+        };
+        if records.is_empty() {
+            vec![Record::failed(
+                format,
+                error("expected a game, found nothing"),
+            )]
+        } else {
+            records
+        }
+    }
+
+    /// The format the record was read from.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Which game the record holds; `None` when it could not be read, or for a PCN
+    /// document of an unknown board.
+    pub fn kind(&self) -> Option<GameKind> {
+        self.game.as_ref().and_then(Game::kind)
+    }
+
+    /// Where the record is within its input when that input holds several (PCN:
+    /// `document 2: `, `[3].`); empty otherwise. Converters prefix messages with it.
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    /// The game in its format crate's model (absent when it could not be read).
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// Every diagnostic of reading and replaying, in order.
+    pub fn diagnostics(&self) -> &[GameDiagnostic] {
+        &self.diagnostics
+    }
+
+    /// The errors: empty for a valid game.
+    pub fn errors(&self) -> Vec<&GameDiagnostic> {
+        self.of(Severity::Error)
+    }
+
+    /// The warnings: irregularities the readers tolerated.
+    pub fn warnings(&self) -> Vec<&GameDiagnostic> {
+        self.of(Severity::Warning)
+    }
+
+    fn of(&self, severity: Severity) -> Vec<&GameDiagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .collect()
+    }
+
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+
+    /// The tags in record order, names and values as read. Classic PGN keeps the start
+    /// position apart from its tags (a `FEN` tag is not listed; see
+    /// [`Record::final_position`] and the model's `start`).
+    pub fn tags(&self) -> Vec<(String, String)> {
+        match &self.game {
+            None => Vec::new(),
+            Some(Game::Cescacs { record, .. }) => record
+                .tags
+                .iter()
+                .map(|t| (t.name.clone(), t.value.clone()))
+                .collect(),
+            Some(Game::Chess(g)) => g.tags.clone(),
+            Some(Game::Xiangqi(g)) => g.tags.clone(),
+            Some(Game::Pcn(doc)) => crate::pcn_input::tags(doc),
+        }
+    }
+
+    /// The main-line moves: CTL-AN in the record's letters with check markers, SAN for
+    /// chess (the export form, with `+`/`#`), xiangqi moves as written in the source
+    /// (or in Chinese notation for games built from PCN), PCN moves as JSON.
+    pub fn main_line(&self) -> Vec<String> {
+        match &self.game {
+            None => Vec::new(),
+            Some(Game::Cescacs { record, .. }) => crate::cescacs::main_line(record),
+            Some(Game::Chess(g)) => g.moves.moves.iter().map(|m| m.san.to_string()).collect(),
+            Some(Game::Xiangqi(g)) => crate::xiangqi::main_line(g),
+            Some(Game::Pcn(doc)) => crate::pcn_input::main_line(doc),
+        }
+    }
+
+    /// The result as written (`1-0`, `3-0`, `*`, …); `None` when the record has none.
+    pub fn result(&self) -> Option<String> {
+        match &self.game {
+            None | Some(Game::Pcn(_)) => None,
+            Some(Game::Cescacs { record, .. }) => record.result.map(|r| r.as_str().to_string()),
+            Some(Game::Chess(g)) => Some(g.outcome.as_str().to_string()),
+            Some(Game::Xiangqi(g)) => Some(g.result.clone()),
+        }
+    }
+
+    /// The position after the last main-line move that was played: TLPD for C'escacs,
+    /// FEN for chess and xiangqi; `None` when the game could not be read.
+    pub fn final_position(&self) -> Option<String> {
+        match &self.game {
+            None | Some(Game::Pcn(_)) => None,
+            Some(Game::Cescacs { position, .. }) => position.as_ref().map(cescacs_tlpd::write),
+            Some(Game::Chess(g)) => Some(g.final_board().to_string()),
+            Some(Game::Xiangqi(g)) => Some(g.final_position().to_fen()),
+        }
+    }
+
+    /// Main-line half-moves read (for C'escacs: played).
+    pub fn plies(&self) -> usize {
+        match &self.game {
+            None => 0,
+            Some(Game::Cescacs { plies, .. }) => *plies,
+            Some(Game::Chess(g)) => g.moves.moves.len(),
+            Some(Game::Xiangqi(g)) => g.line.moves.len(),
+            Some(Game::Pcn(doc)) => doc.previous_moves.len(),
+        }
+    }
+
+    /// Whether the final position is checkmate; `None` when unknown (no game, or an
+    /// unknown board).
+    pub fn is_checkmate(&self) -> Option<bool> {
+        self.end().map(|(mate, _)| mate)
+    }
+
+    /// Whether the final position is stalemate (the side to move has no legal move and
+    /// is not in check); `None` when unknown.
+    pub fn is_stalemate(&self) -> Option<bool> {
+        self.end().map(|(_, stalemate)| stalemate)
+    }
+
+    /// (checkmate, stalemate) of the final position.
+    fn end(&self) -> Option<(bool, bool)> {
+        match self.game.as_ref()? {
+            Game::Cescacs { position, .. } => {
+                let status = position.as_ref()?.status();
+                Some((
+                    status == cescacs_rules::Status::Checkmate,
+                    status == cescacs_rules::Status::Stalemate,
+                ))
+            }
+            Game::Chess(g) => Some(crate::chess::end(&g.final_board())),
+            Game::Xiangqi(g) => {
+                let status = g.final_position().status();
+                Some((
+                    status == xiangqi::Status::Checkmate,
+                    status == xiangqi::Status::Stalemate,
+                ))
+            }
+            Game::Pcn(_) => None,
+        }
+    }
+
+    /// The game as a PCN document (the document itself for a PCN input).
+    pub fn to_pcn(&self) -> Result<pcn::Game, WriteError> {
+        self.pcn_with_warnings().map(|(doc, _)| doc)
+    }
+
+    fn pcn_with_warnings(&self) -> Result<(pcn::Game, Vec<GameDiagnostic>), WriteError> {
+        if let Some(doc) = &self.source_pcn {
+            return Ok((doc.clone(), Vec::new()));
+        }
+        let converted = match self.game.as_ref().ok_or(WriteError::HasErrors)? {
+            Game::Cescacs { record, .. } => pcn_convert::cescacs::to_pcn(record),
+            Game::Chess(g) => pcn_convert::chess::to_pcn(g),
+            Game::Xiangqi(g) => pcn_convert::xiangqi::to_pcn(g),
+            Game::Pcn(doc) => return Ok((doc.clone(), Vec::new())),
+        };
+        let (doc, warnings) = converted.map_err(WriteError::ToPcn)?;
+        Ok((
+            doc,
+            warnings
+                .iter()
+                .map(|w| crate::warning(w.to_string()))
+                .collect(),
+        ))
+    }
+
+    /// Writes the game in `to`, with one warning per item `to` cannot carry. A record
+    /// with errors is not written.
+    pub fn write(&self, to: Format, options: &Options) -> Result<Written, WriteError> {
+        if self.has_errors() {
+            return Err(WriteError::HasErrors);
+        }
+        let game = self.game.as_ref().ok_or(WriteError::HasErrors)?;
+        let mut written = match (game, to) {
+            (_, Format::Pcn) => {
+                let (doc, warnings) = self.pcn_with_warnings()?;
+                return Ok(Written {
+                    text: pcn::to_string(&doc),
+                    warnings,
+                });
+            }
+            (Game::Cescacs { record, .. }, Format::CtlPgn) => {
+                crate::cescacs::write(record, options)
+            }
+            (Game::Chess(g), Format::Pgn) => crate::chess::write(g, options),
+            (Game::Xiangqi(g), Format::XiangqiPgn) => crate::xiangqi::write(g, options, false),
+            (Game::Xiangqi(g), Format::XiangqiXml) => crate::xiangqi::write(g, options, true),
+            (game, to) => {
+                return Err(WriteError::CannotWrite {
+                    what: game.what(),
+                    to,
+                });
+            }
+        };
+        written.warnings.extend(self.pcn_warnings.iter().cloned());
+        Ok(written)
+    }
+
+    /// The final position as an SVG picture (C'escacs and xiangqi; `None` for chess,
+    /// which has no board picture yet, and for games that could not be read).
+    pub fn svg(&self) -> Option<String> {
+        match self.game.as_ref()? {
+            Game::Cescacs { position, .. } => Some(crate::cescacs::svg(
+                position.as_ref()?,
+                self.last_hex_move(),
+            )),
+            Game::Xiangqi(g) => Some(crate::xiangqi::svg(g)),
+            Game::Chess(_) | Game::Pcn(_) => None,
+        }
+    }
+
+    fn last_hex_move(&self) -> Option<(cescacs_hex::Cell, cescacs_hex::Cell)> {
+        let Some(Game::Cescacs { record, .. }) = &self.game else {
+            return None;
+        };
+        crate::cescacs::last_move_cells(record)
+    }
+}

@@ -1,0 +1,144 @@
+//! Xiangqi: PGN reading (any encoding, any notation) with legal replay, PGN and XML
+//! writing, and what they leave out.
+
+use crate::record::{Game, Record, Written};
+use crate::{Format, Options, Severity, diag, excerpt, warning};
+use cescacs_batch::{GameDiagnostic, RawGame};
+
+pub(crate) fn read(raw: &RawGame) -> Record {
+    let file = xiangqi_pgn::read_bytes(&raw.bytes, "");
+    let mut out = Record::new(Format::XiangqiPgn);
+    let w = |w: &xiangqi_pgn::Warning| {
+        diag(
+            Severity::Warning,
+            w.line as u64,
+            w.col as u64,
+            w.message.clone(),
+        )
+    };
+    out.diagnostics.extend(file.warnings.iter().map(w));
+    let Some(read) = file.games.into_iter().next() else {
+        out.diagnostics
+            .push(crate::error("expected a game, found no movetext"));
+        return out;
+    };
+    out.diagnostics.extend(read.warnings.iter().map(w));
+    if let Some(e) = &read.error {
+        let (line, col) = match e {
+            xiangqi_pgn::ReadError::Move { line, col, .. }
+            | xiangqi_pgn::ReadError::Fen { line, col, .. }
+            | xiangqi_pgn::ReadError::Syntax { line, col, .. } => (*line, *col),
+        };
+        // The error's text starts with file and game, which the batch engine adds.
+        let message = e.to_string();
+        let message = message.split_once(": ").map(|(_, m)| m).unwrap_or(&message);
+        let message = message.split_once(": ").map(|(_, m)| m).unwrap_or(message);
+        out.diagnostics
+            .push(diag(Severity::Error, line as u64, col as u64, message));
+    }
+    out.game = Some(Game::Xiangqi(read.game));
+    out
+}
+
+pub(crate) fn main_line(game: &xiangqi_pgn::Game) -> Vec<String> {
+    let mut position = game.start.clone();
+    let style = crate::XiangqiNotation::Chinese.style();
+    game.line
+        .moves
+        .iter()
+        .map(|m| {
+            let text = if m.source.is_empty() {
+                xiangqi_pgn::render(&position, m.mv, &style)
+            } else {
+                m.source.clone()
+            };
+            position.play(m.mv);
+            text
+        })
+        .collect()
+}
+
+pub(crate) fn svg(game: &xiangqi_pgn::Game) -> String {
+    let position = game.final_position();
+    let men: Vec<board_svg::XiangqiMan> = xiangqi::Square::all()
+        .filter_map(|sq| {
+            position.piece_at(sq).map(|p| board_svg::XiangqiMan {
+                file: sq.file(),
+                rank: sq.rank(),
+                letter: p.fen_char(),
+            })
+        })
+        .collect();
+    let last = game.line.moves.last().map(|m| {
+        let (from, to) = (m.mv.from(), m.mv.to());
+        ((from.file(), from.rank()), (to.file(), to.rank()))
+    });
+    board_svg::xiangqi_svg(&men, last, Some(&position.to_fen()))
+}
+
+pub(crate) fn write(game: &xiangqi_pgn::Game, options: &Options, xml: bool) -> Written {
+    let style = options.xiangqi_notation.style();
+    Written {
+        warnings: losses(game, &style, xml),
+        text: if xml {
+            xiangqi_pgn::write_xml_game(game, &style)
+        } else {
+            xiangqi_pgn::write_game(game, &style)
+        },
+    }
+}
+
+/// Tag names the writer spells itself (the XML writer lower-cases every name).
+const KNOWN_TAGS: [&str; 16] = [
+    "Game",
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "Red",
+    "Black",
+    "Result",
+    "RedTeam",
+    "BlackTeam",
+    "Opening",
+    "Variation",
+    "ECCO",
+    "FEN",
+    "Format",
+    "White",
+];
+
+/// What xiangqi PGN (or, with `xml`, the XML form) leaves out of a game: tags the
+/// canonical tag list does not repeat, and in XML the spelling of unusual tag names.
+pub(crate) fn losses(
+    game: &xiangqi_pgn::Game,
+    style: &xiangqi_pgn::MoveStyle,
+    xml: bool,
+) -> Vec<GameDiagnostic> {
+    let mut out = Vec::new();
+    let mut pool = xiangqi_pgn::canonical_tags(game, style);
+    for (n, v) in &game.tags {
+        // Format names the notation written, FEN the start (always written when needed).
+        if n.eq_ignore_ascii_case("Format") || n.eq_ignore_ascii_case("FEN") {
+            continue;
+        }
+        let red_as_white = n.eq_ignore_ascii_case("White")
+            && !game.tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("Red"));
+        let found = pool.iter().position(|(pn, pv)| {
+            pv == v && (pn.eq_ignore_ascii_case(n) || (red_as_white && pn == "Red"))
+        });
+        match found {
+            Some(i) => {
+                pool.remove(i);
+            }
+            None => out.push(warning(format!("tag [{n} \"{}\"] dropped", excerpt(v)))),
+        }
+        if xml && n.chars().any(|c| c.is_ascii_uppercase()) && !KNOWN_TAGS.contains(&n.as_str()) {
+            out.push(warning(format!(
+                "tag name {n} written as XML element <{}>: its letter case is lost",
+                n.to_lowercase()
+            )));
+        }
+    }
+    out
+}
