@@ -1,21 +1,22 @@
 //! The native module `cescacs._cescacs` behind the Python package `cescacs`.
 //!
-//! Thin bindings: games are cut by `cescacs-batch`'s splitter and read by the format
-//! crates (through [`record`]); the Python package (`python/cescacs`) adds compression,
+//! Thin bindings: games are cut by `cescacs-batch`'s splitter and read, replayed and
+//! written by `cescacs-convert` (the per-game pipeline the CLI uses, so messages and
+//! results are the CLI's); the Python package (`python/cescacs`) adds compression,
 //! path handling and the Spark data source on top.
 
-pub mod record;
 pub mod split;
 
 use cescacs_batch::{Framing, GameDiagnostic, GameSplitter, Severity};
+use cescacs_convert::{Format, Options, Record, XiangqiNotation};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
-use record::{Format, Record, WriteOptions};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::PathBuf;
+use std::str::FromStr;
 
 create_exception!(
     _cescacs,
@@ -25,11 +26,25 @@ create_exception!(
 );
 
 fn format_arg(name: &str) -> PyResult<Format> {
-    Format::parse(name).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown format {name:?}: expected one of ctl-pgn, pgn, xiangqi-pgn, xiangqi-xml, pcn"
-        ))
-    })
+    Format::from_str(name).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The name without a compression suffix (the Python side decompresses).
+fn strip_compression(name: &str) -> &str {
+    for ext in [".gz", ".zst", ".bz2", ".xz"] {
+        let n = name.len();
+        if n > ext.len()
+            && name.is_char_boundary(n - ext.len())
+            && name[n - ext.len()..].eq_ignore_ascii_case(ext)
+        {
+            return &name[..n - ext.len()];
+        }
+    }
+    name
+}
+
+fn input_framing(format: Format, name: &str) -> Framing {
+    cescacs_convert::input_framing(format, strip_compression(name))
 }
 
 fn framing_name(f: Framing) -> &'static str {
@@ -83,7 +98,7 @@ struct Game {
 impl Game {
     fn located(&self, severity: Severity) -> Vec<String> {
         self.record
-            .diagnostics
+            .diagnostics()
             .iter()
             .filter(|d| d.severity == severity)
             .map(|d| located(&self.file, self.index, self.line, self.offset, d))
@@ -104,8 +119,8 @@ fn located(file: &str, index: u64, line: u64, offset: u64, d: &GameDiagnostic) -
     .to_string()
 }
 
-fn write_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<WriteOptions> {
-    let mut out = WriteOptions::default();
+fn write_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
+    let mut out = Options::default();
     let Some(options) = options else {
         return Ok(out);
     };
@@ -113,23 +128,25 @@ fn write_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<WriteOptions> 
         let key: String = key.extract()?;
         match key.as_str() {
             "fan" => out.fan = value.is_truthy()?,
+            "strict" => out.strict = value.is_truthy()?,
+            "json_lines" => out.json_lines = value.is_truthy()?,
             "minimal" => out.minimal = value.is_truthy()?,
             "notation" => {
                 let n: String = value.extract()?;
-                out.notation = Some(match n.as_str() {
-                    "chinese" => xiangqi_pgn::Notation::Chinese,
-                    "wxf" => xiangqi_pgn::Notation::Wxf,
-                    "iccs" => xiangqi_pgn::Notation::Iccs,
+                out.xiangqi_notation = match n.as_str() {
+                    "chinese" => XiangqiNotation::Chinese,
+                    "wxf" => XiangqiNotation::Wxf,
+                    "iccs" => XiangqiNotation::Iccs,
                     _ => {
                         return Err(PyValueError::new_err(format!(
                             "unknown notation {n:?}: expected chinese, wxf or iccs"
                         )));
                     }
-                })
+                }
             }
             _ => {
                 return Err(PyTypeError::new_err(format!(
-                    "unknown option {key:?}: expected fan, minimal or notation"
+                    "unknown option {key:?}: expected fan, minimal, notation, strict or json_lines"
                 )));
             }
         }
@@ -142,7 +159,7 @@ impl Game {
     /// The format the game was read from.
     #[getter]
     fn format(&self) -> &'static str {
-        self.record.format.name()
+        self.record.format().name()
     }
     /// The file it was read from (`<bytes>` for bytes).
     #[getter]
@@ -163,7 +180,7 @@ impl Game {
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (k, v) in &self.record.tags {
+        for (k, v) in self.record.tags() {
             d.set_item(k, v)?;
         }
         Ok(d)
@@ -171,17 +188,17 @@ impl Game {
     /// Main-line moves as written.
     #[getter]
     fn moves(&self) -> Vec<String> {
-        self.record.moves.clone()
+        self.record.main_line()
     }
     /// The result marker (`1-0`, `0-1`, `1/2-1/2`, `*`), or None.
     #[getter]
     fn result(&self) -> Option<String> {
-        self.record.result.clone()
+        self.record.result()
     }
     /// TLPD (C'escacs) or FEN (chess, xiangqi) after the main line; None for a bad game.
     #[getter]
     fn final_position(&self) -> Option<String> {
-        self.record.final_position.clone()
+        self.record.final_position()
     }
     /// Located error messages; empty for a valid game.
     #[getter]
@@ -200,14 +217,20 @@ impl Game {
     }
     /// The game as one line of PCN JSON.
     fn to_pcn_json(&self) -> PyResult<String> {
-        self.record.to_pcn().map_err(|m| self.error(m))
+        self.record
+            .to_pcn()
+            .map(|doc| pcn::to_string(&doc))
+            .map_err(|e| self.error(e.to_string()))
     }
     /// The game written in `format` (options: fan, minimal, notation).
     #[pyo3(signature = (format, **options))]
     fn to_string(&self, format: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
         let to = format_arg(format)?;
         let options = write_options(options)?;
-        self.record.write(to, &options).map_err(|m| self.error(m))
+        self.record
+            .write(to, &options)
+            .map(|w| w.text)
+            .map_err(|e| self.error(e.to_string()))
     }
     /// The final board as SVG (Jupyter shows it); None for chess.
     fn _repr_svg_(&self) -> Option<String> {
@@ -216,10 +239,10 @@ impl Game {
     fn __repr__(&self) -> String {
         format!(
             "<cescacs.Game {} #{} of {:?}: {} moves, {} errors>",
-            self.record.format.name(),
+            self.record.format().name(),
             self.index,
             self.file,
-            self.record.moves.len(),
+            self.record.main_line().len(),
             self.located(Severity::Error).len()
         )
     }
@@ -270,7 +293,7 @@ impl GameReader {
             };
             let line = self.line_base + raw.line - 1;
             let offset = self.offset_base + raw.offset;
-            for record in record::read(self.format, &raw) {
+            for record in Record::read_all(self.format, &raw) {
                 self.next_index += 1;
                 self.pending.push_back(Game {
                     record,
@@ -317,13 +340,10 @@ impl GameReader {
             let g = self.pending.pop_front().expect("filled");
             index.append(g.index)?;
             line.append(g.line)?;
-            tags.append(PyList::new(
-                py,
-                g.record.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-            )?)?;
-            moves.append(PyList::new(py, &g.record.moves)?)?;
-            result.append(&g.record.result)?;
-            final_position.append(&g.record.final_position)?;
+            tags.append(PyList::new(py, g.record.tags())?)?;
+            moves.append(PyList::new(py, g.record.main_line())?)?;
+            result.append(g.record.result())?;
+            final_position.append(g.record.final_position())?;
             errors.append(g.located(Severity::Error))?;
             count += 1;
         }
@@ -345,10 +365,8 @@ impl GameReader {
 fn detect_or(format: Option<&str>, name: &str, head: &[u8]) -> PyResult<Format> {
     match format {
         Some(f) => format_arg(f),
-        None => record::detect(name, head).ok_or_else(|| {
-            CescacsError::new_err(format!(
-                "{name}: cannot tell the game format: give format="
-            ))
+        None => cescacs_convert::detect(strip_compression(name), head).ok_or_else(|| {
+            CescacsError::new_err(format!("{name}: cannot tell the game format: give format="))
         }),
     }
 }
@@ -405,8 +423,8 @@ fn read_games(
             (shown, head, reader)
         };
     let format = detect_or(format, &name, &head)?;
-    let splitter = GameSplitter::new(reader, split::max_game_bytes())
-        .framing(record::framing(format, &name));
+    let splitter =
+        GameSplitter::new(reader, split::max_game_bytes()).framing(input_framing(format, &name));
     Ok(GameReader {
         splitter: Some(splitter),
         format,
@@ -422,13 +440,13 @@ fn read_games(
 /// The format of a file from its name and first bytes, or None.
 #[pyfunction]
 fn detect(name: &str, head: &[u8]) -> Option<&'static str> {
-    record::detect(name, head).map(Format::name)
+    cescacs_convert::detect(strip_compression(name), head).map(Format::name)
 }
 
 /// How a format is cut into records: "pgn", "lines" or "whole".
 #[pyfunction]
 fn framing(format: &str, name: &str) -> PyResult<&'static str> {
-    Ok(framing_name(record::framing(format_arg(format)?, name)))
+    Ok(framing_name(input_framing(format_arg(format)?, name)))
 }
 
 /// First pass of a Spark split (see `split.rs`): (begin, end, games, lines,
@@ -445,7 +463,9 @@ fn scan_range(
     Ok((s.begin, s.end, s.games, s.lines, s.end_is_boundary))
 }
 
-/// Converts every game of `data` to `to`; raises with every located error if a game is bad.
+/// Converts every game of `data` to `to` as `cescacs convert` does (same per-game
+/// converter, same framing of the outputs); raises with every located error if a game
+/// is bad.
 #[pyfunction]
 #[pyo3(signature = (data, to, from_=None, **options))]
 fn convert(
@@ -465,57 +485,43 @@ fn convert(
     };
     let name = "<data>";
     let from = detect_or(from_, name, &bytes[..bytes.len().min(8192)])?;
-    let mut splitter = GameSplitter::new(&bytes[..], split::max_game_bytes())
-        .framing(record::framing(from, name));
+    let converter = cescacs_convert::Converter::new(from, Some(to), options)
+        .map_err(|e| CescacsError::new_err(e.to_string()))?;
+    let mut splitter =
+        GameSplitter::new(&bytes[..], split::max_game_bytes()).framing(converter.framing(name));
     let mut outputs = Vec::new();
     let mut errors = Vec::new();
-    let mut index = 0;
     while let Some(raw) = splitter
         .next_game()
         .map_err(|e| CescacsError::new_err(e.to_string()))?
     {
-        for record in record::read(from, &raw) {
-            index += 1;
-            let at = |d: &GameDiagnostic| located(name, index, raw.line, raw.offset, d);
-            if record.is_bad() {
-                errors.extend(
-                    record
-                        .diagnostics
-                        .iter()
-                        .filter(|d| d.severity == Severity::Error)
-                        .map(at),
-                );
-                continue;
-            }
-            match record.write(to, &options) {
-                Ok(text) => outputs.push(text),
-                Err(m) => errors.push(at(&GameDiagnostic {
-                    severity: Severity::Error,
-                    line: 1,
-                    column: 1,
-                    message: m,
-                })),
-            }
+        let outcome = converter.convert(&raw);
+        let at = |d: &GameDiagnostic| located(name, raw.index as u64, raw.line, raw.offset, d);
+        if outcome.is_bad() {
+            errors.extend(
+                outcome
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .map(at),
+            );
+        } else {
+            outputs.push(outcome.output);
         }
     }
     if !errors.is_empty() {
         return Err(CescacsError::new_err(errors.join("\n")));
     }
-    Ok(match to {
-        Format::Pcn if outputs.len() == 1 => format!("{}\n", outputs[0]),
-        Format::Pcn => format!("[\n{}\n]\n", outputs.join(",\n")),
-        Format::XiangqiXml => xiangqi_xml_document(&outputs),
-        _ => outputs.join("\n"),
-    })
-}
-
-fn xiangqi_xml_document(games: &[String]) -> String {
-    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<games>\n");
-    for g in games {
-        s.push_str(g);
+    let framing = converter.output_framing();
+    let mut out = framing.header.clone();
+    for (i, o) in outputs.iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(&framing.separator);
+        }
+        out.extend_from_slice(o);
     }
-    s.push_str("</games>\n");
-    s
+    out.extend_from_slice(&framing.footer);
+    String::from_utf8(out).map_err(|e| CescacsError::new_err(e.to_string()))
 }
 
 /// A C'escacs position.
@@ -569,7 +575,7 @@ impl Position {
     }
     /// The board as SVG, captioned with the TLPD.
     fn _repr_svg_(&self) -> String {
-        record::cescacs_svg(&self.position)
+        cescacs_svg(&self.position)
     }
     fn __repr__(&self) -> String {
         format!("cescacs.Position({:?})", self.tlpd())
@@ -577,6 +583,25 @@ impl Position {
     fn __str__(&self) -> String {
         self.tlpd()
     }
+}
+
+/// The SVG of a C'escacs position, captioned with its TLPD.
+fn cescacs_svg(position: &cescacs_rules::Position) -> String {
+    let letters = cescacs_rules::Letters::default();
+    let men: Vec<board_svg::HexMan> = cescacs_hex::Cell::all()
+        .filter_map(|cell| {
+            position.piece_at(cell).map(|p| board_svg::HexMan {
+                cell,
+                letter: letters.letter(p.kind),
+                side: if p.side == cescacs_rules::Side::White {
+                    board_svg::Side::White
+                } else {
+                    board_svg::Side::Black
+                },
+            })
+        })
+        .collect();
+    board_svg::cescacs_svg(&men, None, Some(&cescacs_tlpd::write(position)))
 }
 
 /// The native module.

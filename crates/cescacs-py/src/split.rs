@@ -235,7 +235,11 @@ mod tests {
                     .map(|g| g.unwrap())
                     .collect();
                 assert_eq!(games.len() as u64, s.games, "step {step}");
-                got.extend(games.iter().map(|g| (s.begin + g.offset, line_base + g.line - 1)));
+                got.extend(
+                    games
+                        .iter()
+                        .map(|g| (s.begin + g.offset, line_base + g.line - 1)),
+                );
                 line_base += s.lines;
             }
             assert_eq!(got, expected, "step {step}");
@@ -244,12 +248,18 @@ mod tests {
 
     #[test]
     fn every_cut_gives_the_whole_file_cut() {
-        check_every_cut("plain.pgn", "[A \"1\"]\n[B \"2\"]\n\n1. e4 e5 *\n\n[A \"3\"]\n\n1. d4 *\n\n[A \"4\"]\r\n1. c4 *\r\n");
+        check_every_cut(
+            "plain.pgn",
+            "[A \"1\"]\n[B \"2\"]\n\n1. e4 e5 *\n\n[A \"3\"]\n\n1. d4 *\n\n[A \"4\"]\r\n1. c4 *\r\n",
+        );
     }
 
     #[test]
     fn a_tag_like_line_inside_a_comment_is_not_a_boundary() {
-        check_every_cut("comment.pgn", "[A \"1\"]\n\n1. e4 {see\n\n[A \"x\"] inside} e5 *\n\n[A \"2\"]\n1. d4 *\n");
+        check_every_cut(
+            "comment.pgn",
+            "[A \"1\"]\n\n1. e4 {see\n\n[A \"x\"] inside} e5 *\n\n[A \"2\"]\n1. d4 *\n",
+        );
     }
 
     #[test]
@@ -257,6 +267,9 @@ mod tests {
         let text = "{\"a\":1}\n{\"a\":2}\n\n{\"a\":3}\n";
         let path = temp("cut.jsonl", text);
         let s = scan(&path, 3, 10, Framing::Lines).unwrap();
-        assert_eq!((s.begin, s.end, s.games, s.end_is_boundary), (8, 17, 1, true));
+        assert_eq!(
+            (s.begin, s.end, s.games, s.end_is_boundary),
+            (8, 17, 1, true)
+        );
     }
 }
