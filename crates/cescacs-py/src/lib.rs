@@ -543,14 +543,17 @@ impl Position {
         };
         Ok(Position { position })
     }
-    /// Every legal move in CTL-AN with its check marker (as `cescacs moves`).
+    /// Every legal move in CTL-AN with its check marker, sorted (as `cescacs moves`).
     fn legal_moves(&self) -> Vec<String> {
         let letters = cescacs_rules::Letters::default();
-        self.position
+        let mut moves: Vec<String> = self
+            .position
             .legal_moves()
             .iter()
             .map(|&m| self.position.move_to_an(m, &letters))
-            .collect()
+            .collect();
+        moves.sort_unstable();
+        moves
     }
     /// Plays a move given in CTL-AN; raises CescacsError if it is not legal here.
     fn play(&mut self, mv: &str) -> PyResult<()> {
