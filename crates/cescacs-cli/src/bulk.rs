@@ -1,5 +1,6 @@
-//! Running a per-game function over many inputs: the progress bar, the summary, the
-//! report file and the exit status shared by `check`, `replay` and `convert`.
+//! Running per-game functions over many inputs: the progress bar, one summary for the
+//! whole command, the report file and the exit status shared by `check`, `replay` and
+//! `convert`.
 
 use cescacs_batch::{Framing, GameOutcome, Input, Options, RawGame, Summary};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -13,75 +14,158 @@ pub const EXIT_BAD_GAMES: i32 = 1;
 /// Exit status: the run could not be done (bad arguments, unreadable input, …).
 pub const EXIT_CANNOT_RUN: i32 = 2;
 
-pub struct BulkRun<'a> {
-    pub inputs: &'a [PathBuf],
+/// What the command line says about running.
+pub struct Settings<'a> {
     pub jobs: usize,
     pub report: Option<&'a Path>,
-    /// Print each diagnostic on stderr as it is found (after the run, in input order).
+    /// Print only the summary, not each diagnostic.
     pub quiet: bool,
-    pub framing: Framing,
-    pub header: Vec<u8>,
-    pub separator: Vec<u8>,
-    pub footer: Vec<u8>,
 }
 
-/// Runs `process` over every game and returns the exit status; errors that stop the
-/// run are printed here.
-pub fn run_bulk<F>(run: BulkRun<'_>, sink: &mut dyn Write, process: F) -> i32
-where
-    F: Fn(&RawGame) -> GameOutcome + Sync,
-{
-    let paths = match cescacs_batch::expand_paths(run.inputs, &crate::format::is_game_file) {
-        Ok(p) if !p.is_empty() => p,
-        Ok(_) => {
-            eprintln!("error: no input files");
-            return EXIT_CANNOT_RUN;
+/// Inputs handled by one per-game function, cut into games one way.
+pub struct Group<'a> {
+    pub files: Vec<PathBuf>,
+    pub framing: Framing,
+    pub process: Box<dyn Fn(&RawGame) -> GameOutcome + Sync + 'a>,
+}
+
+/// What the summary calls a good game: `converted` for `convert`, `valid` otherwise.
+#[derive(Clone, Copy)]
+pub enum Verb {
+    Check,
+    Convert,
+}
+
+/// Writes `pending` before the first non-empty write: the separator between the
+/// outputs of two groups appears only when both wrote something.
+struct Joined<W: Write> {
+    inner: W,
+    pending: Vec<u8>,
+    wrote: bool,
+}
+
+impl<W: Write> Write for Joined<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if !buf.is_empty() {
+            if !self.pending.is_empty() {
+                let pending = std::mem::take(&mut self.pending);
+                self.inner.write_all(&pending)?;
+            }
+            self.wrote = true;
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_CANNOT_RUN;
-        }
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Runs every group in order into `sink` (`header`, the outputs joined by `separator`,
+/// `footer`), prints the diagnostics and one summary, and returns the exit status.
+pub fn run_groups(
+    groups: Vec<Group<'_>>,
+    settings: &Settings<'_>,
+    verb: Verb,
+    sink: &mut dyn Write,
+    framing: Option<cescacs_convert::OutputFraming>,
+) -> i32 {
+    let framing = framing.unwrap_or_default();
+    // Files are opened one group at a time (a directory may hold more files than the
+    // process may open), but a missing one stops the command before any output.
+    let mut total = Some(0);
+    for path in groups.iter().flat_map(|g| &g.files) {
+        let size = match path.as_os_str() == "-" {
+            true => None,
+            false => match std::fs::metadata(path) {
+                Ok(m) => Some(m.len()),
+                Err(e) => return cannot_run(format!("{}: {e}", path.display())),
+            },
+        };
+        total = total.zip(size).map(|(t, s)| t + s);
+    }
+    let bar = progress_bar(total);
+    let started = std::time::Instant::now();
+    let mut sink = Joined {
+        inner: std::io::BufWriter::with_capacity(1 << 16, sink),
+        pending: Vec::new(),
+        wrote: false,
     };
-    let mut inputs = Vec::with_capacity(paths.len());
-    for path in &paths {
-        match Input::open(path) {
-            Ok(input) => inputs.push(input),
+    let mut summary = Summary::default();
+    let (mut done_games, mut done_bytes) = (0, 0);
+    if let Err(e) = sink.inner.write_all(&framing.header) {
+        return cannot_run(format!("write error: {e}"));
+    }
+    for group in groups {
+        let opened = group
+            .files
+            .iter()
+            .map(|p| Input::open(p).map_err(|e| (p, e)));
+        let inputs = match opened.collect::<Result<Vec<_>, _>>() {
+            Ok(inputs) => inputs,
+            Err((p, e)) => return cannot_run(format!("{}: {e}", p.display())),
+        };
+        if sink.wrote {
+            sink.pending = framing.separator.clone();
+        }
+        let group_bytes: u64 = inputs.iter().filter_map(|i| i.size).sum();
+        let options = Options {
+            jobs: settings.jobs,
+            framing: group.framing,
+            separator: framing.separator.clone(),
+            ..Options::default()
+        };
+        let result = cescacs_batch::run(inputs, &options, &mut sink, &group.process, |p| {
+            if let Some(bar) = &bar {
+                bar.set_position(done_bytes + p.bytes);
+                let games = done_games + p.games;
+                let rate = games as f64 / started.elapsed().as_secs_f64().max(1e-9);
+                bar.set_message(format!("{games} games, {rate:.0} games/s"));
+            }
+        });
+        match result {
+            Ok(s) => {
+                done_games += s.games;
+                done_bytes += group_bytes;
+                merge(&mut summary, s);
+            }
             Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return EXIT_CANNOT_RUN;
+                if let Some(bar) = bar {
+                    bar.finish_and_clear();
+                }
+                return cannot_run(e.to_string());
             }
         }
     }
-    let options = Options {
-        jobs: run.jobs,
-        framing: run.framing,
-        header: run.header,
-        separator: run.separator,
-        footer: run.footer,
-        ..Options::default()
-    };
-    let bar = progress_bar(inputs.iter().map(|i| i.size).sum::<Option<u64>>());
-    let started = std::time::Instant::now();
-    let mut sink = std::io::BufWriter::with_capacity(1 << 16, sink);
-    let result = cescacs_batch::run(inputs, &options, &mut sink, process, |p| {
-        if let Some(bar) = &bar {
-            bar.set_position(p.bytes);
-            let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-9);
-            bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
-        }
-    });
+    sink.pending.clear();
+    let flushed = sink
+        .inner
+        .write_all(&framing.footer)
+        .and_then(|()| sink.flush());
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    drop(sink);
-    let summary = match result {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_CANNOT_RUN;
-        }
-    };
-    finish(&summary, run.report, run.quiet, started.elapsed())
+    if let Err(e) = flushed {
+        return cannot_run(format!("write error: {e}"));
+    }
+    finish(&summary, settings, verb, started.elapsed())
+}
+
+/// Prints why the command cannot run; returns the exit status saying so.
+pub fn cannot_run(message: impl std::fmt::Display) -> i32 {
+    eprintln!("error: {message}");
+    EXIT_CANNOT_RUN
+}
+
+fn merge(total: &mut Summary, s: Summary) {
+    total.files += s.files;
+    total.games += s.games;
+    total.games_converted += s.games_converted;
+    total.games_with_warnings += s.games_with_warnings;
+    total.games_bad += s.games_bad;
+    total.warnings += s.warnings;
+    total.errors += s.errors;
+    total.diagnostics.extend(s.diagnostics);
 }
 
 fn progress_bar(total: Option<u64>) -> Option<ProgressBar> {
@@ -104,21 +188,34 @@ fn progress_bar(total: Option<u64>) -> Option<ProgressBar> {
 
 fn finish(
     summary: &Summary,
-    report: Option<&Path>,
-    quiet: bool,
+    settings: &Settings<'_>,
+    verb: Verb,
     elapsed: std::time::Duration,
 ) -> i32 {
-    if !quiet {
+    if !settings.quiet {
         for d in &summary.diagnostics {
             eprintln!("{d}");
         }
     }
-    eprintln!("{summary} in {:.2} s", elapsed.as_secs_f64());
-    if let Some(path) = report {
-        if let Err(e) = std::fs::write(path, summary.to_json()) {
-            eprintln!("error: cannot write report {}: {e}", path.display());
-            return EXIT_CANNOT_RUN;
-        }
+    let good = match verb {
+        Verb::Check => "valid",
+        Verb::Convert => "converted",
+    };
+    eprintln!(
+        "{} file(s), {} game(s) read, {} {good}, {} bad, {} warning(s), {} error(s) in {:.2} s",
+        summary.files,
+        summary.games,
+        summary.games_converted,
+        summary.games_bad,
+        summary.warnings,
+        summary.errors,
+        elapsed.as_secs_f64()
+    );
+    if let Some(path) = settings.report
+        && let Err(e) = std::fs::write(path, summary.to_json())
+    {
+        eprintln!("error: cannot write report {}: {e}", path.display());
+        return EXIT_CANNOT_RUN;
     }
     if summary.exit_code() == 0 {
         EXIT_OK

@@ -1,13 +1,12 @@
-//! The `cescacs` command: perft, legal moves, board diagrams, validation and conversion of game records.
+//! The `cescacs` command: perft, legal moves, board diagrams, validation and conversion
+//! of game records. The per-game work is `cescacs-convert`'s; this crate parses the
+//! arguments, shows progress and prints.
 
 mod bulk;
-mod format;
 mod games;
-mod losses;
 mod position;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use format::Format;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,7 +14,8 @@ use std::process::ExitCode;
 #[command(
     name = "cescacs",
     version,
-    about = "C'escacs, xiangqi and chess game records: rules, notation, validation and conversion"
+    about = "C'escacs, xiangqi and chess game records: rules, notation, validation and conversion",
+    after_help = "Exit status: 0 all good, 1 some games bad, 2 the command could not run."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -24,8 +24,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Count the leaf nodes of the legal-move tree (the last line of output is the count).
+    /// Count the leaf nodes of the C'escacs legal-move tree (the last line of output is the count).
     Perft {
+        /// Plies to search (1 = the legal moves of the position).
+        #[arg(value_name = "DEPTH")]
         depth: u32,
         /// Start position as TLPD (default: the initial position).
         #[arg(long)]
@@ -34,8 +36,9 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Print every legal move, one per line, in CTL-AN with its check marker.
+    /// Print every legal C'escacs move, one per line, in CTL-AN with its check marker.
     Moves {
+        /// Position as TLPD (default: the initial position).
         #[arg(long)]
         tlpd: Option<String>,
     },
@@ -54,47 +57,43 @@ enum Command {
         #[arg(long)]
         last_move: Option<String>,
     },
-    /// Replay every C'escacs game; print one line per game: the TLPD after its last main-line move.
+    /// Replay every C'escacs game and print, one line per game, the TLPD after its last
+    /// main-line move (with several files, each line starts with `FILE:GAME: `).
     Replay {
+        /// CTL-PGN files or directories.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Treat tolerated irregularities (old check markers, missing result) as errors.
+        /// Treat tolerated irregularities (old check markers, a missing result) as errors.
         #[arg(long)]
         strict: bool,
+        /// Start every line with `FILE:GAME: `, even for a single file.
+        #[arg(long, short = 'H', conflicts_with = "no_filename")]
+        with_filename: bool,
+        /// Print the TLPD alone, even for several files.
+        #[arg(long)]
+        no_filename: bool,
     },
-    /// Validate game files (syntax, legality, markers, results) and print a summary.
+    /// Validate game files (syntax, legal moves, check markers, results) and print a summary.
     Check {
-        /// Files or directories (`-` for standard input).
+        /// Files or directories (`-` for standard input, with --from).
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
-        /// Input format (default: from each file's extension and content).
-        #[arg(long, value_enum)]
-        from: Option<Format>,
-        #[arg(long)]
-        strict: bool,
-        /// Worker threads (default: one per core).
-        #[arg(long, short = 'j', default_value_t = 0)]
-        jobs: usize,
-        /// Write a JSON report listing every bad game.
-        #[arg(long)]
-        report: Option<PathBuf>,
-        /// Print only the summary, not each diagnostic.
-        #[arg(long, short = 'q')]
-        quiet: bool,
+        #[command(flatten)]
+        common: Common,
     },
-    /// Convert game files to another format.
+    /// Convert game files to another format (output in input order).
     Convert {
-        /// Files or directories (`-` for standard input).
+        /// Files or directories (`-` for standard input, with --from).
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
+        /// Output format.
         #[arg(long, value_enum)]
-        to: Format,
-        #[arg(long, value_enum)]
-        from: Option<Format>,
-        /// Output file (`-` or absent: standard output).
+        to: OutputFormat,
+        /// Output file (`-` or absent: standard output; a `.jsonl` name writes PCN as
+        /// JSON Lines).
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
-        /// Move notation for xiangqi PGN output.
+        /// Move notation of xiangqi PGN and XML output.
         #[arg(long, value_enum, default_value = "chinese")]
         notation: XiangqiNotation,
         /// CTL-PGN output with FAN (Unicode) piece symbols.
@@ -103,22 +102,91 @@ enum Command {
         /// CTL-PGN output for a minimal reader: no comments, variations or redefinitions.
         #[arg(long)]
         minimal: bool,
-        #[arg(long)]
-        strict: bool,
-        #[arg(long, short = 'j', default_value_t = 0)]
-        jobs: usize,
-        #[arg(long)]
-        report: Option<PathBuf>,
-        #[arg(long, short = 'q')]
-        quiet: bool,
+        #[command(flatten)]
+        common: Common,
     },
 }
 
+/// Options `check` and `convert` share.
+#[derive(clap::Args)]
+struct Common {
+    /// Input format (default: from each file's name and content).
+    #[arg(long, value_enum)]
+    from: Option<InputFormat>,
+    /// Treat every warning (tolerated irregularities, dropped information) as an error.
+    #[arg(long)]
+    strict: bool,
+    /// Worker threads (0: one per core).
+    #[arg(long, short = 'j', default_value_t = 0, value_name = "N")]
+    jobs: usize,
+    /// Write a JSON report of the run (counts and every diagnostic) to this file.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Print only the summary, not each diagnostic.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+/// A format the toolkit reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum XiangqiNotation {
+enum InputFormat {
+    /// C'escacs game files (CTL-PGN).
+    #[value(name = "ctl-pgn")]
+    CtlPgn,
+    /// Classic chess PGN.
+    Pgn,
+    /// Chinese chess PGN (Chinese, WXF or ICCS moves; UTF-8, GBK or Big5).
+    #[value(name = "xiangqi-pgn")]
+    XiangqiPgn,
+    /// PCN JSON documents (one per file, an array, or one per line in `.jsonl`).
+    Pcn,
+}
+
+/// A format the toolkit writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OutputFormat {
+    /// C'escacs game files (CTL-PGN).
+    #[value(name = "ctl-pgn")]
+    CtlPgn,
+    /// Classic chess PGN (export format).
+    Pgn,
+    /// Chinese chess PGN.
+    #[value(name = "xiangqi-pgn")]
+    XiangqiPgn,
+    /// Chinese chess in the seed program's XML form.
+    #[value(name = "xiangqi-xml")]
+    XiangqiXml,
+    /// PCN JSON: one array of documents, or JSON Lines with a `.jsonl` output name.
+    Pcn,
+}
+
+/// Xiangqi move notation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum XiangqiNotation {
+    /// Chinese vertical-line notation (炮二平五).
     Chinese,
+    /// WXF (C2.5).
     Wxf,
+    /// ICCS coordinates (h2e2).
     Iccs,
+}
+
+/// The library's value of the same name: the value names on the command line are the
+/// library's names (`FromStr`), which the test below checks for every value.
+fn lib<T: std::str::FromStr>(value: impl ValueEnum) -> T {
+    let name = value.to_possible_value().map(|v| v.get_name().to_owned());
+    name.and_then(|n| n.parse().ok())
+        .expect("command-line value names are the library's names")
+}
+
+impl Common {
+    fn settings(&self) -> bulk::Settings<'_> {
+        bulk::Settings {
+            jobs: self.jobs,
+            report: self.report.as_deref(),
+            quiet: self.quiet,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -141,47 +209,65 @@ fn main() -> ExitCode {
             svg.as_deref(),
             last_move.as_deref(),
         ),
-        Command::Replay { files, strict } => games::replay(&files, strict),
-        Command::Check {
-            inputs,
-            from,
+        Command::Replay {
+            files,
             strict,
-            jobs,
-            report,
-            quiet,
-        } => games::check(&games::CheckArgs {
-            inputs: &inputs,
-            from,
-            strict,
-            jobs,
-            report: report.as_deref(),
-            quiet,
-        }),
+            with_filename,
+            no_filename,
+        } => games::replay(&files, strict, with_filename, no_filename),
+        Command::Check { inputs, common } => {
+            let options = cescacs_convert::Options {
+                strict: common.strict,
+                ..Default::default()
+            };
+            games::check(&inputs, common.from.map(lib), options, &common.settings())
+        }
         Command::Convert {
             inputs,
             to,
-            from,
             output,
             notation,
             fan,
             minimal,
-            strict,
-            jobs,
-            report,
-            quiet,
-        } => games::convert(&games::ConvertArgs {
-            inputs: &inputs,
-            to,
-            from,
-            output: output.as_deref(),
-            notation,
-            fan,
-            minimal,
-            strict,
-            jobs,
-            report: report.as_deref(),
-            quiet,
-        }),
+            common,
+        } => {
+            let options = cescacs_convert::Options {
+                xiangqi_notation: lib(notation),
+                fan,
+                minimal,
+                json_lines: output
+                    .as_ref()
+                    .is_some_and(|p| p.to_string_lossy().ends_with(".jsonl")),
+                strict: common.strict,
+                ..Default::default()
+            };
+            let (from, to) = (common.from.map(lib), lib(to));
+            games::convert(
+                &inputs,
+                from,
+                to,
+                output.as_deref(),
+                options,
+                &common.settings(),
+            )
+        }
     };
     ExitCode::from(code as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_names_are_the_library_names() {
+        InputFormat::value_variants()
+            .iter()
+            .for_each(|v| _ = lib::<cescacs_convert::Format>(*v));
+        OutputFormat::value_variants()
+            .iter()
+            .for_each(|v| _ = lib::<cescacs_convert::Format>(*v));
+        let notations = XiangqiNotation::value_variants().iter();
+        notations.for_each(|v| _ = lib::<cescacs_convert::XiangqiNotation>(*v));
+    }
 }

@@ -123,7 +123,7 @@ fn verify(dir: &Path, e: &Expect) -> Result<(), String> {
         let converted = all
             .lines()
             .find_map(|l| {
-                let i = l.find(" converted")?;
+                let i = l.find(" valid")?;
                 l[..i].rsplit(' ').next()?.parse::<usize>().ok()
             })
             .ok_or_else(|| format!("{}: no summary line:\n{}", e.file, shown()))?;

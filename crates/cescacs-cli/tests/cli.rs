@@ -18,9 +18,11 @@ fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
 
+/// Copies of a few `testdata/` files kept in the package, so that its tests run from
+/// the published crate too.
 fn testdata(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata")
+        .join("tests/data")
         .join(rel)
 }
 
@@ -134,7 +136,7 @@ fn a_bad_game_is_reported_and_the_others_still_processed() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("three.ctl-pgn:9:4: game 2: error:"), "{err}");
-    assert!(err.contains("3 game(s) read, 2 converted, 1 bad"), "{err}");
+    assert!(err.contains("3 game(s) read, 2 valid, 1 bad"), "{err}");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(json["games_bad"], 1);
@@ -201,4 +203,40 @@ fn pcn_round_trip_gives_back_the_same_record() {
         "{}",
         stderr(&wrong)
     );
+}
+
+#[test]
+fn replay_names_the_file_of_each_game_when_there_are_several() {
+    let a = temp("replay-a.ctl-pgn", "[Variant \"C'escacs\"]\n\n1. E7-E9, E21-E19\n*\n");
+    let b = temp("replay-b.ctl-pgn", "[Variant \"C'escacs\"]\n\n1. E7-E11, E21-E17\n*\n");
+    let out = cescacs(&["replay", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with(&format!("{}:1: /28:", a.display())), "{lines:?}");
+    assert!(lines[1].starts_with(&format!("{}:1: /28:", b.display())), "{lines:?}");
+    let one = cescacs(&["replay", "-H", a.to_str().unwrap()]);
+    assert!(stdout(&one).starts_with(&format!("{}:1: ", a.display())));
+    let bare = cescacs(&["replay", "--no-filename", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(stdout(&bare).lines().all(|l| l.starts_with("/28:")));
+    assert!(stderr(&out).contains("2 game(s) read, 2 valid, 0 bad"), "{}", stderr(&out));
+}
+
+#[test]
+fn help_documents_every_option_and_argument() {
+    for command in ["perft", "moves", "show", "replay", "check", "convert"] {
+        let help = stdout(&cescacs(&[command, "-h"]));
+        // clap prints an option or argument with no help text as a bare name: every
+        // line that starts an entry must carry text after the name.
+        for line in help.lines() {
+            let entry = line.trim_start();
+            if entry.starts_with('-') || entry.starts_with('<') {
+                let text = entry.split("  ").skip(1).any(|t| !t.trim().is_empty());
+                assert!(text, "`cescacs {command} --help`: no text for {entry:?}\n{help}");
+            }
+        }
+    }
+    let check = stdout(&cescacs(&["check", "--help"]));
+    assert!(!check.contains("xiangqi-xml"), "{check}");
+    assert!(stdout(&cescacs(&["convert", "--help"])).contains("xiangqi-xml"));
 }

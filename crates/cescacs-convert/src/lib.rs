@@ -34,6 +34,11 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 mod cescacs;
 mod chess;
 mod format;
@@ -58,12 +63,32 @@ pub enum XiangqiNotation {
 }
 
 impl XiangqiNotation {
+    /// The name on the command line: `chinese`, `wxf`, `iccs`.
+    pub fn name(self) -> &'static str {
+        match self {
+            XiangqiNotation::Chinese => "chinese",
+            XiangqiNotation::Wxf => "wxf",
+            XiangqiNotation::Iccs => "iccs",
+        }
+    }
+
     pub(crate) fn style(self) -> xiangqi_pgn::MoveStyle {
         xiangqi_pgn::MoveStyle::canonical(match self {
             XiangqiNotation::Chinese => xiangqi_pgn::Notation::Chinese,
             XiangqiNotation::Wxf => xiangqi_pgn::Notation::Wxf,
             XiangqiNotation::Iccs => xiangqi_pgn::Notation::Iccs,
         })
+    }
+}
+
+impl std::str::FromStr for XiangqiNotation {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Self::Chinese, Self::Wxf, Self::Iccs]
+            .into_iter()
+            .find(|n| n.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown xiangqi notation {s:?}: expected chinese, wxf or iccs"))
     }
 }
 

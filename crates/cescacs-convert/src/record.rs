@@ -140,8 +140,8 @@ impl Record {
         Record::read_with(format, game, &Options::default())
     }
 
-    /// [`Record::read`] with options (`strict` makes the CTL-PGN replay's tolerated
-    /// irregularities errors).
+    /// [`Record::read`] with options: `strict` makes every warning an error (and the
+    /// CTL-PGN replay's tolerated irregularities errors in their own words).
     pub fn read_with(format: Format, game: &RawGame, options: &Options) -> Record {
         let mut all = Record::read_all_with(format, game, options);
         let more = all.len().saturating_sub(1);
@@ -171,6 +171,13 @@ impl Record {
 
     /// [`Record::read_all`] with options.
     pub fn read_all_with(format: Format, game: &RawGame, options: &Options) -> Vec<Record> {
+        if let Some(outcome) =
+            cescacs_batch::oversized(game, cescacs_batch::Options::default().max_game_bytes)
+        {
+            let mut r = Record::new(format);
+            r.diagnostics = outcome.diagnostics;
+            return vec![r];
+        }
         let records = match format {
             Format::CtlPgn => vec![crate::cescacs::read(game, options.strict)],
             Format::Pgn => vec![crate::chess::read(game)],
@@ -181,14 +188,19 @@ impl Record {
                 error("xiangqi XML is an output format only"),
             )],
         };
+        let mut records = records;
         if records.is_empty() {
-            vec![Record::failed(
+            records.push(Record::failed(
                 format,
                 error("expected a game, found nothing"),
-            )]
-        } else {
-            records
+            ));
         }
+        if options.strict {
+            for d in records.iter_mut().flat_map(|r| &mut r.diagnostics) {
+                d.severity = Severity::Error;
+            }
+        }
+        records
     }
 
     /// The format the record was read from.
