@@ -19,7 +19,7 @@ def test_oracle_games_final_positions_equal_the_cli(cli):
     games_dir = shared_path("oracle", "games")
     manifest = [json.loads(l) for l in shared_path("oracle", "games.jsonl").read_text().splitlines() if l.strip()]
     files = [games_dir / m["file"] for m in manifest]
-    out = run(cli, "replay", *map(str, files))
+    out = run(cli, "replay", "--no-filename", *map(str, files))
     assert out.returncode == 0, out.stderr.decode()
     expected = out.stdout.decode().splitlines()
     got = []
@@ -53,7 +53,8 @@ def test_corpora_games_and_errors_equal_the_cli(cli, tmp_path, path):
             m = LOCATED.match(e)
             assert m, e
             mine.append((int(m["game"]), int(m["line"]), int(m["col"]), m["msg"][:300]))
-        if not g.errors:
+        if not g.errors and g.format != "pcn":
+            # (A PCN document of a board no rules engine knows has no final position.)
             assert g.final_position, g
     assert mine == errors
 
