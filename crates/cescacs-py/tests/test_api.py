@@ -39,12 +39,6 @@ def test_oracle_games_final_positions_equal_the_cli(cli):
 def test_corpora_games_and_errors_equal_the_cli(cli, tmp_path, path):
     games, errors = cli_errors(cli, path, tmp_path)
     got = list(cescacs.read_games(path))
-    if path.read_bytes().strip() == b"[]":
-        # An empty PCN array: the CLI counts one good input with no document,
-        # cescacs_convert::Record::read_all one bad record ("expected a game, found
-        # nothing"). Reported to the conversion library's owner; not hidden.
-        assert len(got) == 1 and "found nothing" in got[0].errors[0] and errors == []
-        return
     assert len(got) == games
     mine = []
     for g in got:
