@@ -2,7 +2,7 @@
 Spark local[2]: time, peak RSS of the Python workers and of the JVM, row count equal
 to the input's games. Writes under /tmp/gb. Run: python crates/cescacs-py/bench/parquet_1gb.py"""
 import os, sys, time, threading, subprocess
-sys.path.insert(0,'/work/wt-python/crates/cescacs-py/bench')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench
 from pathlib import Path
 import cescacs, cescacs.spark
