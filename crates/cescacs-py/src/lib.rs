@@ -5,6 +5,8 @@
 //! results are the CLI's); the Python package (`python/cescacs`) adds compression,
 //! path handling and the Spark data source on top.
 
+#![warn(missing_docs)]
+
 pub mod split;
 
 use cescacs_batch::{Framing, GameDiagnostic, GameSplitter, Severity};
