@@ -2,6 +2,7 @@
 //! `scaling`.
 
 mod bench;
+mod bench_py;
 mod corpus;
 mod fuzz;
 mod gendb;
@@ -21,6 +22,9 @@ commands:
   bench [--quick] [--db-mb M]
                            criterion benches, whole-CLI throughput jobs=1 vs all cores
                            with peak memory, and the peers; prints ratios
+  bench-py [--games N] [--spark] [--cores C]
+                           the Python package vs python-chess, one process and Spark
+                           local mode, games/s per core (PYTHON names the interpreter)
   shard-sim [--shards N] [--db-mb M]
                            cut a database into shards at game boundaries, convert them
                            in N processes, check the concatenation equals one process
@@ -47,6 +51,7 @@ fn main() -> ExitCode {
         "corpus-check" => corpus::run(),
         "gen-db" => gendb::cli(rest),
         "bench" => bench::run(rest),
+        "bench-py" => bench_py::run(rest),
         "shard-sim" => shard::run(rest),
         "fuzz" => fuzz::run(rest),
         "scaling" => scaling::run(rest),

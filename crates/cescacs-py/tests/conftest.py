@@ -1,0 +1,65 @@
+"""Shared fixtures: the repository, ../shared (required), and the `cescacs` CLI the
+package's results are compared with (built once per session in release mode)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+SHARED = REPO.parent / "shared"
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under ../shared; fails loudly (never skips) when it is missing."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.fail(f"required shared data is missing: {path} (../shared beside the repository)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def cli() -> Path:
+    subprocess.run(
+        ["cargo", "build", "--release", "-q", "-p", "cescacs-cli"], cwd=REPO, check=True
+    )
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    exe = target / "release" / "cescacs"
+    assert exe.exists(), exe
+    return exe
+
+
+def run(cli: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(cli), *args], capture_output=True, cwd=REPO)
+
+
+def cli_errors(cli: Path, path: Path, tmp: Path) -> Tuple[int, List[Tuple]]:
+    """`cescacs check --report` on one file: (games, error diagnostics as
+    (game, line, column, message)). The CLI clips long messages; callers compare the
+    first 300 characters."""
+    report = tmp / "report.json"
+    run(cli, "check", "-q", "--report", str(report), str(path))
+    data = json.loads(report.read_text())
+    errors = [
+        (d["game"], d["line"], d["column"], d["message"][:300])
+        for d in data["diagnostics"]
+        if d["severity"] == "error"
+    ]
+    return data["games"], errors
+
+
+def corpus_files() -> List[Path]:
+    """Every game file of the repository's testdata and of ../shared/corpus."""
+    files: List[Path] = []
+    roots = [REPO / "testdata" / d for d in ("ctl-pgn", "chess", "xiangqi", "pcn")]
+    roots.append(shared_path("corpus"))
+    for root in roots:
+        for p in sorted(root.rglob("*")):
+            if p.is_file() and p.suffix.lower() in (".ctl-pgn", ".pgn", ".json", ".jsonl"):
+                files.append(p)
+    return files

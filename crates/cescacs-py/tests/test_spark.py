@@ -1,0 +1,121 @@
+"""The Spark data source in local mode against the CLI, game for game."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import cescacs
+import cescacs.spark
+from conftest import REPO, cli_errors, run, shared_path
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("cescacs-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory) -> Path:
+    """A directory with every format: C'escacs, xiangqi, PCN (.json, .jsonl), a classic
+    PGN of a few MB (read as several splits), the same PGN zstd-compressed, and a gzip."""
+    import zstandard
+
+    root = tmp_path_factory.mktemp("db")
+    classic = sorted(shared_path("corpus", "classic-pgn-real").rglob("*.pgn"))
+    chunks = []
+    for p in classic:
+        data = p.read_bytes()
+        if b"Variant" in data[:2000]:
+            continue
+        chunks.append(data.rstrip(b"\r\n") + b"\n\n")
+    body = b"".join(chunks)
+    big = body * max(1, (3 << 20) // len(body) + 1)
+    (root / "big.pgn").write_bytes(big)
+    (root / "big2.pgn.zst").write_bytes(zstandard.ZstdCompressor().compress(body))
+    (root / "small.pgn.gz").write_bytes(gzip.compress(chunks[0]))
+    for p in sorted((REPO / "testdata" / "ctl-pgn").rglob("*.ctl-pgn"))[:5]:
+        shutil.copy(p, root / p.name)
+    for p in sorted(shared_path("corpus", "cescacs-real").rglob("*.ctl-pgn")):
+        shutil.copy(p, root / ("real-" + p.name))
+    for p in sorted(shared_path("corpus", "xiangqi-real").rglob("*.pgn"))[:3]:
+        shutil.copy(p, root / ("xq-" + p.name))
+    for p in sorted(shared_path("corpus").rglob("*.json*"))[:4]:
+        shutil.copy(p, root / ("pcn-" + p.name))
+    return root
+
+
+def test_rows_equal_the_cli_game_for_game(spark, database, cli, tmp_path):
+    split = 1 << 20
+    df = cescacs.spark.read_games(spark, str(database), split_bytes=split)
+    assert df.rdd.getNumPartitions() > 3
+    rows = df.collect()
+    by_file = {}
+    for r in rows:
+        by_file.setdefault(r["file"], []).append(r)
+    big = str(database / "big.pgn")
+    assert os.path.getsize(big) > 3 * split
+    tasks = cescacs.spark.plan_splits(spark, [big], None, split)
+    assert len(tasks) > 1, "the PGN file must be read as more than one split"
+    files = cescacs.spark.game_files(str(database))
+    assert sorted(by_file) == sorted(files)
+    formats = {r["format"] for r in rows}
+    assert formats == {"ctl-pgn", "pgn", "xiangqi-pgn", "pcn"}
+    for f in files:
+        mine = sorted(by_file[f], key=lambda r: r["index"])
+        assert [r["index"] for r in mine] == list(range(1, len(mine) + 1)), f
+        # The same games as the Python reader (one process, whole file) ...
+        local = list(cescacs.read_games(f))
+        assert len(local) == len(mine), f
+        for r, g in zip(mine, local):
+            assert (r["line"], r["result"], r["final_position"], list(r["moves"]), list(r["errors"]),
+                    dict(r["tags"])) == (g.line, g.result, g.final_position, g.moves, g.errors, g.tags), (f, r["index"])
+        # ... and the CLI's: game count and every located error.
+        plain = f
+        if f.endswith((".zst", ".gz")):
+            plain = str(tmp_path / Path(f).name.rsplit(".", 1)[0])
+            with cescacs.open_decompressed(f) as src, open(plain, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+        games, errors = cli_errors(cli, Path(plain), tmp_path)
+        assert games == len(mine), f
+        got = [
+            (r["index"], int(e.split(":")[-4]) if False else None)
+            for r in mine for e in r["errors"]
+        ]
+        mine_errors = []
+        for r in mine:
+            for e in r["errors"]:
+                head, _, msg = e.partition(": error: ")
+                loc = head[len(f) + 1:] if head.startswith(f) else head[len(plain) + 1:]
+                line, col, game = loc.split(":", 2)
+                mine_errors.append((r["index"], int(line), int(col), msg[:300]))
+        assert mine_errors == errors, f
+    # C'escacs final positions equal `cescacs replay`.
+    for f in files:
+        if f.endswith(".ctl-pgn"):
+            out = run(cli, "replay", f).stdout.decode().splitlines()
+            good = [r["final_position"] for r in sorted(by_file[f], key=lambda r: r["index"]) if not r["errors"]]
+            assert good == out, f
+
+
+def test_parquet_round_trip(spark, database, tmp_path):
+    df = cescacs.spark.read_games(spark, str(database / "big.pgn"), split_bytes=1 << 20)
+    out = str(tmp_path / "games.parquet")
+    df.write.mode("overwrite").parquet(out)
+    back = spark.read.parquet(out)
+    assert back.count() == df.count() == sum(1 for _ in cescacs.read_games(database / "big.pgn"))
