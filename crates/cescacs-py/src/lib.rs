@@ -54,6 +54,7 @@ fn framing_name(f: Framing) -> &'static str {
         Framing::Pgn => "pgn",
         Framing::Lines => "lines",
         Framing::Whole => "whole",
+        Framing::Json => "json",
     }
 }
 
@@ -62,6 +63,7 @@ fn framing_arg(s: &str) -> PyResult<Framing> {
         "pgn" => Ok(Framing::Pgn),
         "lines" => Ok(Framing::Lines),
         "whole" => Ok(Framing::Whole),
+        "json" => Ok(Framing::Json),
         _ => Err(PyValueError::new_err(format!("unknown framing {s:?}"))),
     }
 }

@@ -32,7 +32,8 @@ pub fn sync_point(path: &Path, pos: u64, framing: Framing) -> io::Result<u64> {
     if pos == 0 {
         return Ok(0);
     }
-    if pos >= len || framing == Framing::Whole {
+    // JSON documents are not cut at byte offsets: one task reads the file.
+    if pos >= len || matches!(framing, Framing::Whole | Framing::Json) {
         return Ok(len);
     }
     // Read from pos - 1 so that a line starting exactly at pos is seen as starting.

@@ -105,7 +105,7 @@ def plan_splits(
             raise CescacsError(f"{path}: cannot tell the game format: give format=")
         framing = _cescacs.framing(fmt, path)
         size = os.path.getsize(path)
-        if compressed or framing == "whole" or size <= split_bytes:
+        if compressed or framing in ("whole", "json") or size <= split_bytes:
             plan.append([path, fmt, framing, compressed, [(0, size, None, None, True)]])
             continue
         cuts = list(range(0, size, split_bytes))
