@@ -340,7 +340,11 @@ pub fn ratios(quick: bool) -> Result<(), String> {
     let convert = |p: &Path| {
         child_cpu(
             rounds,
-            &format!("{c} convert --to pcn -q -j 1 -o {} {}", quote(&out), quote(p)),
+            &format!(
+                "{c} convert --to pcn -q -j 1 -o {} {}",
+                quote(&out),
+                quote(p)
+            ),
         )
     };
     let ctl_check = check(&ctl_path)?;

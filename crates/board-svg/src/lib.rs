@@ -563,14 +563,17 @@ pub fn chess_svg(
             escape(&man.letter.to_ascii_uppercase().to_string())
         );
     }
-    if let Some((from, to)) = last_move {
-        if from.0 < 8 && from.1 < 8 && to.0 < 8 && to.1 < 8 {
-            arrow(
-                &mut s,
-                chess_centre(from.0, from.1),
-                chess_centre(to.0, to.1),
-            );
-        }
+    if let Some((from, to)) = last_move
+        && from.0 < 8
+        && from.1 < 8
+        && to.0 < 8
+        && to.1 < 8
+    {
+        arrow(
+            &mut s,
+            chess_centre(from.0, from.1),
+            chess_centre(to.0, to.1),
+        );
     }
     if let Some(text) = caption {
         draw_caption(&mut s, text, width / 2.0, board_h);

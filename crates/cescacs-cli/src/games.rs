@@ -70,8 +70,7 @@ pub fn convert(
 ) -> i32 {
     let output = output.filter(|p| p.as_os_str() != "-");
     let exclude: Vec<&Path> = output.into_iter().chain(settings.report).collect();
-    let (groups, files, errors) = match plan(inputs, from, Some(to), &options, settings, &exclude)
-    {
+    let (groups, files, errors) = match plan(inputs, from, Some(to), &options, settings, &exclude) {
         Ok(g) => g,
         Err(code) => return code,
     };
@@ -138,5 +137,12 @@ pub fn replay(inputs: &[PathBuf], strict: bool, with_filename: bool, no_filename
         Ok(s) => s,
         Err(code) => return code,
     };
-    run_groups(groups.collect(), &settings, Verb::Check, sink, None, opened.had_errors)
+    run_groups(
+        groups.collect(),
+        &settings,
+        Verb::Check,
+        sink,
+        None,
+        opened.had_errors,
+    )
 }

@@ -144,7 +144,12 @@ enum EncodingArg {
     #[value(name = "utf-8", alias = "utf8")]
     Utf8,
     /// Latin-1, CP1252, CP1251 or any other single-byte encoding.
-    #[value(name = "single-byte", alias = "latin-1", alias = "cp1251", alias = "cp1252")]
+    #[value(
+        name = "single-byte",
+        alias = "latin-1",
+        alias = "cp1251",
+        alias = "cp1252"
+    )]
     SingleByte,
     /// GBK / GB18030.
     #[value(name = "gbk", alias = "gb18030")]

@@ -722,11 +722,10 @@ impl Visitor for GameBuilder {
         if let Some(canon) = crate::writer::STR
             .iter()
             .find(|s| s.eq_ignore_ascii_case(&name))
+            && *canon != name
         {
-            if *canon != name {
-                self.diag(Severity::Warning, at, format!("tag {name} read as {canon}"));
-                name = (*canon).to_string();
-            }
+            self.diag(Severity::Warning, at, format!("tag {name} read as {canon}"));
+            name = (*canon).to_string();
         }
         if let Some(i) = self.game.tags.iter().position(|(n, _)| *n == name) {
             let old = std::mem::replace(&mut self.game.tags[i].1, value);
@@ -786,10 +785,10 @@ impl Visitor for GameBuilder {
                     clock: None,
                     eval: None,
                 });
-                if let Some(g) = san.glyph {
-                    if let Some(m) = f.line.moves.last_mut() {
-                        m.nags.push(g);
-                    }
+                if let Some(g) = san.glyph
+                    && let Some(m) = f.line.moves.last_mut()
+                {
+                    m.nags.push(g);
                 }
             }
             Err(e) => {
@@ -940,18 +939,17 @@ impl Visitor for GameBuilder {
             .game
             .tag("Result")
             .and_then(|r| Outcome::parse(r.trim().as_bytes()))
+            && tag != outcome
         {
-            if tag != outcome {
-                self.diag(
-                    Severity::Warning,
-                    at,
-                    format!(
-                        "result marker {} differs from Result tag {}",
-                        outcome.as_str(),
-                        tag.as_str()
-                    ),
-                );
-            }
+            self.diag(
+                Severity::Warning,
+                at,
+                format!(
+                    "result marker {} differs from Result tag {}",
+                    outcome.as_str(),
+                    tag.as_str()
+                ),
+            );
         }
     }
 

@@ -331,28 +331,28 @@ impl<R: Read> PgnReader<R> {
             to,
             ..
         } = &mut sp.san
+            && matches!(to.rank(), Rank::First | Rank::Eighth)
+            && text.len() <= 16
         {
-            if matches!(to.rank(), Rank::First | Rank::Eighth) && text.len() <= 16 {
-                let mut raw = [0u8; 16];
-                let n = text.len();
-                raw[..n].copy_from_slice(text);
-                if let Some((piece, used, suffix)) = self.paren_promotion()? {
-                    *promotion = Some(piece);
-                    if suffix.is_some() {
-                        sp.suffix = suffix;
-                    }
-                    let len = (t.text.1 - t.text.0) as u64;
-                    let at = Pos {
-                        offset: t.pos.offset + len + used as u64,
-                        line: t.pos.line,
-                        col: t.pos.col.saturating_add((len + used as u64) as u32),
-                    };
-                    self.tok.rewind(at);
-                    self.start = (at.offset - self.base) as usize;
-                    return Ok(v.san(sp, &raw[..n], t.pos));
+            let mut raw = [0u8; 16];
+            let n = text.len();
+            raw[..n].copy_from_slice(text);
+            if let Some((piece, used, suffix)) = self.paren_promotion()? {
+                *promotion = Some(piece);
+                if suffix.is_some() {
+                    sp.suffix = suffix;
                 }
+                let len = (t.text.1 - t.text.0) as u64;
+                let at = Pos {
+                    offset: t.pos.offset + len + used as u64,
+                    line: t.pos.line,
+                    col: t.pos.col.saturating_add((len + used as u64) as u32),
+                };
+                self.tok.rewind(at);
+                self.start = (at.offset - self.base) as usize;
                 return Ok(v.san(sp, &raw[..n], t.pos));
             }
+            return Ok(v.san(sp, &raw[..n], t.pos));
         }
         Ok(v.san(sp, text, t.pos))
     }

@@ -186,18 +186,18 @@ impl SanPlus {
                 }
             }
             // `e.p.` arrives as separate tokens and is dropped by the reader; `ep` glued on is dropped here.
-            if let Some(rest) = s.strip_suffix(b"ep") {
-                if rest.len() >= 2 {
-                    s = rest;
-                }
+            if let Some(rest) = s.strip_suffix(b"ep")
+                && rest.len() >= 2
+            {
+                s = rest;
             }
             // `exd6e.p.` without a space arrives as `exd6e` then `.`, `p`, `.`: the `e`
             // is dropped here and the reader drops the `p` that completes it. A move
             // never ends in `e` otherwise, so nothing else is read differently.
-            if let Some(rest) = s.strip_suffix(b"e") {
-                if rest.len() >= 2 {
-                    s = rest;
-                }
+            if let Some(rest) = s.strip_suffix(b"e")
+                && rest.len() >= 2
+            {
+                s = rest;
             }
         }
         let san = parse_san(s)?;
@@ -279,13 +279,13 @@ fn parse_san(s: &[u8]) -> Result<San, SanError> {
     if s.get(i) == Some(&b'@') {
         let piece = piece.unwrap_or(Piece::Pawn);
         let rest = &s[i + 1..];
-        if rest.len() == 2 {
-            if let (Some(f), Some(r)) = (file_of(rest[0]), rank_of(rest[1])) {
-                return Ok(San::Drop {
-                    piece,
-                    to: Square::new(f, r),
-                });
-            }
+        if rest.len() == 2
+            && let (Some(f), Some(r)) = (file_of(rest[0]), rank_of(rest[1]))
+        {
+            return Ok(San::Drop {
+                piece,
+                to: Square::new(f, r),
+            });
         }
         return Err(SanError::Syntax);
     }
@@ -390,10 +390,11 @@ impl San {
                                 Err(ResolveError::Illegal)
                             };
                         }
-                        if p == Piece::King && promotion.is_none() {
-                            if let Some(m) = king_two_squares(board, from, to) {
-                                return Ok(m);
-                            }
+                        if p == Piece::King
+                            && promotion.is_none()
+                            && let Some(m) = king_two_squares(board, from, to)
+                        {
+                            return Ok(m);
                         }
                         p
                     }
@@ -414,10 +415,10 @@ impl San {
                 };
                 if piece == Piece::King && file.is_none() && rank.is_none() {
                     // `Kg1` for castling (king two squares), when no plain king move matches.
-                    if let Some(m) = king_two_squares(board, board.king(us), to) {
-                        if !is_plain_king_target(board, to) {
-                            return Ok(m);
-                        }
+                    if let Some(m) = king_two_squares(board, board.king(us), to)
+                        && !is_plain_king_target(board, to)
+                    {
+                        return Ok(m);
                     }
                 }
                 // `Kh1`/`Kxh1` (king onto its own rook) is how some programs write

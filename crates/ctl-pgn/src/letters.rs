@@ -153,13 +153,13 @@ impl LetterTable {
         let (Some(c), None) = (chars.next(), chars.next()) else {
             return None;
         };
-        if self.fan {
-            if let Some(k) = PieceKind::from_standard_letter(c) {
-                return Some(LetterRead::Invalid(
-                    k,
-                    "letters are replaced by FAN glyphs in this record",
-                ));
-            }
+        if self.fan
+            && let Some(k) = PieceKind::from_standard_letter(c)
+        {
+            return Some(LetterRead::Invalid(
+                k,
+                "letters are replaced by FAN glyphs in this record",
+            ));
         }
         for kind in PieceKind::ALL {
             if self.alt[kind.index()] == Some(c) {

@@ -541,12 +541,12 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         &mut tags,
         &mut warnings,
     );
-    if let Some(t) = block.get("result_token").and_then(Value::as_str) {
-        if Outcome::parse(t.as_bytes()) != Some(outcome) {
-            warnings.push(Warning::IgnoredAnnotation(format!(
-                "result_token {t:?} contradicts the document status"
-            )));
-        }
+    if let Some(t) = block.get("result_token").and_then(Value::as_str)
+        && Outcome::parse(t.as_bytes()) != Some(outcome)
+    {
+        warnings.push(Warning::IgnoredAnnotation(format!(
+            "result_token {t:?} contradicts the document status"
+        )));
     }
     common::set_white_black(&mut tags, doc, &mut warnings);
     let view: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();

@@ -269,11 +269,11 @@ fn scramble(doc: &pcn::Game, rng: &mut Lcg) -> pcn::Game {
             }
         }
     }
-    if let Some(Value::Object(b)) = d.extensions.get_mut("...pgn") {
-        if rng.next(2) == 0 {
-            b.insert("items".into(), json!([{"ply": 7}, {"variation": {"items": [{"ply": 0, "number": 1, "side": "w", "token": "zz"}], "moves": [[[0, "shift", 1]]]}}]));
-            b.insert("annotations".into(), json!([{"ply": 0, "after": [{"variation": {"moves": [[[0, "jump", 1]]]}}], "variations": [1]}]));
-        }
+    if let Some(Value::Object(b)) = d.extensions.get_mut("...pgn")
+        && rng.next(2) == 0
+    {
+        b.insert("items".into(), json!([{"ply": 7}, {"variation": {"items": [{"ply": 0, "number": 1, "side": "w", "token": "zz"}], "moves": [[[0, "shift", 1]]]}}]));
+        b.insert("annotations".into(), json!([{"ply": 0, "after": [{"variation": {"moves": [[[0, "jump", 1]]]}}], "variations": [1]}]));
     }
     d
 }

@@ -360,17 +360,17 @@ fn coord(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<Coord> {
             for (i, item) in items.iter().enumerate() {
                 path.push_index(i);
                 let x = index(item, path)?;
-                if let Some(&extent) = shape.get(i).filter(|_| items.len() == shape.len()) {
-                    if x >= extent {
-                        return err(
-                            path,
-                            Reason::OffBoard {
-                                index: x as u64,
-                                dimension: i,
-                                extent,
-                            },
-                        );
-                    }
+                if let Some(&extent) = shape.get(i).filter(|_| items.len() == shape.len())
+                    && x >= extent
+                {
+                    return err(
+                        path,
+                        Reason::OffBoard {
+                            index: x as u64,
+                            dimension: i,
+                            extent,
+                        },
+                    );
                 }
                 path.pop();
                 out.push(x);
@@ -566,11 +566,11 @@ fn capture_record(v: &Raw, path: &mut JsonPath, shape: &[usize]) -> R<CaptureRec
 /// path is the one a reader would report for the written document.
 pub fn validate(g: &Game) -> Result<(), ReadError> {
     let mut path = JsonPath::root();
-    if let Some(s) = &g.started_at {
-        if !is_date_time(s) {
-            path.push_key("started_at");
-            return err(&path, Reason::BadTimestamp(s.clone()));
-        }
+    if let Some(s) = &g.started_at
+        && !is_date_time(s)
+    {
+        path.push_key("started_at");
+        return err(&path, Reason::BadTimestamp(s.clone()));
     }
     let shape = g.starting_position.shape();
     path.push_key("previous_moves");
@@ -578,17 +578,17 @@ pub fn validate(g: &Game) -> Result<(), ReadError> {
     path.pop();
     if let Some(c) = &g.cache {
         path.push_key("...cache");
-        if let Some(b) = &c.current_position {
-            if b.shape() != shape {
-                path.push_key("current_position");
-                return err(
-                    &path,
-                    Reason::ShapeMismatch {
-                        expected: shape.to_vec(),
-                        found: b.shape().to_vec(),
-                    },
-                );
-            }
+        if let Some(b) = &c.current_position
+            && b.shape() != shape
+        {
+            path.push_key("current_position");
+            return err(
+                &path,
+                Reason::ShapeMismatch {
+                    expected: shape.to_vec(),
+                    found: b.shape().to_vec(),
+                },
+            );
         }
         // A key of `other` equal to a field's key would be written twice.
         const CACHE_KEYS: [&str; 4] = [

@@ -74,12 +74,12 @@ impl PieceIndex {
         ix
     }
     fn moved(&mut self, sq: usize, old: Option<&Piece>, new: Option<&Piece>) {
-        if let Some(o) = old {
-            if let Some(set) = self.squares.get_mut(o) {
-                set.remove(&sq);
-                if set.is_empty() {
-                    self.squares.remove(o);
-                }
+        if let Some(o) = old
+            && let Some(set) = self.squares.get_mut(o)
+        {
+            set.remove(&sq);
+            if set.is_empty() {
+                self.squares.remove(o);
             }
         }
         if let Some(n) = new {
@@ -166,16 +166,16 @@ impl Replayer<'_> {
                 break;
             }
         }
-        if result.is_ok() {
-            if let Some(a) = air {
-                result = Err((
-                    mv.0.len().saturating_sub(1),
-                    ReplayReason::EndsInTheAir {
-                        piece: a.piece.to_string(),
-                        square: self.pos.board.describe(a.above),
-                    },
-                ));
-            }
+        if result.is_ok()
+            && let Some(a) = air
+        {
+            result = Err((
+                mv.0.len().saturating_sub(1),
+                ReplayReason::EndsInTheAir {
+                    piece: a.piece.to_string(),
+                    square: self.pos.board.describe(a.above),
+                },
+            ));
         }
         if result.is_err() {
             self.rollback();

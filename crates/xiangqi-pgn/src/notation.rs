@@ -831,11 +831,11 @@ fn parse_san(token: &str) -> Option<San> {
     }
     let (mut from_file, mut from_rank) = (None, None);
     let mut i = 0;
-    if let Some(&c) = rest.first() {
-        if (b'a'..=b'i').contains(&c) {
-            from_file = Some(c - b'a');
-            i = 1;
-        }
+    if let Some(&c) = rest.first()
+        && (b'a'..=b'i').contains(&c)
+    {
+        from_file = Some(c - b'a');
+        i = 1;
     }
     if i < rest.len() {
         let r: u8 = std::str::from_utf8(&rest[i..]).ok()?.parse().ok()?;

@@ -594,13 +594,12 @@ fn oversize_error(file: &str, game: usize, max: usize, o: (usize, usize, usize))
 fn normalize_tags(tags: &mut Vec<(String, String)>) -> Option<String> {
     let has =
         |tags: &[(String, String)], n: &str| tags.iter().any(|(k, _)| k.eq_ignore_ascii_case(n));
-    if !has(tags, "Red") {
-        if let Some(t) = tags
+    if !has(tags, "Red")
+        && let Some(t) = tags
             .iter_mut()
             .find(|(k, _)| k.eq_ignore_ascii_case("White"))
-        {
-            t.0 = "Red".to_string();
-        }
+    {
+        t.0 = "Red".to_string();
     }
     // (Not through `Game::set_tag`: building a `Game` costs a start position per game.)
     let find = |tags: &[(String, String)], n: &str| {
@@ -1006,36 +1005,37 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
         let text_disagrees = first_text_side
             .flatten()
             .is_some_and(|s| s != start.side_to_move());
-        if (first_move_failed || text_disagrees) && fen_tag.is_some() {
-            if let Ok(flipped) = Position::from_fen(&flip_side(&start.to_fen())) {
-                let alt = run(&flipped, saw10);
-                if alt.1.is_none() {
-                    outcome = alt;
-                    outcome.3.push(Warning {
-                        game: index,
-                        line: first.0,
-                        col: first.1,
-                        message: "FEN side to move contradicts the first move; side flipped".into(),
-                    });
-                    start = flipped;
-                    game.start = start.clone();
-                }
+        if (first_move_failed || text_disagrees)
+            && fen_tag.is_some()
+            && let Ok(flipped) = Position::from_fen(&flip_side(&start.to_fen()))
+        {
+            let alt = run(&flipped, saw10);
+            if alt.1.is_none() {
+                outcome = alt;
+                outcome.3.push(Warning {
+                    game: index,
+                    line: first.0,
+                    col: first.1,
+                    message: "FEN side to move contradicts the first move; side flipped".into(),
+                });
+                start = flipped;
+                game.start = start.clone();
             }
         }
         let (line, err, result, w, notation) = outcome;
         // Spec §5.6: the tokens decide; a contradicting Format tag only warns.
-        if let (Some(found), Some(tag)) = (notation, game.tag("Format")) {
-            if Notation::from_name(tag).is_some_and(|n| n != found) {
-                warnings.push(Warning {
-                    game: index,
-                    line: first.0,
-                    col: first.1,
-                    message: format!(
-                        "Format tag {tag:?} contradicts the movetext, read as {}",
-                        found.tag_value()
-                    ),
-                });
-            }
+        if let (Some(found), Some(tag)) = (notation, game.tag("Format"))
+            && Notation::from_name(tag).is_some_and(|n| n != found)
+        {
+            warnings.push(Warning {
+                game: index,
+                line: first.0,
+                col: first.1,
+                message: format!(
+                    "Format tag {tag:?} contradicts the movetext, read as {}",
+                    found.tag_value()
+                ),
+            });
         }
         game.line = line;
         game.source_notation = notation;

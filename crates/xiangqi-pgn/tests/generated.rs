@@ -105,22 +105,22 @@ fn check_dir(dir: &Path) -> usize {
         }
         assert_eq!(file.games.len(), expected.len(), "{variant}: game count");
         for (g, exp) in file.games.iter().zip(&expected) {
-            if variant == "gen_chinese_cchess.pgn" {
-                if let Some(ply) = exp.cchess_ambiguous_ply {
-                    // The text really is ambiguous: the reader must say so, at that ply.
-                    let err = g.error.as_ref().map(|e| e.to_string()).unwrap_or_default();
-                    assert!(
-                        err.contains("ambiguous"),
-                        "{variant} game {}: {err}",
-                        g.index
-                    );
-                    assert!(
-                        err.contains(&format!("ply {ply}:")),
-                        "{variant} game {}: {err}",
-                        g.index
-                    );
-                    continue;
-                }
+            if variant == "gen_chinese_cchess.pgn"
+                && let Some(ply) = exp.cchess_ambiguous_ply
+            {
+                // The text really is ambiguous: the reader must say so, at that ply.
+                let err = g.error.as_ref().map(|e| e.to_string()).unwrap_or_default();
+                assert!(
+                    err.contains("ambiguous"),
+                    "{variant} game {}: {err}",
+                    g.index
+                );
+                assert!(
+                    err.contains(&format!("ply {ply}:")),
+                    "{variant} game {}: {err}",
+                    g.index
+                );
+                continue;
             }
             assert!(
                 g.error.is_none(),
