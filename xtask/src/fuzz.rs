@@ -18,6 +18,8 @@ const TARGETS: &[(&str, usize)] = &[
     ("tlpd", 1024),
     ("ctl_an", 64),
     ("ctl_pgn", 16384),
+    // The hand-written CTL-PGN reader against the pest grammar: same verdict, same model.
+    ("ctl_pgn_diff", 16384),
     ("pcn", 16384),
     ("pcn_convert", 16384),
     ("xiangqi_pgn", 16384),
@@ -33,6 +35,7 @@ const UNIT_TIMEOUT: u64 = 1;
 fn dictionary(target: &str) -> Option<PathBuf> {
     let name = match target {
         "pcn_convert" => "pcn",
+        "ctl_pgn_diff" => "ctl_pgn",
         t => t,
     };
     let p = crate::root().join("fuzz/dict").join(format!("{name}.dict"));
@@ -551,6 +554,8 @@ fn move_tokens(text: &str, out: &mut BTreeSet<String>) {
 }
 
 fn seeds(target: &str) -> Vec<Vec<u8>> {
+    // The differential target reads what the CTL-PGN target reads.
+    let target = if target == "ctl_pgn_diff" { "ctl_pgn" } else { target };
     let mut v = testdata_seeds(target);
     v.extend(hostile_seeds(target));
     v
