@@ -177,16 +177,47 @@ pub fn sniff(head: &[u8]) -> Option<Format> {
     {
         return Some(Format::XiangqiPgn);
     }
-    // Chinese-chess movetext in a non-UTF-8 encoding (GBK/Big5) decodes lossily into
-    // replacement characters; classic PGN is ASCII or Latin-1 with far fewer high bytes.
-    let high = head.iter().filter(|&&b| b >= 0x80).count();
-    if head.len() > 64 && high * 4 > head.len() {
+    // Xiangqi is told from its own tags and moves (Chinese in any encoding, WXF, ICCS),
+    // never from the share of high bytes: a classic PGN with Cyrillic or Chinese names
+    // has as many high bytes as a GBK xiangqi file.
+    if xiangqi_pgn::looks_like_xiangqi(head) {
         return Some(Format::XiangqiPgn);
     }
-    if lower.contains("[event ") || lower.contains("[white ") || trimmed.starts_with("1.") {
+    // PCN written as a JSON array (what `--to pcn` writes), e.g. on standard input.
+    if let Some(rest) = trimmed.strip_prefix('[')
+        && rest.trim_start().starts_with('{')
+    {
+        return Some(Format::Pcn);
+    }
+    if lower.contains("[event ")
+        || lower.contains("[white ")
+        || trimmed.starts_with("1.")
+        || starts_with_san(trimmed)
+    {
         return Some(Format::Pgn);
     }
     None
+}
+
+/// Whether text starts with a classic-chess SAN move (`e4`, `Nf3`, `exd5`, `O-O`): a
+/// database of bare movetext without tags or move numbers.
+fn starts_with_san(text: &str) -> bool {
+    let token = text.split_ascii_whitespace().next().unwrap_or("");
+    if token.starts_with("O-O") {
+        return true;
+    }
+    let b = token.as_bytes();
+    let body = match b.first() {
+        Some(b'K' | b'Q' | b'R' | b'B' | b'N') => &b[1..],
+        _ => b,
+    };
+    let body: Vec<u8> = body.iter().copied().filter(|&c| c != b'x').collect();
+    // The destination square: a file letter and a rank digit, after at most a
+    // disambiguating file or rank.
+    body.windows(2)
+        .take(2)
+        .any(|w| (b'a'..=b'h').contains(&w[0]) && (b'1'..=b'8').contains(&w[1]))
+        && body.first().is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -213,6 +244,27 @@ mod tests {
         assert_eq!(detect("a.txt", b"hello"), None);
         assert_eq!(detect("a.pgn", b"hello"), Some(Format::Pgn));
         assert_eq!(detect("x.pgn/a.txt", b"hello"), None);
+    }
+
+    #[test]
+    fn classic_pgn_with_cyrillic_is_chess_not_xiangqi() {
+        let utf8 = "[Event \"Чемпионат\"]\n[White \"Каспаров, Гарри\"]\n[Black \"Карпов, Анатолий\"]\n\n1. e4 e5 {Открытая игра, комментарий по-русски} 2. Nf3 Nc6 *\n";
+        assert_eq!(sniff(utf8.as_bytes()), Some(Format::Pgn));
+        // The same in CP1251: every Cyrillic letter one high byte.
+        let (cp1251, _, _) = encoding_rs::WINDOWS_1251.encode(utf8);
+        assert!(cp1251.iter().filter(|&&b| b >= 0x80).count() * 4 > cp1251.len() / 2);
+        assert_eq!(sniff(&cp1251), Some(Format::Pgn));
+        assert_eq!(detect("-", cp1251.as_ref()), Some(Format::Pgn));
+    }
+
+    #[test]
+    fn bare_movetext_and_pcn_arrays_are_recognised() {
+        assert_eq!(sniff(b"e4 e5 *\nd4 d5 *\n"), Some(Format::Pgn));
+        assert_eq!(sniff(b"Nf3 d5 g3 *\n"), Some(Format::Pgn));
+        assert_eq!(sniff(b"[\n{\"board\": []}\n]"), Some(Format::Pcn));
+        assert_eq!(sniff("1. 炮二平五 马8进7 *".as_bytes()), Some(Format::XiangqiPgn));
+        assert_eq!(sniff(b"hello world"), None);
+        assert_eq!(sniff(b"a"), None);
     }
 
     #[test]

@@ -244,8 +244,15 @@ pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
     doc.bottomside_player = game.tag("White").map(str::to_owned);
     doc.topside_player = game.tag("Black").map(str::to_owned);
     if game.start != Board::default() {
-        doc.extensions
-            .insert("...fen".into(), json!(format!("{:#}", game.start)));
+        // The FEN keeps the castling spelling its source used (X-FEN or Shredder), so
+        // that PCN -> PGN writes the FEN tag as it was.
+        // A game with no spelling of its own gets the PGN writer's default.
+        let style = game.fen_castling.unwrap_or(match game.variant {
+            Variant::Chess960 => chess_pgn::CastlingStyle::Shredder,
+            _ => chess_pgn::CastlingStyle::XFen,
+        });
+        let fen = chess_pgn::to_fen(&game.start, style);
+        doc.extensions.insert("...fen".into(), json!(fen));
     }
     if game.start.side_to_move() == Color::Black {
         doc.extensions
@@ -514,6 +521,9 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         &mut warnings,
     )?;
     let fen = common::start_extension(doc, "...fen", chess_pgn::parse_fen, board_of)?;
+    let fen_castling = fen
+        .as_ref()
+        .and_then(|(_, text)| chess_pgn::CastlingStyle::of_fen(text));
     let start = match fen {
         Some((b, _)) => b,
         None => start_from_board(&doc.starting_position, common::top_first(doc)?)?,
@@ -575,6 +585,7 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         moves,
         outcome,
         final_comments,
+        fen_castling,
         ..Game::default()
     };
     Ok((game, warnings))
