@@ -555,7 +555,11 @@ fn move_tokens(text: &str, out: &mut BTreeSet<String>) {
 
 fn seeds(target: &str) -> Vec<Vec<u8>> {
     // The differential target reads what the CTL-PGN target reads.
-    let target = if target == "ctl_pgn_diff" { "ctl_pgn" } else { target };
+    let target = if target == "ctl_pgn_diff" {
+        "ctl_pgn"
+    } else {
+        target
+    };
     let mut v = testdata_seeds(target);
     v.extend(hostile_seeds(target));
     v

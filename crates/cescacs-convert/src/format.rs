@@ -217,7 +217,9 @@ fn starts_with_san(text: &str) -> bool {
     body.windows(2)
         .take(2)
         .any(|w| (b'a'..=b'h').contains(&w[0]) && (b'1'..=b'8').contains(&w[1]))
-        && body.first().is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && body
+            .first()
+            .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -262,7 +264,10 @@ mod tests {
         assert_eq!(sniff(b"e4 e5 *\nd4 d5 *\n"), Some(Format::Pgn));
         assert_eq!(sniff(b"Nf3 d5 g3 *\n"), Some(Format::Pgn));
         assert_eq!(sniff(b"[\n{\"board\": []}\n]"), Some(Format::Pcn));
-        assert_eq!(sniff("1. 炮二平五 马8进7 *".as_bytes()), Some(Format::XiangqiPgn));
+        assert_eq!(
+            sniff("1. 炮二平五 马8进7 *".as_bytes()),
+            Some(Format::XiangqiPgn)
+        );
         assert_eq!(sniff(b"hello world"), None);
         assert_eq!(sniff(b"a"), None);
     }

@@ -171,6 +171,14 @@ impl Record {
 
     /// [`Record::read_all`] with options.
     pub fn read_all_with(format: Format, game: &RawGame, options: &Options) -> Vec<Record> {
+        // A game the splitter flagged (an unclosed comment cut at the next game, a game
+        // over the size cap) is reported as the splitter saw it, as the batch engine does.
+        if let Some(problem) = &game.problem {
+            let (line, column, message) = problem.describe();
+            let mut r = Record::new(format);
+            r.diagnostics = vec![crate::diag(crate::Severity::Error, line, column, message)];
+            return vec![r];
+        }
         if let Some(outcome) =
             cescacs_batch::oversized(game, cescacs_batch::Options::default().max_game_bytes)
         {

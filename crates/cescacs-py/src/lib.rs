@@ -96,6 +96,8 @@ struct Game {
     file: String,
     index: u64,
     line: u64,
+    /// Column of the game's first byte in its line (games can start mid-line).
+    column: u64,
     offset: u64,
 }
 
@@ -105,18 +107,33 @@ impl Game {
             .diagnostics()
             .iter()
             .filter(|d| d.severity == severity)
-            .map(|d| located(&self.file, self.index, self.line, self.offset, d))
+            .map(|d| {
+                located(
+                    &self.file,
+                    self.index,
+                    (self.line, self.column),
+                    self.offset,
+                    d,
+                )
+            })
             .collect()
     }
 }
 
-fn located(file: &str, index: u64, line: u64, offset: u64, d: &GameDiagnostic) -> String {
+/// A game diagnostic placed in its file, as the batch engine places it: lines add up, and
+/// a column on the game's first line counts from where the game starts in that line.
+fn located(file: &str, index: u64, at: (u64, u64), offset: u64, d: &GameDiagnostic) -> String {
+    let (line, column) = at;
     cescacs_batch::Diagnostic {
         severity: d.severity,
         file: file.to_string(),
         game: index as usize,
         line: line + d.line.saturating_sub(1),
-        column: d.column,
+        column: if d.line <= 1 {
+            d.column + column.saturating_sub(1)
+        } else {
+            d.column
+        },
         byte_offset: offset,
         message: d.message.clone(),
     }
@@ -260,7 +277,13 @@ impl Game {
             column: 1,
             message,
         };
-        CescacsError::new_err(located(&self.file, self.index, self.line, self.offset, &d))
+        CescacsError::new_err(located(
+            &self.file,
+            self.index,
+            (self.line, self.column),
+            self.offset,
+            &d,
+        ))
     }
 }
 
@@ -304,6 +327,7 @@ impl GameReader {
                     file: self.name.clone(),
                     index: self.index_base + self.next_index - 1,
                     line,
+                    column: raw.column,
                     offset,
                 });
             }
@@ -500,7 +524,15 @@ fn convert(
         .map_err(|e| CescacsError::new_err(e.to_string()))?
     {
         let outcome = converter.convert(&raw);
-        let at = |d: &GameDiagnostic| located(name, raw.index as u64, raw.line, raw.offset, d);
+        let at = |d: &GameDiagnostic| {
+            located(
+                name,
+                raw.index as u64,
+                (raw.line, raw.column),
+                raw.offset,
+                d,
+            )
+        };
         if outcome.is_bad() {
             errors.extend(
                 outcome
