@@ -122,6 +122,8 @@ def python_chess_rows(batches):
 
 
 def bench_spark(db: Path, small: Path, cores: int) -> None:
+    import os, sys
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
     import cescacs.spark

@@ -6,6 +6,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench
 from pathlib import Path
 import cescacs, cescacs.spark
+import os as _os, sys as _sys
+_os.environ.setdefault("PYSPARK_PYTHON", _sys.executable)
 from pyspark.sql import SparkSession
 db = Path('/tmp/gb/db.pgn'); db.parent.mkdir(exist_ok=True)
 body = bench.corpus_bytes()

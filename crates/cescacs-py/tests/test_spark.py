@@ -6,6 +6,7 @@ import gzip
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,9 @@ from conftest import REPO, cli_errors, run, shared_path
 def spark():
     from pyspark.sql import SparkSession
 
+    # Spark's Python workers run `python3` from PATH unless told otherwise: they must run
+    # the interpreter that has the package installed (a venv need not be activated).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (
         SparkSession.builder.master("local[2]")
         .appName("cescacs-test")
