@@ -114,7 +114,9 @@ pub(crate) fn last_move_cells(record: &ctl_pgn::Game) -> Option<(Cell, Cell)> {
     }
 }
 
-pub(crate) fn svg(position: &cescacs_rules::Position, last: Option<(Cell, Cell)>) -> String {
+/// The SVG picture of a C'escacs position, captioned with its TLPD, with the last move
+/// drawn when given.
+pub fn svg(position: &cescacs_rules::Position, last: Option<(Cell, Cell)>) -> String {
     let letters = cescacs_rules::Letters::default();
     let men: Vec<board_svg::HexMan> = Cell::all()
         .filter_map(|cell| {

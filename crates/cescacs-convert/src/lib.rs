@@ -46,6 +46,8 @@ mod pcn_input;
 mod record;
 mod xiangqi;
 
+/// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
+pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
 pub use format::{Format, GameKind, UnknownFormat, detect, is_game_file, sniff};
 pub use record::{Game, Record, WriteError, Written};

@@ -614,7 +614,7 @@ impl Position {
     }
     /// The board as SVG, captioned with the TLPD.
     fn _repr_svg_(&self) -> String {
-        cescacs_svg(&self.position)
+        cescacs_convert::cescacs_svg(&self.position, None)
     }
     fn __repr__(&self) -> String {
         format!("cescacs.Position({:?})", self.tlpd())
@@ -622,25 +622,6 @@ impl Position {
     fn __str__(&self) -> String {
         self.tlpd()
     }
-}
-
-/// The SVG of a C'escacs position, captioned with its TLPD.
-fn cescacs_svg(position: &cescacs_rules::Position) -> String {
-    let letters = cescacs_rules::Letters::default();
-    let men: Vec<board_svg::HexMan> = cescacs_hex::Cell::all()
-        .filter_map(|cell| {
-            position.piece_at(cell).map(|p| board_svg::HexMan {
-                cell,
-                letter: letters.letter(p.kind),
-                side: if p.side == cescacs_rules::Side::White {
-                    board_svg::Side::White
-                } else {
-                    board_svg::Side::Black
-                },
-            })
-        })
-        .collect();
-    board_svg::cescacs_svg(&men, None, Some(&cescacs_tlpd::write(position)))
 }
 
 /// The native module.
