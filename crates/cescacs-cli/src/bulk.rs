@@ -100,12 +100,7 @@ fn detection_name(path: &Path) -> String {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    for ext in [".gz", ".bz2", ".zst", ".xz"] {
-        if let Some(stem) = name.strip_suffix(ext) {
-            return stem.to_string();
-        }
-    }
-    name
+    cescacs_convert::without_compression(&name).to_string()
 }
 
 /// Files a directory walk picks up: game files, compressed or not.

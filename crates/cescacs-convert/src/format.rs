@@ -199,6 +199,21 @@ pub fn sniff(head: &[u8]) -> Option<Format> {
     None
 }
 
+/// A file name without its compression extension (`.gz`, `.bz2`, `.zst`, `.xz`, any
+/// case): the name that format detection and framing look at (`games.pgn.zst` is PGN).
+pub fn without_compression(name: &str) -> &str {
+    for ext in [".gz", ".bz2", ".zst", ".xz"] {
+        let n = name.len();
+        if n > ext.len()
+            && name.is_char_boundary(n - ext.len())
+            && name[n - ext.len()..].eq_ignore_ascii_case(ext)
+        {
+            return &name[..n - ext.len()];
+        }
+    }
+    name
+}
+
 /// Whether text starts with a classic-chess SAN move (`e4`, `Nf3`, `exd5`, `O-O`): a
 /// database of bare movetext without tags or move numbers.
 fn starts_with_san(text: &str) -> bool {
@@ -257,6 +272,16 @@ mod tests {
         assert!(cp1251.iter().filter(|&&b| b >= 0x80).count() * 4 > cp1251.len() / 2);
         assert_eq!(sniff(&cp1251), Some(Format::Pgn));
         assert_eq!(detect("-", cp1251.as_ref()), Some(Format::Pgn));
+    }
+
+    #[test]
+    fn compression_extensions_are_not_part_of_the_format_name() {
+        assert_eq!(without_compression("a.pgn.zst"), "a.pgn");
+        assert_eq!(without_compression("A.PGN.GZ"), "A.PGN");
+        assert_eq!(without_compression("a.ctl-pgn.bz2"), "a.ctl-pgn");
+        assert_eq!(without_compression("a.jsonl.xz"), "a.jsonl");
+        assert_eq!(without_compression(".gz"), ".gz");
+        assert_eq!(without_compression("a.pgn"), "a.pgn");
     }
 
     #[test]

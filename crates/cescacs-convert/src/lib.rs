@@ -49,7 +49,9 @@ mod xiangqi;
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
 pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
-pub use format::{Format, GameKind, UnknownFormat, detect, is_game_file, sniff};
+pub use format::{
+    Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
+};
 pub use record::{Game, Record, WriteError, Written};
 
 /// How xiangqi moves are written.

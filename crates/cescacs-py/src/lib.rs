@@ -31,22 +31,8 @@ fn format_arg(name: &str) -> PyResult<Format> {
     Format::from_str(name).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// The name without a compression suffix (the Python side decompresses).
-fn strip_compression(name: &str) -> &str {
-    for ext in [".gz", ".zst", ".bz2", ".xz"] {
-        let n = name.len();
-        if n > ext.len()
-            && name.is_char_boundary(n - ext.len())
-            && name[n - ext.len()..].eq_ignore_ascii_case(ext)
-        {
-            return &name[..n - ext.len()];
-        }
-    }
-    name
-}
-
 fn input_framing(format: Format, name: &str) -> Framing {
-    cescacs_convert::input_framing(format, strip_compression(name))
+    cescacs_convert::input_framing(format, cescacs_convert::without_compression(name))
 }
 
 fn framing_name(f: Framing) -> &'static str {
@@ -393,9 +379,10 @@ impl GameReader {
 fn detect_or(format: Option<&str>, name: &str, head: &[u8]) -> PyResult<Format> {
     match format {
         Some(f) => format_arg(f),
-        None => cescacs_convert::detect(strip_compression(name), head).ok_or_else(|| {
-            CescacsError::new_err(format!("{name}: cannot tell the game format: give format="))
-        }),
+        None => cescacs_convert::detect(cescacs_convert::without_compression(name), head)
+            .ok_or_else(|| {
+                CescacsError::new_err(format!("{name}: cannot tell the game format: give format="))
+            }),
     }
 }
 
@@ -468,7 +455,7 @@ fn read_games(
 /// The format of a file from its name and first bytes, or None.
 #[pyfunction]
 fn detect(name: &str, head: &[u8]) -> Option<&'static str> {
-    cescacs_convert::detect(strip_compression(name), head).map(Format::name)
+    cescacs_convert::detect(cescacs_convert::without_compression(name), head).map(Format::name)
 }
 
 /// How a format is cut into records: "pgn", "lines" or "whole".
