@@ -12,21 +12,6 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/chess")
 }
 
-fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut v: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    v.sort();
-    for p in v {
-        if p.is_dir() {
-            pgn_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "pgn") {
-            out.push(p);
-        }
-    }
-}
-
 struct Expect {
     variant: String,
     plies: usize,
@@ -60,8 +45,7 @@ fn key_fields(fen: &str) -> Vec<String> {
 #[test]
 fn every_game_matches_python_chess() {
     let oracle = oracle();
-    let mut files = Vec::new();
-    pgn_files(&root(), &mut files);
+    let files = test_support::files_with_extension(&root(), "pgn");
     assert!(files.len() >= 20, "testdata missing");
     let mut checked = 0;
     for path in files {
@@ -146,8 +130,7 @@ fn export_san_matches_python_chess() {
             f[2].to_string(),
         );
     }
-    let mut files = Vec::new();
-    pgn_files(&root(), &mut files);
+    let files = test_support::files_with_extension(&root(), "pgn");
     let mut moves = 0;
     for path in files {
         let rel = path
@@ -173,8 +156,7 @@ fn export_san_matches_python_chess() {
 
 #[test]
 fn export_round_trips_and_is_idempotent() {
-    let mut files = Vec::new();
-    pgn_files(&root(), &mut files);
+    let files = test_support::files_with_extension(&root(), "pgn");
     let mut n = 0;
     for path in files {
         for g in Games::new(fs::File::open(&path).unwrap()).flatten() {

@@ -2,29 +2,13 @@
 //! outcome markers, on the whole corpus and on games with hostile movetext.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use chess_pgn::{Games, Headers, Outcome};
 
-fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut v: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    v.sort();
-    for p in v {
-        if p.is_dir() {
-            pgn_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "pgn") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn headers_equal_full_read_on_the_corpus() {
-    let mut files = Vec::new();
-    pgn_files(&test_support::shared("corpus/classic-pgn-real"), &mut files);
+    let files =
+        test_support::files_with_extension(&test_support::shared("corpus/classic-pgn-real"), "pgn");
     let mut n = 0;
     for path in files {
         let bytes = fs::read(&path).unwrap();

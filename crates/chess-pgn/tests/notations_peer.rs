@@ -7,27 +7,12 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use chess_pgn::{Game, Games, Notation, WriteOptions, to_pgn_with};
 
 fn root() -> PathBuf {
     test_support::testdata().join("chess")
-}
-
-fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut v: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    v.sort();
-    for p in v {
-        if p.is_dir() {
-            pgn_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "pgn") {
-            out.push(p);
-        }
-    }
 }
 
 /// The moves of a written main line: movetext tokens minus move numbers and result.
@@ -65,8 +50,7 @@ fn lan_and_uci_match_python_chess_on_the_corpus() {
             (f[2].to_string(), f[3].to_string()),
         );
     }
-    let mut files = Vec::new();
-    pgn_files(&root(), &mut files);
+    let files = test_support::files_with_extension(&root(), "pgn");
     let (mut games, mut moves, mut skipped) = (0, 0, 0);
     for path in files {
         let rel = path

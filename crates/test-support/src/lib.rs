@@ -32,6 +32,31 @@ pub fn shared_dir() -> PathBuf {
     dir
 }
 
+/// Every file below `dir` (recursively) whose extension is `ext` (without the dot),
+/// sorted by path so that test output is stable. Panics when `dir` cannot be read.
+pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| {
+                e.unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                    .path()
+            })
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, ext, out);
+            } else if path.extension().is_some_and(|e| e == ext) {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, ext, &mut out);
+    out
+}
+
 /// A path below [`shared_dir`], which must exist.
 pub fn shared(relative: &str) -> PathBuf {
     let path = shared_dir().join(relative);
