@@ -13,7 +13,10 @@ fn cescacs(args: &[&str]) -> Output {
 }
 
 fn svg_of(fen: &str, extra: &[&str]) -> String {
-    let dir = std::env::temp_dir().join(format!("cescacs-show-chess-{}", std::process::id()));
+    // One folder per call: the tests run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("cescacs-show-chess-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("board.svg");
     let path_s = path.to_str().unwrap();
