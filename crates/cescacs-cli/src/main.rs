@@ -103,7 +103,8 @@ enum Command {
         jsonl: bool,
         /// Move notation: for pgn output san (default), lan (Ng1-f3) or uci (g1f3); for
         /// xiangqi-pgn/xiangqi-xml chinese (default, 炮二平五), wxf (C2.5) or iccs (h2e2).
-        #[arg(long, value_name = "NAME", value_parser = ["san", "lan", "uci", "chinese", "wxf", "iccs"])]
+        #[arg(long, value_name = "NAME", ignore_case = true,
+              value_parser = ["san", "lan", "uci", "chinese", "wxf", "iccs"])]
         notation: Option<String>,
         /// Remove from every game before writing it, any of: comments, variations, nags,
         /// clock ([%clk]/[%emt] commands), tags (keep the required ones), e.g.

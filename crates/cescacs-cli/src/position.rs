@@ -114,7 +114,12 @@ pub fn show(
     if let Some(fen) = fen {
         // Told apart by the placement's ranks: 8 for chess, 10 for xiangqi (whose
         // reader gives the error for anything else).
-        let ranks = fen.split_whitespace().next().unwrap_or("").split('/').count();
+        let ranks = fen
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .split('/')
+            .count();
         if ranks == 8 {
             return show_chess(fen, svg, last_move);
         }

@@ -34,7 +34,16 @@ fn reference() -> HashMap<(String, usize), (String, String)> {
 fn convert(file: &Path, notation: &str, scratch: &Path) -> (Vec<Vec<String>>, Vec<usize>) {
     let report = scratch.join(format!("report-{notation}.json"));
     let out = Command::new(env!("CARGO_BIN_EXE_cescacs"))
-        .args(["convert", "--to", "pgn", "--notation", notation, "-j", "1", "-q"])
+        .args([
+            "convert",
+            "--to",
+            "pgn",
+            "--notation",
+            notation,
+            "-j",
+            "1",
+            "-q",
+        ])
         .args(["--strip", "comments,variations,nags", "--report"])
         .arg(&report)
         .arg(file)
@@ -58,7 +67,10 @@ fn convert(file: &Path, notation: &str, scratch: &Path) -> (Vec<Vec<String>>, Ve
     bad.dedup();
     let text = String::from_utf8(out.stdout).unwrap();
     // Export form: tag lines, blank line, movetext, blank line; per game.
-    let blocks: Vec<&str> = text.split("\n\n").filter(|b| !b.trim().is_empty()).collect();
+    let blocks: Vec<&str> = text
+        .split("\n\n")
+        .filter(|b| !b.trim().is_empty())
+        .collect();
     assert_eq!(blocks.len() % 2, 0, "{}", file.display());
     let games = blocks
         .chunks(2)
@@ -105,8 +117,16 @@ fn lan_and_uci_output_equal_python_chess_on_the_shared_classic_corpus() {
                 // python-chess: the documented divergence of chess-pgn's corpus test.
                 continue;
             }
-            assert_eq!(lan.join(" "), want_lan, "{rel} game {index}: --notation lan");
-            assert_eq!(uci.join(" "), want_uci, "{rel} game {index}: --notation uci");
+            assert_eq!(
+                lan.join(" "),
+                want_lan,
+                "{rel} game {index}: --notation lan"
+            );
+            assert_eq!(
+                uci.join(" "),
+                want_uci,
+                "{rel} game {index}: --notation uci"
+            );
             games += 1;
             moves += lan.len();
         }
@@ -128,5 +148,8 @@ fn lan_and_uci_output_equal_python_chess_on_the_shared_classic_corpus() {
         "--notation lan/uci identical to python-chess: {games} games, {moves} moves each \
          ({ours_only} games python-chess refuses)"
     );
-    assert!(games > 500 && moves > 45_000, "{games} games, {moves} moves");
+    assert!(
+        games > 500 && moves > 45_000,
+        "{games} games, {moves} moves"
+    );
 }

@@ -77,7 +77,10 @@ fn squares_and_men(svg: &str) -> (Vec<String>, BTreeMap<String, char>, Vec<Strin
         } else {
             letter.to_ascii_lowercase()
         };
-        assert!(men.insert(square, fen_letter).is_none(), "two men on a square");
+        assert!(
+            men.insert(square, fen_letter).is_none(),
+            "two men on a square"
+        );
     }
     (squares, men, highlighted)
 }
@@ -180,7 +183,10 @@ fn xiangqi_and_cescacs_boards_are_unchanged() {
     assert!(text.starts_with("9 r n b a k a b n r\n") && text.contains("a b c d e f g h i"));
     let svg = svg_of(xq, &["--last-move", "h2-e2"]);
     roxmltree::Document::parse(&svg).unwrap();
-    assert!(svg.contains("炮") && svg.contains("將"), "the xiangqi men, in Chinese");
+    assert!(
+        svg.contains("炮") && svg.contains("將"),
+        "the xiangqi men, in Chinese"
+    );
     let out = cescacs(&["show"]);
     assert!(out.status.success());
 }

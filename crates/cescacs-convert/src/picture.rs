@@ -31,8 +31,11 @@ fn board(fen: &str) -> Result<Board, PictureError> {
     chess_pgn::parse_fen(fen).map_err(bad)
 }
 
-/// `e2-e4`, `e2e4`, `E2-E4` as (file, rank) pairs, 0-based from a1.
-fn squares(text: &str) -> Result<((u8, u8), (u8, u8)), PictureError> {
+/// A square as (file, rank), 0-based from a1.
+type FileRank = (u8, u8);
+
+/// `e2-e4`, `e2e4`, `E2-E4` as from and to squares.
+fn squares(text: &str) -> Result<(FileRank, FileRank), PictureError> {
     let s: Vec<u8> = text
         .bytes()
         .filter(|b| *b != b'-')
@@ -138,4 +141,32 @@ pub(crate) fn game_svg(game: &chess_pgn::Game) -> String {
         .and_then(|u| squares(&u[..4]).ok());
     let fen = board.to_string();
     board_svg::chess_svg(&men(&board), last, Some(&fen))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn castling_is_shown_as_the_kings_move() {
+        let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *";
+        let game = chess_pgn::parse_all(pgn).remove(0).unwrap();
+        let svg = game_svg(&game);
+        for sq in ["e1", "g1"] {
+            assert!(
+                svg.contains(&format!("stroke-width=\"3\"><title>{sq}</title>")),
+                "{sq}"
+            );
+        }
+        assert_eq!(svg.matches("stroke-width=\"3\"><title>").count(), 2);
+    }
+
+    #[test]
+    fn last_move_spellings() {
+        assert_eq!(squares("e2-e4").unwrap(), ((4, 1), (4, 3)));
+        assert_eq!(squares("H8A1").unwrap(), ((7, 7), (0, 0)));
+        for bad in ["e2", "e2-e9", "i1-a1", "e2-e4-e5", ""] {
+            assert!(squares(bad).is_err(), "{bad}");
+        }
+    }
 }

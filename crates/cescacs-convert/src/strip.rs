@@ -92,7 +92,9 @@ impl fmt::Display for Strip {
 
 /// An item of a `--strip` list that is not one of the known names.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown strip item {0:?}: expected a comma list of comments, variations, nags, clock, tags")]
+#[error(
+    "unknown strip item {0:?}: expected a comma list of comments, variations, nags, clock, tags"
+)]
 pub struct StripError(pub String);
 
 impl std::str::FromStr for Strip {
@@ -136,10 +138,7 @@ pub(crate) fn without_clock(text: &str) -> Option<Cow<'_, str>> {
     let mut scanned = 0usize;
     while let Some(i) = rest.find("[%") {
         let after = &rest[i + 2..];
-        let name_len = after
-            .bytes()
-            .take_while(u8::is_ascii_alphanumeric)
-            .count();
+        let name_len = after.bytes().take_while(u8::is_ascii_alphanumeric).count();
         if !is_clock_command(&after[..name_len]) {
             scanned += i + 2;
             rest = after;
@@ -395,13 +394,11 @@ fn json_strip(value: &mut Value, strip: Strip, in_comment: bool) {
                 _ => true,
             });
         }
-        Value::String(s) if in_comment && strip.contains(Strip::CLOCK) => {
-            match without_clock(s) {
-                None => s.clear(),
-                Some(Cow::Owned(t)) => *s = t,
-                Some(Cow::Borrowed(_)) => {}
-            }
-        }
+        Value::String(s) if in_comment && strip.contains(Strip::CLOCK) => match without_clock(s) {
+            None => s.clear(),
+            Some(Cow::Owned(t)) => *s = t,
+            Some(Cow::Borrowed(_)) => {}
+        },
         _ => {}
     }
 }
@@ -439,12 +436,17 @@ mod tests {
     #[test]
     fn strip_lists() {
         assert_eq!(
-            "Comments, variations,NAGS,clock,tags".parse::<Strip>().unwrap(),
+            "Comments, variations,NAGS,clock,tags"
+                .parse::<Strip>()
+                .unwrap(),
             Strip::COMMENTS | Strip::VARIATIONS | Strip::NAGS | Strip::CLOCK | Strip::TAGS
         );
         let err = "comments,".parse::<Strip>().unwrap_err();
         assert_eq!(err, StripError(String::new()));
-        assert!(err.to_string().contains("comments, variations, nags, clock, tags"));
+        assert!(
+            err.to_string()
+                .contains("comments, variations, nags, clock, tags")
+        );
         assert!(Strip::default().is_empty());
     }
 }

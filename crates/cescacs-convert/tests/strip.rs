@@ -94,7 +94,11 @@ fn through(record: &Record, native: Format, to: Format, strip: Strip) -> String 
     } else {
         assert_eq!(back.main_line(), record.main_line(), "{to} {strip}");
     }
-    assert_eq!(back.final_position(), record.final_position(), "{to} {strip}");
+    assert_eq!(
+        back.final_position(),
+        record.final_position(),
+        "{to} {strip}"
+    );
     assert_eq!(back.result(), record.result(), "{to} {strip}");
     back.write(native, &Options::default()).unwrap().text
 }
@@ -114,13 +118,19 @@ fn check_game(native: Format, source: &str) {
                 // Clock commands live in comments.
                 want[3] = false;
             }
-            assert_eq!(shows(&text), want, "{native} via {to}, strip {name}:\n{text}");
+            assert_eq!(
+                shows(&text),
+                want,
+                "{native} via {to}, strip {name}:\n{text}"
+            );
             if item == Strip::CLOCK {
                 // The rest of a comment that held a clock command stays.
                 assert!(text.contains("note"), "{text}");
             }
             if item == Strip::TAGS {
-                for tag in ["[Event ", "[Site ", "[Date ", "[Round ", "[Black ", "[Result "] {
+                for tag in [
+                    "[Event ", "[Site ", "[Date ", "[Round ", "[Black ", "[Result ",
+                ] {
                     assert!(text.contains(tag), "{native} via {to}: {tag} kept\n{text}");
                 }
             }
@@ -138,8 +148,14 @@ fn each_item_on_classic_pgn_and_pcn() {
     // What stays of a comment after its clock command: the evaluation.
     let r = Record::from_bytes(Format::Pgn, PGN.as_bytes());
     let text = r.write(Format::Pgn, &opts(Strip::CLOCK)).unwrap().text;
-    assert!(text.contains("{note good reply}") && text.contains("{[%eval 0.3]}"), "{text}");
-    assert!(text.contains("1. e4 e5 $1"), "the clock-only comment is gone: {text}");
+    assert!(
+        text.contains("{note good reply}") && text.contains("{[%eval 0.3]}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1. e4 e5 $1"),
+        "the clock-only comment is gone: {text}"
+    );
 }
 
 #[test]
@@ -147,7 +163,10 @@ fn each_item_on_ctl_pgn_and_pcn() {
     check_game(Format::CtlPgn, CTL);
     let r = Record::from_bytes(Format::CtlPgn, CTL.as_bytes());
     let text = r.write(Format::CtlPgn, &opts(Strip::CLOCK)).unwrap().text;
-    assert!(text.contains("{note fine}") && text.contains("2. F8-F12, F20-F16"), "{text}");
+    assert!(
+        text.contains("{note fine}") && text.contains("2. F8-F12, F20-F16"),
+        "{text}"
+    );
     // An illustrative record keeps its Id and Annotator, and Redefine (the letters of
     // its moves) with the tags stripped.
     let id = "[Variant \"C'escacs\"]\n[Id \"X-1\"]\n[Annotator \"a\"]\n[Lang \"en\"]\n\
@@ -155,7 +174,12 @@ fn each_item_on_ctl_pgn_and_pcn() {
     let r = Record::from_bytes(Format::CtlPgn, id.as_bytes());
     assert!(r.errors().is_empty(), "{:?}", r.diagnostics());
     let text = r.write(Format::CtlPgn, &opts(Strip::TAGS)).unwrap().text;
-    assert!(text.starts_with("[Variant \"C'escacs\"]\n[Id \"X-1\"]\n[Annotator \"a\"]\n[Redefine \"T@R\"]\n"), "{text}");
+    assert!(
+        text.starts_with(
+            "[Variant \"C'escacs\"]\n[Id \"X-1\"]\n[Annotator \"a\"]\n[Redefine \"T@R\"]\n"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
@@ -166,27 +190,48 @@ fn each_item_on_xiangqi_pgn_and_pcn() {
 #[test]
 fn xiangqi_xml_output_is_stripped_too() {
     let r = Record::from_bytes(Format::XiangqiPgn, XQ.as_bytes());
-    let plain = r.write(Format::XiangqiXml, &Options::default()).unwrap().text;
+    let plain = r
+        .write(Format::XiangqiXml, &Options::default())
+        .unwrap()
+        .text;
     let lower = plain.to_lowercase();
-    assert!(has_comment(&plain) && has_clock(&plain) && lower.contains("redelo"), "{plain}");
+    assert!(
+        has_comment(&plain) && has_clock(&plain) && lower.contains("redelo"),
+        "{plain}"
+    );
     let all: Strip = "comments,variations,nags,tags".parse().unwrap();
     let w = r.write(Format::XiangqiXml, &opts(all)).unwrap();
     assert!(w.warnings.is_empty(), "{:?}", w.warnings);
     assert!(!has_comment(&w.text) && !has_clock(&w.text), "{}", w.text);
     let lower = w.text.to_lowercase();
-    assert!(!lower.contains("redelo") && !lower.contains("opening"), "{}", w.text);
-    assert!(!w.text.contains("<variation>") && !w.text.contains("<nag>"), "{}", w.text);
+    assert!(
+        !lower.contains("redelo") && !lower.contains("opening"),
+        "{}",
+        w.text
+    );
+    assert!(
+        !w.text.contains("<variation>") && !w.text.contains("<nag>"),
+        "{}",
+        w.text
+    );
     // The same moves as the stripped PGN.
     let pgn = Record::from_bytes(
         Format::XiangqiPgn,
-        r.write(Format::XiangqiPgn, &opts(all)).unwrap().text.as_bytes(),
+        r.write(Format::XiangqiPgn, &opts(all))
+            .unwrap()
+            .text
+            .as_bytes(),
     );
     assert_eq!(pgn.main_line().len(), 3);
 }
 
 #[test]
 fn pcn_input_to_pcn_is_stripped_from_its_model() {
-    for (native, source) in [(Format::Pgn, PGN), (Format::CtlPgn, CTL), (Format::XiangqiPgn, XQ)] {
+    for (native, source) in [
+        (Format::Pgn, PGN),
+        (Format::CtlPgn, CTL),
+        (Format::XiangqiPgn, XQ),
+    ] {
         let pcn = Record::from_bytes(native, source.as_bytes())
             .write(Format::Pcn, &Options::default())
             .unwrap()
@@ -194,11 +239,18 @@ fn pcn_input_to_pcn_is_stripped_from_its_model() {
         let doc = Record::from_bytes(Format::Pcn, pcn.as_bytes());
         assert!(doc.errors().is_empty(), "{:?}", doc.diagnostics());
         // Unstripped, a PCN document is written back as it was.
-        assert_eq!(doc.write(Format::Pcn, &Options::default()).unwrap().text, pcn);
+        assert_eq!(
+            doc.write(Format::Pcn, &Options::default()).unwrap().text,
+            pcn
+        );
         let all: Strip = "comments,variations,nags,clock,tags".parse().unwrap();
         let w = doc.write(Format::Pcn, &opts(all)).unwrap();
         assert!(w.warnings.is_empty(), "{native}: {:?}", w.warnings);
-        assert!(!has_comment(&w.text) && !has_extra_tag(&w.text), "{}", w.text);
+        assert!(
+            !has_comment(&w.text) && !has_extra_tag(&w.text),
+            "{}",
+            w.text
+        );
         let back = Record::from_bytes(Format::Pcn, w.text.as_bytes());
         assert_eq!(back.plies(), doc.plies());
         assert_eq!(back.final_position(), doc.final_position());
