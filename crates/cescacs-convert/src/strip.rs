@@ -340,9 +340,12 @@ const NAG_KEYS: [&str; 2] = ["nags", "glyph"];
 /// JSON (tags filtered, comment/variation/NAG keys removed at any depth, clock
 /// commands removed from comment strings).
 pub(crate) fn pcn(doc: &mut pcn::Game, strip: Strip) {
-    let Some(Value::Object(block)) = doc.extensions.get_mut("...pgn") else {
-        return;
-    };
+    if let Some(Value::Object(block)) = doc.extensions.get_mut("...pgn") {
+        pgn_block(block, strip);
+    }
+}
+
+fn pgn_block(block: &mut serde_json::Map<String, Value>, strip: Strip) {
     if strip.contains(Strip::TAGS)
         && let Some(Value::Array(tags)) = block.get_mut("tags")
     {
@@ -380,6 +383,10 @@ fn json_strip(value: &mut Value, strip: Strip, in_comment: bool) {
             map.retain(|k, _| !removed_key(k, strip));
             for (k, v) in map.iter_mut() {
                 json_strip(v, strip, in_comment || COMMENT_KEYS.contains(&k.as_str()));
+            }
+            if strip.contains(Strip::CLOCK) {
+                // A comment emptied of its clock commands goes, key and all.
+                map.retain(|k, v| !(COMMENT_KEYS.contains(&k.as_str()) && v.as_str() == Some("")));
             }
         }
         Value::Array(items) => {
@@ -431,6 +438,50 @@ mod tests {
     fn many_unterminated_commands_are_linear() {
         let text = "[%clk ".repeat(200_000);
         assert_eq!(without_clock(&text).as_deref(), Some(text.as_str()));
+    }
+
+    #[test]
+    fn pcn_blocks_of_unknown_boards() {
+        let block = serde_json::json!({
+            "tags": [["Event", "e"], ["Opening", "x"], ["Red", "r"], ["Lang", "en"]],
+            "game_comment": ["before"],
+            "annotations": [
+                {"ply": 0, "nags": [1], "comments": ["[%clk 0:01:00] kept words"]},
+                {"ply": 1, "comments": ["[%emt 0:00:03]"],
+                 "variations": [{"moves": [], "annotations": [{"ply": 0, "comments": ["v"]}]}]},
+                {"ply": 2, "after": [{"comment": "[%clk 0:00:59]"}]}
+            ],
+            "termination_comment": ["after"],
+            "result_token": "*"
+        });
+        let run = |strip: &str| {
+            let mut b = block.as_object().unwrap().clone();
+            pgn_block(&mut b, strip.parse().unwrap());
+            Value::Object(b)
+        };
+        let tags = run("tags");
+        assert_eq!(
+            tags["tags"],
+            serde_json::json!([["Event", "e"], ["Red", "r"]])
+        );
+        assert_eq!(tags["annotations"], block["annotations"]);
+        let clock = run("clock");
+        assert_eq!(
+            clock["annotations"][0]["comments"],
+            serde_json::json!(["kept words"])
+        );
+        assert_eq!(clock["annotations"][1]["comments"], serde_json::json!([]));
+        assert_eq!(clock["annotations"][2]["after"], serde_json::json!([]));
+        assert_eq!(clock["game_comment"], block["game_comment"]);
+        let all = run("comments,variations,nags");
+        assert_eq!(
+            all,
+            serde_json::json!({
+                "tags": block["tags"],
+                "annotations": [{"ply": 0}, {"ply": 1}, {"ply": 2, "after": []}],
+                "result_token": "*"
+            })
+        );
     }
 
     #[test]
