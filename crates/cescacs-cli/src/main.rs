@@ -50,14 +50,16 @@ enum Command {
         /// C'escacs position as TLPD (default: the initial position).
         #[arg(long, conflicts_with = "fen")]
         tlpd: Option<String>,
-        /// A xiangqi position as FEN.
+        /// A xiangqi or classic chess position as FEN (told apart by the number of
+        /// ranks: 10 for xiangqi, 8 for chess).
         #[arg(long)]
         fen: Option<String>,
         /// Write an SVG picture to this file instead of printing a diagram.
         #[arg(long)]
         svg: Option<PathBuf>,
-        /// Highlight the last move: `FROM-TO` cells (`G3-G1`, or `h2-e2` for xiangqi).
-        #[arg(long)]
+        /// Highlight the last move: `FROM-TO` cells (`G3-G1`; `h2-e2` for xiangqi,
+        /// `e2-e4` for chess).
+        #[arg(long, alias = "last")]
         last_move: Option<String>,
     },
     /// Replay every C'escacs game and print, one line per game, the TLPD after its last
@@ -99,9 +101,16 @@ enum Command {
         /// PCN output as JSON Lines (one document per line) instead of a JSON array.
         #[arg(long)]
         jsonl: bool,
-        /// Move notation of xiangqi PGN and XML output.
-        #[arg(long, value_enum, default_value = "chinese")]
-        notation: XiangqiNotation,
+        /// Move notation: for pgn output san (default), lan (Ng1-f3) or uci (g1f3); for
+        /// xiangqi-pgn/xiangqi-xml chinese (default, 炮二平五), wxf (C2.5) or iccs (h2e2).
+        #[arg(long, value_name = "NAME", ignore_case = true,
+              value_parser = ["san", "lan", "uci", "chinese", "wxf", "iccs"])]
+        notation: Option<String>,
+        /// Remove from every game before writing it, any of: comments, variations, nags,
+        /// clock ([%clk]/[%emt] commands), tags (keep the required ones), e.g.
+        /// `--strip comments,nags`.
+        #[arg(long, value_name = "LIST")]
+        strip: Option<cescacs_convert::Strip>,
         /// CTL-PGN output with FAN (Unicode) piece symbols.
         #[arg(long, conflicts_with = "minimal")]
         fan: bool,
@@ -201,17 +210,6 @@ enum OutputFormat {
     Pcn,
 }
 
-/// Xiangqi move notation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum XiangqiNotation {
-    /// Chinese vertical-line notation (炮二平五).
-    Chinese,
-    /// WXF (C2.5).
-    Wxf,
-    /// ICCS coordinates (h2e2).
-    Iccs,
-}
-
 /// The library's value of the same name: the value names on the command line are the
 /// library's names (`FromStr`), which the test below checks for every value.
 fn lib<T: std::str::FromStr>(value: impl ValueEnum) -> T {
@@ -271,12 +269,13 @@ fn main() -> ExitCode {
             output,
             jsonl,
             notation,
+            strip,
             fan,
             minimal,
             common,
         } => {
-            let options = cescacs_convert::Options {
-                xiangqi_notation: lib(notation),
+            let mut options = cescacs_convert::Options {
+                strip: strip.unwrap_or_default(),
                 fan,
                 minimal,
                 json_lines: jsonl
@@ -292,6 +291,10 @@ fn main() -> ExitCode {
                 ..Default::default()
             };
             let (from, to) = (common.from.map(lib), lib(to));
+            if let Some(Err(e)) = notation.map(|n| options.set_notation(to, &n)) {
+                eprintln!("error: --notation: {e}");
+                return ExitCode::from(bulk::EXIT_CANNOT_RUN as u8);
+            }
             games::convert(
                 &inputs,
                 from,
@@ -317,7 +320,11 @@ mod tests {
         OutputFormat::value_variants()
             .iter()
             .for_each(|v| _ = lib::<cescacs_convert::Format>(*v));
-        let notations = XiangqiNotation::value_variants().iter();
-        notations.for_each(|v| _ = lib::<cescacs_convert::XiangqiNotation>(*v));
+        for n in ["san", "lan", "uci"] {
+            _ = n.parse::<cescacs_convert::ChessNotation>().unwrap();
+        }
+        for n in ["chinese", "wxf", "iccs"] {
+            _ = n.parse::<cescacs_convert::XiangqiNotation>().unwrap();
+        }
     }
 }

@@ -112,6 +112,17 @@ pub fn show(
     last_move: Option<&str>,
 ) -> i32 {
     if let Some(fen) = fen {
+        // Told apart by the placement's ranks: 8 for chess, 10 for xiangqi (whose
+        // reader gives the error for anything else).
+        let ranks = fen
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .split('/')
+            .count();
+        if ranks == 8 {
+            return show_chess(fen, svg, last_move);
+        }
         return show_xiangqi(fen, svg, last_move);
     }
     let position = match load(tlpd) {
@@ -165,6 +176,29 @@ fn write_svg(path: &Path, svg: &str) -> i32 {
         }
         Err(e) => {
             eprintln!("error: cannot write {}: {e}", path.display());
+            EXIT_CANNOT_RUN
+        }
+    }
+}
+
+fn show_chess(fen: &str, svg: Option<&Path>, last_move: Option<&str>) -> i32 {
+    let Some(path) = svg else {
+        return match cescacs_convert::chess_diagram(fen) {
+            Ok(d) => with_stdout(|out| write!(out, "{d}")),
+            Err(e) => {
+                eprintln!("error: {e}");
+                EXIT_CANNOT_RUN
+            }
+        };
+    };
+    match cescacs_convert::chess_svg(fen, last_move) {
+        Ok(picture) => write_svg(path, &picture),
+        Err(e @ cescacs_convert::PictureError::BadMove(_)) => {
+            eprintln!("error: --last-move: {e}");
+            EXIT_CANNOT_RUN
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
             EXIT_CANNOT_RUN
         }
     }

@@ -71,10 +71,10 @@ pub(crate) fn end(board: &Board) -> (bool, bool) {
     (!any && check, !any && !check)
 }
 
-pub(crate) fn write(game: &chess_pgn::Game, _options: &Options) -> Written {
+pub(crate) fn write(game: &chess_pgn::Game, options: &Options) -> Written {
     Written {
         warnings: losses(game),
-        text: chess_pgn::to_pgn_string(game),
+        text: chess_pgn::to_pgn_with(game, &options.chess_notation.write_options()).text,
     }
 }
 

@@ -43,7 +43,9 @@ mod cescacs;
 mod chess;
 mod format;
 mod pcn_input;
+mod picture;
 mod record;
+mod strip;
 mod xiangqi;
 
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
@@ -52,7 +54,9 @@ pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
 pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
 };
+pub use picture::{PictureError, chess_diagram, chess_svg};
 pub use record::{Game, Record, WriteError, Written};
+pub use strip::{Strip, StripError};
 
 /// How xiangqi moves are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -103,6 +107,62 @@ pub enum ChessNotation {
     /// Standard algebraic notation (`Nf3`, `exd5`, `O-O`), the PGN export form.
     #[default]
     San,
+    /// Long algebraic notation (`Ng1-f3`, `Bf1xb5+`, `e7-e8=Q`, castling `O-O`), as
+    /// python-chess's `Board.lan()` writes it.
+    Lan,
+    /// UCI coordinates (`g1f3`, `e7e8q`; castling `e1g1`, king takes rook in
+    /// Chess960), as python-chess's `Move.uci()` writes it.
+    Uci,
+}
+
+impl ChessNotation {
+    /// The name on the command line: `san`, `lan`, `uci`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChessNotation::San => "san",
+            ChessNotation::Lan => "lan",
+            ChessNotation::Uci => "uci",
+        }
+    }
+
+    pub(crate) fn write_options(self) -> chess_pgn::WriteOptions {
+        chess_pgn::WriteOptions {
+            notation: match self {
+                ChessNotation::San => chess_pgn::Notation::San,
+                ChessNotation::Lan => chess_pgn::Notation::Lan,
+                ChessNotation::Uci => chess_pgn::Notation::Uci,
+            },
+            ..chess_pgn::WriteOptions::default()
+        }
+    }
+}
+
+impl std::str::FromStr for ChessNotation {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Self::San, Self::Lan, Self::Uci]
+            .into_iter()
+            .find(|n| n.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown chess notation {s:?}: expected san, lan or uci"))
+    }
+}
+
+/// Why a `--notation` name does not fit the target format.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "notation {name:?} cannot be used for {to} output: {}",
+    match to {
+        Format::Pgn => "pgn takes san, lan or uci",
+        Format::XiangqiPgn | Format::XiangqiXml => "xiangqi output takes chinese, wxf or iccs",
+        _ => "only pgn (san, lan, uci) and xiangqi-pgn/xiangqi-xml (chinese, wxf, iccs) output have a choice of move notation",
+    }
+)]
+pub struct NotationError {
+    /// The name as given.
+    pub name: String,
+    /// The target format.
+    pub to: Format,
 }
 
 /// What the writers are asked for, and how strict the readers are.
@@ -122,9 +182,41 @@ pub struct Options {
     /// Tolerated irregularities (old check markers, a missing result, …) and every
     /// warning, loss warnings included, count as errors.
     pub strict: bool,
+    /// What is removed from each game before it is written, in every target format
+    /// (comments, variations, NAGs, clock commands, tags); removing is asked for, so
+    /// it gives no loss warning.
+    pub strip: Strip,
 }
 
 impl Options {
+    /// Sets the move notation of `to`'s output from its name (`san`, `lan`, `uci`
+    /// for classic PGN; `chinese`, `wxf`, `iccs` for xiangqi PGN and XML; any case).
+    /// A name that is not one of the target's is an error, as is any name for a
+    /// target with a single notation (CTL-PGN, PCN): it would have no effect.
+    ///
+    /// ```
+    /// use cescacs_convert::{ChessNotation, Format, Options};
+    /// let mut options = Options::default();
+    /// options.set_notation(Format::Pgn, "uci").unwrap();
+    /// assert_eq!(options.chess_notation, ChessNotation::Uci);
+    /// let err = options.set_notation(Format::XiangqiPgn, "lan").unwrap_err();
+    /// assert_eq!(err.to_string(), "notation \"lan\" cannot be used for xiangqi-pgn output: xiangqi output takes chinese, wxf or iccs");
+    /// ```
+    pub fn set_notation(&mut self, to: Format, name: &str) -> Result<(), NotationError> {
+        let bad = || NotationError {
+            name: name.to_string(),
+            to,
+        };
+        match to {
+            Format::Pgn => self.chess_notation = name.parse().map_err(|_| bad())?,
+            Format::XiangqiPgn | Format::XiangqiXml => {
+                self.xiangqi_notation = name.parse().map_err(|_| bad())?;
+            }
+            Format::CtlPgn | Format::Pcn => return Err(bad()),
+        }
+        Ok(())
+    }
+
     pub(crate) fn ctl_form(&self) -> ctl_pgn::Form {
         if self.minimal {
             ctl_pgn::Form::Minimal

@@ -1,6 +1,6 @@
 //! One game read and replayed, whatever its format.
 
-use crate::{Format, GameKind, Options, Severity, error, raw_game};
+use crate::{Format, GameKind, Options, Severity, Strip, error, raw_game};
 use cescacs_batch::{GameDiagnostic, RawGame};
 
 /// A game in the model of the format crate that reads it.
@@ -383,16 +383,65 @@ impl Record {
         ))
     }
 
+    /// The record with `strip`'s items removed (see [`Strip`]): the main line, start
+    /// position and result stay as they are. A record read from PCN whose game a rules
+    /// engine plays is then written to PCN from its stripped game model, with the
+    /// warnings of what that model could not carry.
+    ///
+    /// ```
+    /// use cescacs_convert::{Format, Options, Record, Strip};
+    /// let pgn = "[Event \"E\"]\n[Opening \"x\"]\n\n1. e4 {best} $1 (1. d4) e5 *\n";
+    /// let record = Record::from_bytes(Format::Pgn, pgn.as_bytes());
+    /// let bare = record.stripped("comments,variations,nags,tags".parse().unwrap());
+    /// let text = bare.write(Format::Pgn, &Options::default()).unwrap().text;
+    /// assert!(text.ends_with("\n\n1. e4 e5 *\n\n") && !text.contains("Opening"));
+    /// assert_eq!(bare.main_line(), record.main_line());
+    /// ```
+    pub fn stripped(&self, strip: Strip) -> Record {
+        let mut r = self.clone();
+        if strip.is_empty() {
+            return r;
+        }
+        match &mut r.game {
+            Some(Game::Cescacs { record, .. }) => crate::strip::cescacs(record, strip),
+            Some(Game::Chess(g)) => crate::strip::chess(g, strip),
+            Some(Game::Xiangqi(g)) => crate::strip::xiangqi(g, strip),
+            Some(Game::Pcn(doc)) => crate::strip::pcn(doc, strip),
+            None => {}
+        }
+        match &r.game {
+            Some(Game::Pcn(doc)) => r.source_pcn = Some(doc.clone()),
+            // The document as read still holds what was stripped: PCN output is made
+            // from the stripped model instead.
+            _ => r.source_pcn = None,
+        }
+        r
+    }
+
     /// Writes the game in `to`, with one warning per item `to` cannot carry. A record
-    /// with errors is not written.
+    /// with errors is not written. `options.strip` is applied first (see
+    /// [`Record::stripped`]); what it removes gives no warning.
     pub fn write(&self, to: Format, options: &Options) -> Result<Written, WriteError> {
         if self.has_errors() {
             return Err(WriteError::HasErrors);
         }
+        if !options.strip.is_empty() {
+            let plain = Options {
+                strip: Strip::NONE,
+                ..options.clone()
+            };
+            return self.stripped(options.strip).write(to, &plain);
+        }
         let game = self.game.as_ref().ok_or(WriteError::HasErrors)?;
         let mut written = match (game, to) {
             (_, Format::Pcn) => {
-                let (doc, warnings) = self.pcn_with_warnings()?;
+                let from_model = self.source_pcn.is_none();
+                let (doc, mut warnings) = self.pcn_with_warnings()?;
+                if from_model {
+                    // A PCN input written from its (stripped) model: what the model
+                    // could not carry is lost here.
+                    warnings.extend(self.pcn_warnings.iter().cloned());
+                }
                 return Ok(Written {
                     text: pcn::to_string(&doc),
                     warnings,
@@ -415,8 +464,9 @@ impl Record {
         Ok(written)
     }
 
-    /// The final position as an SVG picture (C'escacs and xiangqi; `None` for chess,
-    /// which has no board picture yet, and for games that could not be read).
+    /// The final position as an SVG picture, the last main-line move highlighted
+    /// (`None` for a PCN document of an unknown board, and for games that could not be
+    /// read).
     pub fn svg(&self) -> Option<String> {
         match self.game.as_ref()? {
             Game::Cescacs { position, .. } => Some(crate::cescacs::svg(
@@ -424,7 +474,8 @@ impl Record {
                 self.last_hex_move(),
             )),
             Game::Xiangqi(g) => Some(crate::xiangqi::svg(g)),
-            Game::Chess(_) | Game::Pcn(_) => None,
+            Game::Chess(g) => Some(crate::picture::game_svg(g)),
+            Game::Pcn(_) => None,
         }
     }
 

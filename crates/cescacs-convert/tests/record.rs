@@ -57,7 +57,12 @@ fn chess_record() {
         r.final_position().as_deref(),
         Some("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4")
     );
-    assert!(r.svg().is_none());
+    // The final position, the last move (Qh5xf7) highlighted: 2 stroked squares.
+    let svg = r.svg().unwrap();
+    assert_eq!(svg.matches("<title>").count(), 64);
+    assert_eq!(svg.matches("stroke-width=\"3\"><title>").count(), 2);
+    assert!(svg.contains("stroke-width=\"3\"><title>h5</title>"));
+    assert!(svg.contains("stroke-width=\"3\"><title>f7</title>"));
     assert!(r.write(Format::CtlPgn, &Options::default()).is_err());
 }
 

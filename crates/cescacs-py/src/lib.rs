@@ -10,7 +10,7 @@
 pub mod split;
 
 use cescacs_batch::{Framing, GameDiagnostic, GameSplitter, Severity};
-use cescacs_convert::{Format, Options, Record, XiangqiNotation};
+use cescacs_convert::{Format, Options, Record, StripError};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -126,7 +126,9 @@ fn located(file: &str, index: u64, at: (u64, u64), offset: u64, d: &GameDiagnost
     .to_string()
 }
 
-fn write_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
+/// The write options of `to_string` and `convert`, checked against the target format
+/// (`notation` must be one of `to`'s, as on the command line).
+fn write_options(to: Format, options: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
     let mut out = Options::default();
     let Some(options) = options else {
         return Ok(out);
@@ -140,20 +142,24 @@ fn write_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
             "minimal" => out.minimal = value.is_truthy()?,
             "notation" => {
                 let n: String = value.extract()?;
-                out.xiangqi_notation = match n.as_str() {
-                    "chinese" => XiangqiNotation::Chinese,
-                    "wxf" => XiangqiNotation::Wxf,
-                    "iccs" => XiangqiNotation::Iccs,
-                    _ => {
-                        return Err(PyValueError::new_err(format!(
-                            "unknown notation {n:?}: expected chinese, wxf or iccs"
-                        )));
-                    }
+                out.set_notation(to, &n)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            }
+            "strip" => {
+                // "comments,nags" or ["comments", "nags"].
+                let list = match value.extract::<String>() {
+                    Ok(s) => s,
+                    Err(_) => value.extract::<Vec<String>>()?.join(","),
+                };
+                if !list.is_empty() {
+                    out.strip = list
+                        .parse()
+                        .map_err(|e: StripError| PyValueError::new_err(e.to_string()))?;
                 }
             }
             _ => {
                 return Err(PyTypeError::new_err(format!(
-                    "unknown option {key:?}: expected fan, minimal, notation, strict or json_lines"
+                    "unknown option {key:?}: expected fan, minimal, notation, strip, strict or json_lines"
                 )));
             }
         }
@@ -229,17 +235,17 @@ impl Game {
             .map(|doc| pcn::to_string(&doc))
             .map_err(|e| self.error(e.to_string()))
     }
-    /// The game written in `format` (options: fan, minimal, notation).
+    /// The game written in `format` (options: fan, minimal, notation, strip).
     #[pyo3(signature = (format, **options))]
     fn to_string(&self, format: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
         let to = format_arg(format)?;
-        let options = write_options(options)?;
+        let options = write_options(to, options)?;
         self.record
             .write(to, &options)
             .map(|w| w.text)
             .map_err(|e| self.error(e.to_string()))
     }
-    /// The final board as SVG (Jupyter shows it); None for chess.
+    /// The final board as SVG (Jupyter shows it), the last move highlighted.
     fn _repr_svg_(&self) -> Option<String> {
         self.record.svg()
     }
@@ -490,7 +496,7 @@ fn convert(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let to = format_arg(to)?;
-    let options = write_options(options)?;
+    let options = write_options(to, options)?;
     let bytes: Vec<u8> = if let Ok(s) = data.extract::<String>() {
         s.into_bytes()
     } else if let Ok(b) = data.downcast::<PyBytes>() {

@@ -112,7 +112,7 @@ def test_every_format_reads_and_writes():
     (c,) = cescacs.read_games(pgn)
     assert (c.format, c.result, c.moves[-1]) == ("pgn", "1-0", "Qxf7#")
     assert c.final_position.startswith("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b")
-    assert c._repr_svg_() is None
+    assert c._repr_svg_().startswith("<svg")
     assert cescacs.convert(pgn, to="pgn").startswith('[Event "e"]')
 
 

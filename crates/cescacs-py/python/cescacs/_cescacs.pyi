@@ -41,6 +41,7 @@ class Game:
         fan: bool = ...,
         minimal: bool = ...,
         notation: str = ...,
+        strip: Union[str, List[str]] = ...,
         strict: bool = ...,
         json_lines: bool = ...,
     ) -> str: ...
@@ -82,6 +83,7 @@ def convert(
     fan: bool = ...,
     minimal: bool = ...,
     notation: str = ...,
+    strip: Union[str, List[str]] = ...,
     strict: bool = ...,
     json_lines: bool = ...,
 ) -> str: ...

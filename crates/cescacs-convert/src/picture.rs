@@ -1,0 +1,172 @@
+//! Classic chess positions as pictures and text diagrams (`cescacs show --fen` with a
+//! chess FEN, and [`crate::Record::svg`] for chess games), in the look of the other
+//! boards (`board-svg`).
+
+use chess_pgn::cozy_chess::{Board, Color, Square};
+
+/// Why a chess position cannot be shown.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PictureError {
+    /// The FEN is not a legal chess position (read as a PGN `FEN` tag is read).
+    #[error("invalid chess FEN {fen:?}: {reason}")]
+    BadFen {
+        /// The FEN as given.
+        fen: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The last move to highlight is not two squares.
+    #[error("expected a move as two squares like e2-e4 or e2e4, found {0:?}")]
+    BadMove(String),
+}
+
+fn board(fen: &str) -> Result<Board, PictureError> {
+    let bad = |reason: String| PictureError::BadFen {
+        fen: fen.to_string(),
+        reason,
+    };
+    // The placement's own check names the rank at fault; the rules crate's check
+    // (kings, pawns on the last rank, castling rights…) comes after.
+    board_svg::chess_men_from_fen(fen).map_err(|e| bad(e.to_string()))?;
+    chess_pgn::parse_fen(fen).map_err(bad)
+}
+
+/// A square as (file, rank), 0-based from a1.
+type FileRank = (u8, u8);
+
+/// `e2-e4`, `e2e4`, `E2-E4` as from and to squares.
+fn squares(text: &str) -> Result<(FileRank, FileRank), PictureError> {
+    let s: Vec<u8> = text
+        .bytes()
+        .filter(|b| *b != b'-')
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    let ok = s.len() == 4
+        && (b'a'..=b'h').contains(&s[0])
+        && (b'1'..=b'8').contains(&s[1])
+        && (b'a'..=b'h').contains(&s[2])
+        && (b'1'..=b'8').contains(&s[3]);
+    if !ok {
+        return Err(PictureError::BadMove(text.to_string()));
+    }
+    Ok(((s[0] - b'a', s[1] - b'1'), (s[2] - b'a', s[3] - b'1')))
+}
+
+fn men(board: &Board) -> Vec<board_svg::ChessMan> {
+    let mut out = Vec::with_capacity(32);
+    for sq in Square::ALL {
+        if let (Some(piece), Some(color)) = (board.piece_on(sq), board.color_on(sq)) {
+            let letter = char::from(piece);
+            out.push(board_svg::ChessMan {
+                file: sq.file() as u8,
+                rank: sq.rank() as u8,
+                letter: if color == Color::White {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                },
+            });
+        }
+    }
+    out
+}
+
+/// The picture of a classic chess position given as FEN (4 or 6 fields, X-FEN or
+/// Shredder castling), with an optional last move highlighted (`e2-e4` or `e2e4`)
+/// and the FEN as caption.
+///
+/// ```
+/// let start = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+/// let svg = cescacs_convert::chess_svg(start, Some("e2-e4")).unwrap();
+/// assert_eq!(svg.matches("<circle").count(), 32);
+/// assert!(cescacs_convert::chess_svg("8/8/8/8/8/8/8/8 w - - 0 1", None).is_err()); // no kings
+/// ```
+pub fn chess_svg(fen: &str, last_move: Option<&str>) -> Result<String, PictureError> {
+    let b = board(fen)?;
+    let last = last_move.map(squares).transpose()?;
+    Ok(board_svg::chess_svg(&men(&b), last, Some(fen.trim())))
+}
+
+/// A text diagram of a classic chess position given as FEN: ranks 8 to 1, files a to
+/// h, FEN letters (upper case White), `.` for an empty square, then the FEN as the
+/// position was read (6 fields).
+///
+/// ```
+/// let d = cescacs_convert::chess_diagram("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+/// assert!(d.starts_with("8 . . . . k . . .\n"));
+/// assert!(d.contains("1 . . . . K . . R\n  a b c d e f g h\n"));
+/// ```
+pub fn chess_diagram(fen: &str) -> Result<String, PictureError> {
+    let b = board(fen)?;
+    let mut grid = [['.'; 8]; 8];
+    for m in men(&b) {
+        grid[m.rank as usize][m.file as usize] = m.letter;
+    }
+    let mut out = String::with_capacity(200);
+    for rank in (0..8).rev() {
+        out.push(char::from(b'1' + rank as u8));
+        for c in grid[rank] {
+            out.push(' ');
+            out.push(c);
+        }
+        out.push('\n');
+    }
+    out.push_str("  a b c d e f g h\n");
+    out.push_str(&b.to_string());
+    out.push('\n');
+    Ok(out)
+}
+
+/// The final position of a chess game with its last main-line move highlighted.
+pub(crate) fn game_svg(game: &chess_pgn::Game) -> String {
+    let mut before = game.start.clone();
+    let mut last = None;
+    let mut board = game.start.clone();
+    for mv in game.mainline() {
+        before = board.clone();
+        last = mv;
+        match mv {
+            Some(m) => board.play_unchecked(m),
+            None => {
+                if let Some(b) = board.null_move() {
+                    board = b;
+                }
+            }
+        }
+    }
+    // The UCI form of standard chess names castling by the king's own destination
+    // (cozy-chess plays it as king-takes-rook), which is what the picture shows.
+    let last = last
+        .map(|m| chess_pgn::notation::uci(&before, Some(m), false))
+        .and_then(|u| squares(&u[..4]).ok());
+    let fen = board.to_string();
+    board_svg::chess_svg(&men(&board), last, Some(&fen))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn castling_is_shown_as_the_kings_move() {
+        let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *";
+        let game = chess_pgn::parse_all(pgn).remove(0).unwrap();
+        let svg = game_svg(&game);
+        for sq in ["e1", "g1"] {
+            assert!(
+                svg.contains(&format!("stroke-width=\"3\"><title>{sq}</title>")),
+                "{sq}"
+            );
+        }
+        assert_eq!(svg.matches("stroke-width=\"3\"><title>").count(), 2);
+    }
+
+    #[test]
+    fn last_move_spellings() {
+        assert_eq!(squares("e2-e4").unwrap(), ((4, 1), (4, 3)));
+        assert_eq!(squares("H8A1").unwrap(), ((7, 7), (0, 0)));
+        for bad in ["e2", "e2-e9", "i1-a1", "e2-e4-e5", ""] {
+            assert!(squares(bad).is_err(), "{bad}");
+        }
+    }
+}
