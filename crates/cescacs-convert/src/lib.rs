@@ -42,8 +42,10 @@ pub struct ReadmeDoctests;
 mod cescacs;
 mod chess;
 mod format;
+mod inputs;
 mod pcn_input;
 mod record;
+mod select;
 mod xiangqi;
 
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
@@ -52,7 +54,9 @@ pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
 pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
 };
+pub use inputs::{Inputs, detection_name, open_inputs};
 pub use record::{Game, Record, WriteError, Written};
+pub use select::{Filter, Glob, SelectedWriter, Selection, Target, Verdict};
 
 /// How xiangqi moves are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
