@@ -56,6 +56,21 @@ impl Sink {
         }
     }
 
+    /// [`Sink::open`] for an output (`null`: no output at all), with `header` written.
+    /// The error is the message saying why the command cannot run.
+    pub fn with_header(path: Option<&Path>, null: bool, header: &[u8]) -> Result<Sink, String> {
+        let mut sink = match null {
+            true => Sink::Null(io::sink()),
+            false => Sink::open(path).map_err(|e| {
+                let name = path.unwrap_or(Path::new("-")).display();
+                format!("cannot create {name}: {e}")
+            })?,
+        };
+        sink.write_header(header)
+            .map_err(|e| format!("write error: {e}"))?;
+        Ok(sink)
+    }
+
     /// Writes what comes before the first game (a broken pipe is left for later).
     pub fn write_header(&mut self, header: &[u8]) -> io::Result<()> {
         match self.write_all(header) {
@@ -138,12 +153,7 @@ impl Session {
         encoding: Option<TextEncoding>,
         report: Option<&Path>,
     ) -> Result<Session, String> {
-        if jobs > crate::MAX_JOBS {
-            return Err(format!(
-                "--jobs {jobs}: at most {} worker threads",
-                crate::MAX_JOBS
-            ));
-        }
+        Session::check_jobs(jobs)?;
         let report = match report {
             None => None,
             Some(p) => match ReportWriter::create(p) {
@@ -161,6 +171,18 @@ impl Session {
             failed: None,
             errors: Vec::new(),
         })
+    }
+
+    /// Refuses more worker threads than [`crate::MAX_JOBS`] (checked by
+    /// [`Session::new`] too; front ends call it before opening any input).
+    pub fn check_jobs(jobs: usize) -> Result<(), String> {
+        match jobs > crate::MAX_JOBS {
+            true => Err(format!(
+                "--jobs {jobs}: at most {} worker threads",
+                crate::MAX_JOBS
+            )),
+            false => Ok(()),
+        }
     }
 
     /// When the session started.

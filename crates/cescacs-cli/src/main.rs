@@ -2,10 +2,15 @@
 //! of game records. The per-game work is `cescacs-convert`'s; this crate parses the
 //! arguments, shows progress and prints.
 
-mod bulk;
 mod games;
 mod position;
 
+/// The exit statuses, under the name the position commands use.
+mod bulk {
+    pub use cescacs_batch::{EXIT_CANNOT_RUN, EXIT_OK};
+}
+
+use cescacs_convert::{Filter, Glob};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -111,10 +116,83 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Select games by tags, moves or errors (every filter given must hold) and write
+    /// them as they were, or converted with --to, in input order (docs/select.md).
+    Select(games::SelectArgs),
 }
 
-/// Options `check` and `convert` share.
+/// The filters of `select`, mapped onto `cescacs_convert::Filter`.
 #[derive(clap::Args)]
+struct Filters {
+    /// A tag's value matches a glob pattern (`*`, `?`, `[a-z]`); repeatable.
+    #[arg(long = "tag", value_name = "NAME=PATTERN", value_parser = tag_pattern)]
+    tags: Vec<(String, Glob)>,
+    /// White, Black (or Red) matches this glob pattern.
+    #[arg(long, value_name = "PATTERN")]
+    player: Option<Glob>,
+    /// The Result tag (`1-0`, `0-1`, `1/2-1/2` or `1/2`, `*`).
+    #[arg(long, value_name = "R")]
+    result: Option<String>,
+    /// Some player's Elo tag is at least N.
+    #[arg(long, value_name = "N")]
+    min_elo: Option<u32>,
+    /// Some player's Elo tag is at most N.
+    #[arg(long, value_name = "N")]
+    max_elo: Option<u32>,
+    /// The Date tag can be on or after this day (YYYY, YYYY.MM or YYYY.MM.DD).
+    #[arg(long, value_name = "DATE", value_parser = |d: &str| Filter::date(d, false))]
+    date_from: Option<u32>,
+    /// The Date tag can be on or before this day.
+    #[arg(long, value_name = "DATE", value_parser = |d: &str| Filter::date(d, true))]
+    date_to: Option<u32>,
+    /// At least N half-moves in the main line.
+    #[arg(long, value_name = "N")]
+    min_plies: Option<usize>,
+    /// At most N half-moves in the main line.
+    #[arg(long, value_name = "N")]
+    max_plies: Option<usize>,
+    /// The main line passes through this position (FEN, xiangqi FEN or TLPD).
+    #[arg(long, value_name = "P")]
+    position: Option<cescacs_convert::Target>,
+    /// The main line ends in checkmate.
+    #[arg(long)]
+    mate: bool,
+    /// The main line ends in stalemate.
+    #[arg(long)]
+    stalemate: bool,
+    /// Only games with errors, as they were (to repair them).
+    #[arg(long)]
+    invalid: bool,
+}
+
+fn tag_pattern(t: &str) -> Result<(String, Glob), String> {
+    let (name, pattern) = t.split_once('=').ok_or("expected NAME=PATTERN")?;
+    Ok((name.to_string(), pattern.parse()?))
+}
+
+impl Filters {
+    fn filter(self) -> Filter {
+        let f = self;
+        Filter {
+            tags: f.tags,
+            player: f.player,
+            result: f.result,
+            min_elo: f.min_elo,
+            max_elo: f.max_elo,
+            date_from: f.date_from,
+            date_to: f.date_to,
+            min_plies: f.min_plies,
+            max_plies: f.max_plies,
+            position: f.position,
+            mate: f.mate,
+            stalemate: f.stalemate,
+            invalid: f.invalid,
+        }
+    }
+}
+
+/// Options `check`, `convert` and `select` share.
+#[derive(clap::Args, Default)]
 struct Common {
     /// Input format (default: from each file's name and content).
     #[arg(long, value_enum)]
@@ -133,39 +211,8 @@ struct Common {
     quiet: bool,
     /// Text encoding of PGN-like inputs, for cutting them into games (default:
     /// guessed from each input's first bytes).
-    #[arg(long, value_enum)]
-    encoding: Option<EncodingArg>,
-}
-
-/// `--encoding`: what the game splitter must know about the text's bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum EncodingArg {
-    /// UTF-8.
-    #[value(name = "utf-8", alias = "utf8")]
-    Utf8,
-    /// Latin-1, CP1252, CP1251 or any other single-byte encoding.
-    #[value(
-        name = "single-byte",
-        alias = "latin-1",
-        alias = "cp1251",
-        alias = "cp1252"
-    )]
-    SingleByte,
-    /// GBK / GB18030.
-    #[value(name = "gbk", alias = "gb18030")]
-    Gbk,
-    /// Big5.
-    #[value(name = "big5")]
-    Big5,
-}
-
-impl EncodingArg {
-    fn splitter(self) -> cescacs_batch::TextEncoding {
-        match self {
-            EncodingArg::Utf8 | EncodingArg::SingleByte => cescacs_batch::TextEncoding::Bytes,
-            EncodingArg::Gbk | EncodingArg::Big5 => cescacs_batch::TextEncoding::DoubleByte,
-        }
-    }
+    #[arg(long, value_name = "NAME", value_parser = ["utf-8", "utf8", "single-byte", "latin-1", "cp1251", "cp1252", "gbk", "gb18030", "big5"])]
+    encoding: Option<String>,
 }
 
 /// A format the toolkit reads.
@@ -221,13 +268,12 @@ fn lib<T: std::str::FromStr>(value: impl ValueEnum) -> T {
 }
 
 impl Common {
-    fn settings(&self) -> bulk::Settings<'_> {
-        bulk::Settings {
-            jobs: self.jobs,
-            report: self.report.as_deref(),
-            quiet: self.quiet,
-            encoding: self.encoding.map(EncodingArg::splitter),
-        }
+    /// What the game splitter must know about the text's bytes.
+    fn encoding(&self) -> Option<cescacs_batch::TextEncoding> {
+        Some(match self.encoding.as_deref()? {
+            "gbk" | "gb18030" | "big5" => cescacs_batch::TextEncoding::DoubleByte,
+            _ => cescacs_batch::TextEncoding::Bytes,
+        })
     }
 }
 
@@ -239,31 +285,32 @@ fn main() -> ExitCode {
             tlpd,
             divide,
             jobs,
-        } => position::perft(depth, tlpd.as_deref(), divide, jobs),
-        Command::Moves { tlpd } => position::moves(tlpd.as_deref()),
+        } => Ok(position::perft(depth, tlpd.as_deref(), divide, jobs)),
+        Command::Moves { tlpd } => Ok(position::moves(tlpd.as_deref())),
         Command::Show {
             tlpd,
             fen,
             svg,
             last_move,
-        } => position::show(
+        } => Ok(position::show(
             tlpd.as_deref(),
             fen.as_deref(),
             svg.as_deref(),
             last_move.as_deref(),
-        ),
+        )),
         Command::Replay {
             files,
             strict,
             with_filename,
             no_filename,
-        } => games::replay(&files, strict, with_filename, no_filename),
+        } => Ok(games::replay(&files, strict, with_filename, no_filename)),
         Command::Check { inputs, common } => {
             let options = cescacs_convert::Options {
                 strict: common.strict,
                 ..Default::default()
             };
-            games::check(&inputs, common.from.map(lib), options, &common.settings())
+            let from = common.from.map(lib);
+            games::convert(&inputs, from, None, None, options, &common)
         }
         Command::Convert {
             inputs,
@@ -279,30 +326,29 @@ fn main() -> ExitCode {
                 xiangqi_notation: lib(notation),
                 fan,
                 minimal,
-                json_lines: jsonl
-                    || output.as_ref().is_some_and(|p| {
-                        let name = p.to_string_lossy().to_ascii_lowercase();
-                        let name = [".gz", ".bz2", ".zst", ".xz"]
-                            .iter()
-                            .find_map(|ext| name.strip_suffix(ext))
-                            .unwrap_or(&name);
-                        name.ends_with(".jsonl")
-                    }),
+                json_lines: jsonl || json_lines(output.as_deref()),
                 strict: common.strict,
                 ..Default::default()
             };
             let (from, to) = (common.from.map(lib), lib(to));
-            games::convert(
-                &inputs,
-                from,
-                to,
-                output.as_deref(),
-                options,
-                &common.settings(),
-            )
+            let output = output.as_deref();
+            games::convert(&inputs, from, Some(to), output, options, &common)
         }
+        Command::Select(args) => games::select(args),
     };
+    exit(code.unwrap_or_else(|c| c))
+}
+
+fn exit(code: i32) -> ExitCode {
     ExitCode::from(code.clamp(0, 255) as u8)
+}
+
+/// Whether an output file name asks for JSON Lines (`.jsonl`, compressed or not).
+fn json_lines(output: Option<&std::path::Path>) -> bool {
+    output.is_some_and(|p| {
+        let name = p.to_string_lossy().to_ascii_lowercase();
+        cescacs_convert::without_compression(&name).ends_with(".jsonl")
+    })
 }
 
 #[cfg(test)]

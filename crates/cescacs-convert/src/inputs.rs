@@ -41,8 +41,33 @@ fn looks_like_pcn(head: &[u8]) -> bool {
 ///
 /// Every problem met is handed to `note` as a complete line (`error: …` for errors),
 /// in order; the files that can be read are still grouped. The error is the reason the
-/// command cannot run at all (an output-only format given as input, no input left).
+/// command cannot run at all (an output-only format given as input, no input left, an
+/// `output` that is also an input or the `report`: nothing must be overwritten).
 pub fn open_inputs(
+    paths: &[PathBuf],
+    from: Option<Format>,
+    encoding: Option<TextEncoding>,
+    (output, report): (Option<&Path>, Option<&Path>),
+    note: &mut dyn FnMut(&str),
+) -> Result<Inputs, String> {
+    let output = output.filter(|p| p.as_os_str() != "-");
+    let exclude: Vec<&Path> = output.into_iter().chain(report).collect();
+    let opened = open_grouped(paths, from, encoding, &exclude, note)?;
+    if let Some(out) = output {
+        let mut taken = opened.files.clone();
+        taken.extend(report.map(Path::to_path_buf));
+        if let Some(input) = cescacs_batch::output_is_input(out, &taken) {
+            return Err(format!(
+                "the output {} is also an input or the report ({}): refused, nothing written",
+                out.display(),
+                input.display()
+            ));
+        }
+    }
+    Ok(opened)
+}
+
+fn open_grouped(
     paths: &[PathBuf],
     from: Option<Format>,
     encoding: Option<TextEncoding>,
@@ -127,14 +152,16 @@ mod tests {
         let missing = dir.join("missing.pgn");
         let mut notes = Vec::new();
         let paths = [pgn.clone(), ctl, missing, pgn];
-        let opened = open_inputs(&paths, None, None, &[], &mut |n| notes.push(n.to_string()));
+        let opened = open_inputs(&paths, None, None, (None, None), &mut |n| {
+            notes.push(n.to_string())
+        });
         let opened = opened.unwrap();
         let formats: Vec<(Format, usize)> =
             opened.groups.iter().map(|(f, i)| (*f, i.len())).collect();
         // A file named twice is read once.
         assert_eq!(formats, [(Format::Pgn, 1), (Format::CtlPgn, 1)]);
         assert!(opened.had_errors && notes.len() == 2, "{notes:?}");
-        let none = open_inputs(&[], None, None, &[], &mut |_| {});
+        let none = open_inputs(&[], None, None, (None, None), &mut |_| {});
         assert_eq!(none.err().as_deref(), Some("no input files"));
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -43,6 +43,7 @@ mod cescacs;
 mod chess;
 mod format;
 mod inputs;
+mod jobs;
 mod pcn_input;
 mod record;
 mod select;
@@ -55,6 +56,7 @@ pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
 };
 pub use inputs::{Inputs, detection_name, open_inputs};
+pub use jobs::{converters, final_position_line, selection_framing, selection_summary, selections};
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{Filter, Glob, SelectedWriter, Selection, Target, Verdict};
 

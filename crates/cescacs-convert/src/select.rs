@@ -269,12 +269,11 @@ pub enum Verdict {
 }
 
 impl Filter {
-    /// Parses `--date-from`/`--date-to` values (`YYYY`, `YYYY.MM`, `YYYY.MM.DD`):
-    /// a missing month or day is the first of the period for `from`, the last for `to`.
-    pub fn set_dates(&mut self, from: Option<&str>, to: Option<&str>) -> Result<(), String> {
-        self.date_from = from.map(|d| date_bound(d, false)).transpose()?;
-        self.date_to = to.map(|d| date_bound(d, true)).transpose()?;
-        Ok(())
+    /// Parses a `--date-from` (`upper` false) or `--date-to` (`upper` true) value,
+    /// `YYYY`, `YYYY.MM` or `YYYY.MM.DD`, as `YYYYMMDD`: a missing month or day is the
+    /// first of the period for `from`, the last for `to`.
+    pub fn date(value: &str, upper: bool) -> Result<u32, String> {
+        date_bound(value, upper)
     }
 
     /// Whether some condition needs the game's moves (a replay), not only its tags.
@@ -824,14 +823,15 @@ mod tests {
         f.player = Some(glob("Fischer"));
         f.result = Some("1/2".into());
         f.min_elo = Some(2550);
-        f.set_dates(Some("1962.06"), Some("1962.06.30")).unwrap();
+        f.date_from = Some(Filter::date("1962.06", false).unwrap());
+        f.date_to = Some(Filter::date("1962.06.30", true).unwrap());
         assert!(f.matches(Format::Pgn, &g));
         f.tags.push(("white".into(), glob("Tal*")));
         assert!(f.matches(Format::Pgn, &g), "case-insensitive name");
         f.max_elo = Some(2500);
         assert!(!f.matches(Format::Pgn, &g));
         let mut f = Filter::default();
-        f.set_dates(Some("1963"), None).unwrap();
+        f.date_from = Some(Filter::date("1963", false).unwrap());
         assert!(!f.matches(Format::Pgn, &g));
         let mut f = Filter::default();
         f.tags.push(("Site".into(), glob("*")));
