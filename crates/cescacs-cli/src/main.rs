@@ -28,6 +28,7 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once
 enum Command {
     /// Count the leaf nodes of the C'escacs legal-move tree (the last line of output is the count).
     Perft {
