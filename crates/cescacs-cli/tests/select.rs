@@ -47,6 +47,9 @@ fn scan(text: &str) -> Vec<Vec<(String, String)>> {
     games
 }
 
+/// A reference predicate over a game's tags.
+type Keep = Box<dyn Fn(&[(String, String)]) -> bool>;
+
 fn tag<'a>(game: &'a [(String, String)], name: &str) -> Option<&'a str> {
     game.iter()
         .find(|(n, _)| n == name)
@@ -95,7 +98,7 @@ fn tag_filters_on_the_classic_corpus_equal_a_plain_tag_scan() {
             .iter()
             .any(|side| tag(g, side).is_some_and(|v| v.starts_with(p)))
     };
-    let cases: Vec<(Vec<&str>, Box<dyn Fn(&[(String, String)]) -> bool>)> = vec![
+    let cases: Vec<(Vec<&str>, Keep)> = vec![
         (
             vec!["--player", "Fischer*"],
             Box::new(|g| player(g, "Fischer")),
@@ -162,8 +165,7 @@ fn tag_filters_on_the_xiangqi_and_cescacs_corpora_equal_a_plain_tag_scan() {
     for (filter, keep) in [
         (
             ["--result", "0-3"],
-            Box::new(|g: &[(String, String)]| tag(g, "Result") == Some("0-3"))
-                as Box<dyn Fn(&[(String, String)]) -> bool>,
+            Box::new(|g: &[(String, String)]| tag(g, "Result") == Some("0-3")) as Keep,
         ),
         (
             ["--player", "*Sasal*"],
