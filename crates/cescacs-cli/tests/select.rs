@@ -48,7 +48,7 @@ fn scan(text: &str) -> Vec<Vec<(String, String)>> {
 }
 
 /// A reference predicate over a game's tags.
-type Keep = Box<dyn Fn(&[(String, String)]) -> bool>;
+type Keep<'a> = Box<dyn Fn(&[(String, String)]) -> bool + 'a>;
 
 fn tag<'a>(game: &'a [(String, String)], name: &str) -> Option<&'a str> {
     game.iter()
