@@ -433,7 +433,9 @@ fn headers(format: Format, game: &RawGame) -> Option<Vec<(String, String)>> {
     }
     match format {
         Format::Pgn => {
-            let h = chess_pgn::Headers::new(&game.bytes[..]).next()?.ok()?;
+            let h = chess_pgn::Headers::new(tag_section(&game.bytes))
+                .next()?
+                .ok()?;
             Some(
                 h.tags()
                     .map(|(n, v)| (n.to_string(), v.to_string()))
@@ -441,7 +443,7 @@ fn headers(format: Format, game: &RawGame) -> Option<Vec<(String, String)>> {
             )
         }
         Format::XiangqiPgn => {
-            let (text, _) = xiangqi_pgn::decode(&game.bytes);
+            let (text, _) = xiangqi_pgn::decode(tag_section(&game.bytes));
             let h = xiangqi_pgn::read_headers(&text, "").next()?;
             h.error.is_none().then_some(h.tags)
         }
@@ -465,6 +467,24 @@ fn same_chess_position(a: &chess_pgn::cozy_chess::Board, b: &chess_pgn::cozy_che
         && Color::ALL
             .iter()
             .all(|&c| a.colors(c) == b.colors(c) && a.castle_rights(c) == b.castle_rights(c))
+}
+
+/// The game's bytes up to its first line that is neither a tag, blank nor a `%` escape:
+/// the headers-only readers then never see the movetext, whatever its length. (A tag
+/// line is recognised by its opening bracket only; the reader parses it.)
+fn tag_section(bytes: &[u8]) -> &[u8] {
+    let mut at = 0;
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let body = line
+            .strip_prefix(b"\xEF\xBB\xBF")
+            .unwrap_or(line)
+            .trim_ascii_start();
+        if !(body.is_empty() || body.starts_with(b"[") || body.starts_with(b"%")) {
+            break;
+        }
+        at += line.len();
+    }
+    &bytes[..at]
 }
 
 /// Whether the main line (its start included) reaches the target position.
@@ -798,6 +818,14 @@ mod tests {
         // Long hostile value: linear per piece, no blow-up.
         let long = "a".repeat(100_000);
         assert!(!glob("*a*a*a*b").matches(&long));
+    }
+
+    #[test]
+    fn the_tag_section_stops_at_the_movetext() {
+        let g = b"\xEF\xBB\xBF[A \"1\"]\r\n% escape\n\n[B \"]\"]\n\n1. e4 [not a tag] *\n";
+        let moves = g.windows(5).position(|w| w == b"1. e4").unwrap();
+        assert_eq!(tag_section(g), &g[..moves]);
+        assert_eq!(tag_section(b"1. e4 *"), b"");
     }
 
     #[test]
