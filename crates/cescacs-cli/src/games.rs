@@ -98,10 +98,10 @@ pub fn convert(
 ) -> Result<i32, i32> {
     let inputs = open(paths, from, settings, output)?;
     let groups = cescacs_convert::converters(inputs.groups, to, &options).map_err(cannot_run)?;
-    let mut session = session(settings)?;
     let framing = cescacs_convert::OutputFraming::of(to, &options);
     let output = output.filter(|p| p.as_os_str() != "-");
     let mut sink = Sink::with_header(output, to.is_none(), &framing.header).map_err(cannot_run)?;
+    let mut session = session(settings)?;
     let (sep, quiet) = (&framing.separator, settings.quiet);
     run(&mut session, groups, &mut sink, sep, quiet);
     let finished = session.finish(sink, &framing.footer, inputs.had_errors);

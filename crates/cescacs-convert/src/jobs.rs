@@ -107,3 +107,36 @@ pub fn selection_summary(end: &cescacs_batch::Finished, kept: usize, duplicates:
     }
     line
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selection_framings() {
+        let o = Options::default();
+        let (f, sep) = selection_framing(&[Format::Pgn, Format::CtlPgn], None, &o).unwrap();
+        assert_eq!((f.header.len(), sep), (0, None), "PGN text: blank lines");
+        let (f, sep) = selection_framing(&[Format::Pcn], None, &o).unwrap();
+        assert_eq!((f.header, sep), (b"[\n".to_vec(), Some(b",\n".to_vec())));
+        assert!(selection_framing(&[Format::Pcn, Format::Pgn], None, &o).is_err());
+        let (_, sep) =
+            selection_framing(&[Format::Pcn, Format::Pgn], Some(Format::Pgn), &o).unwrap();
+        assert_eq!(sep, None);
+    }
+
+    #[test]
+    fn converters_refuse_other_games_and_replay_lines_name_their_file() {
+        let input = || Input::from_bytes("a.pgn", Vec::new());
+        let groups = vec![(Format::Pgn, vec![input()])];
+        let err = converters(groups, Some(Format::CtlPgn), &Options::default()).err();
+        assert!(err.is_some_and(|e| e.starts_with("a.pgn: cannot convert")));
+        let line = final_position_line(Some("f".into()), Options::default());
+        let game = crate::raw_game(b"[Variant \"C'escacs\"]\n\n1. E7-E9, E21-E19\n*\n");
+        let out = String::from_utf8(line(&game).output).unwrap();
+        assert!(
+            out.starts_with("f:1: ") && out.ends_with(" w RKRrkr - 0 2\n"),
+            "{out}"
+        );
+    }
+}
