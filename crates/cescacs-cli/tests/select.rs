@@ -369,3 +369,29 @@ fn bad_filters_cannot_run() {
     let out = cescacs(&["select", "--invalid", "--to", "pcn", s(&file)]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn position_filter_finds_every_game_from_the_standard_start() {
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    // Games of variants the replay does not play are reported, not selected, and a game
+    // without tags is invisible to the reference's tag scan: both left out.
+    let files: Vec<PathBuf> =
+        test_support::files_with_extension(&corpus("classic-pgn-real"), "pgn")
+            .into_iter()
+            .filter(|f| {
+                let text = String::from_utf8_lossy(&std::fs::read(f).unwrap()).to_lowercase();
+                !text.contains("[variant \"antichess\"]")
+                    && !text.contains("[variant \"crazyhouse\"]")
+                    && text.contains('[')
+            })
+            .collect();
+    let args: Vec<&str> = files.iter().map(|f| s(f)).collect();
+    let expected = reference(&files, |g| {
+        tag(g, "FEN").is_none_or(|f| f.starts_with(&START[..50]))
+    });
+    assert!(expected > 400);
+    assert_eq!(
+        count(&[&["--position", START][..], &args[..]].concat()),
+        expected
+    );
+}
