@@ -395,3 +395,25 @@ fn position_filter_finds_every_game_from_the_standard_start() {
         expected
     );
 }
+
+#[test]
+fn help_documents_every_filter() {
+    let help = String::from_utf8(cescacs(&["select", "-h"]).stdout).unwrap();
+    for line in help.lines() {
+        let entry = line.trim_start();
+        if entry.starts_with('-') || entry.starts_with('<') {
+            let text = entry.split("  ").skip(1).any(|t| !t.trim().is_empty());
+            assert!(text, "`cescacs select -h`: no text for {entry:?}\n{help}");
+        }
+    }
+    for flag in [
+        "--tag",
+        "--player",
+        "--position",
+        "--invalid",
+        "--dedupe",
+        "--count",
+    ] {
+        assert!(help.contains(flag), "{flag}");
+    }
+}
