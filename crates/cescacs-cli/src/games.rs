@@ -87,16 +87,16 @@ fn progress_bar(total: Option<u64>) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// `check` (`to` is `None`) and `convert`.
+/// `check` (`to` is `None`) and `convert`; `--strict` and `--from` are `settings`'.
 pub fn convert(
     paths: &[PathBuf],
-    from: Option<Format>,
     to: Option<Format>,
     output: Option<&Path>,
-    options: Options,
+    mut options: Options,
     settings: &Settings,
 ) -> Result<i32, i32> {
-    let inputs = open(paths, from, settings, output)?;
+    options.strict |= settings.strict;
+    let inputs = open(paths, settings.from.map(crate::lib), settings, output)?;
     let groups = cescacs_convert::converters(inputs.groups, to, &options).map_err(cannot_run)?;
     let framing = cescacs_convert::OutputFraming::of(to, &options);
     let output = output.filter(|p| p.as_os_str() != "-");
@@ -109,16 +109,12 @@ pub fn convert(
     Ok(end(finished, |f| f.summary_line(good)))
 }
 
-pub fn replay(paths: &[PathBuf], strict: bool, with_filename: bool, no_filename: bool) -> i32 {
+pub fn replay(paths: &[PathBuf], strict: bool, with_name: bool, no_name: bool) -> Result<i32, i32> {
     let settings = Settings::default();
-    let (inputs, mut session) = match open(paths, Some(Format::CtlPgn), &settings, None)
-        .and_then(|i| Ok((i, session(&settings)?)))
-    {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
+    let inputs = open(paths, Some(Format::CtlPgn), &settings, None)?;
+    let mut session = session(&settings)?;
     let files: Vec<_> = inputs.groups.into_iter().flat_map(|(_, i)| i).collect();
-    let named = with_filename || (!no_filename && files.len() > 1);
+    let named = with_name || (!no_name && files.len() > 1);
     let options = Options {
         strict,
         ..Options::default()
@@ -133,9 +129,8 @@ pub fn replay(paths: &[PathBuf], strict: bool, with_filename: bool, no_filename:
     });
     let mut sink = Sink::Stdout(Box::new(std::io::BufWriter::new(std::io::stdout())));
     run(&mut session, groups.collect(), &mut sink, b"", false);
-    end(session.finish(sink, b"", inputs.had_errors), |f| {
-        f.summary_line("valid")
-    })
+    let finished = session.finish(sink, b"", inputs.had_errors);
+    Ok(end(finished, |f| f.summary_line("valid")))
 }
 
 /// `cescacs select`.

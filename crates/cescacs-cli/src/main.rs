@@ -212,8 +212,39 @@ struct Common {
     quiet: bool,
     /// Text encoding of PGN-like inputs, for cutting them into games (default:
     /// guessed from each input's first bytes).
-    #[arg(long, value_name = "NAME", value_parser = ["utf-8", "utf8", "single-byte", "latin-1", "cp1251", "cp1252", "gbk", "gb18030", "big5"])]
-    encoding: Option<String>,
+    #[arg(long, value_enum)]
+    encoding: Option<EncodingArg>,
+}
+
+/// `--encoding`: what the game splitter must know about the text's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EncodingArg {
+    /// UTF-8.
+    #[value(name = "utf-8", alias = "utf8")]
+    Utf8,
+    /// Latin-1, CP1252, CP1251 or any other single-byte encoding.
+    #[value(
+        name = "single-byte",
+        alias = "latin-1",
+        alias = "cp1251",
+        alias = "cp1252"
+    )]
+    SingleByte,
+    /// GBK / GB18030.
+    #[value(name = "gbk", alias = "gb18030")]
+    Gbk,
+    /// Big5.
+    #[value(name = "big5")]
+    Big5,
+}
+
+impl EncodingArg {
+    fn splitter(self) -> cescacs_batch::TextEncoding {
+        match self {
+            EncodingArg::Utf8 | EncodingArg::SingleByte => cescacs_batch::TextEncoding::Bytes,
+            EncodingArg::Gbk | EncodingArg::Big5 => cescacs_batch::TextEncoding::DoubleByte,
+        }
+    }
 }
 
 /// A format the toolkit reads.
@@ -269,12 +300,8 @@ fn lib<T: std::str::FromStr>(value: impl ValueEnum) -> T {
 }
 
 impl Common {
-    /// What the game splitter must know about the text's bytes.
     fn encoding(&self) -> Option<cescacs_batch::TextEncoding> {
-        Some(match self.encoding.as_deref()? {
-            "gbk" | "gb18030" | "big5" => cescacs_batch::TextEncoding::DoubleByte,
-            _ => cescacs_batch::TextEncoding::Bytes,
-        })
+        self.encoding.map(EncodingArg::splitter)
     }
 }
 
@@ -304,14 +331,9 @@ fn main() -> ExitCode {
             strict,
             with_filename,
             no_filename,
-        } => Ok(games::replay(&files, strict, with_filename, no_filename)),
+        } => games::replay(&files, strict, with_filename, no_filename),
         Command::Check { inputs, common } => {
-            let options = cescacs_convert::Options {
-                strict: common.strict,
-                ..Default::default()
-            };
-            let from = common.from.map(lib);
-            games::convert(&inputs, from, None, None, options, &common)
+            games::convert(&inputs, None, None, Default::default(), &common)
         }
         Command::Convert {
             inputs,
@@ -331,9 +353,8 @@ fn main() -> ExitCode {
                 strict: common.strict,
                 ..Default::default()
             };
-            let (from, to) = (common.from.map(lib), lib(to));
             let output = output.as_deref();
-            games::convert(&inputs, from, Some(to), output, options, &common)
+            games::convert(&inputs, Some(lib(to)), output, options, &common)
         }
         Command::Select(args) => games::select(args),
     };
