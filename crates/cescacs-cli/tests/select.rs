@@ -417,3 +417,29 @@ fn help_documents_every_filter() {
         assert!(help.contains(flag), "{flag}");
     }
 }
+
+#[test]
+fn dedupe_works_across_inputs_and_formats() {
+    let pgn = corpus("classic-pgn-real/python-chess/kasparov-deep-blue-1997.pgn");
+    let pcn = scratch("kasparov.pcn.json");
+    let out = cescacs(&["convert", "--to", "pcn", "-q", "-o", s(&pcn), s(&pgn)]);
+    assert!(out.status.success());
+    // The same six games as PGN, then as PCN: the PCN copies are the duplicates.
+    let out = cescacs(&[
+        "select",
+        "--dedupe",
+        "--to",
+        "pgn",
+        "-j",
+        "4",
+        s(&pgn),
+        s(&pcn),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("12 game(s) read, 6 selected, 6 duplicate(s) dropped"),
+        "{err}"
+    );
+    let converted = cescacs(&["convert", "--to", "pgn", "-q", s(&pgn)]);
+    assert!(out.stdout == converted.stdout, "the PGN copies, in order");
+}
