@@ -448,7 +448,7 @@ fn headers(format: Format, game: &RawGame) -> Option<Vec<(String, String)>> {
             h.error.is_none().then_some(h.tags)
         }
         Format::CtlPgn => {
-            let text = std::str::from_utf8(&game.bytes).ok()?;
+            let text = std::str::from_utf8(tag_section(&game.bytes)).ok()?;
             let g = ctl_pgn::read_game(text).ok()?;
             Some(g.tags.into_iter().map(|t| (t.name, t.value)).collect())
         }
