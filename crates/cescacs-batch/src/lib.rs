@@ -31,12 +31,17 @@
 mod input;
 mod output;
 mod report;
+mod session;
 mod split;
 mod walk;
 
 pub use input::{Compression, HEAD_BYTES, Input};
 pub use output::{OutputFile, interrupt_flag, remove_temporaries, stdout_encoder};
 pub use report::{ReportWriter, print_diagnostic, print_line};
+pub use session::{
+    EXIT_BAD_GAMES, EXIT_BROKEN_PIPE, EXIT_CANNOT_RUN, EXIT_INTERRUPTED, EXIT_OK, Finished, Group,
+    Session, Sink,
+};
 pub use split::{GameSplitter, Problem, RawGame, TextEncoding};
 pub use walk::{Walk, WalkNote, output_is_input, walk};
 

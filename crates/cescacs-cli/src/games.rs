@@ -1,148 +1,194 @@
-//! Commands over game files: `check`, `convert`, `replay`.
-//!
-//! Inputs are grouped by format; `cescacs-batch` cuts each input into games and
-//! `cescacs-convert` handles every game on its own, so one bad game never stops the
-//! others and the work spreads over all cores.
+//! Commands over game files: `check`, `convert`, `replay`, `select`. The inputs are
+//! opened by `cescacs_convert::open_inputs`, the per-game work is `cescacs-convert`'s
+//! and the run is a `cescacs_batch::Session`; this file shows progress and prints.
 
-use crate::bulk::{Group, Settings, Sink, Verb, cannot_run, open_groups, run_groups};
-use cescacs_batch::{GameOutcome, Input};
-use cescacs_convert::{Converter, Format, Options, OutputFraming, Record};
+use crate::Common as Settings;
+use cescacs_batch::{EXIT_CANNOT_RUN, Finished, Group, Session, Sink, print_line};
+use cescacs_convert::{Format, Inputs, Options, SelectedWriter};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-/// One converter per group of inputs (opened once, grouped by detected format), or
-/// the exit status when the command cannot run. Also says whether some input could
-/// not be read, and the files, for refusing an output that is also an input.
-fn plan<'a>(
-    inputs: &[PathBuf],
-    from: Option<Format>,
-    to: Option<Format>,
-    options: &Options,
-    settings: &Settings<'_>,
-    exclude: &[&Path],
-) -> Result<(Vec<Group<'a>>, Vec<PathBuf>, bool), i32> {
-    if settings.jobs > cescacs_batch::MAX_JOBS {
-        return Err(cannot_run(format!(
-            "--jobs {}: at most {} worker threads",
-            settings.jobs,
-            cescacs_batch::MAX_JOBS
-        )));
-    }
-    let opened = open_groups(inputs, from, settings.encoding, exclude)?;
-    let mut groups = Vec::new();
-    for (format, inputs) in opened.groups {
-        let converter = Converter::new(format, to, options.clone())
-            .map_err(|e| cannot_run(format!("{}: {e}", inputs[0].name)))?;
-        groups.push(Group {
-            inputs,
-            process: Box::new(move |g| converter.convert(g)),
-        });
-    }
-    Ok((groups, opened.files, opened.had_errors))
+/// Prints why the command cannot run; returns the exit status saying so.
+pub fn cannot_run(message: impl std::fmt::Display) -> i32 {
+    print_line(&format!("error: {message}"));
+    EXIT_CANNOT_RUN
 }
 
-pub fn check(
-    inputs: &[PathBuf],
+/// Opens the inputs, printing what the walk notes; refuses an output that is an input.
+fn open(
+    paths: &[PathBuf],
     from: Option<Format>,
-    options: Options,
-    settings: &Settings<'_>,
-) -> i32 {
-    let exclude: Vec<&Path> = settings.report.into_iter().collect();
-    match plan(inputs, from, None, &options, settings, &exclude) {
-        Ok((groups, _, errors)) => run_groups(
-            groups,
-            settings,
-            Verb::Check,
-            Sink::Null(std::io::sink()),
-            None,
-            errors,
-        ),
-        Err(code) => code,
-    }
+    s: &Settings,
+    out: Option<&Path>,
+) -> Result<Inputs, i32> {
+    Session::check_jobs(s.jobs).map_err(cannot_run)?;
+    let (files, mut note) = ((out, s.report.as_deref()), |line: &str| print_line(line));
+    cescacs_convert::open_inputs(paths, from, s.encoding(), files, &mut note).map_err(cannot_run)
 }
 
-pub fn convert(
-    inputs: &[PathBuf],
-    from: Option<Format>,
-    to: Format,
-    output: Option<&Path>,
-    options: Options,
-    settings: &Settings<'_>,
-) -> i32 {
-    let output = output.filter(|p| p.as_os_str() != "-");
-    let exclude: Vec<&Path> = output.into_iter().chain(settings.report).collect();
-    let (groups, files, errors) = match plan(inputs, from, Some(to), &options, settings, &exclude) {
-        Ok(g) => g,
-        Err(code) => return code,
-    };
-    if let Some(out) = output {
-        let mut taken = files.clone();
-        taken.extend(settings.report.map(Path::to_path_buf));
-        if let Some(input) = cescacs_batch::output_is_input(out, &taken) {
-            return cannot_run(format!(
-                "the output {} is also an input or the report ({}): refused, nothing written",
-                out.display(),
-                input.display()
-            ));
+/// Starts the run: the SIGINT handler and the report.
+fn session(s: &Settings) -> Result<Session, i32> {
+    Session::new(s.jobs, s.encoding(), s.report.as_deref()).map_err(cannot_run)
+}
+
+/// Runs every group into `sink`, with a progress bar per group and the diagnostics
+/// printed (unless `quiet`) as they come.
+fn run(
+    session: &mut Session,
+    groups: Vec<Group<'_>>,
+    sink: &mut impl Write,
+    sep: &[u8],
+    quiet: bool,
+) {
+    for group in groups {
+        let bar = progress_bar(group.inputs.iter().map(|i| i.size).sum::<Option<u64>>());
+        let started = session.started();
+        let on_diagnostic = |d: &cescacs_batch::Diagnostic| match (&bar, quiet) {
+            (_, true) => {}
+            (Some(bar), _) => bar.suspend(|| cescacs_batch::print_diagnostic(d)),
+            (None, _) => cescacs_batch::print_diagnostic(d),
+        };
+        let progress = |p: cescacs_batch::Progress| {
+            if let Some(bar) = &bar {
+                bar.set_position(p.bytes);
+                let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-9);
+                bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
+            }
+        };
+        let (inputs, process) = (group.inputs, group.process);
+        session.run(inputs, sink, sep, process, on_diagnostic, progress);
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
         }
     }
-    let sink = match Sink::open(output) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let framing = Some(OutputFraming::of(Some(to), &options));
-    run_groups(groups, settings, Verb::Convert, sink, framing, errors)
 }
 
-pub fn replay(inputs: &[PathBuf], strict: bool, with_filename: bool, no_filename: bool) -> i32 {
-    let opened = match open_groups(inputs, Some(Format::CtlPgn), None, &[]) {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
-    let files: Vec<Input> = opened.groups.into_iter().flat_map(|(_, i)| i).collect();
-    let named = with_filename || (!no_filename && files.len() > 1);
+/// Prints how the run ended (`summary` makes the line) and returns the exit status.
+fn end(finished: Finished, summary: impl FnOnce(&Finished) -> String) -> i32 {
+    if !finished.silent {
+        finished.errors.iter().for_each(|e| _ = cannot_run(e));
+        print_line(&summary(&finished));
+    }
+    finished.code
+}
+
+fn progress_bar(total: Option<u64>) -> Option<ProgressBar> {
+    // No bar when stderr is a file or a pipe: logs stay clean.
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = total.map_or_else(ProgressBar::no_length, ProgressBar::new);
+    bar.set_draw_target(ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg} ETA {eta}",
+    );
+    bar.set_style(style.unwrap_or_else(|_| ProgressStyle::default_bar()));
+    Some(bar)
+}
+
+/// `check` (`to` is `None`) and `convert`; `--strict` and `--from` are `settings`'.
+pub fn convert(
+    paths: &[PathBuf],
+    to: Option<Format>,
+    output: Option<&Path>,
+    mut options: Options,
+    settings: &Settings,
+) -> Result<i32, i32> {
+    options.strict |= settings.strict;
+    let inputs = open(paths, settings.from.map(crate::lib), settings, output)?;
+    let groups = cescacs_convert::converters(inputs.groups, to, &options).map_err(cannot_run)?;
+    let framing = cescacs_convert::OutputFraming::of(to, &options);
+    let output = output.filter(|p| p.as_os_str() != "-");
+    let mut sink = Sink::with_header(output, to.is_none(), &framing.header).map_err(cannot_run)?;
+    let mut session = session(settings)?;
+    let (sep, quiet) = (&framing.separator, settings.quiet);
+    run(&mut session, groups, &mut sink, sep, quiet);
+    let finished = session.finish(sink, &framing.footer, inputs.had_errors);
+    let good = if to.is_some() { "converted" } else { "valid" };
+    Ok(end(finished, |f| f.summary_line(good)))
+}
+
+pub fn replay(paths: &[PathBuf], strict: bool, with_name: bool, no_name: bool) -> Result<i32, i32> {
+    let settings = Settings::default();
+    let inputs = open(paths, Some(Format::CtlPgn), &settings, None)?;
+    let mut session = session(&settings)?;
+    let files: Vec<_> = inputs.groups.into_iter().flat_map(|(_, i)| i).collect();
+    let named = with_name || (!no_name && files.len() > 1);
     let options = Options {
         strict,
         ..Options::default()
     };
-    let replay_one = move |name: Option<String>| {
-        let options = options.clone();
-        move |g: &cescacs_batch::RawGame| {
-            let record = Record::read_with(Format::CtlPgn, g, &options);
-            let mut outcome = GameOutcome {
-                output: Vec::new(),
-                diagnostics: record.diagnostics().to_vec(),
-            };
-            if let (false, Some(tlpd)) = (outcome.is_bad(), record.final_position()) {
-                outcome.output = match &name {
-                    Some(name) => format!("{name}:{}: {tlpd}\n", g.index),
-                    None => format!("{tlpd}\n"),
-                }
-                .into_bytes();
-            }
-            outcome
-        }
-    };
     // One group per file: the per-game function is told its file.
     let groups = files.into_iter().map(|f| Group {
-        process: Box::new(replay_one(named.then(|| f.name.clone()))),
+        process: Box::new(cescacs_convert::final_position_line(
+            named.then(|| f.name.clone()),
+            options.clone(),
+        )),
         inputs: vec![f],
     });
-    let settings = Settings {
-        jobs: 0,
-        report: None,
-        quiet: false,
-        encoding: None,
+    let mut sink = Sink::Stdout(Box::new(std::io::BufWriter::new(std::io::stdout())));
+    run(&mut session, groups.collect(), &mut sink, b"", false);
+    let finished = session.finish(sink, b"", inputs.had_errors);
+    Ok(end(finished, |f| f.summary_line("valid")))
+}
+
+/// `cescacs select`.
+#[derive(clap::Args)]
+pub struct SelectArgs {
+    /// Files or directories (`-` for standard input, with --from).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    filters: crate::Filters,
+    /// Convert the selected games to this format (default: byte for byte as read).
+    #[arg(long, value_enum, conflicts_with = "invalid")]
+    to: Option<crate::OutputFormat>,
+    /// Output file (`-` or absent: standard output).
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    /// Drop a game whose start position and main-line moves equal an earlier one's.
+    #[arg(long)]
+    dedupe: bool,
+    /// Print only the number of selected games (no games are written).
+    #[arg(long, conflicts_with = "output")]
+    count: bool,
+    #[command(flatten)]
+    common: Settings,
+}
+
+pub fn select(args: SelectArgs) -> Result<i32, i32> {
+    let (settings, filter) = (&args.common, args.filters.filter());
+    let options = Options {
+        json_lines: crate::json_lines(args.output.as_deref()),
+        strict: settings.strict,
+        ..Options::default()
     };
-    let sink = match Sink::open(None) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    run_groups(
-        groups.collect(),
-        &settings,
-        Verb::Check,
-        sink,
-        None,
-        opened.had_errors,
-    )
+    let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
+    let inputs = open(
+        &args.inputs,
+        settings.from.map(crate::lib),
+        settings,
+        output,
+    )?;
+    let formats: Vec<Format> = inputs.groups.iter().map(|(f, _)| *f).collect();
+    let to = args.to.map(crate::lib);
+    let (framing, separator) =
+        cescacs_convert::selection_framing(&formats, to, &options).map_err(cannot_run)?;
+    let mut sink = Sink::with_header(output, args.count, &framing.header).map_err(cannot_run)?;
+    let mut writer = SelectedWriter::new(&mut sink, separator);
+    let keys = writer.keys();
+    let groups =
+        cescacs_convert::selections(inputs.groups, &filter, to, args.dedupe, &options, &keys)
+            .map_err(cannot_run)?;
+    let mut session = session(settings)?;
+    run(&mut session, groups, &mut writer, b"", settings.quiet);
+    let (kept, duplicates) = (writer.kept(), writer.duplicates);
+    let finished = session.finish(sink, &framing.footer, inputs.had_errors);
+    if args.count && !finished.silent {
+        _ = writeln!(std::io::stdout(), "{kept}");
+    }
+    Ok(end(finished, |f| {
+        cescacs_convert::selection_summary(f, kept, duplicates)
+    }))
 }

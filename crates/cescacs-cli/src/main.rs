@@ -2,10 +2,15 @@
 //! of game records. The per-game work is `cescacs-convert`'s; this crate parses the
 //! arguments, shows progress and prints.
 
-mod bulk;
 mod games;
 mod position;
 
+/// The exit statuses, under the name the position commands use.
+mod bulk {
+    pub use cescacs_batch::{EXIT_CANNOT_RUN, EXIT_OK};
+}
+
+use cescacs_convert::{Filter, Glob};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +28,7 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once
 enum Command {
     /// Count the leaf nodes of the C'escacs legal-move tree (the last line of output is the count).
     Perft {
@@ -120,10 +126,83 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Select games by tags, moves or errors (every filter given must hold) and write
+    /// them as they were, or converted with --to, in input order (docs/select.md).
+    Select(games::SelectArgs),
 }
 
-/// Options `check` and `convert` share.
+/// The filters of `select`, mapped onto `cescacs_convert::Filter`.
 #[derive(clap::Args)]
+struct Filters {
+    /// A tag's value matches a glob pattern (`*`, `?`, `[a-z]`); repeatable.
+    #[arg(long = "tag", value_name = "NAME=PATTERN", value_parser = tag_pattern)]
+    tags: Vec<(String, Glob)>,
+    /// White, Black (or Red) matches this glob pattern.
+    #[arg(long, value_name = "PATTERN")]
+    player: Option<Glob>,
+    /// The Result tag (`1-0`, `0-1`, `1/2-1/2` or `1/2`, `*`).
+    #[arg(long, value_name = "R")]
+    result: Option<String>,
+    /// Some player's Elo tag is at least N.
+    #[arg(long, value_name = "N")]
+    min_elo: Option<u32>,
+    /// Some player's Elo tag is at most N.
+    #[arg(long, value_name = "N")]
+    max_elo: Option<u32>,
+    /// The Date tag can be on or after this day (YYYY, YYYY.MM or YYYY.MM.DD).
+    #[arg(long, value_name = "DATE", value_parser = |d: &str| Filter::date(d, false))]
+    date_from: Option<u32>,
+    /// The Date tag can be on or before this day.
+    #[arg(long, value_name = "DATE", value_parser = |d: &str| Filter::date(d, true))]
+    date_to: Option<u32>,
+    /// At least N half-moves in the main line.
+    #[arg(long, value_name = "N")]
+    min_plies: Option<usize>,
+    /// At most N half-moves in the main line.
+    #[arg(long, value_name = "N")]
+    max_plies: Option<usize>,
+    /// The main line passes through this position (FEN, xiangqi FEN or TLPD).
+    #[arg(long, value_name = "P")]
+    position: Option<cescacs_convert::Target>,
+    /// The main line ends in checkmate.
+    #[arg(long)]
+    mate: bool,
+    /// The main line ends in stalemate.
+    #[arg(long)]
+    stalemate: bool,
+    /// Only games with errors, as they were (to repair them).
+    #[arg(long)]
+    invalid: bool,
+}
+
+fn tag_pattern(t: &str) -> Result<(String, Glob), String> {
+    let (name, pattern) = t.split_once('=').ok_or("expected NAME=PATTERN")?;
+    Ok((name.to_string(), pattern.parse()?))
+}
+
+impl Filters {
+    fn filter(self) -> Filter {
+        let f = self;
+        Filter {
+            tags: f.tags,
+            player: f.player,
+            result: f.result,
+            min_elo: f.min_elo,
+            max_elo: f.max_elo,
+            date_from: f.date_from,
+            date_to: f.date_to,
+            min_plies: f.min_plies,
+            max_plies: f.max_plies,
+            position: f.position,
+            mate: f.mate,
+            stalemate: f.stalemate,
+            invalid: f.invalid,
+        }
+    }
+}
+
+/// Options `check`, `convert` and `select` share.
+#[derive(clap::Args, Default)]
 struct Common {
     /// Input format (default: from each file's name and content).
     #[arg(long, value_enum)]
@@ -219,13 +298,8 @@ fn lib<T: std::str::FromStr>(value: impl ValueEnum) -> T {
 }
 
 impl Common {
-    fn settings(&self) -> bulk::Settings<'_> {
-        bulk::Settings {
-            jobs: self.jobs,
-            report: self.report.as_deref(),
-            quiet: self.quiet,
-            encoding: self.encoding.map(EncodingArg::splitter),
-        }
+    fn encoding(&self) -> Option<cescacs_batch::TextEncoding> {
+        self.encoding.map(EncodingArg::splitter)
     }
 }
 
@@ -237,19 +311,19 @@ fn main() -> ExitCode {
             tlpd,
             divide,
             jobs,
-        } => position::perft(depth, tlpd.as_deref(), divide, jobs),
-        Command::Moves { tlpd } => position::moves(tlpd.as_deref()),
+        } => Ok(position::perft(depth, tlpd.as_deref(), divide, jobs)),
+        Command::Moves { tlpd } => Ok(position::moves(tlpd.as_deref())),
         Command::Show {
             tlpd,
             fen,
             svg,
             last_move,
-        } => position::show(
+        } => Ok(position::show(
             tlpd.as_deref(),
             fen.as_deref(),
             svg.as_deref(),
             last_move.as_deref(),
-        ),
+        )),
         Command::Replay {
             files,
             strict,
@@ -257,11 +331,7 @@ fn main() -> ExitCode {
             no_filename,
         } => games::replay(&files, strict, with_filename, no_filename),
         Command::Check { inputs, common } => {
-            let options = cescacs_convert::Options {
-                strict: common.strict,
-                ..Default::default()
-            };
-            games::check(&inputs, common.from.map(lib), options, &common.settings())
+            games::convert(&inputs, None, None, Default::default(), &common)
         }
         Command::Convert {
             inputs,
@@ -278,34 +348,34 @@ fn main() -> ExitCode {
                 strip: strip.unwrap_or_default(),
                 fan,
                 minimal,
-                json_lines: jsonl
-                    || output.as_ref().is_some_and(|p| {
-                        let name = p.to_string_lossy().to_ascii_lowercase();
-                        let name = [".gz", ".bz2", ".zst", ".xz"]
-                            .iter()
-                            .find_map(|ext| name.strip_suffix(ext))
-                            .unwrap_or(&name);
-                        name.ends_with(".jsonl")
-                    }),
+                json_lines: jsonl || json_lines(output.as_deref()),
                 strict: common.strict,
                 ..Default::default()
             };
-            let (from, to) = (common.from.map(lib), lib(to));
-            if let Some(Err(e)) = notation.map(|n| options.set_notation(to, &n)) {
-                eprintln!("error: --notation: {e}");
-                return ExitCode::from(bulk::EXIT_CANNOT_RUN as u8);
+            let to = lib(to);
+            match notation.map(|n| options.set_notation(to, &n)) {
+                Some(Err(e)) => {
+                    eprintln!("error: --notation: {e}");
+                    Err(bulk::EXIT_CANNOT_RUN)
+                }
+                _ => games::convert(&inputs, Some(to), output.as_deref(), options, &common),
             }
-            games::convert(
-                &inputs,
-                from,
-                to,
-                output.as_deref(),
-                options,
-                &common.settings(),
-            )
         }
+        Command::Select(args) => games::select(args),
     };
+    exit(code.unwrap_or_else(|c| c))
+}
+
+fn exit(code: i32) -> ExitCode {
     ExitCode::from(code.clamp(0, 255) as u8)
+}
+
+/// Whether an output file name asks for JSON Lines (`.jsonl`, compressed or not).
+fn json_lines(output: Option<&std::path::Path>) -> bool {
+    output.is_some_and(|p| {
+        let name = p.to_string_lossy().to_ascii_lowercase();
+        cescacs_convert::without_compression(&name).ends_with(".jsonl")
+    })
 }
 
 #[cfg(test)]

@@ -42,9 +42,12 @@ pub struct ReadmeDoctests;
 mod cescacs;
 mod chess;
 mod format;
+mod inputs;
+mod jobs;
 mod pcn_input;
 mod picture;
 mod record;
+mod select;
 mod strip;
 mod xiangqi;
 
@@ -54,8 +57,11 @@ pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
 pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
 };
+pub use inputs::{Inputs, detection_name, open_inputs};
+pub use jobs::{converters, final_position_line, selection_framing, selection_summary, selections};
 pub use picture::{PictureError, chess_diagram, chess_svg};
 pub use record::{Game, Record, WriteError, Written};
+pub use select::{Filter, Glob, SelectedWriter, Selection, Target, Verdict};
 pub use strip::{Strip, StripError};
 
 /// How xiangqi moves are written.

@@ -1,0 +1,351 @@
+//! One command's run over several groups of inputs (each group with its own per-game
+//! function): one report, one summary, one output committed at the end, and the exit
+//! status. Front ends (the `cescacs` command, bindings) keep only the printing and the
+//! progress display; every decision about what a run means lives here.
+
+use crate::{
+    Diagnostic, GameOutcome, Input, Options, OutputFile, Progress, RawGame, ReportWriter, RunError,
+    Summary, TextEncoding,
+};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Exit status: every game good.
+pub const EXIT_OK: i32 = 0;
+/// Exit status: the run finished but some games are bad.
+pub const EXIT_BAD_GAMES: i32 = 1;
+/// Exit status: the run could not be done (bad arguments, unreadable input, …).
+pub const EXIT_CANNOT_RUN: i32 = 2;
+/// Exit status: stopped by SIGINT (the output, if any, left as it was).
+pub const EXIT_INTERRUPTED: i32 = 130;
+/// Exit status: the reader of standard output went away (`| head`); nothing printed.
+pub const EXIT_BROKEN_PIPE: i32 = 141;
+
+/// Inputs handled by one per-game function (each input knows its framing).
+pub struct Group<'a> {
+    /// The inputs, in order.
+    pub inputs: Vec<Input>,
+    /// The per-game function (called from the worker threads).
+    pub process: Box<dyn Fn(&RawGame) -> GameOutcome + Sync + 'a>,
+}
+
+/// Where the games' outputs go: nowhere, standard output, or a safe output file
+/// (written beside the target, renamed over it only by [`Session::finish`]).
+#[allow(clippy::large_enum_variant)] // one per run
+pub enum Sink {
+    /// Outputs are dropped (`check`).
+    Null(io::Sink),
+    /// Standard output, buffered.
+    Stdout(Box<dyn Write>),
+    /// A file, committed at the end of a complete run.
+    File(OutputFile),
+}
+
+impl Sink {
+    /// Standard output for `None` or `-`, else an [`OutputFile`] (`.gz`/`.bz2`/`.zst`/
+    /// `.xz` names are compressed).
+    pub fn open(path: Option<&Path>) -> io::Result<Sink> {
+        match path {
+            Some(p) if p.as_os_str() != "-" => OutputFile::create(p).map(Sink::File),
+            _ => Ok(Sink::Stdout(Box::new(io::BufWriter::with_capacity(
+                1 << 16,
+                io::stdout(),
+            )))),
+        }
+    }
+
+    /// [`Sink::open`] for an output (`null`: no output at all), with `header` written.
+    /// The error is the message saying why the command cannot run.
+    pub fn with_header(path: Option<&Path>, null: bool, header: &[u8]) -> Result<Sink, String> {
+        let mut sink = match null {
+            true => Sink::Null(io::sink()),
+            false => Sink::open(path).map_err(|e| {
+                let name = path.unwrap_or(Path::new("-")).display();
+                format!("cannot create {name}: {e}")
+            })?,
+        };
+        sink.write_header(header)
+            .map_err(|e| format!("write error: {e}"))?;
+        Ok(sink)
+    }
+
+    /// Writes what comes before the first game (a broken pipe is left for later).
+    pub fn write_header(&mut self, header: &[u8]) -> io::Result<()> {
+        match self.write_all(header) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            other => other,
+        }
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Sink::Null(w) => w,
+            Sink::Stdout(w) => w,
+            Sink::File(f) => f,
+        }
+    }
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer().write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.writer().write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer().flush()
+    }
+}
+
+/// How a session ended: the exit status, the counts and what to tell the user.
+#[derive(Debug)]
+pub struct Finished {
+    /// The exit status (see the `EXIT_*` constants).
+    pub code: i32,
+    /// The counts of every group together.
+    pub summary: Summary,
+    /// Seconds since the session started.
+    pub seconds: f64,
+    /// Error messages to print before the summary (without the `error: ` prefix).
+    pub errors: Vec<String>,
+    /// The reader of standard output went away: print nothing more.
+    pub silent: bool,
+}
+
+impl Finished {
+    /// The summary line, naming the good games `good` (`valid`, `converted`, …).
+    pub fn summary_line(&self, good: &str) -> String {
+        let t = &self.summary;
+        let mut line = format!(
+            "{} file(s), {} game(s) read, {} {good}, {} bad, {} warning(s), {} error(s) in {:.2} s",
+            t.files, t.games, t.games_converted, t.games_bad, t.warnings, t.errors, self.seconds
+        );
+        if t.interrupted {
+            line.push_str(" (interrupted: output left as it was)");
+        }
+        line
+    }
+}
+
+/// One run over several groups of inputs: one report, one summary, one output.
+pub struct Session {
+    jobs: usize,
+    encoding: Option<TextEncoding>,
+    report: Option<(PathBuf, ReportWriter)>,
+    total: Summary,
+    stop: Arc<AtomicBool>,
+    started: std::time::Instant,
+    failed: Option<i32>,
+    errors: Vec<String>,
+}
+
+impl Session {
+    /// Starts a session with `jobs` worker threads (0: one per core) and a report file:
+    /// installs the SIGINT handler and creates the report. The error is the message
+    /// saying why the command cannot run.
+    pub fn new(
+        jobs: usize,
+        encoding: Option<TextEncoding>,
+        report: Option<&Path>,
+    ) -> Result<Session, String> {
+        Session::check_jobs(jobs)?;
+        let report = match report {
+            None => None,
+            Some(p) => match ReportWriter::create(p) {
+                Ok(r) => Some((p.to_path_buf(), r)),
+                Err(e) => return Err(format!("cannot write report {}: {e}", p.display())),
+            },
+        };
+        Ok(Session {
+            jobs,
+            encoding,
+            report,
+            total: Summary::default(),
+            stop: crate::interrupt_flag(),
+            started: std::time::Instant::now(),
+            failed: None,
+            errors: Vec::new(),
+        })
+    }
+
+    /// Refuses more worker threads than [`crate::MAX_JOBS`] (checked by
+    /// [`Session::new`] too; front ends call it before opening any input).
+    pub fn check_jobs(jobs: usize) -> Result<(), String> {
+        match jobs > crate::MAX_JOBS {
+            true => Err(format!(
+                "--jobs {jobs}: at most {} worker threads",
+                crate::MAX_JOBS
+            )),
+            false => Ok(()),
+        }
+    }
+
+    /// When the session started.
+    pub fn started(&self) -> std::time::Instant {
+        self.started
+    }
+
+    /// Whether the session was interrupted or met an error that ends it.
+    pub fn stopped(&self) -> bool {
+        self.failed.is_some() || self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Runs `process` over one group of inputs, writing into `sink` with `separator`
+    /// between outputs (also before the first, when earlier groups wrote some). Each
+    /// diagnostic goes to the report and then to `on_diagnostic`; `progress` is called
+    /// after each batch.
+    pub fn run<W, F>(
+        &mut self,
+        inputs: Vec<Input>,
+        sink: &mut W,
+        separator: &[u8],
+        process: F,
+        mut on_diagnostic: impl FnMut(&Diagnostic),
+        progress: impl FnMut(Progress),
+    ) where
+        W: Write,
+        F: Fn(&RawGame) -> GameOutcome + Sync,
+    {
+        if self.stopped() {
+            return;
+        }
+        let options = Options {
+            jobs: self.jobs,
+            separator: separator.to_vec(),
+            encoding: self.encoding,
+            stop: Some(Arc::clone(&self.stop)),
+            leading_separator: self.total.games_converted > 0,
+            ..Options::default()
+        };
+        let report = &mut self.report;
+        let diagnostic = |d: &Diagnostic| {
+            if let Some((_, r)) = report.as_mut() {
+                r.write(d);
+            }
+            on_diagnostic(d);
+        };
+        let result = crate::run_streaming(inputs, &options, sink, process, diagnostic, progress);
+        match result {
+            Ok(s) => {
+                let t = &mut self.total;
+                t.files += s.files;
+                t.games += s.games;
+                t.games_converted += s.games_converted;
+                t.games_with_warnings += s.games_with_warnings;
+                t.games_bad += s.games_bad;
+                t.warnings += s.warnings;
+                t.errors += s.errors;
+                t.interrupted |= s.interrupted;
+            }
+            Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.failed = Some(EXIT_BROKEN_PIPE);
+            }
+            Err(e) => {
+                self.errors.push(e.to_string());
+                self.failed = Some(EXIT_CANNOT_RUN);
+            }
+        }
+    }
+
+    /// Writes the footer and commits the output (unless interrupted or failed), closes
+    /// the report and says how the run ended. `input_errors`: some input could not be
+    /// read or identified (exit status 2, and an output file is not replaced).
+    pub fn finish(mut self, mut sink: Sink, footer: &[u8], input_errors: bool) -> Finished {
+        let interrupted = self.stop.load(Ordering::Relaxed) || self.total.interrupted;
+        self.total.interrupted = interrupted;
+        let mut code = match (input_errors, self.total.games_bad > 0) {
+            (true, _) => EXIT_CANNOT_RUN,
+            (false, true) => EXIT_BAD_GAMES,
+            (false, false) => EXIT_OK,
+        };
+        let mut silent = self.failed == Some(EXIT_BROKEN_PIPE);
+        if let Some(failed) = self.failed {
+            code = failed;
+        } else if interrupted {
+            code = EXIT_INTERRUPTED;
+        } else if input_errors && matches!(sink, Sink::File(_)) {
+            // An output without the games of an unreadable input must not replace the
+            // old one.
+            self.errors
+                .push("an input could not be read: the output is left as it was".into());
+        } else {
+            let written = match &mut sink {
+                Sink::Null(_) => Ok(()),
+                Sink::Stdout(w) => w.write_all(footer).and_then(|()| w.flush()),
+                Sink::File(f) => f.write_all(footer),
+            };
+            let committed = written.and_then(|()| match sink {
+                Sink::File(f) => f.commit(),
+                _ => Ok(()),
+            });
+            match committed {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                    code = EXIT_BROKEN_PIPE;
+                    silent = true;
+                }
+                Err(e) => {
+                    self.errors
+                        .push(format!("write error: {e}; the output is left as it was"));
+                    code = EXIT_CANNOT_RUN;
+                }
+            }
+        }
+        // An uncommitted output file was dropped above: the old one stays as it was.
+        if !silent
+            && let Some((path, r)) = self.report.take()
+            && let Err(e) = r.finish(&self.total)
+        {
+            self.errors
+                .push(format!("cannot write report {}: {e}", path.display()));
+            code = code.max(EXIT_CANNOT_RUN);
+        }
+        Finished {
+            code,
+            summary: self.total,
+            seconds: self.started.elapsed().as_secs_f64(),
+            errors: self.errors,
+            silent,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_sums_its_groups_and_says_bad_games() {
+        let mut session = Session::new(1, None, None).unwrap();
+        let mut out = Vec::new();
+        for text in [
+            "[A \"1\"]\n1. e4 *\n",
+            "[A \"2\"]\n1. ?? *\n\n[A \"3\"]\n*\n",
+        ] {
+            let inputs = vec![Input::from_bytes("g.pgn", text.as_bytes().to_vec())];
+            let process = |g: &RawGame| {
+                if g.bytes.windows(2).any(|w| w == b"??") {
+                    GameOutcome::error(2, 4, "bad move")
+                } else {
+                    GameOutcome::output(g.bytes.clone())
+                }
+            };
+            let mut seen = 0;
+            session.run(inputs, &mut out, b"", process, |_| seen += 1, |_| {});
+            assert_eq!(seen, usize::from(text.contains("??")));
+        }
+        let end = session.finish(Sink::Null(io::sink()), b"", false);
+        assert_eq!((end.summary.files, end.summary.games), (2, 3));
+        assert_eq!((end.summary.games_bad, end.code), (1, EXIT_BAD_GAMES));
+        assert!(
+            end.summary_line("valid")
+                .contains("3 game(s) read, 2 valid, 1 bad")
+        );
+        assert!(Session::new(crate::MAX_JOBS + 1, None, None).is_err());
+    }
+}

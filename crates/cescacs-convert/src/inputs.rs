@@ -1,0 +1,168 @@
+//! A command's inputs: the paths walked, each file opened once (its head read), its
+//! format chosen, and the files grouped by format, so that one [`crate::Converter`]
+//! serves each group.
+
+use crate::Format;
+use cescacs_batch::{Input, TextEncoding, WalkNote};
+use std::path::{Path, PathBuf};
+
+/// The opened inputs of a run, grouped by format (in order of first appearance).
+pub struct Inputs {
+    /// Each format met, with its inputs in walk order.
+    pub groups: Vec<(Format, Vec<Input>)>,
+    /// The files, for refusing an output that is also an input.
+    pub files: Vec<PathBuf>,
+    /// An input could not be read or identified (reported; the rest still opened).
+    pub had_errors: bool,
+}
+
+/// The name format detection looks at: the file name, lower case, without a
+/// compression extension.
+pub fn detection_name(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    crate::without_compression(&name).to_string()
+}
+
+/// A PCN document or array of documents, from its first bytes.
+fn looks_like_pcn(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(head);
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    let t = t.strip_prefix('[').map_or(t, str::trim_start);
+    t.starts_with('{') && text.contains("\"board\"")
+}
+
+/// Walks `paths` (directories: the game files below them, compressed or not), opens
+/// each file once, chooses its format (`from`, or [`crate::detect`] on its name and
+/// head) and groups the files by format. `exclude` holds the run's output and report,
+/// which are never inputs; `encoding` forces how PGN-like text is cut.
+///
+/// Every problem met is handed to `note` as a complete line (`error: …` for errors),
+/// in order; the files that can be read are still grouped. The error is the reason the
+/// command cannot run at all (an output-only format given as input, no input left, an
+/// `output` that is also an input or the `report`: nothing must be overwritten).
+pub fn open_inputs(
+    paths: &[PathBuf],
+    from: Option<Format>,
+    encoding: Option<TextEncoding>,
+    (output, report): (Option<&Path>, Option<&Path>),
+    note: &mut dyn FnMut(&str),
+) -> Result<Inputs, String> {
+    let output = output.filter(|p| p.as_os_str() != "-");
+    let exclude: Vec<&Path> = output.into_iter().chain(report).collect();
+    let opened = open_grouped(paths, from, encoding, &exclude, note)?;
+    if let Some(out) = output {
+        let mut taken = opened.files.clone();
+        taken.extend(report.map(Path::to_path_buf));
+        if let Some(input) = cescacs_batch::output_is_input(out, &taken) {
+            return Err(format!(
+                "the output {} is also an input or the report ({}): refused, nothing written",
+                out.display(),
+                input.display()
+            ));
+        }
+    }
+    Ok(opened)
+}
+
+fn open_grouped(
+    paths: &[PathBuf],
+    from: Option<Format>,
+    encoding: Option<TextEncoding>,
+    exclude: &[&Path],
+    note: &mut dyn FnMut(&str),
+) -> Result<Inputs, String> {
+    let keep = |p: &Path| crate::is_game_file(&detection_name(p));
+    let walk = cescacs_batch::walk(paths, &keep, exclude);
+    let mut had_errors = false;
+    for n in &walk.notes {
+        had_errors |= n.is_error();
+        note(&n.to_string());
+    }
+    let mut groups: Vec<(Format, Vec<Input>)> = Vec::new();
+    let mut files = Vec::new();
+    for path in walk.files {
+        let input = match Input::open(&path) {
+            Ok(i) => i,
+            Err(e) => {
+                note(&WalkNote::Unreadable(path.clone(), e.to_string()).to_string());
+                had_errors = true;
+                continue;
+            }
+        };
+        let name = detection_name(&path);
+        let Some(format) = from.or_else(|| crate::detect(&name, input.head())) else {
+            let shown = path.display();
+            note(&format!(
+                "error: {shown}: cannot tell the game format: give --from"
+            ));
+            had_errors = true;
+            continue;
+        };
+        if !format.is_input() {
+            let name = format.name();
+            return Err(format!(
+                "{}: {name} is an output format only",
+                path.display()
+            ));
+        }
+        let named = paths.contains(&path);
+        if format == Format::Pcn && from.is_none() && !named && !looks_like_pcn(input.head()) {
+            // A manifest or a summary next to the games is not a bad game.
+            note(&format!(
+                "{}: note: JSON but not PCN (no \"board\"); left out of the walk",
+                path.display()
+            ));
+            continue;
+        }
+        let mut input = input.with_framing(crate::input_framing(format, &name));
+        if let Some(e) = encoding {
+            input = input.with_encoding(e);
+        }
+        files.push(path);
+        match groups.iter_mut().find(|(g, _)| *g == format) {
+            Some((_, list)) => list.push(input),
+            None => groups.push((format, vec![input])),
+        }
+    }
+    if groups.is_empty() {
+        return Err("no input files".into());
+    }
+    Ok(Inputs {
+        groups,
+        files,
+        had_errors,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_grouped_by_format_and_problems_noted() {
+        let dir = std::env::temp_dir().join(format!("cescacs-inputs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pgn = dir.join("a.pgn");
+        std::fs::write(&pgn, "[Event \"x\"]\n\n1. e4 *\n").unwrap();
+        let ctl = dir.join("b.ctl-pgn");
+        std::fs::write(&ctl, "[Variant \"C'escacs\"]\n\n1. E7-E9 *\n").unwrap();
+        let missing = dir.join("missing.pgn");
+        let mut notes = Vec::new();
+        let paths = [pgn.clone(), ctl, missing, pgn];
+        let opened = open_inputs(&paths, None, None, (None, None), &mut |n| {
+            notes.push(n.to_string())
+        });
+        let opened = opened.unwrap();
+        let formats: Vec<(Format, usize)> =
+            opened.groups.iter().map(|(f, i)| (*f, i.len())).collect();
+        // A file named twice is read once.
+        assert_eq!(formats, [(Format::Pgn, 1), (Format::CtlPgn, 1)]);
+        assert!(opened.had_errors && notes.len() == 2, "{notes:?}");
+        let none = open_inputs(&[], None, None, (None, None), &mut |_| {});
+        assert_eq!(none.err().as_deref(), Some("no input files"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

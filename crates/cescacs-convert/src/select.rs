@@ -1,0 +1,952 @@
+//! Selecting games: the filters of `cescacs select`, for every format.
+//!
+//! A [`Filter`] is a conjunction of conditions on a game's tags (name patterns,
+//! players, result, Elo, date) and on its main line (length, a position it passes
+//! through, checkmate or stalemate at its end, errors). Tag conditions are decided from
+//! the tag section alone (the headers-only readers of `chess-pgn`, `xiangqi-pgn` and the
+//! CTL-PGN scanner, with no replay), so a tag filter runs near the speed of cutting the
+//! file into games; the game is read and replayed only when a condition needs its moves.
+//!
+//! [`Selection`] is the per-game function a batch run applies ([`Selection::select`]),
+//! and [`SelectedWriter`] the writer that receives its outputs in input order: it drops
+//! duplicates ([`Selection::dedupe`]), counts, and joins the selected games.
+//!
+//! ```
+//! use cescacs_convert::{Filter, Format, raw_game};
+//!
+//! let mut filter = Filter::default();
+//! filter.player = Some("Fischer*".parse().unwrap());
+//! filter.min_plies = Some(4);
+//! let game = raw_game(b"[White \"Fischer, R.\"]\n[Black \"Spassky\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n");
+//! assert!(filter.matches(Format::Pgn, &game));
+//! filter.max_plies = Some(3);
+//! assert!(!filter.matches(Format::Pgn, &game));
+//! ```
+
+use crate::record::Game;
+use crate::{Converter, Format, GameDiagnostic, GameOutcome, Options, RawGame, Record};
+use std::collections::HashSet;
+use std::hash::{BuildHasher, Hash, Hasher, RandomState};
+use std::io::{self, Write};
+
+/// A shell-style pattern: `*` any text, `?` one character, `[abc]`, `[a-z]`, `[!…]` one
+/// character of (not of) a set, `\` takes the next character literally. Case-sensitive;
+/// the whole value must match (`Carlsen*` for a prefix, `*Carlsen*` anywhere).
+///
+/// Matching costs O(value length × pattern length) at worst, never more: the pattern
+/// is cut at its stars and each piece is found at its leftmost place, with no
+/// backtracking over earlier pieces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Glob {
+    /// The pieces between stars; the first is anchored at the start unless the pattern
+    /// starts with `*`, the last at the end unless it ends with `*`.
+    pieces: Vec<Vec<Atom>>,
+    stars: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Atom {
+    Char(char),
+    Any,
+    Set(bool, Vec<(char, char)>),
+}
+
+impl Atom {
+    fn accepts(&self, c: char) -> bool {
+        match self {
+            Atom::Char(x) => *x == c,
+            Atom::Any => true,
+            Atom::Set(negated, ranges) => {
+                ranges.iter().any(|&(a, b)| (a..=b).contains(&c)) != *negated
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Glob {
+    type Err = String;
+
+    fn from_str(pattern: &str) -> Result<Glob, String> {
+        let mut pieces = vec![Vec::new()];
+        let mut chars = pattern.chars().peekable();
+        while let Some(c) = chars.next() {
+            let atom = match c {
+                '*' => {
+                    pieces.push(Vec::new());
+                    continue;
+                }
+                '?' => Atom::Any,
+                '\\' => Atom::Char(chars.next().unwrap_or('\\')),
+                '[' => {
+                    let negated = chars.next_if(|&c| c == '!' || c == '^').is_some();
+                    let mut ranges = Vec::new();
+                    let mut first = true;
+                    loop {
+                        let Some(a) = chars.next() else {
+                            return Err(format!(
+                                "pattern {pattern:?}: expected ']', found the end"
+                            ));
+                        };
+                        if a == ']' && !first {
+                            break;
+                        }
+                        first = false;
+                        // `a-z` is a range; a `-` before the closing `]` is itself.
+                        let mut look = chars.clone();
+                        let b = match (look.next(), look.next()) {
+                            (Some('-'), Some(b)) if b != ']' => {
+                                chars.nth(1);
+                                b
+                            }
+                            _ => a,
+                        };
+                        ranges.push((a, b));
+                    }
+                    Atom::Set(negated, ranges)
+                }
+                c => Atom::Char(c),
+            };
+            pieces.last_mut().expect("never empty").push(atom);
+        }
+        Ok(Glob {
+            stars: pieces.len() > 1,
+            pieces,
+        })
+    }
+}
+
+impl Glob {
+    /// Whether the whole of `value` matches.
+    pub fn matches(&self, value: &str) -> bool {
+        let text: Vec<char> = value.chars().collect();
+        let at = |piece: &[Atom], i: usize| {
+            i + piece.len() <= text.len()
+                && piece.iter().zip(&text[i..]).all(|(a, &c)| a.accepts(c))
+        };
+        let first = &self.pieces[0];
+        if !self.stars {
+            return first.len() == text.len() && at(first, 0);
+        }
+        let last = self.pieces.last().expect("stars: two pieces at least");
+        if !at(first, 0) || first.len() + last.len() > text.len() {
+            return false;
+        }
+        let end = text.len() - last.len();
+        if !at(last, end) {
+            return false;
+        }
+        let mut from = first.len();
+        for piece in &self.pieces[1..self.pieces.len() - 1] {
+            match (from..=end.saturating_sub(piece.len())).find(|&i| at(piece, i)) {
+                Some(i) if i + piece.len() <= end => from = i + piece.len(),
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+/// A PGN date bound, `YYYY`, `YYYY.MM` or `YYYY.MM.DD` (`-` also separates).
+fn date_bound(s: &str, upper: bool) -> Result<u32, String> {
+    let parts: Vec<&str> = s.split(['.', '-']).collect();
+    let num = |i: usize, max: u32| -> Result<Option<u32>, String> {
+        match parts.get(i) {
+            None => Ok(None),
+            Some(p) => match p.parse::<u32>() {
+                Ok(n) if (i == 0 || (1..=max).contains(&n)) && p.len() <= 4 => Ok(Some(n)),
+                _ => Err(format!("date {s:?}: expected YYYY, YYYY.MM or YYYY.MM.DD")),
+            },
+        }
+    };
+    if parts.len() > 3 {
+        return Err(format!("date {s:?}: expected YYYY, YYYY.MM or YYYY.MM.DD"));
+    }
+    let year = num(0, 9999)?.unwrap_or(0);
+    let fill = |n: Option<u32>, max| n.unwrap_or(if upper { max } else { 1 });
+    Ok(year * 10_000 + fill(num(1, 12)?, 12) * 100 + fill(num(2, 31)?, 31))
+}
+
+/// The earliest and latest day a PGN `Date` value can mean (`1990.??.??` is all of
+/// 1990); `None` when its year is unknown or the value is not a date.
+fn date_span(value: &str) -> Option<(u32, u32)> {
+    let mut parts = value.trim().split(['.', '-', '/']);
+    let year: u32 = parts.next()?.parse().ok()?;
+    let part = |p: Option<&str>, max: u32| match p.and_then(|p| p.parse::<u32>().ok()) {
+        Some(n) if (1..=max).contains(&n) => (n, n),
+        _ => (1, max),
+    };
+    let (m0, m1) = part(parts.next(), 12);
+    let (d0, d1) = part(parts.next(), 31);
+    Some((year * 10_000 + m0 * 100 + d0, year * 10_000 + m1 * 100 + d1))
+}
+
+/// A position the main line must pass through (`--position`), parsed for each game
+/// it can be: a chess FEN, a xiangqi FEN, a C'escacs TLPD.
+#[derive(Debug, Clone)]
+pub struct Target {
+    chess: Option<chess_pgn::cozy_chess::Board>,
+    xiangqi: Option<xiangqi::Position>,
+    cescacs: Option<(u64, String)>,
+}
+
+impl std::str::FromStr for Target {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Target, String> {
+        let t = Target {
+            chess: chess_pgn::cozy_chess::Board::from_fen(s.trim(), false)
+                .or_else(|_| chess_pgn::cozy_chess::Board::from_fen(s.trim(), true))
+                .ok(),
+            xiangqi: xiangqi::Position::from_fen(s.trim()).ok(),
+            cescacs: cescacs_tlpd::parse(s.trim())
+                .ok()
+                .map(|p| (p.zobrist(), tlpd_identity(&p))),
+        };
+        match (&t.chess, &t.xiangqi, &t.cescacs) {
+            (None, None, None) => Err(format!(
+                "position {s:?}: not a chess FEN, a xiangqi FEN or a C'escacs TLPD"
+            )),
+            _ => Ok(t),
+        }
+    }
+}
+
+/// A C'escacs position's TLPD without its two move counters.
+fn tlpd_identity(p: &cescacs_rules::Position) -> String {
+    let t = cescacs_tlpd::write(p);
+    let mut fields: Vec<&str> = t.split(' ').collect();
+    fields.truncate(fields.len().saturating_sub(2));
+    fields.join(" ")
+}
+
+/// What `cescacs select` keeps: every condition set must hold (a conjunction). An
+/// empty filter keeps every game.
+///
+/// Tags are looked up by exact name, then case-insensitively. A condition on a tag the
+/// game does not have fails (even `*`).
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// `--tag NAME=PATTERN`: each named tag's value matches its pattern.
+    pub tags: Vec<(String, Glob)>,
+    /// `--player`: the `White`, `Black` or `Red` tag matches (either side).
+    pub player: Option<Glob>,
+    /// `--result`: the `Result` tag is this (`1/2` stands for `1/2-1/2`).
+    pub result: Option<String>,
+    /// `--min-elo`: at least one player's Elo tag (`WhiteElo`, `BlackElo`, `RedElo`)
+    /// is at least this (pgn-extract's `Elo >= N`).
+    pub min_elo: Option<u32>,
+    /// `--max-elo`: at least one player's Elo tag is at most this.
+    pub max_elo: Option<u32>,
+    /// `--date-from` (as `YYYYMMDD`): the `Date` tag can be on or after this day
+    /// (`1990.??.??` can be any day of 1990); an unknown year never matches.
+    pub date_from: Option<u32>,
+    /// `--date-to` (as `YYYYMMDD`): the `Date` tag can be on or before this day.
+    pub date_to: Option<u32>,
+    /// `--min-plies`: the main line has at least this many half-moves.
+    pub min_plies: Option<usize>,
+    /// `--max-plies`: the main line has at most this many half-moves.
+    pub max_plies: Option<usize>,
+    /// `--position`: the main line passes through this position (its start included),
+    /// compared by Zobrist key and then by the whole position (move counters aside).
+    pub position: Option<Target>,
+    /// `--mate`: the main line ends in checkmate.
+    pub mate: bool,
+    /// `--stalemate`: the main line ends in stalemate.
+    pub stalemate: bool,
+    /// `--invalid`: only games with an error (what `cescacs check` reports bad).
+    pub invalid: bool,
+}
+
+/// The answer for one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The game is selected.
+    Selected,
+    /// The game is not selected.
+    Rejected,
+    /// A condition needed the moves and the game could not be read: its diagnostics.
+    Bad(Vec<GameDiagnostic>),
+}
+
+impl Filter {
+    /// Parses a `--date-from` (`upper` false) or `--date-to` (`upper` true) value,
+    /// `YYYY`, `YYYY.MM` or `YYYY.MM.DD`, as `YYYYMMDD`: a missing month or day is the
+    /// first of the period for `from`, the last for `to`.
+    pub fn date(value: &str, upper: bool) -> Result<u32, String> {
+        date_bound(value, upper)
+    }
+
+    /// Whether some condition needs the game's moves (a replay), not only its tags.
+    pub fn needs_moves(&self) -> bool {
+        self.min_plies.is_some()
+            || self.max_plies.is_some()
+            || self.position.is_some()
+            || self.mate
+            || self.stalemate
+            || self.invalid
+    }
+
+    fn has_tag_conditions(&self) -> bool {
+        !self.tags.is_empty()
+            || self.player.is_some()
+            || self.result.is_some()
+            || self.min_elo.is_some()
+            || self.max_elo.is_some()
+            || self.date_from.is_some()
+            || self.date_to.is_some()
+    }
+
+    /// Whether tags (name, value pairs in record order) pass the tag conditions.
+    pub fn matches_tags<'a>(&self, tags: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> bool {
+        let tag = |name: &str| {
+            let mut all = tags.clone();
+            all.clone()
+                .find(|(n, _)| *n == name)
+                .or_else(|| all.find(|(n, _)| n.eq_ignore_ascii_case(name)))
+                .map(|(_, v)| v)
+        };
+        let named = self
+            .tags
+            .iter()
+            .all(|(name, glob)| tag(name).is_some_and(|v| glob.matches(v)));
+        let player = self.player.as_ref().is_none_or(|g| {
+            ["White", "Black", "Red"]
+                .iter()
+                .any(|side| tag(side).is_some_and(|v| g.matches(v)))
+        });
+        let result = self.result.as_deref().is_none_or(|want| {
+            let want = if want == "1/2" { "1/2-1/2" } else { want };
+            tag("Result").is_some_and(|r| r.trim() == want)
+        });
+        let elos: Vec<u32> = ["WhiteElo", "BlackElo", "RedElo"]
+            .iter()
+            .filter_map(|n| tag(n)?.trim().parse().ok())
+            .collect();
+        let elo = self.min_elo.is_none_or(|m| elos.iter().any(|&e| e >= m))
+            && self.max_elo.is_none_or(|m| elos.iter().any(|&e| e <= m));
+        let date = (self.date_from.is_none() && self.date_to.is_none())
+            || tag("Date")
+                .and_then(date_span)
+                .is_some_and(|(first, last)| {
+                    self.date_from.is_none_or(|f| last >= f)
+                        && self.date_to.is_none_or(|t| first <= t)
+                });
+        named && player && result && elo && date
+    }
+
+    /// Whether a game read and replayed passes the conditions on its moves (tag
+    /// conditions are checked on [`Record::tags`] too). A record with errors passes
+    /// only [`Filter::invalid`].
+    pub fn matches_record(&self, record: &Record) -> bool {
+        if record.has_errors() != self.invalid {
+            return false;
+        }
+        let tags = record.tags();
+        if self.has_tag_conditions()
+            && !self.matches_tags(tags.iter().map(|(n, v)| (n.as_str(), v.as_str())))
+        {
+            return false;
+        }
+        if self.invalid {
+            return true;
+        }
+        self.matches_moves(record)
+    }
+
+    fn matches_moves(&self, record: &Record) -> bool {
+        let plies = record.plies();
+        self.min_plies.is_none_or(|m| plies >= m)
+            && self.max_plies.is_none_or(|m| plies <= m)
+            && (!self.mate || record.is_checkmate() == Some(true))
+            && (!self.stalemate || record.is_stalemate() == Some(true))
+            && self
+                .position
+                .as_ref()
+                .is_none_or(|t| record.game().is_some_and(|g| passes_through(g, t)))
+    }
+
+    /// Whether one game of `format` (as cut by the splitter) is selected; a game that
+    /// cannot be read counts as not selected unless the filter asks for invalid games
+    /// (see [`Filter::verdict`] for its diagnostics).
+    pub fn matches(&self, format: Format, game: &RawGame) -> bool {
+        self.verdict(format, game, &Options::default()) == Verdict::Selected
+    }
+
+    /// The verdict on one game: tag conditions from the tag section alone; the game is
+    /// read and replayed only when a condition needs its moves.
+    pub fn verdict(&self, format: Format, game: &RawGame, options: &Options) -> Verdict {
+        self.evaluate(format, game, options, false).0
+    }
+
+    /// The verdict, and the record when one was read (always when `read` is set and
+    /// the game is selected).
+    fn evaluate(
+        &self,
+        format: Format,
+        game: &RawGame,
+        options: &Options,
+        read: bool,
+    ) -> (Verdict, Option<Vec<Record>>) {
+        let mut tags_decided = !self.has_tag_conditions();
+        if !tags_decided && let Some(tags) = headers(format, game) {
+            if !self.matches_tags(tags.iter().map(|(n, v)| (n.as_str(), v.as_str()))) {
+                return (Verdict::Rejected, None);
+            }
+            tags_decided = true;
+        }
+        // Without a tag section (PCN, a damaged one) the record decides, after a read.
+        let read = read || !tags_decided;
+        if !self.needs_moves() && !read {
+            return (Verdict::Selected, None);
+        }
+        let records = Record::read_all_with(format, game, options);
+        let bad = records.iter().any(Record::has_errors);
+        if bad && !self.invalid {
+            let diagnostics = records.iter().flat_map(|r| r.diagnostics().to_vec());
+            return (Verdict::Bad(diagnostics.collect()), Some(records));
+        }
+        let tags_match = |r: &Record| {
+            let tags = r.tags();
+            tags_decided || self.matches_tags(tags.iter().map(|(n, v)| (n.as_str(), v.as_str())))
+        };
+        let selected = if self.invalid {
+            bad && records.iter().any(tags_match)
+        } else {
+            records
+                .iter()
+                .any(|r| tags_match(r) && self.matches_moves(r))
+        };
+        let verdict = if selected {
+            Verdict::Selected
+        } else {
+            Verdict::Rejected
+        };
+        (verdict, Some(records))
+    }
+}
+
+/// The tags of a game from its tag section alone, or `None` when they cannot be had
+/// without reading the whole game (PCN, a damaged tag section).
+fn headers(format: Format, game: &RawGame) -> Option<Vec<(String, String)>> {
+    if game.problem.is_some() {
+        return None;
+    }
+    match format {
+        Format::Pgn => {
+            let h = chess_pgn::Headers::new(tag_section(&game.bytes))
+                .next()?
+                .ok()?;
+            Some(
+                h.tags()
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
+                    .collect(),
+            )
+        }
+        Format::XiangqiPgn => {
+            let (text, _) = xiangqi_pgn::decode(tag_section(&game.bytes));
+            let h = xiangqi_pgn::read_headers(&text, "").next()?;
+            h.error.is_none().then_some(h.tags)
+        }
+        Format::CtlPgn => {
+            let text = std::str::from_utf8(tag_section(&game.bytes)).ok()?;
+            let g = ctl_pgn::read_game(text).ok()?;
+            Some(g.tags.into_iter().map(|t| (t.name, t.value)).collect())
+        }
+        Format::Pcn | Format::XiangqiXml => None,
+    }
+}
+
+/// Same placement, side to move and castling rights, by Zobrist key first. The en
+/// passant square is left out: a FEN names it after every double step or only when a
+/// capture is possible, depending on who wrote it.
+fn same_chess_position(a: &chess_pgn::cozy_chess::Board, b: &chess_pgn::cozy_chess::Board) -> bool {
+    use chess_pgn::cozy_chess::{Color, Piece};
+    a.hash_without_ep() == b.hash_without_ep()
+        && a.side_to_move() == b.side_to_move()
+        && Piece::ALL.iter().all(|&p| a.pieces(p) == b.pieces(p))
+        && Color::ALL
+            .iter()
+            .all(|&c| a.colors(c) == b.colors(c) && a.castle_rights(c) == b.castle_rights(c))
+}
+
+/// The game's bytes up to its first line that is neither a tag, blank nor a `%` escape:
+/// the headers-only readers then never see the movetext, whatever its length. (A tag
+/// line is recognised by its opening bracket only; the reader parses it.)
+fn tag_section(bytes: &[u8]) -> &[u8] {
+    let mut at = 0;
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let body = line
+            .strip_prefix(b"\xEF\xBB\xBF")
+            .unwrap_or(line)
+            .trim_ascii_start();
+        if !(body.is_empty() || body.starts_with(b"[") || body.starts_with(b"%")) {
+            break;
+        }
+        at += line.len();
+    }
+    &bytes[..at]
+}
+
+/// Whether the main line (its start included) reaches the target position.
+fn passes_through(game: &Game, target: &Target) -> bool {
+    match game {
+        Game::Chess(g) => {
+            let Some(t) = &target.chess else { return false };
+            let hit = |b: &chess_pgn::cozy_chess::Board| same_chess_position(b, t);
+            let mut board = g.start.clone();
+            if hit(&board) {
+                return true;
+            }
+            for node in &g.moves.moves {
+                match node.mv {
+                    Some(m) => board.play_unchecked(m),
+                    None => match board.null_move() {
+                        Some(b) => board = b,
+                        None => return false,
+                    },
+                }
+                if hit(&board) {
+                    return true;
+                }
+            }
+            false
+        }
+        Game::Xiangqi(g) => {
+            let Some(t) = &target.xiangqi else {
+                return false;
+            };
+            // No Zobrist key here: the side and both generals first, the men after.
+            let hit = |p: &xiangqi::Position| {
+                p.side_to_move() == t.side_to_move()
+                    && [xiangqi::Side::Red, xiangqi::Side::Black]
+                        .iter()
+                        .all(|&s| p.general(s) == t.general(s))
+                    && xiangqi::Square::all().all(|sq| p.piece_at(sq) == t.piece_at(sq))
+            };
+            let mut p = g.start.clone();
+            if hit(&p) {
+                return true;
+            }
+            g.line.moves.iter().any(|m| {
+                p.play(m.mv);
+                hit(&p)
+            })
+        }
+        Game::Cescacs { record, .. } => {
+            let Some((key, identity)) = &target.cescacs else {
+                return false;
+            };
+            let hit =
+                |p: &cescacs_rules::Position| p.zobrist() == *key && tlpd_identity(p) == *identity;
+            let Ok(mut plies) = record.plies() else {
+                return false;
+            };
+            if hit(plies.position()) {
+                return true;
+            }
+            while let Some(Ok(_)) = plies.next() {
+                if hit(plies.position()) {
+                    return true;
+                }
+            }
+            false
+        }
+        Game::Pcn(_) => false,
+    }
+}
+
+/// The identity of a game for `--dedupe`: its start position and main-line moves,
+/// hashed to 128 bits by two SipHash functions keyed at random for the run (so no input
+/// can be built to collide on purpose).
+fn game_key(records: &[Record], keys: &(RandomState, RandomState)) -> u128 {
+    let (mut a, mut b) = (keys.0.build_hasher(), keys.1.build_hasher());
+    let mut feed = |part: &str| {
+        part.hash(&mut a);
+        part.hash(&mut b);
+    };
+    for record in records {
+        match record.game() {
+            Some(Game::Chess(g)) => {
+                feed("chess");
+                feed(&g.start.to_string());
+                for node in &g.moves.moves {
+                    feed(&node.mv.map_or("--".to_string(), |m| m.to_string()));
+                }
+            }
+            Some(Game::Xiangqi(g)) => {
+                feed("xiangqi");
+                feed(&g.start.to_fen());
+                g.line.moves.iter().for_each(|m| feed(&m.mv.to_iccs()));
+            }
+            Some(Game::Cescacs { record: r, .. }) => {
+                feed("cescacs");
+                feed(r.start_tlpd().unwrap_or(""));
+                record.main_line().iter().for_each(|m| feed(m));
+            }
+            Some(Game::Pcn(_)) | None => {
+                feed("pcn");
+                record.main_line().iter().for_each(|m| feed(m));
+            }
+        }
+    }
+    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+}
+
+/// The per-game function of `cescacs select` for one input format: the filter, the
+/// optional conversion of the selected games, and the key for dropping duplicates.
+///
+/// Its outputs are meant for a [`SelectedWriter`], which alone knows the input order:
+/// each selected game's output is a small frame (length, key, bytes) that the writer
+/// unpacks; a game not selected has no output.
+#[derive(Debug)]
+pub struct Selection {
+    filter: Filter,
+    from: Format,
+    converter: Option<Converter>,
+    dedupe: bool,
+    options: Options,
+    keys: (RandomState, RandomState),
+}
+
+impl Selection {
+    /// A selection of games of `from`, written byte for byte, or converted to `to`
+    /// with `options`. `keys` come from [`SelectedWriter::keys`] so that every group of
+    /// a run hashes alike.
+    pub fn new(
+        filter: Filter,
+        from: Format,
+        to: Option<Format>,
+        options: Options,
+        keys: (RandomState, RandomState),
+    ) -> Result<Selection, crate::ConvertError> {
+        let converter = match to {
+            Some(to) => Some(Converter::new(from, Some(to), options.clone())?),
+            None => {
+                Converter::new(from, None, options.clone())?;
+                None
+            }
+        };
+        Ok(Selection {
+            filter,
+            from,
+            converter,
+            dedupe: false,
+            options,
+            keys,
+        })
+    }
+
+    /// Drops every game whose start position and main-line moves equal those of an
+    /// earlier game (in input order, across every input of the run): the first stays.
+    pub fn dedupe(mut self, on: bool) -> Selection {
+        self.dedupe = on;
+        self
+    }
+
+    /// Decides on one game and gives its output frame (empty when not selected).
+    /// Never panics, whatever the bytes.
+    pub fn select(&self, game: &RawGame) -> GameOutcome {
+        let read = self.dedupe;
+        let (verdict, records) = self.filter.evaluate(self.from, game, &self.options, read);
+        match verdict {
+            Verdict::Rejected => GameOutcome::default(),
+            Verdict::Bad(diagnostics) => GameOutcome {
+                output: Vec::new(),
+                diagnostics,
+            },
+            Verdict::Selected => {
+                let key = match (&records, self.dedupe) {
+                    (Some(r), true) => Some(game_key(r, &self.keys)),
+                    _ => None,
+                };
+                let mut outcome = match &self.converter {
+                    Some(c) if !self.filter.invalid => c.convert(game),
+                    _ => GameOutcome::output(game.bytes.clone()),
+                };
+                if !outcome.is_bad() {
+                    if self.from == Format::Pcn && self.converter.is_none() {
+                        let end = outcome.output.trim_ascii_end().len();
+                        outcome.output.truncate(end);
+                    }
+                    outcome.output = frame(key, &outcome.output);
+                }
+                outcome
+            }
+        }
+    }
+}
+
+const FRAME_HEAD: usize = 8 + 1 + 16;
+
+fn frame(key: Option<u128>, body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(FRAME_HEAD + body.len());
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.push(u8::from(key.is_some()));
+    out.extend_from_slice(&key.unwrap_or(0).to_le_bytes());
+    out.extend_from_slice(body);
+    out
+}
+
+/// Receives a [`Selection`]'s outputs in input order (it is the batch run's sink),
+/// drops duplicates, and writes the selected games to `inner`: joined by `separator`,
+/// or, for PGN-like text (`separator` `None`), each after a blank line when the game
+/// before it did not end with one, so that a whole input selected comes out as it was.
+///
+/// Memory: one 16-byte key per distinct game kept with `--dedupe` (about 40 bytes with
+/// the set's overhead), nothing per game otherwise.
+#[derive(Debug)]
+pub struct SelectedWriter<W> {
+    inner: W,
+    separator: Option<Vec<u8>>,
+    pending: Vec<u8>,
+    seen: HashSet<u128>,
+    keys: (RandomState, RandomState),
+    written: bool,
+    tail: [u8; 2],
+    /// Games the filter selected.
+    pub matched: usize,
+    /// Of those, games dropped as duplicates.
+    pub duplicates: usize,
+}
+
+impl<W: Write> SelectedWriter<W> {
+    /// A writer into `inner` (see the type's documentation for `separator`).
+    pub fn new(inner: W, separator: Option<Vec<u8>>) -> SelectedWriter<W> {
+        SelectedWriter {
+            inner,
+            separator,
+            pending: Vec::new(),
+            seen: HashSet::new(),
+            keys: (RandomState::new(), RandomState::new()),
+            written: false,
+            tail: *b"\n\n",
+            matched: 0,
+            duplicates: 0,
+        }
+    }
+
+    /// The run's hash keys, for every [`Selection`] of the run.
+    pub fn keys(&self) -> (RandomState, RandomState) {
+        self.keys.clone()
+    }
+
+    /// Games written.
+    pub fn kept(&self) -> usize {
+        self.matched - self.duplicates
+    }
+
+    fn game(&mut self, key: Option<u128>, body: &[u8]) -> io::Result<()> {
+        self.matched += 1;
+        if let Some(k) = key
+            && !self.seen.insert(k)
+        {
+            self.duplicates += 1;
+            return Ok(());
+        }
+        match &self.separator {
+            Some(s) if self.written => self.inner.write_all(s)?,
+            None if self.written => {
+                let missing = match self.tail {
+                    [_, b'\n'] if body.starts_with(b"\n") || body.starts_with(b"\r\n") => 0,
+                    [b'\n', b'\n'] => 0,
+                    [_, b'\n'] => 1,
+                    _ => 2,
+                };
+                self.inner.write_all(&b"\n\n"[..missing])?;
+            }
+            _ => {}
+        }
+        self.written = true;
+        if let [.., a, b] = body {
+            self.tail = [*a, *b];
+        } else if let [b] = body {
+            self.tail = [self.tail[1], *b];
+        }
+        // `\r\n\r\n` ends in `\n`, `\r\n` after a `\n`: both count as a blank line.
+        if self.tail == *b"\r\n" && body.ends_with(b"\n\r\n") {
+            self.tail = *b"\n\n";
+        }
+        self.inner.write_all(body)
+    }
+}
+
+impl<W: Write> Write for SelectedWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        while self.pending.len() >= FRAME_HEAD {
+            let len = u64::from_le_bytes(self.pending[..8].try_into().expect("8 bytes")) as usize;
+            if self.pending.len() < FRAME_HEAD + len {
+                break;
+            }
+            let key = (self.pending[8] == 1).then(|| {
+                u128::from_le_bytes(self.pending[9..FRAME_HEAD].try_into().expect("16 bytes"))
+            });
+            let body = self.pending[FRAME_HEAD..FRAME_HEAD + len].to_vec();
+            self.pending.drain(..FRAME_HEAD + len);
+            self.game(key, &body)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::field_reassign_with_default)] // filters built up condition by condition
+mod tests {
+    use super::*;
+
+    fn glob(p: &str) -> Glob {
+        p.parse().unwrap()
+    }
+
+    #[test]
+    fn globs() {
+        assert!(glob("Carlsen*").matches("Carlsen, Magnus"));
+        assert!(!glob("Carlsen*").matches("Magnus Carlsen"));
+        assert!(glob("*Carlsen*").matches("Magnus Carlsen"));
+        assert!(glob("a*b*c").matches("aXbYbc") && !glob("a*b*c").matches("acb"));
+        assert!(glob("a?c").matches("abc") && !glob("a?c").matches("ac"));
+        assert!(glob("[A-C]x").matches("Bx") && !glob("[!A-C]x").matches("Bx"));
+        assert!(glob("*").matches("") && glob("").matches("") && !glob("").matches("x"));
+        assert!(!glob("ab*ab").matches("ab") && glob("ab*ab").matches("abab"));
+        assert!(glob("\\*").matches("*") && !glob("\\*").matches("x"));
+        assert!(glob("[a-]").matches("-") && glob("[]]").matches("]"));
+        assert!("[ab".parse::<Glob>().is_err());
+        // Long hostile value: linear per piece, no blow-up.
+        let long = "a".repeat(100_000);
+        assert!(!glob("*a*a*a*b").matches(&long));
+    }
+
+    #[test]
+    fn the_tag_section_stops_at_the_movetext() {
+        let g = b"\xEF\xBB\xBF[A \"1\"]\r\n% escape\n\n[B \"]\"]\n\n1. e4 [not a tag] *\n";
+        let moves = g.windows(5).position(|w| w == b"1. e4").unwrap();
+        assert_eq!(tag_section(g), &g[..moves]);
+        assert_eq!(tag_section(b"1. e4 *"), b"");
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(date_bound("1990", false), Ok(19900101));
+        assert_eq!(date_bound("1990.05", true), Ok(19900531));
+        assert!(date_bound("1990.13", false).is_err() && date_bound("x", true).is_err());
+        assert_eq!(date_span("1990.??.??"), Some((19900101, 19901231)));
+        assert_eq!(date_span("1990.06.??"), Some((19900601, 19900631)));
+        assert_eq!(date_span("????.??.??"), None);
+    }
+
+    fn pgn(tags: &str, moves: &str) -> RawGame {
+        crate::raw_game(format!("{tags}\n\n{moves}\n").as_bytes())
+    }
+
+    #[test]
+    fn tag_conditions() {
+        let g = pgn(
+            "[White \"Tal, M.\"]\n[Black \"Fischer\"]\n[Result \"1/2-1/2\"]\n[Date \"1962.??.??\"]\n[WhiteElo \"2600\"]",
+            "1. e4 e5 1/2-1/2",
+        );
+        let mut f = Filter::default();
+        f.player = Some(glob("Fischer"));
+        f.result = Some("1/2".into());
+        f.min_elo = Some(2550);
+        f.date_from = Some(Filter::date("1962.06", false).unwrap());
+        f.date_to = Some(Filter::date("1962.06.30", true).unwrap());
+        assert!(f.matches(Format::Pgn, &g));
+        f.tags.push(("white".into(), glob("Tal*")));
+        assert!(f.matches(Format::Pgn, &g), "case-insensitive name");
+        f.max_elo = Some(2500);
+        assert!(!f.matches(Format::Pgn, &g));
+        let mut f = Filter::default();
+        f.date_from = Some(Filter::date("1963", false).unwrap());
+        assert!(!f.matches(Format::Pgn, &g));
+        let mut f = Filter::default();
+        f.tags.push(("Site".into(), glob("*")));
+        assert!(!f.matches(Format::Pgn, &g), "a missing tag never matches");
+    }
+
+    #[test]
+    fn move_conditions_and_positions() {
+        let mate = pgn(
+            "[White \"a\"]",
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
+        );
+        let mut f = Filter::default();
+        f.mate = true;
+        assert!(f.matches(Format::Pgn, &mate));
+        f.stalemate = true;
+        assert!(!f.matches(Format::Pgn, &mate));
+        let mut f = Filter::default();
+        f.position = Some(
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+                .parse()
+                .unwrap(),
+        );
+        assert!(f.matches(Format::Pgn, &mate));
+        f.position = Some("8/8/8/8/8/8/8/K6k w - - 0 1".parse().unwrap());
+        assert!(!f.matches(Format::Pgn, &mate));
+        assert!("not a position".parse::<Target>().is_err());
+        let bad = pgn("[White \"a\"]", "1. e4 e5 2. Ke3 *");
+        let mut f = Filter::default();
+        f.min_plies = Some(1);
+        assert!(matches!(
+            f.verdict(Format::Pgn, &bad, &Options::default()),
+            Verdict::Bad(_)
+        ));
+        f.min_plies = None;
+        f.invalid = true;
+        assert!(f.matches(Format::Pgn, &bad) && !f.matches(Format::Pgn, &mate));
+    }
+
+    #[test]
+    fn xiangqi_and_cescacs_positions() {
+        let xq = pgn("[Red \"Hu\"]", "1. h2e2 h9g7 *");
+        let mut f = Filter::default();
+        f.position = Some(
+            "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+                .parse()
+                .unwrap(),
+        );
+        assert!(f.matches(Format::XiangqiPgn, &xq));
+        f.player = Some(glob("Hu"));
+        assert!(f.matches(Format::XiangqiPgn, &xq));
+        let ctl = crate::raw_game(b"[Variant \"C'escacs\"]\n\n1. E7-E9, E21-E19\n*\n");
+        let record = Record::from_bytes(Format::CtlPgn, &ctl.bytes);
+        let end = record.final_position().unwrap();
+        let mut f = Filter::default();
+        f.position = Some(end.parse().unwrap());
+        assert!(f.matches(Format::CtlPgn, &ctl));
+        f.min_plies = Some(3);
+        assert!(!f.matches(Format::CtlPgn, &ctl));
+    }
+
+    #[test]
+    fn the_writer_drops_duplicates_and_keeps_the_layout() {
+        let text = "[A \"1\"]\n\n1. e4 *\n\n[A \"2\"]\n\n1. d4 *\n\n[A \"3\"]\n\n1. e4 *\n";
+        let mut out = SelectedWriter::new(Vec::new(), None);
+        let sel = Selection::new(
+            Filter::default(),
+            Format::Pgn,
+            None,
+            Options::default(),
+            out.keys(),
+        )
+        .unwrap()
+        .dedupe(true);
+        let games: Vec<&str> = text.split_inclusive("*\n\n").collect();
+        for g in &games {
+            let outcome = sel.select(&crate::raw_game(g.as_bytes()));
+            out.write_all(&outcome.output).unwrap();
+        }
+        assert_eq!((out.matched, out.duplicates, out.kept()), (3, 1, 2));
+        assert_eq!(String::from_utf8(out.inner).unwrap(), games[..2].concat());
+        // A last game without its newline still gets a blank line after it.
+        let mut out = SelectedWriter::new(Vec::new(), None);
+        for g in ["[A \"1\"]\n*", "[A \"2\"]\n*\n"] {
+            out.write_all(&frame(None, g.as_bytes())).unwrap();
+        }
+        assert_eq!(out.inner, b"[A \"1\"]\n*\n\n[A \"2\"]\n*\n");
+    }
+}
