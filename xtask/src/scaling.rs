@@ -133,6 +133,12 @@ const FAMILIES: &[Family] = &[
         make: |n| nested("1. e4 ", "(1. d4 ", n, " *\n"),
     },
     Family {
+        name: "pgn sibling variations `(1. d4 d5)`",
+        from: "pgn",
+        ext: "pgn",
+        make: |n| repeat("1. e4 ", "(1. d4 d5) ", n, "*\n"),
+    },
+    Family {
         name: "pgn `{a}` comments, one line",
         from: "pgn",
         ext: "pgn",
