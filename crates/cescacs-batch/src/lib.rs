@@ -38,6 +38,8 @@ pub use input::{Compression, HEAD_BYTES, Input};
 pub use output::{OutputFile, interrupt_flag, remove_temporaries, stdout_encoder};
 pub use report::{ReportWriter, print_diagnostic, print_line};
 pub use split::{GameSplitter, Problem, RawGame, TextEncoding};
+/// The encodings of [`TextEncoding::Decode`].
+pub use encoding_rs;
 pub use walk::{Walk, WalkNote, output_is_input, walk};
 
 use rayon::prelude::*;

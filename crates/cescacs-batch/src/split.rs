@@ -36,6 +36,11 @@ pub enum TextEncoding {
     /// A double-byte encoding (Big5, GBK, GB18030): a byte 0x81–0xFE starts a
     /// two-byte character whose second byte may be ASCII punctuation.
     DoubleByte,
+    /// Text in this encoding (`--encoding big5`, UTF-16, CP1251 …), decoded to UTF-8
+    /// as it is read ([`crate::Input::with_encoding`]) before it reaches the splitter
+    /// and the format readers; the splitter then reads UTF-8, as
+    /// [`TextEncoding::Bytes`].
+    Decode(&'static encoding_rs::Encoding),
 }
 
 impl TextEncoding {
@@ -381,7 +386,9 @@ fn tags_end(line: &[u8], encoding: TextEncoding) -> Option<usize> {
 /// Characters in `bytes`, counted as [`Lexer::scan`] counts columns.
 fn columns(bytes: &[u8], encoding: TextEncoding) -> u64 {
     match encoding {
-        TextEncoding::Bytes => bytes.iter().filter(|b| !(0x80..0xC0).contains(*b)).count() as u64,
+        TextEncoding::Bytes | TextEncoding::Decode(_) => {
+            bytes.iter().filter(|b| !(0x80..0xC0).contains(*b)).count() as u64
+        }
         TextEncoding::DoubleByte => {
             let (mut n, mut i) = (0u64, 0usize);
             while i < bytes.len() {
