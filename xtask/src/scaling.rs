@@ -102,6 +102,14 @@ const FAMILIES: &[Family] = &[
         make: |n| nested("1. E7-E13 ", "(1. E7-E13 ", n, " *\n"),
     },
     Family {
+        // A syntax error at the end sends the record to the pest reader, which builds
+        // the tree token by token before it meets the error.
+        name: "ctl-pgn sibling variations, error at the end",
+        from: "ctl-pgn",
+        ext: "ctlpgn",
+        make: |n| repeat("1. E7-E13 ", "(1. E7-E13) ", n, " E7- *\n"),
+    },
+    Family {
         name: "ctl-pgn TLPD tag of n ranks",
         from: "ctl-pgn",
         ext: "ctlpgn",

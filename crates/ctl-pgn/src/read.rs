@@ -626,6 +626,10 @@ struct Frame {
     unknown: bool,
     /// Whether the last number token was written, for numbering checks.
     started: bool,
+    /// Number and side of the line's last move: where a variation without a number
+    /// starts. Kept here because finding it in `line` costs a scan past every
+    /// variation after that move (quadratic on thousands of sibling variations).
+    last_move: Option<(u32, Side)>,
 }
 
 impl Frame {
@@ -639,6 +643,7 @@ impl Frame {
             expect: Expect::Start,
             unknown: false,
             started: false,
+            last_move: None,
         }
     }
 }
@@ -734,11 +739,7 @@ impl MovetextBuilder {
                     .map(|n| n.as_str().parse().unwrap_or(u32::MAX));
                 let parent = top(stack);
                 // Without a number, a variation replaces the most recent half-move.
-                let (number, side) = parent
-                    .line
-                    .moves()
-                    .last()
-                    .map_or((parent.number, parent.side), |m| (m.number, m.side));
+                let (number, side) = parent.last_move.unwrap_or((parent.number, parent.side));
                 let open = ctx.span(pspan);
                 stack.push(Frame::new(open, label, number, side));
             }
@@ -754,7 +755,7 @@ impl MovetextBuilder {
                 }
                 let f = stack.pop()?;
                 let close_end = ctx.span(pspan).end;
-                if f.line.moves().next().is_none() {
+                if f.last_move.is_none() {
                     ctx.diag(
                         Severity::Error,
                         Code::Structure,
@@ -822,6 +823,7 @@ impl MovetextBuilder {
             Rule::half => {
                 let node = build_half(ctx, p, top(stack))?;
                 let f = top(stack);
+                f.last_move = Some((node.number, node.side));
                 f.line.items.push(Item::Move(node));
             }
             _ => {}
