@@ -20,6 +20,8 @@ const TARGETS: &[(&str, usize)] = &[
     ("ctl_pgn", 16384),
     // The hand-written CTL-PGN reader against the pest grammar: same verdict, same model.
     ("ctl_pgn_diff", 16384),
+    // The pest reader parsing one token at a time against its whole-record parse.
+    ("ctl_pgn_tokens", 16384),
     ("pcn", 16384),
     ("pcn_convert", 16384),
     ("xiangqi_pgn", 16384),
@@ -35,7 +37,7 @@ const UNIT_TIMEOUT: u64 = 1;
 fn dictionary(target: &str) -> Option<PathBuf> {
     let name = match target {
         "pcn_convert" => "pcn",
-        "ctl_pgn_diff" => "ctl_pgn",
+        "ctl_pgn_diff" | "ctl_pgn_tokens" => "ctl_pgn",
         t => t,
     };
     let p = crate::root().join("fuzz/dict").join(format!("{name}.dict"));
@@ -555,7 +557,7 @@ fn move_tokens(text: &str, out: &mut BTreeSet<String>) {
 
 fn seeds(target: &str) -> Vec<Vec<u8>> {
     // The differential target reads what the CTL-PGN target reads.
-    let target = if target == "ctl_pgn_diff" {
+    let target = if target == "ctl_pgn_diff" || target == "ctl_pgn_tokens" {
         "ctl_pgn"
     } else {
         target

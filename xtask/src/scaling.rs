@@ -102,6 +102,14 @@ const FAMILIES: &[Family] = &[
         make: |n| nested("1. E7-E13 ", "(1. E7-E13 ", n, " *\n"),
     },
     Family {
+        // A syntax error at the end sends the record to the pest reader, which builds
+        // the tree token by token before it meets the error.
+        name: "ctl-pgn sibling variations, error at the end",
+        from: "ctl-pgn",
+        ext: "ctlpgn",
+        make: |n| repeat("1. E7-E13 ", "(1. E7-E13) ", n, " E7- *\n"),
+    },
+    Family {
         name: "ctl-pgn TLPD tag of n ranks",
         from: "ctl-pgn",
         ext: "ctlpgn",
@@ -131,6 +139,12 @@ const FAMILIES: &[Family] = &[
         from: "pgn",
         ext: "pgn",
         make: |n| nested("1. e4 ", "(1. d4 ", n, " *\n"),
+    },
+    Family {
+        name: "pgn sibling variations `(1. d4 d5)`",
+        from: "pgn",
+        ext: "pgn",
+        make: |n| repeat("1. e4 ", "(1. d4 d5) ", n, "*\n"),
     },
     Family {
         name: "pgn `{a}` comments, one line",

@@ -3,6 +3,11 @@
 //! An input is read once, from its first byte: the head (the first [`HEAD_BYTES`] of
 //! its decompressed text) is kept so the caller can detect the format from content
 //! without reopening anything — a pipe, a FIFO or `<(cat f)` cannot be read twice.
+//!
+//! Text that is not UTF-8 or a single-byte encoding is decoded to UTF-8 as it is read,
+//! before the splitter and the format readers see it: UTF-16 (LE or BE, found by its
+//! byte-order mark or by its zero bytes), and whatever `--encoding` names
+//! ([`Input::with_encoding`] with [`TextEncoding::Decode`]: Big5, GB18030, CP1251 …).
 
 use crate::{Framing, TextEncoding};
 use std::fs::File;
@@ -81,6 +86,9 @@ pub struct Input {
     pub size: Option<u64>,
     /// The compression the input was stored with, already undone.
     pub compression: Option<Compression>,
+    /// The encoding the text was decoded from into UTF-8 (UTF-16 found in the head, or
+    /// named by [`Input::with_encoding`]); `None` when read as it is.
+    pub decoded_from: Option<&'static encoding_rs::Encoding>,
     pub(crate) framing: Option<Framing>,
     pub(crate) encoding: Option<TextEncoding>,
     head: Vec<u8>,
@@ -129,6 +137,7 @@ impl Input {
                 name,
                 size,
                 compression: None,
+                decoded_from: None,
                 framing: None,
                 encoding: None,
                 head: Vec::new(),
@@ -155,15 +164,44 @@ impl Input {
             1 << 16,
             Cursor::new(head.clone()).chain(text),
         ));
-        Ok(Input {
+        let input = Input {
             name,
             size,
             compression,
+            decoded_from: None,
             framing: None,
             encoding: None,
             head,
             reader,
+        };
+        Ok(match utf16(&input.head) {
+            Some(encoding) => input.decode(encoding),
+            None => input,
         })
+    }
+
+    /// This input's text decoded from `encoding` to UTF-8 (its head read again).
+    fn decode(mut self, encoding: &'static encoding_rs::Encoding) -> Input {
+        let mut text = Utf8Decoder::new(self.reader, encoding);
+        // A decoding error is a read error of the run (the head is what was read).
+        let head = match read_up_to(&mut text, HEAD_BYTES) {
+            Ok(h) => h,
+            Err(e) => {
+                self.reader = Box::new(BufReader::new(FailingReader(Some(e))));
+                self.head.clear();
+                return self;
+            }
+        };
+        self.reader = Box::new(BufReader::with_capacity(
+            1 << 16,
+            Cursor::new(head.clone()).chain(text),
+        ));
+        self.head = head;
+        // Progress counts decoded bytes, which the file's size does not.
+        self.size = None;
+        self.decoded_from = Some(encoding);
+        self.encoding = Some(TextEncoding::Bytes);
+        self
     }
 
     /// The first bytes of the (decompressed) text, for format detection.
@@ -178,9 +216,136 @@ impl Input {
     }
 
     /// Scans this input's text as `encoding` (default: guessed from the head).
+    /// [`TextEncoding::Decode`] decodes the text to UTF-8 first, so that the format
+    /// readers see it decoded too (tags, comments, Chinese moves), unless the input
+    /// was already decoded as UTF-16 by its byte-order mark, which decides.
     pub fn with_encoding(mut self, encoding: TextEncoding) -> Input {
-        self.encoding = Some(encoding);
-        self
+        match encoding {
+            TextEncoding::Decode(e) if self.decoded_from.is_none() => {
+                if e == encoding_rs::UTF_8 {
+                    self.encoding = Some(TextEncoding::Bytes);
+                    self
+                } else {
+                    self.decode(e)
+                }
+            }
+            TextEncoding::Decode(_) => self,
+            other => {
+                self.encoding = Some(other);
+                self
+            }
+        }
+    }
+}
+
+/// UTF-16 text, from the head of an input: a byte-order mark (`FF FE` little-endian,
+/// `FE FF` big-endian), or, without one, text whose every other byte is zero (ASCII
+/// in UTF-16: a PGN file's tags and moves), on the side that says the byte order. A
+/// stream of zero bytes is not text of either order.
+fn utf16(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    if head.starts_with(&[0xFF, 0xFE]) && !head.starts_with(&[0xFF, 0xFE, 0, 0]) {
+        return Some(encoding_rs::UTF_16LE);
+    }
+    if head.starts_with(&[0xFE, 0xFF]) {
+        return Some(encoding_rs::UTF_16BE);
+    }
+    let pairs = &head[..head.len().min(4096) & !1];
+    if pairs.len() < 8 {
+        return None;
+    }
+    let n = pairs.len() / 2;
+    let (mut zero_even, mut zero_odd) = (0, 0);
+    for p in pairs.chunks_exact(2) {
+        match (p[0] == 0, p[1] == 0) {
+            (true, false) => zero_even += 1,
+            (false, true) => zero_odd += 1,
+            _ => {}
+        }
+    }
+    // Nearly every character ASCII, with its zero byte always on the same side.
+    if zero_odd * 10 >= n * 9 {
+        Some(encoding_rs::UTF_16LE)
+    } else if zero_even * 10 >= n * 9 {
+        Some(encoding_rs::UTF_16BE)
+    } else {
+        None
+    }
+}
+
+/// Reads text in another encoding as UTF-8, a buffer at a time (memory independent of
+/// the input's size). Malformed sequences become U+FFFD, as every decoder of the
+/// Encoding Standard does; the byte-order mark, if any, is dropped.
+struct Utf8Decoder<R> {
+    inner: R,
+    decoder: encoding_rs::Decoder,
+    input: Vec<u8>,
+    in_start: usize,
+    in_end: usize,
+    eof: bool,
+    output: Vec<u8>,
+    out_start: usize,
+    done: bool,
+}
+
+impl<R: Read> Utf8Decoder<R> {
+    fn new(inner: R, encoding: &'static encoding_rs::Encoding) -> Self {
+        Utf8Decoder {
+            inner,
+            decoder: encoding.new_decoder_with_bom_removal(),
+            input: vec![0; 1 << 16],
+            in_start: 0,
+            in_end: 0,
+            eof: false,
+            output: Vec::with_capacity(1 << 17),
+            out_start: 0,
+            done: false,
+        }
+    }
+}
+
+impl<R: Read> Read for Utf8Decoder<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if self.out_start < self.output.len() {
+                let n = buf.len().min(self.output.len() - self.out_start);
+                buf[..n].copy_from_slice(&self.output[self.out_start..self.out_start + n]);
+                self.out_start += n;
+                return Ok(n);
+            }
+            if self.done || buf.is_empty() {
+                return Ok(0);
+            }
+            if self.in_start == self.in_end && !self.eof {
+                let n = loop {
+                    match self.inner.read(&mut self.input) {
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        other => break other?,
+                    }
+                };
+                self.eof = n == 0;
+                self.in_start = 0;
+                self.in_end = n;
+            }
+            let src = &self.input[self.in_start..self.in_end];
+            let room = self
+                .decoder
+                .max_utf8_buffer_length(src.len())
+                .unwrap_or(1 << 18)
+                .max(16);
+            self.output.clear();
+            self.output.resize(room, 0);
+            let (result, read, written, _) =
+                self.decoder.decode_to_utf8(src, &mut self.output, self.eof);
+            self.in_start += read;
+            self.output.truncate(written);
+            self.out_start = 0;
+            if self.eof
+                && self.in_start == self.in_end
+                && result == encoding_rs::CoderResult::InputEmpty
+            {
+                self.done = true;
+            }
+        }
     }
 }
 
@@ -233,6 +398,64 @@ mod tests {
             input.reader.read_to_end(&mut back).unwrap();
             assert!(back == text, "{c:?}");
         }
+    }
+
+    fn read_all(mut input: Input) -> Vec<u8> {
+        let mut back = Vec::new();
+        input.reader.read_to_end(&mut back).unwrap();
+        back
+    }
+
+    #[test]
+    fn utf16_inputs_are_decoded_with_or_without_a_byte_order_mark() {
+        let text: String = (0..3000)
+            .map(|i| format!("[White \"Müller {i}\"]\n\n1. e4 e5 *\n\n"))
+            .collect();
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for (bytes, encoding) in [
+            ([&[0xFF, 0xFE][..], &le].concat(), encoding_rs::UTF_16LE),
+            ([&[0xFE, 0xFF][..], &be].concat(), encoding_rs::UTF_16BE),
+            (le, encoding_rs::UTF_16LE),
+            (be, encoding_rs::UTF_16BE),
+        ] {
+            let input = Input::from_bytes("x", bytes);
+            assert_eq!(input.decoded_from, Some(encoding));
+            assert_eq!(input.head(), &text.as_bytes()[..HEAD_BYTES]);
+            assert_eq!(input.encoding, Some(TextEncoding::Bytes));
+            assert!(read_all(input) == text.as_bytes(), "{encoding:?}");
+        }
+        // Zero bytes are not UTF-16; neither is UTF-8 or Latin-1 text.
+        for bytes in [
+            vec![0u8; 10_000],
+            text.clone().into_bytes(),
+            b"[A \"\xE9\"]\n*\n".to_vec(),
+        ] {
+            assert_eq!(Input::from_bytes("x", bytes).decoded_from, None);
+        }
+    }
+
+    #[test]
+    fn a_named_encoding_is_decoded_to_utf8() {
+        // Big5 whose trail bytes are `}` and `{` (徐 = AE 7D, 州 = A6 7B).
+        let text = "[Event \"徐州\"]\n\n1. 炮二平五 {徐州} *\n".repeat(5000);
+        let (big5, _, bad) = encoding_rs::BIG5.encode(&text);
+        assert!(!bad && big5.windows(2).any(|w| w == [0xAE, 0x7D]));
+        let input = Input::from_bytes("x", big5.into_owned())
+            .with_encoding(TextEncoding::Decode(encoding_rs::BIG5));
+        assert_eq!(input.decoded_from, Some(encoding_rs::BIG5));
+        assert_eq!(input.encoding, Some(TextEncoding::Bytes));
+        assert!(input.head().starts_with("[Event \"徐州\"]".as_bytes()));
+        assert!(read_all(input) == text.as_bytes());
+        // A byte-order mark decides over the named encoding.
+        let le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("[A \"徐\"]\n*\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let input =
+            Input::from_bytes("x", le).with_encoding(TextEncoding::Decode(encoding_rs::BIG5));
+        assert_eq!(input.decoded_from, Some(encoding_rs::UTF_16LE));
+        assert_eq!(read_all(input), "[A \"徐\"]\n*\n".as_bytes());
     }
 
     #[test]

@@ -43,6 +43,8 @@ pub use session::{
     Session, Sink,
 };
 pub use split::{GameSplitter, Problem, RawGame, TextEncoding};
+/// The encodings of [`TextEncoding::Decode`].
+pub use encoding_rs;
 pub use walk::{Walk, WalkNote, output_is_input, walk};
 
 use rayon::prelude::*;

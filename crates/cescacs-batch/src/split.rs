@@ -36,6 +36,11 @@ pub enum TextEncoding {
     /// A double-byte encoding (Big5, GBK, GB18030): a byte 0x81–0xFE starts a
     /// two-byte character whose second byte may be ASCII punctuation.
     DoubleByte,
+    /// Text in this encoding (`--encoding big5`, UTF-16, CP1251 …), decoded to UTF-8
+    /// as it is read ([`crate::Input::with_encoding`]) before it reaches the splitter
+    /// and the format readers; the splitter then reads UTF-8, as
+    /// [`TextEncoding::Bytes`].
+    Decode(&'static encoding_rs::Encoding),
 }
 
 impl TextEncoding {
@@ -338,6 +343,67 @@ fn is_strict_tag_line(t: &[u8]) -> bool {
     after.first() == Some(&b'"')
 }
 
+/// Where the tag pairs at the start of a tag line end (blanks after them included):
+/// movetext may follow on the same line. `None` when no movetext follows them in the
+/// bytes given, or a tag is not closed there (a stray quote, a line cut at the prefix):
+/// then the line is a tag line only, as before.
+fn tags_end(line: &[u8], encoding: TextEncoding) -> Option<usize> {
+    let mut i = 0;
+    loop {
+        while i < line.len() && matches!(line[i], b' ' | b'\t' | b'\r' | b'\n') {
+            i += 1;
+        }
+        if line[i..].starts_with(b"\xEF\xBB\xBF") {
+            i += 3;
+            continue;
+        }
+        match line.get(i) {
+            None => return None,
+            Some(b'[') => {}
+            Some(_) => return Some(i),
+        }
+        i += 1;
+        let mut in_string = false;
+        loop {
+            match *line.get(i)? {
+                b'\\' if in_string => i += 2,
+                b'"' => {
+                    in_string = !in_string;
+                    i += 1;
+                }
+                b']' if !in_string => {
+                    i += 1;
+                    break;
+                }
+                b'\n' => return None,
+                b if encoding == TextEncoding::DoubleByte && (0x81..=0xFE).contains(&b) => i += 2,
+                _ => i += 1,
+            }
+        }
+    }
+}
+
+/// Characters in `bytes`, counted as [`Lexer::scan`] counts columns.
+fn columns(bytes: &[u8], encoding: TextEncoding) -> u64 {
+    match encoding {
+        TextEncoding::Bytes | TextEncoding::Decode(_) => {
+            bytes.iter().filter(|b| !(0x80..0xC0).contains(*b)).count() as u64
+        }
+        TextEncoding::DoubleByte => {
+            let (mut n, mut i) = (0u64, 0usize);
+            while i < bytes.len() {
+                i += if (0x81..=0xFE).contains(&bytes[i]) {
+                    2
+                } else {
+                    1
+                };
+                n += 1;
+            }
+            n
+        }
+    }
+}
+
 /// A game still going after this many times the cap is no game: the input stops.
 const NO_BOUNDARY_FACTOR: u64 = 4;
 
@@ -563,10 +629,35 @@ impl<R: BufRead> GameSplitter<R> {
     /// `scan` runs the lexer over movetext. Returns false when the input must stop
     /// (no boundary within four times the cap).
     fn take_line(&mut self, game: &mut RawGame, scan: bool, span: &mut u64) -> io::Result<bool> {
+        self.take_line_from(game, scan.then_some(0), span)
+    }
+
+    /// A tag line: movetext on the same line after its tags (`[Result "1-0"] e4 *`,
+    /// as in pgn-extract's test files) is scanned, so that it counts as movetext and
+    /// its result ends the game.
+    fn take_tag_line(&mut self, game: &mut RawGame, span: &mut u64) -> io::Result<bool> {
+        let skip = tags_end(&self.line_buf, self.encoding);
+        self.take_line_from(game, skip, span)
+    }
+
+    /// [`Self::take_line`], scanning from byte `scan_from` of the line on (`None`: no
+    /// scan).
+    fn take_line_from(
+        &mut self,
+        game: &mut RawGame,
+        mut scan_from: Option<usize>,
+        span: &mut u64,
+    ) -> io::Result<bool> {
         loop {
             let chunk = std::mem::take(&mut self.line_buf);
-            if scan {
-                self.lex.scan(&chunk, self.encoding);
+            if let Some(from) = scan_from {
+                if from > 0 {
+                    // The tags are not movetext; their columns (characters) still count.
+                    self.lex.column += columns(&chunk[..from], self.encoding);
+                }
+                self.lex
+                    .scan(chunk.get(from..).unwrap_or_default(), self.encoding);
+                scan_from = Some(0);
             }
             self.keep(game, &chunk);
             self.offset += chunk.len() as u64;
@@ -601,8 +692,12 @@ impl<R: BufRead> GameSplitter<R> {
         if self.pending {
             self.pending = false;
             has_content = true;
-            let scan = !self.pending_is_tag;
-            if !self.take_line(&mut game, scan, &mut span)? {
+            let go_on = if self.pending_is_tag {
+                self.take_tag_line(&mut game, &mut span)?
+            } else {
+                self.take_line(&mut game, true, &mut span)?
+            };
+            if !go_on {
                 return self.emit(game);
             }
         }
@@ -641,8 +736,13 @@ impl<R: BufRead> GameSplitter<R> {
                 continue;
             }
             has_content = true;
-            let scan = kind == LineKind::Movetext || kind == LineKind::Blank;
-            if !self.take_line(&mut game, scan, &mut span)? {
+            let go_on = if kind == LineKind::Tag {
+                self.take_tag_line(&mut game, &mut span)?
+            } else {
+                let scan = kind == LineKind::Movetext || kind == LineKind::Blank;
+                self.take_line(&mut game, scan, &mut span)?
+            };
+            if !go_on {
                 break;
             }
         }
@@ -913,6 +1013,40 @@ mod tests {
         assert_eq!(games[0].bytes, b"[A \"1\"]\n[B \"2\"]\n\n1. e4 e5 *\n\n");
         assert_eq!((games[1].index, games[1].line, games[1].offset), (2, 6, 29));
         assert_eq!(games[1].bytes, b"[A \"3\"]\n\n1. d4 *\n");
+    }
+
+    #[test]
+    fn movetext_on_the_tag_line() {
+        // The shape of pgn-extract's test-nobadresults.pgn (pgn-extract reads 9 games).
+        let text =
+            "[Result \"1-0\"] e4 *\n[Result \"0-1\"] e4 0-1\n[A \"x]\"] [B \"\\\"\"] d4 1-0\n";
+        let games = split(text);
+        assert_eq!(
+            texts(&games),
+            [
+                "[Result \"1-0\"] e4 *\n",
+                "[Result \"0-1\"] e4 0-1\n",
+                "[A \"x]\"] [B \"\\\"\"] d4 1-0\n"
+            ]
+        );
+        assert_eq!(games[2].line, 3);
+        // Tags alone on their lines, and a tag line holding a stray quote, as before.
+        assert_eq!(
+            split("[A \"1\"] [B \"2\"]\n1. e4 *\n[A \"3\"]\n1. d4 *\n").len(),
+            2
+        );
+        assert_eq!(split("[Redefine \"A@J\", C@N\"] e4\n1. e4 *\n").len(), 1);
+        // A comment opened on the tag line is still open on the next line.
+        let games = split("[A \"1\"] e4 {a\n[b] c} *\n[A \"2\"] d4 *\n");
+        assert_eq!(games.len(), 2, "{:?}", texts(&games));
+        assert!(games[0].problem.is_none());
+        // Big5 trail bytes inside a tag value (許 is B3 5C, a backslash) do not escape
+        // the closing quote.
+        let big5 = b"[White \"\xB3\x5C\"] e4 *\n[White \"\xB3\x5C\"] d4 *\n";
+        assert_eq!(
+            split_bytes(big5, 1 << 20, TextEncoding::DoubleByte).len(),
+            2
+        );
     }
 
     #[test]

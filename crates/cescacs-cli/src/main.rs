@@ -219,39 +219,56 @@ struct Common {
     /// Print only the summary, not each diagnostic.
     #[arg(long, short = 'q')]
     quiet: bool,
-    /// Text encoding of PGN-like inputs, for cutting them into games (default:
-    /// guessed from each input's first bytes).
+    /// Text encoding of the inputs (default: guessed from each input's first bytes;
+    /// UTF-16 is recognised by itself). Named encodings other than UTF-8 are decoded
+    /// before the games are cut and read, so tags, comments and moves come out right.
     #[arg(long, value_enum)]
     encoding: Option<EncodingArg>,
 }
 
-/// `--encoding`: what the game splitter must know about the text's bytes.
+/// `--encoding`: the text encoding of the inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum EncodingArg {
     /// UTF-8.
     #[value(name = "utf-8", alias = "utf8")]
     Utf8,
-    /// Latin-1, CP1252, CP1251 or any other single-byte encoding.
-    #[value(
-        name = "single-byte",
-        alias = "latin-1",
-        alias = "cp1251",
-        alias = "cp1252"
-    )]
+    /// Some single-byte encoding, read byte for byte (moves and tags are ASCII).
+    #[value(name = "single-byte")]
     SingleByte,
+    /// Latin-1 (read as Windows-1252, its superset, as the Encoding Standard does).
+    #[value(name = "latin-1", alias = "latin1", alias = "iso-8859-1")]
+    Latin1,
+    /// Windows-1252.
+    #[value(name = "cp1252", alias = "windows-1252")]
+    Cp1252,
+    /// Windows-1251 (Cyrillic).
+    #[value(name = "cp1251", alias = "windows-1251")]
+    Cp1251,
     /// GBK / GB18030.
     #[value(name = "gbk", alias = "gb18030")]
     Gbk,
     /// Big5.
     #[value(name = "big5")]
     Big5,
+    /// UTF-16, little-endian.
+    #[value(name = "utf-16le")]
+    Utf16Le,
+    /// UTF-16, big-endian.
+    #[value(name = "utf-16be")]
+    Utf16Be,
 }
 
 impl EncodingArg {
     fn splitter(self) -> cescacs_batch::TextEncoding {
+        use cescacs_batch::{TextEncoding, encoding_rs as e};
         match self {
-            EncodingArg::Utf8 | EncodingArg::SingleByte => cescacs_batch::TextEncoding::Bytes,
-            EncodingArg::Gbk | EncodingArg::Big5 => cescacs_batch::TextEncoding::DoubleByte,
+            EncodingArg::Utf8 | EncodingArg::SingleByte => TextEncoding::Bytes,
+            EncodingArg::Latin1 | EncodingArg::Cp1252 => TextEncoding::Decode(e::WINDOWS_1252),
+            EncodingArg::Cp1251 => TextEncoding::Decode(e::WINDOWS_1251),
+            EncodingArg::Gbk => TextEncoding::Decode(e::GB18030),
+            EncodingArg::Big5 => TextEncoding::Decode(e::BIG5),
+            EncodingArg::Utf16Le => TextEncoding::Decode(e::UTF_16LE),
+            EncodingArg::Utf16Be => TextEncoding::Decode(e::UTF_16BE),
         }
     }
 }

@@ -154,6 +154,15 @@ pub fn detect(name: &str, head: &[u8]) -> Option<Format> {
 /// `.pgn` of any game): the tags that only one format uses, then the share of
 /// non-ASCII bytes (xiangqi movetext in GBK or Big5), then the tags every PGN has.
 pub fn sniff(head: &[u8]) -> Option<Format> {
+    // UTF-16 with its byte-order mark (the batch engine's inputs arrive decoded; a
+    // caller with raw bytes may not).
+    use cescacs_batch::encoding_rs;
+    if let Some((encoding, bom)) = encoding_rs::Encoding::for_bom(head)
+        && encoding != encoding_rs::UTF_8
+    {
+        let (text, _) = encoding.decode_without_bom_handling(&head[bom..]);
+        return sniff(text.as_bytes());
+    }
     let text = String::from_utf8_lossy(head);
     let lower = text.to_ascii_lowercase();
     let trimmed = lower.trim_start_matches('\u{feff}').trim_start();
@@ -272,6 +281,30 @@ mod tests {
         assert!(cp1251.iter().filter(|&&b| b >= 0x80).count() * 4 > cp1251.len() / 2);
         assert_eq!(sniff(&cp1251), Some(Format::Pgn));
         assert_eq!(detect("-", cp1251.as_ref()), Some(Format::Pgn));
+    }
+
+    #[test]
+    fn utf16_with_a_byte_order_mark_is_sniffed_as_its_text() {
+        let text = "[Event \"x\"]\n[White \"Müller\"]\n\n1. e4 e5 *\n";
+        let le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let be: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        assert_eq!(sniff(&le), Some(Format::Pgn));
+        assert_eq!(detect("a.pgn", &be), Some(Format::Pgn));
+        let xq: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(
+                "[Game \"Chinese Chess\"]\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        assert_eq!(detect("a.pgn", &xq), Some(Format::XiangqiPgn));
     }
 
     #[test]

@@ -160,6 +160,14 @@ pub(crate) fn read_record(
         letters: LetterTable::standard(),
         diags: Vec::new(),
     };
+    if text.len() > whole_parse_limit() {
+        let game_model = read_tokenwise(&mut ctx, text);
+        return Record {
+            index: game,
+            game: game_model,
+            diagnostics: ctx.diags,
+        };
+    }
     let parsed = match CtlPgnParser::parse(Rule::game, text) {
         Ok(mut pairs) => pairs.next(),
         Err(e) => {
@@ -177,6 +185,172 @@ pub(crate) fn read_record(
         game: game_model,
         diagnostics: ctx.diags,
     }
+}
+
+/// Records longer than this many bytes are parsed one token at a time
+/// ([`read_tokenwise`]) instead of in one pest call. pest keeps the pair tree of the
+/// whole parse (about 80 bytes of tree per byte of movetext: a 12 MB record took
+/// 941 MB), so the whole-record parse is kept for records where that stays small
+/// (at most about 20 MB of tree).
+pub const WHOLE_PARSE_LIMIT: usize = 256 << 10;
+
+thread_local! {
+    static LIMIT_OVERRIDE: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+fn whole_parse_limit() -> usize {
+    LIMIT_OVERRIDE
+        .with(|c| c.get())
+        .unwrap_or(WHOLE_PARSE_LIMIT)
+}
+
+/// [`read_str`] with every record parsed one token at a time, whatever its size: for
+/// the tests that hold the two parse modes to the same records and diagnostics.
+#[doc(hidden)]
+pub fn read_str_tokenwise(file: &str, src: &str) -> Vec<Record> {
+    LIMIT_OVERRIDE.with(|c| c.set(Some(0)));
+    let out = read_str(file, src);
+    LIMIT_OVERRIDE.with(|c| c.set(None));
+    out
+}
+
+/// `WHITESPACE` of the grammar (implicit between the tokens of non-atomic rules).
+fn skip_ws(text: &str, mut pos: usize) -> usize {
+    while let Some(c) = text[pos..].chars().next() {
+        if matches!(c, ' ' | '\t' | '\r' | '\n' | '\u{FEFF}' | '\u{00A0}') {
+            pos += c.len_utf8();
+        } else {
+            break;
+        }
+    }
+    pos
+}
+
+/// One `rule` parsed at `pos` of `text` (its pairs are located in `text[pos..]`) and
+/// where the match ends.
+fn parse_at(
+    rule: Rule,
+    text: &str,
+    pos: usize,
+) -> Result<(pest::iterators::Pairs<'_, Rule>, usize), pest::error::Error<Rule>> {
+    let pairs = CtlPgnParser::parse(rule, &text[pos..])?;
+    // Every rule asked for here matches as one pair (`element`'s alternatives are
+    // all non-silent rules).
+    let end = pos + pairs.clone().next().map_or(0, |p| p.as_span().end());
+    Ok((pairs, end))
+}
+
+/// The record parsed one token at a time with the grammar's own rules, in the order
+/// `game` tries them (`tag*`, then `element*`, then `result ~ comment*`, then `EOI`),
+/// each token handed to the builder as soon as it is parsed and then dropped: memory
+/// is the model's, not pest's tree of the whole record. Accepts exactly what `game`
+/// accepts; a syntax error gets the same message, because the failing place is
+/// parsed again with `game` from the start of the token before it (pest reports the
+/// furthest place any alternative reached, and only that token's alternatives and
+/// the failing ones reach there), or, after the result, from the attempts `game`
+/// makes there (`comment`, `EOI`). `tests/tokenwise.rs` compares the two modes.
+fn read_tokenwise(ctx: &mut Ctx<'_>, text: &str) -> Option<Game> {
+    let base = ctx.base;
+    let span = Span {
+        start: base,
+        end: base + text.len(),
+        line: ctx.index.line_col(base).0,
+        col: 1,
+    };
+    let mut pos = skip_ws(text, 0);
+    // Start of the last token parsed: where a failing parse is replayed from.
+    let mut last = 0usize;
+    let mut tags = Vec::new();
+    while let Ok((pairs, end)) = parse_at(Rule::tag, text, pos) {
+        ctx.base = base + pos;
+        tags.extend(pairs.map(|p| build_tag(ctx, p)));
+        last = pos;
+        pos = skip_ws(text, end);
+    }
+    ctx.base = base;
+    check_tags(ctx, &tags);
+    let mut builder = Some(MovetextBuilder::new());
+    let mut feed = |ctx: &mut Ctx<'_>, pairs: pest::iterators::Pairs<'_, Rule>, at: usize| {
+        if let Some(b) = &mut builder {
+            ctx.base = base + at;
+            for p in pairs {
+                if b.feed(ctx, p).is_none() {
+                    // An error of structure: no model. The rest is still parsed, since
+                    // a syntax error further on is what the whole parse would report.
+                    builder = None;
+                    break;
+                }
+            }
+            ctx.base = base;
+        }
+    };
+    while let Ok((pairs, end)) = parse_at(Rule::element, text, pos) {
+        feed(ctx, pairs, pos);
+        last = pos;
+        pos = skip_ws(text, end);
+    }
+    let mut after_result = false;
+    if let Ok((pairs, end)) = parse_at(Rule::result, text, pos) {
+        feed(ctx, pairs, pos);
+        after_result = true;
+        pos = skip_ws(text, end);
+        while let Ok((pairs, end)) = parse_at(Rule::comment, text, pos) {
+            feed(ctx, pairs, pos);
+            pos = skip_ws(text, end);
+        }
+    }
+    if pos < text.len() {
+        let err = if after_result {
+            // `game` tries `comment` then `EOI` here; nothing before reaches this far.
+            let (at, mut positives) = match parse_at(Rule::comment, text, pos) {
+                Err(e) => attempts(&e, pos),
+                Ok(_) => (pos, Vec::new()),
+            };
+            if at == pos {
+                positives.push(Rule::EOI);
+            }
+            (at, positives)
+        } else {
+            match CtlPgnParser::parse(Rule::game, &text[last..]) {
+                Err(e) => attempts(&e, last),
+                // Not reached: the token-at-a-time parse failed at `pos`.
+                Ok(_) => (pos, Vec::new()),
+            }
+        };
+        ctx.diags.clear();
+        let (at, positives) = err;
+        let e = pest::error::Error::new_from_pos(
+            pest::error::ErrorVariant::ParsingError {
+                positives,
+                negatives: Vec::new(),
+            },
+            pest::Position::new(text, at).unwrap_or_else(|| pest::Position::from_start(text)),
+        );
+        syntax_error(ctx, text, &e);
+        return None;
+    }
+    let (main, result, final_comments) = builder?.finish(ctx)?;
+    Some(Game {
+        tags,
+        main,
+        result,
+        final_comments,
+        span,
+    })
+}
+
+/// Where a parse failed (offset in the record, the parse having started at `from`)
+/// and the rules it expected there.
+fn attempts(e: &pest::error::Error<Rule>, from: usize) -> (usize, Vec<Rule>) {
+    let pos = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let positives = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => positives.clone(),
+        pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    (from + pos, positives)
 }
 
 fn syntax_error(ctx: &mut Ctx<'_>, text: &str, e: &pest::error::Error<Rule>) {
@@ -452,6 +626,10 @@ struct Frame {
     unknown: bool,
     /// Whether the last number token was written, for numbering checks.
     started: bool,
+    /// Number and side of the line's last move: where a variation without a number
+    /// starts. Kept here because finding it in `line` costs a scan past every
+    /// variation after that move (quadratic on thousands of sibling variations).
+    last_move: Option<(u32, Side)>,
 }
 
 impl Frame {
@@ -465,6 +643,7 @@ impl Frame {
             expect: Expect::Start,
             unknown: false,
             started: false,
+            last_move: None,
         }
     }
 }
@@ -472,36 +651,62 @@ impl Frame {
 type Built = (Line, Option<GameResult>, Vec<Comment>);
 
 fn build_movetext(ctx: &mut Ctx<'_>, m: Pair<'_, Rule>) -> Option<Built> {
-    let mut stack: Vec<Frame> = vec![Frame::new(Span::default(), None, 1, Side::White)];
-    let mut result = None;
-    let mut final_comments = Vec::new();
+    let mut b = MovetextBuilder::new();
     for p in m.into_inner() {
+        b.feed(ctx, p)?;
+    }
+    b.finish(ctx)
+}
+
+/// Builds the line tree from the movetext's tokens, one at a time: the whole-record
+/// parse feeds it the children of `movetext`, the token-at-a-time parse
+/// ([`read_tokenwise`]) each token as soon as it is parsed, so that neither keeps
+/// more than the model and the open variations.
+struct MovetextBuilder {
+    stack: Vec<Frame>,
+    result: Option<GameResult>,
+    final_comments: Vec<Comment>,
+}
+
+impl MovetextBuilder {
+    fn new() -> Self {
+        MovetextBuilder {
+            stack: vec![Frame::new(Span::default(), None, 1, Side::White)],
+            result: None,
+            final_comments: Vec::new(),
+        }
+    }
+
+    /// Takes one token. `None` after an error (reported in `ctx`): the record has no
+    /// model, and no more tokens are to be fed.
+    fn feed(&mut self, ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Option<()> {
+        let stack = &mut self.stack;
         let rule = p.as_rule();
         let pspan = p.as_span();
-        if result.is_some() {
+        if self.result.is_some() {
             if rule == Rule::comment {
-                final_comments.push(build_comment(ctx, p));
+                self.final_comments.push(build_comment(ctx, p));
             }
-            continue;
+            return Some(());
         }
         match rule {
             Rule::comment => {
                 let c = build_comment(ctx, p);
-                top(&mut stack).line.items.push(Item::Comment(c));
+                top(stack).line.items.push(Item::Comment(c));
             }
             Rule::result => {
                 let s = p.as_str();
                 if stack.len() > 1 {
-                    let open = top(&mut stack).open;
+                    let open = top(stack).open;
                     ctx.diag(
-                        Severity::Error,
-                        Code::Structure,
-                        pspan,
-                        format!(
-                            "expected `)` closing the variation opened at {}:{}, found the result `{s}`",
-                            open.line, open.col
-                        ),
-                    );
+                            Severity::Error,
+                            Code::Structure,
+                            pspan,
+                            format!(
+                                "expected `)` closing the variation opened at {}:{}, found the result `{s}`",
+                                open.line, open.col
+                            ),
+                        );
                     return None;
                 }
                 let r = GameResult::parse(s).unwrap_or(GameResult::Unfinished);
@@ -513,18 +718,18 @@ fn build_movetext(ctx: &mut Ctx<'_>, m: Pair<'_, Rule>) -> Option<Built> {
                         format!("result `{s}` read as `{r}`"),
                     );
                 }
-                result = Some(r);
+                self.result = Some(r);
             }
             Rule::rav_open => {
                 if stack.len() > MAX_VARIATION_DEPTH {
                     ctx.diag(
-                        Severity::Error,
-                        Code::TooDeep,
-                        pspan,
-                        format!(
-                            "variations nested deeper than {MAX_VARIATION_DEPTH} levels are not read"
-                        ),
-                    );
+                            Severity::Error,
+                            Code::TooDeep,
+                            pspan,
+                            format!(
+                                "variations nested deeper than {MAX_VARIATION_DEPTH} levels are not read"
+                            ),
+                        );
                     return None;
                 }
                 let label = p
@@ -532,13 +737,9 @@ fn build_movetext(ctx: &mut Ctx<'_>, m: Pair<'_, Rule>) -> Option<Built> {
                     .find(|q| q.as_rule() == Rule::rav_label)
                     .and_then(|q| q.into_inner().next())
                     .map(|n| n.as_str().parse().unwrap_or(u32::MAX));
-                let parent = top(&mut stack);
+                let parent = top(stack);
                 // Without a number, a variation replaces the most recent half-move.
-                let (number, side) = parent
-                    .line
-                    .moves()
-                    .last()
-                    .map_or((parent.number, parent.side), |m| (m.number, m.side));
+                let (number, side) = parent.last_move.unwrap_or((parent.number, parent.side));
                 let open = ctx.span(pspan);
                 stack.push(Frame::new(open, label, number, side));
             }
@@ -554,7 +755,7 @@ fn build_movetext(ctx: &mut Ctx<'_>, m: Pair<'_, Rule>) -> Option<Built> {
                 }
                 let f = stack.pop()?;
                 let close_end = ctx.span(pspan).end;
-                if f.line.moves().next().is_none() {
+                if f.last_move.is_none() {
                     ctx.diag(
                         Severity::Error,
                         Code::Structure,
@@ -565,15 +766,15 @@ fn build_movetext(ctx: &mut Ctx<'_>, m: Pair<'_, Rule>) -> Option<Built> {
                 }
                 let mut vspan = f.open;
                 vspan.end = close_end;
-                top(&mut stack).line.items.push(Item::Variation(Variation {
+                top(stack).line.items.push(Item::Variation(Variation {
                     label: f.label,
                     line: f.line,
                     span: vspan,
                 }));
             }
-            Rule::move_number => number_token(ctx, top(&mut stack), p)?,
+            Rule::move_number => number_token(ctx, top(stack), p)?,
             Rule::ellipsis => {
-                let f = top(&mut stack);
+                let f = top(stack);
                 // A token of several `...` (see the grammar): the second one is where
                 // an ellipsis comes after another one.
                 let text = p.as_str();
@@ -581,12 +782,12 @@ fn build_movetext(ctx: &mut Ctx<'_>, m: Pair<'_, Rule>) -> Option<Built> {
                     let at = pspan.start() + 3 + second;
                     if f.expect == Expect::White {
                         ctx.diag_at(
-                            Severity::Error,
-                            Code::Structure,
-                            ctx.base + at,
-                            "expected a move, found `…` (an ellipsis stands only after a move number)"
-                                .into(),
-                        );
+                                Severity::Error,
+                                Code::Structure,
+                                ctx.base + at,
+                                "expected a move, found `…` (an ellipsis stands only after a move number)"
+                                    .into(),
+                            );
                         return None;
                     }
                 }
@@ -604,7 +805,7 @@ fn build_movetext(ctx: &mut Ctx<'_>, m: Pair<'_, Rule>) -> Option<Built> {
                 f.expect = Expect::BlackAfterEllipsis;
             }
             Rule::comma => {
-                let f = top(&mut stack);
+                let f = top(stack);
                 match f.expect {
                     Expect::Comma => f.expect = Expect::Black,
                     Expect::BlackAfterEllipsis => {}
@@ -620,26 +821,33 @@ fn build_movetext(ctx: &mut Ctx<'_>, m: Pair<'_, Rule>) -> Option<Built> {
                 }
             }
             Rule::half => {
-                let node = build_half(ctx, p, top(&mut stack))?;
-                let f = top(&mut stack);
+                let node = build_half(ctx, p, top(stack))?;
+                let f = top(stack);
+                f.last_move = Some((node.number, node.side));
                 f.line.items.push(Item::Move(node));
             }
             _ => {}
         }
+        Some(())
     }
-    if stack.len() > 1 {
-        let open = top(&mut stack).open;
-        push_span(
-            ctx,
-            Severity::Error,
-            Code::Structure,
-            open,
-            "expected `)`, found end of record (variation not closed)".into(),
-        );
-        return None;
+
+    /// The main line, the result and the comments after it, once every token is fed.
+    fn finish(mut self, ctx: &mut Ctx<'_>) -> Option<Built> {
+        let stack = &mut self.stack;
+        if stack.len() > 1 {
+            let open = top(stack).open;
+            push_span(
+                ctx,
+                Severity::Error,
+                Code::Structure,
+                open,
+                "expected `)`, found end of record (variation not closed)".into(),
+            );
+            return None;
+        }
+        let f = stack.pop()?;
+        Some((f.line, self.result, self.final_comments))
     }
-    let f = stack.pop()?;
-    Some((f.line, result, final_comments))
 }
 
 fn top(stack: &mut [Frame]) -> &mut Frame {
