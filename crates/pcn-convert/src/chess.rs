@@ -53,8 +53,21 @@ fn side(c: Color) -> pcn::Side {
 }
 
 fn pcn_piece(p: Piece, c: Color) -> pcn::Piece {
-    pcn::Piece::new(STYLE, letter(p), side(c), false)
-        .unwrap_or_else(|_| unreachable!("the letters are valid piece strings"))
+    // `Piece::new` formats and re-parses its text; a board holds up to 32 pieces and
+    // every game writes one, so the 12 pieces are made once.
+    static PIECES: std::sync::OnceLock<Vec<pcn::Piece>> = std::sync::OnceLock::new();
+    let all = PIECES.get_or_init(|| {
+        [Color::White, Color::Black]
+            .into_iter()
+            .flat_map(|c| {
+                Piece::ALL.into_iter().map(move |p| {
+                    pcn::Piece::new(STYLE, letter(p), side(c), false)
+                        .unwrap_or_else(|_| unreachable!("the letters are valid piece strings"))
+                })
+            })
+            .collect()
+    });
+    all[p as usize + if c == Color::Black { Piece::NUM } else { 0 }].clone()
 }
 
 /// The placement of a position as a PCN board.
