@@ -1055,6 +1055,16 @@ impl<R: Read> Games<R> {
             done: false,
         }
     }
+
+    /// [`Games::new`] with a first buffer of `capacity` bytes (see
+    /// [`PgnReader::with_capacity`]): for one game in memory, its length plus one.
+    pub fn with_capacity(inner: R, capacity: usize) -> Games<R> {
+        Games {
+            reader: PgnReader::with_capacity(inner, capacity),
+            builder: GameBuilder::default(),
+            done: false,
+        }
+    }
 }
 
 impl<R: Read> Iterator for Games<R> {
