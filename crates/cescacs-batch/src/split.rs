@@ -265,9 +265,55 @@ impl Lexer {
     fn scan(&mut self, bytes: &[u8], encoding: TextEncoding) {
         if encoding == TextEncoding::DoubleByte || self.pending_trail {
             self.scan_bytewise(bytes, encoding);
-        } else {
+        } else if !self.scan_plain_line(bytes) {
             self.scan_runs(bytes);
         }
+    }
+
+    /// The common movetext line: outside comments, no `{ ( ) ;`, no token carried over
+    /// from the previous chunk, ending in a blank. Its tokens change the state only
+    /// through the last token (is it a result) and the last movetext or result token,
+    /// so the line is read backwards from its end. Returns false (nothing done) for any
+    /// other line.
+    fn scan_plain_line(&mut self, bytes: &[u8]) -> bool {
+        let is_blank = |b: &u8| CLASS[*b as usize] & BLANK != 0;
+        if self.in_brace
+            || self.in_line_comment
+            || self.token_len != 0
+            || self.token_long
+            || !bytes.last().is_some_and(is_blank)
+            || memchr::memchr3(b'{', b'(', b';', bytes).is_some()
+            || memchr::memchr(b')', bytes).is_some()
+        {
+            return false;
+        }
+        let mut rest = bytes;
+        let mut last = true;
+        while let Some(i) = rest.iter().rposition(|b| !is_blank(b)) {
+            let end = i + 1;
+            let start = rest[..end].iter().rposition(is_blank).map_or(0, |i| i + 1);
+            let token = &rest[start..end];
+            let result = token.len() <= self.token.len() && is_result(token);
+            if last {
+                self.last_token_result = result;
+                last = false;
+            }
+            if result {
+                if self.depth == 0 {
+                    self.after_result = true;
+                    self.movetext = true;
+                }
+                break;
+            }
+            if self.depth == 0 && (token[0].is_ascii_alphanumeric() || token[0] >= 0x80) {
+                self.movetext = true;
+                self.after_result = false;
+                break;
+            }
+            rest = &rest[..start];
+        }
+        self.column += chars(bytes);
+        true
     }
 
     /// [`Lexer::scan`] for single-byte encodings and UTF-8, a run of token bytes at a
@@ -1031,6 +1077,20 @@ mod tests {
             b"Nbd7xyzlongtoken",
             b"\xC2\xBD-\xC2\xBD",
         ];
+        const PLAIN: [&[u8]; 12] = [
+            b" ",
+            b"\t",
+            b"\r\n",
+            b"\n",
+            b"}",
+            b"1-0",
+            b"*",
+            b"e4",
+            b"...",
+            b"$1",
+            "é½".as_bytes(),
+            b"\xC2\xBD-\xC2\xBD",
+        ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: usize| {
             seed ^= seed << 13;
@@ -1038,10 +1098,19 @@ mod tests {
             seed ^= seed << 17;
             (seed % n as u64) as usize
         };
-        for _ in 0..20_000 {
+        for round in 0..40_000 {
+            // Every other input has none of `{ ( ) ;`: the plain-line path.
+            let pieces = if round % 2 == 0 {
+                &PIECES[..]
+            } else {
+                &PLAIN[..]
+            };
             let mut text = Vec::new();
             for _ in 0..next(24) {
-                text.extend_from_slice(PIECES[next(PIECES.len())]);
+                text.extend_from_slice(pieces[next(pieces.len())]);
+            }
+            if next(2) == 0 {
+                text.push(b'\n');
             }
             let start = Lexer {
                 line: 3,
@@ -1057,6 +1126,11 @@ mod tests {
                 let k = 1 + next(rest.len());
                 b.scan(&rest[..k], TextEncoding::Bytes);
                 rest = &rest[k..];
+            }
+            // Bytes of the token buffer past its length are left over, not state.
+            for l in [&mut a, &mut b] {
+                let n = l.token_len;
+                l.token[n..].fill(0);
             }
             assert_eq!(a, b, "{:?}", String::from_utf8_lossy(&text));
         }
