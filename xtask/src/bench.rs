@@ -418,6 +418,8 @@ fn cli_rows(
             .args(["convert", "--to", "pcn", "--jsonl", "-q", "-o"])
             .arg(&lines)
             .arg(&twic)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
             .status()
             .map_err(|e| e.to_string())?;
         if !status.success() {
