@@ -282,7 +282,8 @@ fn comment_of(v: &Value) -> Option<Comment> {
 }
 
 fn node_value(ply: usize, m: &MoveNode) -> Value {
-    let mut o = Map::new();
+    // Room for every key a node can have: the map is not regrown key by key.
+    let mut o = Map::with_capacity(9);
     o.insert("ply".into(), json!(ply));
     o.insert("number".into(), json!(m.number));
     o.insert(
@@ -321,7 +322,9 @@ fn line_value(
 ) -> Result<Vec<Value>, ConvertError> {
     let mut pos = start.clone();
     let mut before: Vec<(u32, ctl_pgn::Side, Position)> = Vec::new();
-    let mut items = Vec::new();
+    // The positions before each move are kept only for the variations to start from.
+    let keep_before = line.items.iter().any(|it| matches!(it, Item::Variation(_)));
+    let mut items = Vec::with_capacity(line.items.len());
     let mut ply = 0;
     for it in &line.items {
         match it {
@@ -333,7 +336,9 @@ fn line_value(
                 })?;
                 out.push(encode(&pos, mv));
                 items.push(node_value(ply, m));
-                before.push((m.number, m.side, pos.clone()));
+                if keep_before {
+                    before.push((m.number, m.side, pos.clone()));
+                }
                 pos.play(mv);
                 ply += 1;
             }

@@ -174,8 +174,10 @@ fn line_value(b: &Board, line: &Line, moves_out: &mut Vec<pcn::Move>) -> Map<Str
     let mut board = b.clone();
     let mut nulls = Vec::new();
     let mut anns = Vec::new();
+    moves_out.reserve(line.moves.len());
     for (i, node) in line.moves.iter().enumerate() {
-        let before = board.clone();
+        // Variations start from the position before the move (copied only for them).
+        let before = (!node.after.is_empty()).then(|| board.clone());
         match node.mv {
             Some(m) => {
                 moves_out.push(encode(&board, m));
@@ -192,7 +194,7 @@ fn line_value(b: &Board, line: &Line, moves_out: &mut Vec<pcn::Move>) -> Map<Str
         if !node.nags.is_empty() {
             a.insert("nags".into(), json!(node.nags));
         }
-        if !node.after.is_empty() {
+        if let Some(before) = &before {
             let after: Vec<Value> = node
                 .after
                 .iter()
@@ -200,7 +202,7 @@ fn line_value(b: &Board, line: &Line, moves_out: &mut Vec<pcn::Move>) -> Map<Str
                     After::Comment(c) => json!({ "comment": c }),
                     After::Variation(l) => {
                         let mut ms = Vec::new();
-                        let mut v = line_value(&before, l, &mut ms);
+                        let mut v = line_value(before, l, &mut ms);
                         v.insert("moves".into(), Value::Array(moves_value(&ms)));
                         json!({ "variation": v })
                     }
