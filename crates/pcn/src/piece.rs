@@ -169,13 +169,43 @@ impl fmt::Display for Piece {
 
 impl serde::Serialize for Piece {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        // Boards write dozens of pieces per document: the text is put together on the
+        // stack rather than through the formatter (the same string either way).
+        let parts = [
+            if self.promoted { "+" } else { "" },
+            self.style.as_str(),
+            ":",
+            self.abbreviation.as_str(),
+        ];
+        let mut buf = [0u8; 64];
+        let mut n = 0;
+        for p in parts {
+            let Some(room) = buf.get_mut(n..n + p.len()) else {
+                return s.collect_str(self);
+            };
+            room.copy_from_slice(p.as_bytes());
+            n += p.len();
+        }
+        match std::str::from_utf8(&buf[..n]) {
+            Ok(text) => s.serialize_str(text),
+            Err(_) => s.collect_str(self),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn serialised_as_its_text() {
+        let long = format!("+{}:{}", "a".repeat(40), "b".repeat(40));
+        for s in ["W:P", "+s:b", "dai_dai_shogi:k2", long.as_str()] {
+            let p: Piece = s.parse().unwrap();
+            assert_eq!(serde_json::to_string(&p).unwrap(), format!("\"{s}\""));
+            assert_eq!(serde_json::to_value(&p).unwrap(), serde_json::json!(s));
+        }
+    }
 
     #[test]
     fn seed_examples_parse() {
