@@ -363,6 +363,13 @@ fn cli_rows(
     pgn_replay: f64,
 ) -> Result<(), String> {
     let rounds = if quick { 3 } else { 5 };
+    // CESCACS_BENCH_CLI measures these rows with another build (an older commit's
+    // binary, for before/after numbers against the same references).
+    let other = std::env::var_os("CESCACS_BENCH_CLI").map(std::path::PathBuf::from);
+    let cli = other.as_deref().unwrap_or(cli);
+    if let Some(p) = &other {
+        println!("(the rows below measure {})", p.display());
+    }
     let c = quote(cli);
     let out = std::env::temp_dir().join("cescacs-ratio-out.json");
     // Best CPU seconds of `check -j1` and of `convert --to pcn -j1`, interleaved.
