@@ -391,7 +391,9 @@ fn cli_rows(
         }
         Ok((check, convert))
     };
-    let pgn_len = std::fs::metadata(pgn_path).map_err(|e| e.to_string())?.len() as f64;
+    let pgn_len = std::fs::metadata(pgn_path)
+        .map_err(|e| e.to_string())?
+        .len() as f64;
     let mib = |secs: f64| pgn_len / secs / (1024.0 * 1024.0);
 
     // Inputs of the two other formats: the generated xiangqi corpus of ../shared (all
@@ -418,8 +420,8 @@ fn cli_rows(
     let pcn_path = std::env::temp_dir().join("cescacs-ratio.pcn.json");
     if !pcn_path.is_file() {
         // A quarter of the classic PGN file's games: PCN is about three times larger.
-        let twic = crate::root()
-            .join("testdata/chess/mliebelt-pgn-parser/test_pgn_twic-01-232games.pgn");
+        let twic =
+            crate::root().join("testdata/chess/mliebelt-pgn-parser/test_pgn_twic-01-232games.pgn");
         let lines = std::env::temp_dir().join("cescacs-ratio-twic.jsonl");
         let status = Command::new(cli)
             .args(["convert", "--to", "pcn", "--jsonl", "-q", "-o"])
@@ -463,7 +465,11 @@ fn cli_rows(
     for (name, input, from) in [
         ("CTL-PGN", ctl_path, ""),
         ("xiangqi PGN", xq_path.as_path(), ""),
-        ("PCN (from the classic PGN games)", pcn_path.as_path(), "--from pcn"),
+        (
+            "PCN (from the classic PGN games)",
+            pcn_path.as_path(),
+            "--from pcn",
+        ),
     ] {
         let (check, convert) = pair(input, from)?;
         rows.push((name, check, convert));
