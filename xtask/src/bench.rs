@@ -335,43 +335,15 @@ pub fn ratios(quick: bool) -> Result<(), String> {
     let cli = crate::build_cli()?;
     let rounds = if quick { 1 } else { 3 };
     let c = quote(&cli);
-    let out = std::env::temp_dir().join("cescacs-ratio-out.json");
     let check = |p: &Path| child_cpu(rounds, &format!("{c} check -q -j 1 {}", quote(p)));
-    let convert = |p: &Path| {
-        child_cpu(
-            rounds,
-            &format!(
-                "{c} convert --to pcn -q -j 1 -o {} {}",
-                quote(&out),
-                quote(p)
-            ),
-        )
-    };
     let ctl_check = check(&ctl_path)?;
     let pgn_check = check(&pgn_path)?;
-    let ctl_convert = convert(&ctl_path)?;
-    let pgn_convert = convert(&pgn_path)?;
-    let _ = std::fs::remove_file(&out);
     println!(
         "| `check -j1` CTL-PGN | {:.1} MiB/s, {:.2} M plies/s | `check -j1` classic PGN {:.1} MiB/s | {:.2} per byte (target >= 0.25) |",
         mib(ctl.len(), ctl_check),
         ctl_plies as f64 / ctl_check / 1e6,
         mib(pgn.len(), pgn_check),
         mib(ctl.len(), ctl_check) / mib(pgn.len(), pgn_check)
-    );
-    println!(
-        "| `check -j1` classic PGN | {:.1} MiB/s | chess-pgn library replay {:.1} MiB/s | {:.2} (target >= 0.8) |",
-        mib(pgn.len(), pgn_check),
-        mib(pgn.len(), pgn_replay),
-        mib(pgn.len(), pgn_check) / mib(pgn.len(), pgn_replay)
-    );
-    println!(
-        "| `convert --to pcn` CTL-PGN | {ctl_convert:.2} s | `check` {ctl_check:.2} s | {:.2}x the cost (target <= 1.5) |",
-        ctl_convert / ctl_check
-    );
-    println!(
-        "| `convert --to pcn` classic PGN | {pgn_convert:.2} s | `check` {pgn_check:.2} s | {:.2}x the cost (target <= 1.5) |",
-        pgn_convert / pgn_check
     );
     // A tag filter reads tag sections only (docs/select.md).
     let select = format!("{c} select --count -j 1 --player 'Carlsen*' {}", quote(&pgn_path));
@@ -380,5 +352,159 @@ pub fn ratios(quick: bool) -> Result<(), String> {
         "| `select --player` classic PGN | {pgn_select:.2} s | `check` {pgn_check:.2} s | {:.2}x the cost |",
         pgn_select / pgn_check
     );
+    cli_rows(&cli, quick, &ctl_path, &pgn_path, pgn_replay)?;
     Ok(())
+}
+
+/// Issue 14 items 2 and 3, measured in this run: classic PGN `check -j1` against the
+/// chess-pgn library replay (in process) and against pgn-reader + shakmaty replaying
+/// the same file (a process, as `check` is: start-up counted on both sides), and
+/// `convert --to pcn` against `check` for each input format. `check` and `convert` of
+/// one input run interleaved, best of several rounds, so that load from other work on
+/// the machine hits both alike.
+fn cli_rows(
+    cli: &Path,
+    quick: bool,
+    ctl_path: &Path,
+    pgn_path: &Path,
+    pgn_replay: f64,
+) -> Result<(), String> {
+    let rounds = if quick { 3 } else { 5 };
+    // CESCACS_BENCH_CLI measures these rows with another build (an older commit's
+    // binary, for before/after numbers against the same references).
+    let other = std::env::var_os("CESCACS_BENCH_CLI").map(std::path::PathBuf::from);
+    let cli = other.as_deref().unwrap_or(cli);
+    if let Some(p) = &other {
+        println!("(the rows below measure {})", p.display());
+    }
+    let c = quote(cli);
+    let out = std::env::temp_dir().join("cescacs-ratio-out.json");
+    // Best CPU seconds of `check -j1` and of `convert --to pcn -j1`, interleaved.
+    let pair = |input: &Path, from: &str| -> Result<(f64, f64), String> {
+        let (mut check, mut convert) = (f64::MAX, f64::MAX);
+        for _ in 0..rounds {
+            check = check.min(child_cpu(
+                1,
+                &format!("{c} check -q -j 1 {from} {}", quote(input)),
+            )?);
+            convert = convert.min(child_cpu(
+                1,
+                &format!(
+                    "{c} convert --to pcn -q -j 1 {from} -o {} {}",
+                    quote(&out),
+                    quote(input)
+                ),
+            )?);
+        }
+        Ok((check, convert))
+    };
+    let pgn_len = std::fs::metadata(pgn_path)
+        .map_err(|e| e.to_string())?
+        .len() as f64;
+    let mib = |secs: f64| pgn_len / secs / (1024.0 * 1024.0);
+
+    // Inputs of the two other formats: the generated xiangqi corpus of ../shared (all
+    // notations) and PCN documents written by the CLI from the classic PGN file.
+    let xq_path = std::env::temp_dir().join("cescacs-ratio.xiangqi.pgn");
+    if !xq_path.is_file() {
+        let dir = crate::shared()
+            .map(|s| s.join("corpus/xiangqi-generated"))
+            .filter(|d| d.is_dir())
+            .ok_or("../shared/corpus/xiangqi-generated is missing")?;
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .map_err(|e| e.to_string())?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+            .collect();
+        files.sort();
+        let mut text = Vec::new();
+        for f in files {
+            text.extend(std::fs::read(f).map_err(|e| e.to_string())?);
+            text.extend_from_slice(b"\n\n");
+        }
+        std::fs::write(&xq_path, text).map_err(|e| e.to_string())?;
+    }
+    let pcn_path = std::env::temp_dir().join("cescacs-ratio.pcn.json");
+    if !pcn_path.is_file() {
+        // A quarter of the classic PGN file's games: PCN is about three times larger.
+        let twic =
+            crate::root().join("testdata/chess/mliebelt-pgn-parser/test_pgn_twic-01-232games.pgn");
+        let lines = std::env::temp_dir().join("cescacs-ratio-twic.jsonl");
+        let status = Command::new(cli)
+            .args(["convert", "--to", "pcn", "--jsonl", "-q", "-o"])
+            .arg(&lines)
+            .arg(&twic)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| e.to_string())?;
+        if !status.success() {
+            return Err("writing the PCN input failed".into());
+        }
+        let docs = std::fs::read_to_string(&lines).map_err(|e| e.to_string())?;
+        let docs: Vec<&str> = docs.lines().collect();
+        let mut all = Vec::new();
+        while (all.iter().map(|d: &&str| d.len()).sum::<usize>() as f64) < pgn_len * 0.75 {
+            all.extend_from_slice(&docs);
+        }
+        std::fs::write(&pcn_path, format!("[\n{}\n]\n", all.join(",\n")))
+            .map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_file(lines);
+    }
+
+    let (pgn_check, pgn_convert) = pair(pgn_path, "")?;
+    println!(
+        "| `check -j1` classic PGN | {:.1} MiB/s | chess-pgn library replay {:.1} MiB/s | {:.2} (target >= 0.8) |",
+        mib(pgn_check),
+        mib(pgn_replay),
+        mib(pgn_check) / mib(pgn_replay)
+    );
+    match peer_replay(pgn_path, rounds) {
+        Ok(peer) => println!(
+            "| `check -j1` classic PGN | {:.1} MiB/s | pgn-reader + shakmaty replay (process) {:.1} MiB/s | {:.2} (target >= 1) |",
+            mib(pgn_check),
+            mib(peer),
+            peer / pgn_check
+        ),
+        Err(e) => println!("| `check -j1` classic PGN | | pgn-reader + shakmaty: {e} | |"),
+    }
+    let mut rows = vec![("classic PGN", pgn_check, pgn_convert)];
+    for (name, input, from) in [
+        ("CTL-PGN", ctl_path, ""),
+        ("xiangqi PGN", xq_path.as_path(), ""),
+        (
+            "PCN (from the classic PGN games)",
+            pcn_path.as_path(),
+            "--from pcn",
+        ),
+    ] {
+        let (check, convert) = pair(input, from)?;
+        rows.push((name, check, convert));
+    }
+    for (name, check, convert) in rows {
+        println!(
+            "| `convert --to pcn` {name} | {convert:.2} s | `check` {check:.2} s | {:.2}x the cost (target <= 1.5) |",
+            convert / check
+        );
+    }
+    let _ = std::fs::remove_file(&out);
+    Ok(())
+}
+
+/// Best CPU seconds of pgn-reader + shakmaty replaying `pgn` (`peers/pgn-reader-bench`,
+/// GPL, built on its own outside the workspace and never linked with our code).
+fn peer_replay(pgn: &Path, rounds: u32) -> Result<f64, String> {
+    let dir = crate::root().join("peers/pgn-reader-bench");
+    let target = dir.join("target");
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--release", "-q"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", &target)
+        .status()
+        .map_err(|e| format!("cannot build the peer: {e}"))?;
+    if !status.success() {
+        return Err("building the peer failed".into());
+    }
+    let bin = target.join("release/pgn-reader-bench");
+    child_cpu(rounds, &format!("{} {} replay", quote(&bin), quote(pgn)))
 }

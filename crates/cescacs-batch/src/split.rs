@@ -172,7 +172,7 @@ pub struct RawGame {
 }
 
 /// Per-line lexical state of the PGN scanner.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 struct Lexer {
     in_brace: bool,
     in_line_comment: bool,
@@ -194,6 +194,32 @@ struct Lexer {
     /// Absolute position of the next byte.
     line: u64,
     column: u64,
+}
+
+/// Byte classes of the run scanner: which bytes end a run of token bytes in which state.
+const BLANK: u8 = 1;
+const IN_BRACE: u8 = BLANK | 2;
+const IN_MOVETEXT: u8 = BLANK | 4;
+const CLASS: [u8; 256] = {
+    let mut c = [0u8; 256];
+    c[b' ' as usize] = BLANK;
+    c[b'\t' as usize] = BLANK;
+    c[b'\r' as usize] = BLANK;
+    c[b'\n' as usize] = BLANK;
+    c[b'}' as usize] = 2;
+    c[b'{' as usize] = 4;
+    c[b'(' as usize] = 4;
+    c[b')' as usize] = 4;
+    c[b';' as usize] = 4;
+    c
+};
+
+/// Characters in UTF-8 (or single-byte) text: bytes that are not continuation bytes.
+fn chars(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .filter(|&&b| !(0x80..0xC0).contains(&b))
+        .count() as u64
 }
 
 fn is_result(t: &[u8]) -> bool {
@@ -242,6 +268,139 @@ impl Lexer {
 
     /// Scans movetext bytes (never a tag or `%` line).
     fn scan(&mut self, bytes: &[u8], encoding: TextEncoding) {
+        if encoding == TextEncoding::DoubleByte || self.pending_trail {
+            self.scan_bytewise(bytes, encoding);
+        } else if !self.scan_plain_line(bytes) {
+            self.scan_runs(bytes);
+        }
+    }
+
+    /// The common movetext line: outside comments, no `{ ( ) ;`, no token carried over
+    /// from the previous chunk, ending in a blank. Its tokens change the state only
+    /// through the last token (is it a result) and the last movetext or result token,
+    /// so the line is read backwards from its end. Returns false (nothing done) for any
+    /// other line.
+    fn scan_plain_line(&mut self, bytes: &[u8]) -> bool {
+        let is_blank = |b: &u8| CLASS[*b as usize] & BLANK != 0;
+        if self.in_brace
+            || self.in_line_comment
+            || self.token_len != 0
+            || self.token_long
+            || !bytes.last().is_some_and(is_blank)
+            || memchr::memchr3(b'{', b'(', b';', bytes).is_some()
+            || memchr::memchr(b')', bytes).is_some()
+        {
+            return false;
+        }
+        let mut rest = bytes;
+        let mut last = true;
+        while let Some(i) = rest.iter().rposition(|b| !is_blank(b)) {
+            let end = i + 1;
+            let start = rest[..end].iter().rposition(is_blank).map_or(0, |i| i + 1);
+            let token = &rest[start..end];
+            let result = token.len() <= self.token.len() && is_result(token);
+            if last {
+                self.last_token_result = result;
+                last = false;
+            }
+            if result {
+                if self.depth == 0 {
+                    self.after_result = true;
+                    self.movetext = true;
+                }
+                break;
+            }
+            if self.depth == 0 && (token[0].is_ascii_alphanumeric() || token[0] >= 0x80) {
+                self.movetext = true;
+                self.after_result = false;
+                break;
+            }
+            rest = &rest[..start];
+        }
+        self.column += chars(bytes);
+        true
+    }
+
+    /// [`Lexer::scan`] for single-byte encodings and UTF-8, a run of token bytes at a
+    /// time: the same states and tokens as [`Lexer::scan_bytewise`], but only the bytes
+    /// that matter in the current state (blanks, and `{ } ( ) ;` where they delimit)
+    /// are looked at one by one, and columns are counted only where a position is kept.
+    fn scan_runs(&mut self, bytes: &[u8]) {
+        let (line, start_column) = (self.line, self.column);
+        // Columns of `bytes[..counted]` are in `column`: positions are asked for in
+        // increasing order, so counting stays linear in the line.
+        let (mut column, mut counted) = (start_column, 0usize);
+        let mut at = |j: usize| {
+            column += chars(&bytes[counted..j]);
+            counted = j;
+            (line, column)
+        };
+        let mut i = 0;
+        while i < bytes.len() {
+            let special = if self.in_brace {
+                IN_BRACE
+            } else if self.in_line_comment {
+                BLANK
+            } else {
+                IN_MOVETEXT
+            };
+            let run = bytes[i..]
+                .iter()
+                .position(|&b| CLASS[b as usize] & special != 0)
+                .map_or(bytes.len(), |k| i + k);
+            if run > i {
+                self.push_run(&bytes[i..run]);
+            }
+            let Some(&b) = bytes.get(run) else {
+                break;
+            };
+            i = run + 1;
+            match b {
+                b' ' | b'\t' | b'\r' | b'\n' => self.end_token(),
+                b'}' => {
+                    self.end_token();
+                    self.in_brace = false;
+                }
+                b'{' => {
+                    self.end_token();
+                    self.in_brace = true;
+                    self.brace_at = at(run);
+                }
+                b'(' => {
+                    self.end_token();
+                    if self.depth == 0 {
+                        self.paren_at = at(run);
+                    }
+                    self.depth = self.depth.saturating_add(1);
+                    self.after_result = false;
+                }
+                b')' => {
+                    self.end_token();
+                    self.depth = self.depth.saturating_sub(1);
+                }
+                _ => {
+                    // `;`
+                    self.end_token();
+                    self.in_line_comment = true;
+                }
+            }
+        }
+        self.column = start_column + chars(bytes);
+    }
+
+    /// Appends a run of token bytes (what [`Lexer::push_token`] does byte by byte).
+    fn push_run(&mut self, run: &[u8]) {
+        let room = self.token.len() - self.token_len;
+        let n = run.len().min(room);
+        self.token[self.token_len..self.token_len + n].copy_from_slice(&run[..n]);
+        self.token_len += n;
+        if run.len() > room {
+            self.token_long = true;
+        }
+    }
+
+    /// Scans byte by byte; double-byte encodings step over lead+trail pairs.
+    fn scan_bytewise(&mut self, bytes: &[u8], encoding: TextEncoding) {
         for &b in bytes {
             let at = (self.line, self.column);
             // Columns count characters: UTF-8 continuation bytes and trail bytes do not.
@@ -431,6 +590,9 @@ pub struct GameSplitter<R> {
     at_start: bool,
     finished: bool,
     json: JsonState,
+    /// First capacity of a game's bytes: a little more than the last game's size, so
+    /// that a game's buffer is not regrown line by line.
+    size_hint: usize,
 }
 
 impl<R: BufRead> GameSplitter<R> {
@@ -455,6 +617,7 @@ impl<R: BufRead> GameSplitter<R> {
             at_start: true,
             finished: false,
             json: JsonState::default(),
+            size_hint: 0,
         }
     }
 
@@ -603,7 +766,7 @@ impl<R: BufRead> GameSplitter<R> {
             line: self.lex.line,
             column: 1,
             offset: self.offset,
-            bytes: Vec::new(),
+            bytes: Vec::with_capacity(self.size_hint),
             truncated: false,
             problem: None,
         }
@@ -754,6 +917,8 @@ impl<R: BufRead> GameSplitter<R> {
 
     fn emit(&mut self, mut game: RawGame) -> io::Result<Option<RawGame>> {
         self.next_index += 1;
+        let n = game.bytes.len();
+        self.size_hint = (n + n / 4).min(1 << 16);
         if game.problem.is_some() && !matches!(game.problem, Some(Problem::Unclosed { .. })) {
             // Keep only what is needed to report it.
             game.bytes.truncate(256);
@@ -987,6 +1152,89 @@ fn trim_start(mut s: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The run scanner and the byte-by-byte scanner end in the same state (tokens,
+    /// comment and variation state, kept positions, column) on every input, however
+    /// the line is cut into chunks. Inputs are drawn from the bytes that matter, with
+    /// multi-byte UTF-8 and long tokens.
+    #[test]
+    fn run_scanner_matches_bytewise_scanner() {
+        const PIECES: [&[u8]; 16] = [
+            b" ",
+            b"\t",
+            b"\r",
+            b"\n",
+            b"{",
+            b"}",
+            b"(",
+            b")",
+            b";",
+            b"1-0",
+            b"*",
+            b"e4",
+            b"1/2-1/2",
+            "é½".as_bytes(),
+            b"Nbd7xyzlongtoken",
+            b"\xC2\xBD-\xC2\xBD",
+        ];
+        const PLAIN: [&[u8]; 12] = [
+            b" ",
+            b"\t",
+            b"\r\n",
+            b"\n",
+            b"}",
+            b"1-0",
+            b"*",
+            b"e4",
+            b"...",
+            b"$1",
+            "é½".as_bytes(),
+            b"\xC2\xBD-\xC2\xBD",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for round in 0..40_000 {
+            // Every other input has none of `{ ( ) ;`: the plain-line path.
+            let pieces = if round % 2 == 0 {
+                &PIECES[..]
+            } else {
+                &PLAIN[..]
+            };
+            let mut text = Vec::new();
+            for _ in 0..next(24) {
+                text.extend_from_slice(pieces[next(pieces.len())]);
+            }
+            if next(2) == 0 {
+                text.push(b'\n');
+            }
+            let start = Lexer {
+                line: 3,
+                column: 1 + next(5) as u64,
+                in_brace: next(4) == 0,
+                depth: next(2) as u32,
+                ..Lexer::default()
+            };
+            let (mut a, mut b) = (start.clone(), start);
+            a.scan_bytewise(&text, TextEncoding::Bytes);
+            let mut rest = &text[..];
+            while !rest.is_empty() {
+                let k = 1 + next(rest.len());
+                b.scan(&rest[..k], TextEncoding::Bytes);
+                rest = &rest[k..];
+            }
+            // Bytes of the token buffer past its length are left over, not state.
+            for l in [&mut a, &mut b] {
+                let n = l.token_len;
+                l.token[n..].fill(0);
+            }
+            assert_eq!(a, b, "{:?}", String::from_utf8_lossy(&text));
+        }
+    }
 
     fn split(text: &str) -> Vec<RawGame> {
         split_bytes(text.as_bytes(), 1 << 20, TextEncoding::Bytes)

@@ -7,7 +7,9 @@ use chess_pgn::cozy_chess::{Board, Color};
 
 pub(crate) fn read(raw: &RawGame) -> Record {
     let mut out = Record::new(Format::Pgn);
-    let mut games = chess_pgn::Games::new(&raw.bytes[..]);
+    // A buffer the size of the game: the reader's default (128 KiB, zeroed) cost more
+    // than reading a typical game.
+    let mut games = chess_pgn::Games::with_capacity(&raw.bytes[..], raw.bytes.len() + 1);
     let game = match games.next() {
         None => {
             out.diagnostics

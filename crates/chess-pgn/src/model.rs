@@ -188,7 +188,7 @@ pub struct Diagnostic {
 
 /// A game in the owned model. Moves are resolved at import; text that could not be
 /// played is kept as an `XUnparsed: …` comment and reported as an error diagnostic.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Game {
     /// Tag pairs in input order, values decoded. Seven Tag Roster names are
     /// spelled canonically; `FEN`/`SetUp` are not kept here but in `start`. A
@@ -213,6 +213,26 @@ pub struct Game {
     pub at: Pos,
     /// 1-based index of the game in its input.
     pub index: u64,
+}
+
+impl Default for Game {
+    /// No tags, no moves, from the standard start (a copy of a board built once:
+    /// `Board::default()` validates a whole position, and the reader makes a game
+    /// per game read).
+    fn default() -> Game {
+        Game {
+            tags: Vec::new(),
+            variant: Variant::default(),
+            start: crate::replay::start_board().clone(),
+            fen_castling: None,
+            moves: Line::default(),
+            outcome: Outcome::default(),
+            final_comments: Vec::new(),
+            diagnostics: Vec::new(),
+            at: Pos::default(),
+            index: 0,
+        }
+    }
 }
 
 impl Game {
@@ -1051,6 +1071,16 @@ impl<R: Read> Games<R> {
     pub fn new(inner: R) -> Games<R> {
         Games {
             reader: PgnReader::new(inner),
+            builder: GameBuilder::default(),
+            done: false,
+        }
+    }
+
+    /// [`Games::new`] with a first buffer of `capacity` bytes (see
+    /// [`PgnReader::with_capacity`]): for one game in memory, its length plus one.
+    pub fn with_capacity(inner: R, capacity: usize) -> Games<R> {
+        Games {
+            reader: PgnReader::with_capacity(inner, capacity),
             builder: GameBuilder::default(),
             done: false,
         }

@@ -214,9 +214,16 @@ enum Phase {
 impl<R: Read> PgnReader<R> {
     /// Reads from `inner`, buffered internally (pass any `Read`, no `BufReader` needed).
     pub fn new(inner: R) -> PgnReader<R> {
+        PgnReader::with_capacity(inner, INITIAL_BUFFER)
+    }
+
+    /// Reads from `inner` with a first buffer of `capacity` bytes (at least 64; the
+    /// buffer grows when a token needs it). For a game already in memory, its length
+    /// plus one reads it in one go without zeroing a full-size buffer per game.
+    pub fn with_capacity(inner: R, capacity: usize) -> PgnReader<R> {
         PgnReader {
             inner,
-            buf: vec![0; INITIAL_BUFFER],
+            buf: vec![0; capacity.clamp(64, MAX_TOKEN)],
             start: 0,
             end: 0,
             base: 0,

@@ -195,3 +195,19 @@ fn export_round_trips_and_is_idempotent() {
     }
     assert!(n > 500);
 }
+
+/// A small first buffer (grown by the reader as tokens need it) reads every corpus
+/// file exactly as the default buffer does: same games, same errors, same diagnostics.
+#[test]
+fn small_first_buffer_reads_the_same() {
+    for path in test_support::files_with_extension(&root(), "pgn") {
+        let data = fs::read(&path).unwrap();
+        let big: Vec<_> = Games::new(&data[..]).map(|g| format!("{g:?}")).collect();
+        for capacity in [1, 100, data.len() + 1] {
+            let small: Vec<_> = Games::with_capacity(&data[..], capacity)
+                .map(|g| format!("{g:?}"))
+                .collect();
+            assert_eq!(big, small, "{} with capacity {capacity}", path.display());
+        }
+    }
+}

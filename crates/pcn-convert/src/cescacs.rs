@@ -205,11 +205,20 @@ fn encode_on(board: Option<&pcn::Board>, p: &Position, m: Move) -> pcn::Move {
 
 /// The legal move a record half-move names (as `ctl-pgn`'s replay resolves it).
 fn resolve(pos: &Position, m: &MoveNode) -> Result<Move, String> {
-    let mut text = m.token.to_standard();
-    if let Some(c) = m.check {
-        text.push_str(c.as_str());
-    }
-    let t = MoveText::parse(&text, &Letters::default()).map_err(|e| format!("{text}: {e}"))?;
+    resolve_text(pos, m, &m.token.to_standard())
+}
+
+/// [`resolve`] with the move's token already written in standard form.
+fn resolve_text(pos: &Position, m: &MoveNode, token: &str) -> Result<Move, String> {
+    let with_check;
+    let text = match m.check {
+        Some(c) => {
+            with_check = format!("{token}{}", c.as_str());
+            with_check.as_str()
+        }
+        None => token,
+    };
+    let t = MoveText::parse(text, &Letters::default()).map_err(|e| format!("{text}: {e}"))?;
     pos.resolve(&t)
         .map(|r| r.mv)
         .map_err(|e| format!("{text}: {e}"))
@@ -281,8 +290,9 @@ fn comment_of(v: &Value) -> Option<Comment> {
     })
 }
 
-fn node_value(ply: usize, m: &MoveNode) -> Value {
-    let mut o = Map::new();
+fn node_value(ply: usize, m: &MoveNode, token: String) -> Value {
+    // Room for every key a node can have: the map is not regrown key by key.
+    let mut o = Map::with_capacity(9);
     o.insert("ply".into(), json!(ply));
     o.insert("number".into(), json!(m.number));
     o.insert(
@@ -296,7 +306,7 @@ fn node_value(ply: usize, m: &MoveNode) -> Value {
     if m.number_unknown {
         o.insert("number_unknown".into(), json!(true));
     }
-    o.insert("token".into(), json!(m.token.to_standard()));
+    o.insert("token".into(), Value::String(token));
     if let Some(c) = m.check {
         o.insert("check".into(), json!(c.as_str()));
     }
@@ -321,19 +331,25 @@ fn line_value(
 ) -> Result<Vec<Value>, ConvertError> {
     let mut pos = start.clone();
     let mut before: Vec<(u32, ctl_pgn::Side, Position)> = Vec::new();
-    let mut items = Vec::new();
+    // The positions before each move are kept only for the variations to start from.
+    let keep_before = line.items.iter().any(|it| matches!(it, Item::Variation(_)));
+    let mut items = Vec::with_capacity(line.items.len());
     let mut ply = 0;
     for it in &line.items {
         match it {
             Item::Comment(c) => items.push(json!({ "comment": comment_value(c) })),
             Item::Move(m) => {
-                let mv = resolve(&pos, m).map_err(|reason| ConvertError::Record {
+                // The token's standard text, written once for both uses.
+                let token = m.token.to_standard();
+                let mv = resolve_text(&pos, m, &token).map_err(|reason| ConvertError::Record {
                     ply: out.len(),
                     reason,
                 })?;
                 out.push(encode(&pos, mv));
-                items.push(node_value(ply, m));
-                before.push((m.number, m.side, pos.clone()));
+                items.push(node_value(ply, m, token));
+                if keep_before {
+                    before.push((m.number, m.side, pos.clone()));
+                }
                 pos.play(mv);
                 ply += 1;
             }

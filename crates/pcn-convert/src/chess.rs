@@ -53,8 +53,21 @@ fn side(c: Color) -> pcn::Side {
 }
 
 fn pcn_piece(p: Piece, c: Color) -> pcn::Piece {
-    pcn::Piece::new(STYLE, letter(p), side(c), false)
-        .unwrap_or_else(|_| unreachable!("the letters are valid piece strings"))
+    // `Piece::new` formats and re-parses its text; a board holds up to 32 pieces and
+    // every game writes one, so the 12 pieces are made once.
+    static PIECES: std::sync::OnceLock<Vec<pcn::Piece>> = std::sync::OnceLock::new();
+    let all = PIECES.get_or_init(|| {
+        [Color::White, Color::Black]
+            .into_iter()
+            .flat_map(|c| {
+                Piece::ALL.into_iter().map(move |p| {
+                    pcn::Piece::new(STYLE, letter(p), side(c), false)
+                        .unwrap_or_else(|_| unreachable!("the letters are valid piece strings"))
+                })
+            })
+            .collect()
+    });
+    all[p as usize + if c == Color::Black { Piece::NUM } else { 0 }].clone()
 }
 
 /// The placement of a position as a PCN board.
@@ -161,8 +174,10 @@ fn line_value(b: &Board, line: &Line, moves_out: &mut Vec<pcn::Move>) -> Map<Str
     let mut board = b.clone();
     let mut nulls = Vec::new();
     let mut anns = Vec::new();
+    moves_out.reserve(line.moves.len());
     for (i, node) in line.moves.iter().enumerate() {
-        let before = board.clone();
+        // Variations start from the position before the move (copied only for them).
+        let before = (!node.after.is_empty()).then(|| board.clone());
         match node.mv {
             Some(m) => {
                 moves_out.push(encode(&board, m));
@@ -179,7 +194,7 @@ fn line_value(b: &Board, line: &Line, moves_out: &mut Vec<pcn::Move>) -> Map<Str
         if !node.nags.is_empty() {
             a.insert("nags".into(), json!(node.nags));
         }
-        if !node.after.is_empty() {
+        if let Some(before) = &before {
             let after: Vec<Value> = node
                 .after
                 .iter()
@@ -187,7 +202,7 @@ fn line_value(b: &Board, line: &Line, moves_out: &mut Vec<pcn::Move>) -> Map<Str
                     After::Comment(c) => json!({ "comment": c }),
                     After::Variation(l) => {
                         let mut ms = Vec::new();
-                        let mut v = line_value(&before, l, &mut ms);
+                        let mut v = line_value(before, l, &mut ms);
                         v.insert("moves".into(), Value::Array(moves_value(&ms)));
                         json!({ "variation": v })
                     }

@@ -55,13 +55,28 @@ pub enum ConvertError {
     Start(String),
     /// A PCN move matches no legal move of the rules engine.
     #[error("{path}: {reason}")]
-    Move { path: String, reason: String },
+    Move {
+        /// JSON path of the move (`previous_moves[12]`).
+        path: String,
+        /// Why no legal move matches.
+        reason: String,
+    },
     /// A record move could not be replayed by the rules engine.
     #[error("record move {ply}: {reason}")]
-    Record { ply: usize, reason: String },
+    Record {
+        /// Index of the half-move in its line (0 for the first).
+        ply: usize,
+        /// What the rules engine said.
+        reason: String,
+    },
     /// An extension value this converter relies on is malformed.
     #[error("extension {key}: {reason}")]
-    Extension { key: String, reason: String },
+    Extension {
+        /// The extension key (`...pgn`, `...fen`, …).
+        key: String,
+        /// What is wrong with its value.
+        reason: String,
+    },
 }
 
 /// `started_at` from PGN-style date/time tags (spec C.1). Partial dates have no ISO

@@ -1,6 +1,7 @@
 //! Lossless conversion of C'escacs, xiangqi and classic chess game records to and from PCN.
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod cescacs;
 pub mod chess;

@@ -53,8 +53,30 @@ fn pcn_piece(p: Piece) -> pcn::Piece {
         Side::Red => pcn::Side::Bottom,
         Side::Black => pcn::Side::Top,
     };
-    pcn::Piece::new(STYLE, letter(p.kind), side, false)
-        .unwrap_or_else(|_| unreachable!("the letters are valid piece strings"))
+    // `Piece::new` formats and re-parses its text; every game writes a board of up to
+    // 32 pieces, so the 14 pieces are made once.
+    static PIECES: std::sync::OnceLock<Vec<pcn::Piece>> = std::sync::OnceLock::new();
+    let all = PIECES.get_or_init(|| {
+        [pcn::Side::Bottom, pcn::Side::Top]
+            .into_iter()
+            .flat_map(|side| {
+                PieceKind::ALL.into_iter().map(move |k| {
+                    pcn::Piece::new(STYLE, letter(k), side, false)
+                        .unwrap_or_else(|_| unreachable!("the letters are valid piece strings"))
+                })
+            })
+            .collect()
+    });
+    let i = PieceKind::ALL
+        .iter()
+        .position(|&k| k == p.kind)
+        .unwrap_or(0);
+    all[i + if side == pcn::Side::Top {
+        PieceKind::ALL.len()
+    } else {
+        0
+    }]
+    .clone()
 }
 
 /// The placement of a position as a PCN board.

@@ -39,11 +39,65 @@ impl fmt::Display for Side {
 /// The side is read from the abbreviation's case only: a capture to hand flips the
 /// abbreviation and leaves the style in the case of the piece's original owner, which
 /// is how the seed's sample writes a captured soldier.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone)]
 pub struct Piece {
     promoted: bool,
-    style: String,
-    abbreviation: String,
+    /// `style:abbreviation` (without the `+`): one allocation per piece, and a small
+    /// value to copy, since boards and moves hold many.
+    text: Box<str>,
+    /// Byte index of the colon in `text`.
+    colon: usize,
+}
+
+impl Piece {
+    fn from_parts(promoted: bool, style: &str, abbreviation: &str) -> Piece {
+        Piece {
+            promoted,
+            text: format!("{style}:{abbreviation}").into_boxed_str(),
+            colon: style.len(),
+        }
+    }
+
+    /// What equality, order and hashing compare, in this order.
+    fn key(&self) -> (bool, &str, &str) {
+        (self.promoted, self.style(), self.abbreviation())
+    }
+}
+
+impl PartialEq for Piece {
+    fn eq(&self, other: &Piece) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Piece {}
+
+impl std::hash::Hash for Piece {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
+}
+
+impl PartialOrd for Piece {
+    fn partial_cmp(&self, other: &Piece) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Piece {
+    fn cmp(&self, other: &Piece) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl fmt::Debug for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Piece")
+            .field("promoted", &self.promoted)
+            .field("style", &self.style())
+            .field("abbreviation", &self.abbreviation())
+            .finish()
+    }
 }
 
 fn check_part(s: &str) -> Result<Option<bool>, PieceError> {
@@ -94,16 +148,16 @@ impl Piece {
     }
     /// The style (`w`, `x`, `s`, …), in its written case.
     pub fn style(&self) -> &str {
-        &self.style
+        &self.text[..self.colon]
     }
     /// The abbreviation, whose case gives the side.
     pub fn abbreviation(&self) -> &str {
-        &self.abbreviation
+        &self.text[self.colon + 1..]
     }
 
     /// Upper-case abbreviation: bottom side (moves first); lower case: top side.
     pub fn side(&self) -> Side {
-        if self.abbreviation.chars().any(|c| c.is_ascii_uppercase()) {
+        if self.abbreviation().chars().any(|c| c.is_ascii_uppercase()) {
             Side::Bottom
         } else {
             Side::Top
@@ -114,15 +168,11 @@ impl Piece {
     /// dropped (a piece in hand is a plain piece, as in Shōgi), style untouched.
     pub fn captured(&self) -> Piece {
         let flipped = if self.side() == Side::Bottom {
-            self.abbreviation.to_ascii_lowercase()
+            self.abbreviation().to_ascii_lowercase()
         } else {
-            self.abbreviation.to_ascii_uppercase()
+            self.abbreviation().to_ascii_uppercase()
         };
-        Piece {
-            promoted: false,
-            style: self.style.clone(),
-            abbreviation: flipped,
-        }
+        Piece::from_parts(false, self.style(), &flipped)
     }
 }
 
@@ -150,11 +200,7 @@ impl FromStr for Piece {
         if check_part(abbreviation)?.is_none() {
             return Err(PieceError::NoLetter);
         }
-        Ok(Piece {
-            promoted,
-            style: style.to_owned(),
-            abbreviation: abbreviation.to_owned(),
-        })
+        Ok(Piece::from_parts(promoted, style, abbreviation))
     }
 }
 
@@ -163,19 +209,44 @@ impl fmt::Display for Piece {
         if self.promoted {
             f.write_str("+")?;
         }
-        write!(f, "{}:{}", self.style, self.abbreviation)
+        f.write_str(&self.text)
     }
 }
 
 impl serde::Serialize for Piece {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        if !self.promoted {
+            return s.serialize_str(&self.text);
+        }
+        // A promoted piece: `+` and the text, put together on the stack when it fits.
+        let mut buf = [0u8; 64];
+        match buf.get_mut(1..1 + self.text.len()) {
+            Some(room) => {
+                room.copy_from_slice(self.text.as_bytes());
+                buf[0] = b'+';
+                match std::str::from_utf8(&buf[..1 + self.text.len()]) {
+                    Ok(text) => s.serialize_str(text),
+                    Err(_) => s.collect_str(self),
+                }
+            }
+            None => s.collect_str(self),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn serialised_as_its_text() {
+        let long = format!("+{}:{}", "a".repeat(40), "b".repeat(40));
+        for s in ["W:P", "+s:b", "dai_dai_shogi:k2", long.as_str()] {
+            let p: Piece = s.parse().unwrap();
+            assert_eq!(serde_json::to_string(&p).unwrap(), format!("\"{s}\""));
+            assert_eq!(serde_json::to_value(&p).unwrap(), serde_json::json!(s));
+        }
+    }
 
     #[test]
     fn seed_examples_parse() {

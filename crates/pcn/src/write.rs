@@ -12,7 +12,70 @@ pub fn to_value(g: &Game) -> Value {
 
 /// Compact JSON, no whitespace.
 pub fn to_string(g: &Game) -> String {
-    to_value(g).to_string()
+    let mut out = Vec::new();
+    write_to(g, &mut out);
+    // serde_json writes UTF-8 only (strings come from `String`s and escapes).
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Appends the compact JSON of `g` (the bytes of [`to_string`]) to `out`, serialising
+/// the model straight into the buffer: no intermediate `serde_json::Value`, so a caller
+/// that reuses `out` writes a document with no allocation of its own.
+pub fn write_to(g: &Game, out: &mut Vec<u8>) {
+    let start = out.len();
+    // A document whose maps could name a key twice (an extension key equal to a seed
+    // key, which a validated document never has) goes through `Value`, whose maps keep
+    // one entry per key: the output stays the same whichever path writes it.
+    if !may_repeat_key(g) {
+        out.reserve(512 + 24 * g.previous_moves.len());
+        if serde_json::to_writer(&mut *out, g).is_ok() {
+            return;
+        }
+        out.truncate(start);
+    }
+    out.extend_from_slice(to_value(g).to_string().as_bytes());
+}
+
+/// Whether some map of the document would be given the same key twice by `Serialize`.
+fn may_repeat_key(g: &Game) -> bool {
+    use crate::model::{Cache, Move, SideCache};
+    let moves_repeat = |moves: &[Move]| {
+        moves.iter().flat_map(|m| &m.0).any(|a| {
+            a.options
+                .as_ref()
+                .is_some_and(|o| o.promotion.is_some() && o.extensions.contains_key("promotion"))
+        })
+    };
+    let side_repeats = |s: &Option<SideCache>| {
+        s.as_ref().is_some_and(|s| {
+            (s.dropable_pieces.is_some() && s.other.contains_key("dropable_pieces"))
+                || (s.captures.is_some() && s.other.contains_key("captures"))
+        })
+    };
+    let cache_repeats = |c: &Cache| {
+        (c.current_position.is_some() && c.other.contains_key("current_position"))
+            || (c.possible_moves.is_some() && c.other.contains_key("possible_moves"))
+            || (c.topside.is_some() && c.other.contains_key("topside"))
+            || (c.bottomside.is_some() && c.other.contains_key("bottomside"))
+            || side_repeats(&c.topside)
+            || side_repeats(&c.bottomside)
+            || c.possible_moves.as_deref().is_some_and(moves_repeat)
+    };
+    let fixed = [
+        ("started_at", g.started_at.is_some()),
+        ("topside_player", g.topside_player.is_some()),
+        ("bottomside_player", g.bottomside_player.is_some()),
+        ("over?", true),
+        ("...result?", true),
+        ("starting_position", true),
+        ("previous_moves", true),
+        ("...cache", g.cache.is_some()),
+    ];
+    fixed
+        .iter()
+        .any(|(k, written)| *written && g.extensions.contains_key(*k))
+        || moves_repeat(&g.previous_moves)
+        || g.cache.as_ref().is_some_and(cache_repeats)
 }
 
 /// Pretty JSON for people: objects one key per line, indented by two spaces; an array

@@ -207,6 +207,22 @@ proptest! {
         prop_assert_eq!(pcn::to_string_pretty(&back), pretty);
     }
 
+    /// The direct writer and the `serde_json::Value` path give the same bytes, also
+    /// when an extension key repeats a seed key (then the `Value` keeps one entry).
+    #[test]
+    fn direct_writer_matches_value_writer(mut g in game_strategy(), repeat in 0usize..4) {
+        match repeat {
+            1 => { g.extensions.insert("...result?".into(), json!(1)); }
+            2 => { g.extensions.insert("...cache".into(), json!({"x": [1, 2.5]})); }
+            _ => {}
+        }
+        let direct = pcn::to_string(&g);
+        prop_assert_eq!(&direct, &pcn::to_value(&g).to_string());
+        let mut buf = b"prefix".to_vec();
+        pcn::write_to(&g, &mut buf);
+        prop_assert_eq!(&buf[6..], direct.as_bytes());
+    }
+
     /// Random games made of actions that are possible where they are played: replay
     /// must accept them, before and after a write/read round trip, with equal results.
     #[test]
