@@ -2,7 +2,7 @@
 //! the result.
 
 use crate::piece::{PieceKind, Side};
-use crate::position::{Move, Position, Status};
+use crate::position::{CheckMarker, Move, Position, Status};
 
 /// Result of a game, with C'escacs scoring (stalemate is not a draw).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,6 +63,18 @@ impl std::fmt::Display for GameResult {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// What [`Game::play_resolved`] learnt about the position it reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Played {
+    /// The check marker of the position reached.
+    pub marker: CheckMarker,
+    /// Whether its single checker (if exactly one) stands a knight jump from the King
+    /// (seed-mode `+^`).
+    pub knight_check: bool,
+    /// The result, if the game had already ended before this move.
+    pub after_end: Option<GameResult>,
 }
 
 /// Why a game ended by rule.
@@ -163,6 +175,39 @@ impl Game {
         Ok(())
     }
 
+    /// Plays `m`, a legal move of the current position as [`Position::resolve`] or
+    /// [`Position::resolve_unmarked`] found it, without testing its legality again,
+    /// and evaluates the position reached once, for both the end of the game and the
+    /// check marker (one search for a legal move answers mate, stalemate and `#`).
+    ///
+    /// Unlike [`Game::play`], a move after an automatic end (a draw by the 75-move
+    /// rule, fivefold repetition or insufficient material) is played too, as records
+    /// sometimes go on; [`Game::outcome`] keeps the first end, and
+    /// [`Played::after_end`] says that the game had ended. Repetition keys stay
+    /// incremental, as in [`Game::play`].
+    ///
+    /// An illegal `m` leaves the game in an unspecified (but memory-safe) state; debug
+    /// builds assert legality.
+    pub fn play_resolved(&mut self, m: Move) -> Played {
+        debug_assert!(self.position.is_legal(m), "play_resolved: illegal {m:?}");
+        let after_end = self.outcome.map(|o| o.0);
+        self.position.play(m);
+        self.moves.push(m);
+        if self.position.halfmove_clock() == 0 {
+            self.keys.clear();
+        }
+        self.keys.push(self.position.zobrist());
+        let (marker, knight_check, status) = self.position.marker_and_status();
+        if self.outcome.is_none() {
+            self.outcome = self.evaluate_with(status);
+        }
+        Played {
+            marker,
+            knight_check,
+            after_end,
+        }
+    }
+
     /// How often the current position has occurred (1 = first time).
     pub fn repetition_count(&self) -> usize {
         let last = *self.keys.last().expect("keys never empty");
@@ -199,9 +244,14 @@ impl Game {
     }
 
     fn evaluate(&self) -> Option<(GameResult, Termination)> {
+        self.evaluate_with(self.position.status())
+    }
+
+    /// The automatic end, given the current position's mate/stalemate status.
+    fn evaluate_with(&self, status: Status) -> Option<(GameResult, Termination)> {
         let p = &self.position;
         let mover = p.side_to_move();
-        match p.status() {
+        match status {
             Status::Checkmate => {
                 let r = match mover {
                     Side::White => GameResult::BlackWins,

@@ -96,6 +96,27 @@ impl Position {
         buf.n = j;
     }
 
+    /// The legal moves from `from` to `to` into `buf` (generation order): the piece's
+    /// pseudo-legal moves, and the legality test only for those that reach `to`.
+    pub(crate) fn legal_from_to(&self, from: Cell, to: Cell, buf: &mut FixedMoves) {
+        let in_check = self.is_check();
+        self.pseudo_from(from, in_check, buf);
+        let mut scratch: Option<Position> = None;
+        let mut j = 0;
+        for i in 0..buf.n {
+            let m = buf.moves[i];
+            if m.to != to {
+                continue;
+            }
+            let s = scratch.get_or_insert_with(|| self.clone());
+            if s.is_legal_pseudo(m, in_check) {
+                buf.moves[j] = m;
+                j += 1;
+            }
+        }
+        buf.n = j;
+    }
+
     /// Whether `m` is one of this position's legal moves.
     pub fn is_legal(&self, m: Move) -> bool {
         let mut buf = FixedMoves::new();
