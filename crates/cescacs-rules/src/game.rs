@@ -284,6 +284,10 @@ impl Game {
 /// The site's "mate is impossible" cases: each side has at most one of Knight,
 /// Bishop or Elephant besides its King, and no pawn.
 pub(crate) fn insufficient_material(p: &Position) -> bool {
+    // Three pieces or more on a side can mate: the common case, from one popcount.
+    if p.piece_count(Side::White) > 2 || p.piece_count(Side::Black) > 2 {
+        return false;
+    }
     [Side::White, Side::Black].iter().all(|&s| {
         let m = p.material(s);
         let others: u8 = m.iter().sum::<u8>() - 1;

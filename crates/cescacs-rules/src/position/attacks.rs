@@ -194,7 +194,13 @@ impl Position {
     pub fn marker_and_status(&self) -> (CheckMarker, bool, Status) {
         let king = self.kings[self.side.index()];
         let checkers = self.checkers_of(king, self.side.opponent());
-        let in_check = self.is_check();
+        // The checkers and the attack test agree except where the program emulation
+        // makes pinned pieces blind.
+        let in_check = if compat::king_move_test() {
+            self.is_check()
+        } else {
+            !checkers.as_slice().is_empty()
+        };
         let has_move = self.has_legal_move(in_check);
         let status = match (has_move, in_check) {
             (true, _) => Status::Ongoing,

@@ -31,14 +31,18 @@ impl Position {
                     .any(|&m| scratch.is_legal_pseudo(m, in_check));
             }
         }
-        // The King first: when in check its steps are the likeliest way out.
+        // In check the King first: its steps are the likeliest way out. Otherwise the
+        // King last: another piece's move is almost always legal and its test cheap (a
+        // pin lookup), while each King step costs an attack test.
         let king = self.kings[self.side.index()];
-        self.piece_moves(&mut buf, king, in_check);
-        if buf
-            .as_slice()
-            .iter()
-            .any(|&m| scratch.is_legal_pseudo(m, in_check))
-        {
+        let king_moves = |buf: &mut FixedMoves, scratch: &mut Position| {
+            buf.clear();
+            self.piece_moves(buf, king, in_check);
+            buf.as_slice()
+                .iter()
+                .any(|&m| scratch.is_legal_pseudo(m, in_check))
+        };
+        if in_check && king_moves(&mut buf, &mut scratch) {
             return true;
         }
         let mut found = false;
@@ -55,7 +59,7 @@ impl Position {
                 .iter()
                 .any(|&m| scratch.is_legal_pseudo(m, in_check));
         });
-        found
+        found || (!in_check && king_moves(&mut buf, &mut scratch))
     }
 
     /// The pseudo-legal moves of the piece on `from` that the full generator would
