@@ -143,6 +143,73 @@ pub enum Promotion {
     Awaiting,
 }
 
+/// A cell as written in a move: a column letter and a line number (the grammar's
+/// `coord`, two or three ASCII bytes, such as `F14`), kept inline so that a move
+/// allocates nothing for its cells. It reads as a `&str` (`Deref`), and may name a
+/// cell off the board (`P1`), which the replay reports.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CellName {
+    bytes: [u8; 3],
+    len: u8,
+}
+
+impl CellName {
+    /// The cell name `text`, if it is a column letter followed by one or two ASCII
+    /// digits.
+    pub fn new(text: &str) -> Option<CellName> {
+        let b = text.as_bytes();
+        if !(2..=3).contains(&b.len())
+            || !b[0].is_ascii_uppercase()
+            || !b[1..].iter().all(u8::is_ascii_digit)
+        {
+            return None;
+        }
+        let mut bytes = [0; 3];
+        bytes[..b.len()].copy_from_slice(b);
+        Some(CellName {
+            bytes,
+            len: b.len() as u8,
+        })
+    }
+
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        // Only ASCII is ever stored (see `new`).
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl std::ops::Deref for CellName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for CellName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for CellName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+impl PartialEq<str> for CellName {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for CellName {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 /// Castling (§5.3).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Castling {
@@ -171,20 +238,20 @@ pub enum MoveToken {
         /// The moving piece; `None` for a pawn.
         mover: Option<PieceKind>,
         /// Origin cell, e.g. `F14`.
-        from: String,
+        from: CellName,
         /// Separator.
         sep: Separator,
         /// Captured piece letter; `None` for a pawn or no capture.
         captured: Option<PieceKind>,
         /// Destination cell.
-        to: String,
+        to: CellName,
         /// Promotion suffix.
         promotion: Option<Promotion>,
     },
     /// `F28=R`: the forced promotion of an awaiting pawn.
     ForcedPromotion {
         /// The pawn's cell.
-        cell: String,
+        cell: CellName,
         /// The piece it becomes.
         piece: PieceKind,
     },
