@@ -398,6 +398,16 @@ impl Position {
     /// gets from [`crate::Game::play_resolved`] at no extra cost; it then checks the
     /// marker with [`check_marker_warning`].
     pub fn resolve_unmarked(&self, t: &MoveText) -> Result<Resolved, ResolveError> {
+        self.resolve_in(t, None)
+    }
+
+    /// [`Position::resolve_unmarked`], given whether the side to move is in check
+    /// when the caller knows it (a [`crate::Game`] does, from its last evaluation).
+    pub(crate) fn resolve_in(
+        &self,
+        t: &MoveText,
+        in_check: Option<bool>,
+    ) -> Result<Resolved, ResolveError> {
         // Only the named piece's legal moves are generated: a token names its origin
         // (or, for castling, the King).
         let mut legal = FixedMoves::new();
@@ -462,7 +472,7 @@ impl Position {
                     });
                 }
                 // Only the moves that reach the named cell are tested for legality.
-                self.legal_from_to(*from, *to, &mut legal);
+                self.legal_from_to(*from, *to, in_check, &mut legal);
                 let mut cands = 0usize;
                 let mut chosen = 0usize;
                 let mut first = None;

@@ -1,6 +1,7 @@
 //! A game: a position plus its history, for repetition, the move-count rules and
 //! the result.
 
+use crate::an::{MoveText, ResolveError, Resolved};
 use crate::piece::{PieceKind, Side};
 use crate::position::{CheckMarker, Move, Position, Status};
 
@@ -127,6 +128,8 @@ pub struct Game {
     /// Keys of the positions since the last reset of the half-move clock, current last.
     keys: Vec<u64>,
     outcome: Option<(GameResult, Termination)>,
+    /// Whether the side to move is in check, known from the last evaluation.
+    in_check: bool,
 }
 
 impl Game {
@@ -139,7 +142,9 @@ impl Game {
             moves: Vec::new(),
             keys: vec![key],
             outcome: None,
+            in_check: false,
         };
+        g.in_check = g.position.is_check();
         g.outcome = g.evaluate();
         g
     }
@@ -172,6 +177,7 @@ impl Game {
         }
         self.keys.push(self.position.zobrist());
         self.outcome = self.evaluate();
+        self.in_check = self.position.is_check();
         Ok(())
     }
 
@@ -197,7 +203,8 @@ impl Game {
             self.keys.clear();
         }
         self.keys.push(self.position.zobrist());
-        let (marker, knight_check, status) = self.position.marker_and_status();
+        let (marker, knight_check, status, in_check) = self.position.evaluate_reached();
+        self.in_check = in_check;
         if self.outcome.is_none() {
             self.outcome = self.evaluate_with(status);
         }
@@ -206,6 +213,12 @@ impl Game {
             knight_check,
             after_end,
         }
+    }
+
+    /// [`Position::resolve_unmarked`] on the current position, without testing again
+    /// whether the side to move is in check (the game knows it from its last move).
+    pub fn resolve_unmarked(&self, t: &MoveText) -> Result<Resolved, ResolveError> {
+        self.position.resolve_in(t, Some(self.in_check))
     }
 
     /// How often the current position has occurred (1 = first time).

@@ -406,8 +406,8 @@ fn replay_line(ctx: &mut Ctx<'_>, track: &mut Track<'_>, line: &Line) -> (usize,
                     }
                 };
                 // The main line checks the marker after playing the move (below).
-                let resolved = match track {
-                    Track::Main(_) => pos.resolve_unmarked(&mt),
+                let resolved = match &*track {
+                    Track::Main(h) => h.resolve_unmarked(&mt),
                     Track::Variation(_) => pos.resolve(&mt),
                 };
                 let mut resolved = match resolved {

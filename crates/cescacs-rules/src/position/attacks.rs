@@ -192,6 +192,12 @@ impl Position {
     /// the mate/stalemate status of this position, sharing one search for a legal
     /// move between the two (a replay needs both after every move).
     pub fn marker_and_status(&self) -> (CheckMarker, bool, Status) {
+        let (marker, knight, status, _) = self.evaluate_reached();
+        (marker, knight, status)
+    }
+
+    /// [`Position::marker_and_status`], and whether the side to move is in check.
+    pub(crate) fn evaluate_reached(&self) -> (CheckMarker, bool, Status, bool) {
         let king = self.kings[self.side.index()];
         let checkers = self.checkers_of(king, self.side.opponent());
         // The checkers and the attack test agree except where the program emulation
@@ -208,7 +214,7 @@ impl Position {
             (false, false) => Status::Stalemate,
         };
         let marker = match checkers.as_slice() {
-            [] => return (CheckMarker::None, false, status),
+            [] => return (CheckMarker::None, false, status, in_check),
             // The checkers and the attack test agree outside the oracle emulation, so
             // the search above answers the mate question too.
             _ if in_check && !has_move => CheckMarker::Mate,
@@ -218,7 +224,7 @@ impl Position {
             _ => CheckMarker::Double,
         };
         let knight = matches!(checkers.as_slice(), [(c, _)] if king.is_knight_jump(*c));
-        (marker, knight, status)
+        (marker, knight, status, in_check)
     }
 
     /// Whether the single checker (if exactly one) stands a knight jump from the King;

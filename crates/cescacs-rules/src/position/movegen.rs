@@ -102,8 +102,15 @@ impl Position {
 
     /// The legal moves from `from` to `to` into `buf` (generation order): the piece's
     /// pseudo-legal moves, and the legality test only for those that reach `to`.
-    pub(crate) fn legal_from_to(&self, from: Cell, to: Cell, buf: &mut FixedMoves) {
-        let in_check = self.is_check();
+    /// `in_check`: whether the side to move is in check, when the caller knows it.
+    pub(crate) fn legal_from_to(
+        &self,
+        from: Cell,
+        to: Cell,
+        in_check: Option<bool>,
+        buf: &mut FixedMoves,
+    ) {
+        let in_check = in_check.unwrap_or_else(|| self.is_check());
         self.pseudo_from(from, in_check, buf);
         let mut scratch: Option<Position> = None;
         let mut j = 0;
