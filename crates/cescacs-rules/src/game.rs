@@ -342,6 +342,38 @@ mod tests {
         assert!(g.play(g.position().legal_moves()[0]).is_err());
     }
 
+    /// `play_resolved` agrees with `play` (position, repetition keys, outcome) and its
+    /// marker with `check_marker`, along pseudo-random games until they end.
+    #[test]
+    fn play_resolved_agrees_with_play() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut ended = 0;
+        for _ in 0..40 {
+            let mut a = Game::new(Position::initial());
+            let mut b = a.clone();
+            for _ in 0..400 {
+                let moves = a.position().legal_moves();
+                if moves.is_empty() || a.outcome().is_some() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                a.play(m).unwrap();
+                let played = b.play_resolved(m);
+                assert_eq!(a.position(), b.position());
+                assert_eq!(a.keys, b.keys);
+                assert_eq!(a.outcome(), b.outcome());
+                assert_eq!(a.in_check, b.in_check);
+                assert_eq!(played.marker, a.position().check_marker());
+                assert_eq!(played.after_end, None);
+            }
+            ended += usize::from(a.outcome().is_some());
+        }
+        assert!(ended > 0, "no game reached an end");
+    }
+
     #[test]
     fn result_strings() {
         assert_eq!(GameResult::parse("3 - 0"), Some(GameResult::WhiteWins));
