@@ -426,9 +426,14 @@ fn perft_rows() -> Result<(), String> {
         "| C'escacs speed-up jobs 2 / jobs 1 (wall) | | {:.2}x (target >= 1.8 on 2 idle cores) | | | | |",
         walls[0] / walls[1]
     );
-    let split = cescacs_rules::perft_split(&cescacs_rules::Position::initial(), 4, 2)
+    let split = cescacs_rules::perft_split(&cescacs_rules::Position::initial(), 5, 2)
         .map_err(|e| e.to_string())?;
-    print_balance("C'escacs perft(4)", split.tasks, &split.leaves_per_thread);
+    print_balance(
+        "C'escacs perft(5)",
+        split.tasks,
+        split.largest_task,
+        &split.leaves_per_thread,
+    );
 
     let xq = xiangqi::Position::initial();
     let mut walls = Vec::new();
@@ -451,19 +456,30 @@ fn perft_rows() -> Result<(), String> {
         walls[0] / walls[1]
     );
     let split = xiangqi::perft_split(&xq, 5, 2).map_err(|e| e.to_string())?;
-    print_balance("xiangqi perft(5)", split.tasks, &split.leaves_per_thread);
+    print_balance(
+        "xiangqi perft(5)",
+        split.tasks,
+        split.largest_task,
+        &split.leaves_per_thread,
+    );
     Ok(())
 }
 
-/// The share of the leaves each thread counted: 50 % / 50 % is a perfect split.
-fn print_balance(what: &str, tasks: usize, leaves: &[u64]) {
+/// The split's granularity and the share of the leaves each thread counted. The
+/// shares follow the CPU each thread got (on a loaded machine one thread may be
+/// descheduled); the largest task bounds the idle time at the end whatever the load:
+/// on 2 idle cores the speed-up is at least 2 / (1 + 2 · largest share).
+fn print_balance(what: &str, tasks: usize, largest: u64, leaves: &[u64]) {
     let total: u64 = leaves.iter().sum();
     let shares: Vec<String> = leaves
         .iter()
         .map(|&n| format!("{:.1} %", n as f64 * 100.0 / total.max(1) as f64))
         .collect();
+    let largest_share = largest as f64 / total.max(1) as f64;
     println!(
-        "{what}, jobs 2: {tasks} tasks, leaves per thread {}",
+        "{what}, jobs 2: {tasks} tasks, largest task {:.2} % of the leaves (speed-up bound on 2 idle cores >= {:.2}x), leaves per thread {}",
+        largest_share * 100.0,
+        2.0 / (1.0 + 2.0 * largest_share),
         shares.join(" / ")
     );
 }

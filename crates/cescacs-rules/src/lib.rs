@@ -124,6 +124,11 @@ pub struct PerftSplit {
     /// Subtrees handed out as tasks (root moves at depth 2, (move, reply) pairs
     /// deeper).
     pub tasks: usize,
+    /// Leaves of the largest task. With work stealing no thread idles longer than
+    /// the largest task takes, so on `p` idle cores the speed-up is at least
+    /// `p / (1 + p · largest_task / nodes)`, whatever the machine's load does to the
+    /// leaves each thread ends up counting.
+    pub largest_task: u64,
     /// The depth counted.
     pub depth: u32,
 }
@@ -153,18 +158,21 @@ pub fn perft_split(pos: &Position, depth: u32, jobs: usize) -> Result<PerftSplit
             divide: Vec::new(),
             leaves_per_thread: vec![1],
             tasks: 0,
+            largest_task: 1,
             depth,
         });
     }
     let root = pos.legal_moves();
     let leaves: Vec<AtomicU64> = (0..jobs).map(|_| AtomicU64::new(0)).collect();
     let tasks = AtomicUsize::new(0);
+    let largest = AtomicU64::new(0);
     // One task: the subtree under `p` of depth `d`, credited to the running thread.
     let task = |p: &mut Position, d: u32, buffers: &mut Vec<Vec<Move>>| {
         let n = perft_rec(p, d, buffers);
         let t = rayon::current_thread_index().unwrap_or(0).min(jobs - 1);
         leaves[t].fetch_add(n, Ordering::Relaxed);
         tasks.fetch_add(1, Ordering::Relaxed);
+        largest.fetch_max(n, Ordering::Relaxed);
         n
     };
     let new_buffers = || vec![Vec::with_capacity(256); depth as usize];
@@ -199,6 +207,7 @@ pub fn perft_split(pos: &Position, depth: u32, jobs: usize) -> Result<PerftSplit
         divide: root.iter().copied().zip(counts).collect(),
         leaves_per_thread: leaves.into_iter().map(AtomicU64::into_inner).collect(),
         tasks: tasks.into_inner(),
+        largest_task: largest.into_inner(),
         depth,
     })
 }
@@ -255,6 +264,7 @@ mod tests {
         assert_eq!(try_divide(&p, 3, 2), Ok(divide(&p, 3)));
         assert_eq!(try_divide(&p, 1, 2), Ok(divide(&p, 1)));
         let split = perft_split(&p, 3, 2).unwrap();
+        assert!(split.largest_task > 0 && split.largest_task < split.nodes() / 100);
         assert_eq!(split.nodes(), 340_385);
         assert_eq!(split.tasks, 4612);
         assert_eq!(split.leaves_per_thread.iter().sum::<u64>(), 340_385);
