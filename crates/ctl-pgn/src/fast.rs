@@ -1170,7 +1170,7 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
                 return Err(Fail);
             }
             let columns = ctx.text(p.columns).to_string();
-            Ok(MoveToken::Castling(if p.double {
+            Ok(MoveToken::Castling(Box::new(if p.double {
                 Castling::Double { columns }
             } else {
                 Castling::Single {
@@ -1178,7 +1178,7 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
                     columns,
                     suffix: ctx.text(p.suffix).to_string(),
                 }
-            }))
+            })))
         }
     }
 }

@@ -256,8 +256,9 @@ pub enum MoveToken {
         /// The piece it becomes.
         piece: PieceKind,
     },
-    /// Castling.
-    Castling(Castling),
+    /// Castling (boxed: rare, and its strings would make every move token, and so
+    /// every item of a line, three times larger).
+    Castling(Box<Castling>),
 }
 
 impl MoveToken {
@@ -311,7 +312,7 @@ impl MoveToken {
                 };
                 s.push('K');
                 s.push(rook);
-                match c {
+                match &**c {
                     Castling::Single {
                         king_side,
                         columns,

@@ -975,7 +975,7 @@ fn build_castling(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Option<MoveToken> {
         );
         return None;
     }
-    result.map(MoveToken::Castling)
+    result.map(|c| MoveToken::Castling(Box::new(c)))
 }
 
 fn build_comment(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Comment {
