@@ -83,6 +83,11 @@ pub fn cli_throughput(cli: &Path, db: &Path) -> Result<(), String> {
 pub fn run(args: &[String]) -> Result<bool, String> {
     let quick = args.iter().any(|a| a == "--quick");
     let megabytes: u64 = crate::flag(args, "--db-mb")?.unwrap_or(if quick { 50 } else { 200 });
+    if args.iter().any(|a| a == "--perft") {
+        // Only the perft rows (one thread against two).
+        perft_rows()?;
+        return Ok(true);
+    }
     if args.iter().any(|a| a == "--ratios") {
         // Only the same-run ratio table (issue 14's rows), without criterion.
         ratios(quick)?;
@@ -353,6 +358,7 @@ pub fn ratios(quick: bool) -> Result<(), String> {
         pgn_select / pgn_check
     );
     cli_rows(&cli, quick, &ctl_path, &pgn_path, pgn_replay)?;
+    perft_rows()?;
     Ok(())
 }
 
@@ -507,4 +513,106 @@ fn peer_replay(pgn: &Path, rounds: u32) -> Result<f64, String> {
     }
     let bin = target.join("release/pgn-reader-bench");
     child_cpu(rounds, &format!("{} {} replay", quote(&bin), quote(pgn)))
+}
+
+/// Wall and CPU seconds (user + system, all threads) of a child command, one run,
+/// and the last line of its standard output.
+fn child_wall_cpu(cmd: &str) -> Result<(f64, f64, String), String> {
+    let out_path = std::env::temp_dir().join(format!("cescacs-bench-{}.out", std::process::id()));
+    let started = Instant::now();
+    // The inner redirection wins over `child_cpu`'s `>/dev/null` on the group.
+    let cpu = child_cpu(1, &format!("{{ {cmd} >{}; }}", quote(&out_path)))?;
+    let wall = started.elapsed().as_secs_f64();
+    let stdout = std::fs::read_to_string(&out_path).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_file(&out_path);
+    let last = stdout.lines().last().unwrap_or_default().trim().to_string();
+    Ok((wall, cpu, last))
+}
+
+/// Issue 14 item 4: perft(5) on one thread and on two, wall and CPU time. On an idle
+/// machine the wall speed-up is the claim (target >= 1.8x on 2 cores); on a shared one
+/// only the CPU utilisation (CPU / wall / jobs) and the work balance (leaves counted
+/// per thread, from `perft_split`) mean something, so both are printed.
+fn perft_rows() -> Result<(), String> {
+    let cli = crate::build_cli()?;
+    let c = quote(&cli);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("\n## Perft, one thread against two (issue 14 item 4; {cores} cores here)");
+    println!(
+        "| perft | jobs | wall | CPU | CPU / wall | nodes/s (wall) | nodes/s (CPU) |\n|---|---:|---:|---:|---:|---:|---:|"
+    );
+    let mut walls = Vec::new();
+    for jobs in [1, 2] {
+        let (wall, cpu, last) = child_wall_cpu(&format!("{c} perft 5 --jobs {jobs}"))?;
+        let nodes: f64 = last
+            .parse()
+            .map_err(|_| format!("perft printed `{last}`, not a count"))?;
+        println!(
+            "| C'escacs perft(5) `cescacs perft 5 --jobs {jobs}` | {jobs} | {wall:.2} s | {cpu:.2} s | {:.2} | {:.1} M | {:.1} M |",
+            cpu / wall,
+            nodes / wall / 1e6,
+            nodes / cpu / 1e6
+        );
+        walls.push(wall);
+    }
+    println!(
+        "| C'escacs speed-up jobs 2 / jobs 1 (wall) | | {:.2}x (target >= 1.8 on 2 idle cores) | | | | |",
+        walls[0] / walls[1]
+    );
+    let split = cescacs_rules::perft_split(&cescacs_rules::Position::initial(), 5, 2)
+        .map_err(|e| e.to_string())?;
+    print_balance(
+        "C'escacs perft(5)",
+        split.tasks,
+        split.largest_task,
+        &split.leaves_per_thread,
+    );
+
+    let xq = xiangqi::Position::initial();
+    let mut walls = Vec::new();
+    for jobs in [1, 2] {
+        let c0 = self_cpu();
+        let started = Instant::now();
+        let n = xiangqi::try_perft(&xq, 5, jobs).map_err(|e| e.to_string())? as f64;
+        let wall = started.elapsed().as_secs_f64();
+        let cpu = self_cpu() - c0;
+        println!(
+            "| xiangqi perft(5) `xiangqi::try_perft(_, 5, {jobs})` | {jobs} | {wall:.2} s | {cpu:.2} s | {:.2} | {:.1} M | {:.1} M |",
+            cpu / wall,
+            n / wall / 1e6,
+            n / cpu / 1e6
+        );
+        walls.push(wall);
+    }
+    println!(
+        "| xiangqi speed-up jobs 2 / jobs 1 (wall) | | {:.2}x (target >= 1.8 on 2 idle cores) | | | | |",
+        walls[0] / walls[1]
+    );
+    let split = xiangqi::perft_split(&xq, 5, 2).map_err(|e| e.to_string())?;
+    print_balance(
+        "xiangqi perft(5)",
+        split.tasks,
+        split.largest_task,
+        &split.leaves_per_thread,
+    );
+    Ok(())
+}
+
+/// The split's granularity and the share of the leaves each thread counted. The
+/// shares follow the CPU each thread got (on a loaded machine one thread may be
+/// descheduled); the largest task bounds the idle time at the end whatever the load:
+/// on 2 idle cores the speed-up is at least 2 / (1 + 2 · largest share).
+fn print_balance(what: &str, tasks: usize, largest: u64, leaves: &[u64]) {
+    let total: u64 = leaves.iter().sum();
+    let shares: Vec<String> = leaves
+        .iter()
+        .map(|&n| format!("{:.1} %", n as f64 * 100.0 / total.max(1) as f64))
+        .collect();
+    let largest_share = largest as f64 / total.max(1) as f64;
+    println!(
+        "{what}, jobs 2: {tasks} tasks, largest task {:.2} % of the leaves (speed-up bound on 2 idle cores >= {:.2}x), leaves per thread {}",
+        largest_share * 100.0,
+        2.0 / (1.0 + 2.0 * largest_share),
+        shares.join(" / ")
+    );
 }

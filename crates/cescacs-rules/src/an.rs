@@ -371,9 +371,43 @@ fn marker_matches(written: Option<CheckText>, actual: CheckMarker, knight: bool)
     }
 }
 
+/// The warning for a check marker `written` that does not match the marker `actual`
+/// of the position reached (`knight`: its single checker stands a knight jump from the
+/// King), or `None` when the marker fits.
+pub fn check_marker_warning(
+    written: Option<CheckText>,
+    actual: CheckMarker,
+    knight: bool,
+) -> Option<ResolveWarning> {
+    (!marker_matches(written, actual, knight))
+        .then_some(ResolveWarning::CheckMarker { written, actual })
+}
+
 impl Position {
     /// Finds the legal move a token names, or says precisely why there is none.
     pub fn resolve(&self, t: &MoveText) -> Result<Resolved, ResolveError> {
+        let mut r = self.resolve_unmarked(t)?;
+        let (actual, knight) = self.after(r.mv).check_marker_and_knight();
+        r.warnings
+            .extend(check_marker_warning(t.check, actual, knight));
+        Ok(r)
+    }
+
+    /// [`Position::resolve`] without the check marker: the marker needs the position
+    /// after the move (and a mate test), which a caller that plays the move anyway
+    /// gets from [`crate::Game::play_resolved`] at no extra cost; it then checks the
+    /// marker with [`check_marker_warning`].
+    pub fn resolve_unmarked(&self, t: &MoveText) -> Result<Resolved, ResolveError> {
+        self.resolve_in(t, None)
+    }
+
+    /// [`Position::resolve_unmarked`], given whether the side to move is in check
+    /// when the caller knows it (a [`crate::Game`] does, from its last evaluation).
+    pub(crate) fn resolve_in(
+        &self,
+        t: &MoveText,
+        in_check: Option<bool>,
+    ) -> Result<Resolved, ResolveError> {
         // Only the named piece's legal moves are generated: a token names its origin
         // (or, for castling, the King).
         let mut legal = FixedMoves::new();
@@ -437,7 +471,8 @@ impl Position {
                         found: own.kind,
                     });
                 }
-                self.legal_from(*from, &mut legal);
+                // Only the moves that reach the named cell are tested for legality.
+                self.legal_from_to(*from, *to, in_check, &mut legal);
                 let mut cands = 0usize;
                 let mut chosen = 0usize;
                 let mut first = None;
@@ -507,13 +542,6 @@ impl Position {
                 m
             }
         };
-        let (actual, knight) = self.after(mv).check_marker_and_knight();
-        if !marker_matches(t.check, actual, knight) {
-            warnings.push(ResolveWarning::CheckMarker {
-                written: t.check,
-                actual,
-            });
-        }
         Ok(Resolved { mv, warnings })
     }
 

@@ -1,8 +1,9 @@
 //! A game: a position plus its history, for repetition, the move-count rules and
 //! the result.
 
+use crate::an::{MoveText, ResolveError, Resolved};
 use crate::piece::{PieceKind, Side};
-use crate::position::{Move, Position, Status};
+use crate::position::{CheckMarker, Move, Position, Status};
 
 /// Result of a game, with C'escacs scoring (stalemate is not a draw).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,6 +66,18 @@ impl std::fmt::Display for GameResult {
     }
 }
 
+/// What [`Game::play_resolved`] learnt about the position it reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Played {
+    /// The check marker of the position reached.
+    pub marker: CheckMarker,
+    /// Whether its single checker (if exactly one) stands a knight jump from the King
+    /// (seed-mode `+^`).
+    pub knight_check: bool,
+    /// The result, if the game had already ended before this move.
+    pub after_end: Option<GameResult>,
+}
+
 /// Why a game ended by rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
@@ -115,6 +128,8 @@ pub struct Game {
     /// Keys of the positions since the last reset of the half-move clock, current last.
     keys: Vec<u64>,
     outcome: Option<(GameResult, Termination)>,
+    /// Whether the side to move is in check, known from the last evaluation.
+    in_check: bool,
 }
 
 impl Game {
@@ -127,7 +142,9 @@ impl Game {
             moves: Vec::new(),
             keys: vec![key],
             outcome: None,
+            in_check: false,
         };
+        g.in_check = g.position.is_check();
         g.outcome = g.evaluate();
         g
     }
@@ -160,7 +177,48 @@ impl Game {
         }
         self.keys.push(self.position.zobrist());
         self.outcome = self.evaluate();
+        self.in_check = self.position.is_check();
         Ok(())
+    }
+
+    /// Plays `m`, a legal move of the current position as [`Position::resolve`] or
+    /// [`Position::resolve_unmarked`] found it, without testing its legality again,
+    /// and evaluates the position reached once, for both the end of the game and the
+    /// check marker (one search for a legal move answers mate, stalemate and `#`).
+    ///
+    /// Unlike [`Game::play`], a move after an automatic end (a draw by the 75-move
+    /// rule, fivefold repetition or insufficient material) is played too, as records
+    /// sometimes go on; [`Game::outcome`] keeps the first end, and
+    /// [`Played::after_end`] says that the game had ended. Repetition keys stay
+    /// incremental, as in [`Game::play`].
+    ///
+    /// An illegal `m` leaves the game in an unspecified (but memory-safe) state; debug
+    /// builds assert legality.
+    pub fn play_resolved(&mut self, m: Move) -> Played {
+        debug_assert!(self.position.is_legal(m), "play_resolved: illegal {m:?}");
+        let after_end = self.outcome.map(|o| o.0);
+        self.position.play(m);
+        self.moves.push(m);
+        if self.position.halfmove_clock() == 0 {
+            self.keys.clear();
+        }
+        self.keys.push(self.position.zobrist());
+        let (marker, knight_check, status, in_check) = self.position.evaluate_reached();
+        self.in_check = in_check;
+        if self.outcome.is_none() {
+            self.outcome = self.evaluate_with(status);
+        }
+        Played {
+            marker,
+            knight_check,
+            after_end,
+        }
+    }
+
+    /// [`Position::resolve_unmarked`] on the current position, without testing again
+    /// whether the side to move is in check (the game knows it from its last move).
+    pub fn resolve_unmarked(&self, t: &MoveText) -> Result<Resolved, ResolveError> {
+        self.position.resolve_in(t, Some(self.in_check))
     }
 
     /// How often the current position has occurred (1 = first time).
@@ -199,9 +257,14 @@ impl Game {
     }
 
     fn evaluate(&self) -> Option<(GameResult, Termination)> {
+        self.evaluate_with(self.position.status())
+    }
+
+    /// The automatic end, given the current position's mate/stalemate status.
+    fn evaluate_with(&self, status: Status) -> Option<(GameResult, Termination)> {
         let p = &self.position;
         let mover = p.side_to_move();
-        match p.status() {
+        match status {
             Status::Checkmate => {
                 let r = match mover {
                     Side::White => GameResult::BlackWins,
@@ -234,6 +297,10 @@ impl Game {
 /// The site's "mate is impossible" cases: each side has at most one of Knight,
 /// Bishop or Elephant besides its King, and no pawn.
 pub(crate) fn insufficient_material(p: &Position) -> bool {
+    // Three pieces or more on a side can mate: the common case, from one popcount.
+    if p.piece_count(Side::White) > 2 || p.piece_count(Side::Black) > 2 {
+        return false;
+    }
     [Side::White, Side::Black].iter().all(|&s| {
         let m = p.material(s);
         let others: u8 = m.iter().sum::<u8>() - 1;
@@ -273,6 +340,38 @@ mod tests {
         );
         assert_eq!(g.result().points(), Some((1, 1)));
         assert!(g.play(g.position().legal_moves()[0]).is_err());
+    }
+
+    /// `play_resolved` agrees with `play` (position, repetition keys, outcome) and its
+    /// marker with `check_marker`, along pseudo-random games until they end.
+    #[test]
+    fn play_resolved_agrees_with_play() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut ended = 0;
+        for _ in 0..40 {
+            let mut a = Game::new(Position::initial());
+            let mut b = a.clone();
+            for _ in 0..400 {
+                let moves = a.position().legal_moves();
+                if moves.is_empty() || a.outcome().is_some() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                a.play(m).unwrap();
+                let played = b.play_resolved(m);
+                assert_eq!(a.position(), b.position());
+                assert_eq!(a.keys, b.keys);
+                assert_eq!(a.outcome(), b.outcome());
+                assert_eq!(a.in_check, b.in_check);
+                assert_eq!(played.marker, a.position().check_marker());
+                assert_eq!(played.after_end, None);
+            }
+            ended += usize::from(a.outcome().is_some());
+        }
+        assert!(ended > 0, "no game reached an end");
     }
 
     #[test]

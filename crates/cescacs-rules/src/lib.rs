@@ -10,7 +10,7 @@ mod tables;
 pub mod tlpd;
 
 pub use cescacs_hex::{Cell, Direction, HexColour};
-pub use game::{DrawClaim, Game, GameError, GameResult, Termination};
+pub use game::{DrawClaim, Game, GameError, GameResult, Played, Termination};
 pub use piece::{Letters, LettersError, Piece, PieceKind, Side};
 #[cfg(feature = "oracle-compat")]
 pub use position::compat;
@@ -51,20 +51,19 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
-/// [`perft`] with the root moves shared among `jobs` threads (the same count), and
-/// the limits checked.
+/// [`perft`] on `jobs` threads (the same count), and the limits checked. See
+/// [`perft_split`] for how the tree is shared.
 pub fn try_perft(pos: &Position, depth: u32, jobs: usize) -> Result<u64, PerftError> {
+    check_limits(depth, jobs)?;
     if depth == 0 {
-        check_limits(depth, jobs)?;
         return Ok(1);
     }
     if jobs == 1 {
-        check_limits(depth, jobs)?;
         let mut p = pos.clone();
         let mut buffers = vec![Vec::with_capacity(256); depth as usize];
         return Ok(perft_rec(&mut p, depth, &mut buffers));
     }
-    Ok(try_divide(pos, depth, jobs)?.iter().map(|x| x.1).sum())
+    Ok(perft_split(pos, depth, jobs)?.nodes())
 }
 
 fn check_limits(depth: u32, jobs: usize) -> Result<(), PerftError> {
@@ -81,6 +80,9 @@ fn perft_rec(p: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
     let Some((buf, rest)) = buffers.split_first_mut() else {
         return 0;
     };
+    if depth == 0 {
+        return 1;
+    }
     if depth == 1 {
         return p.count_legal(buf);
     }
@@ -105,58 +107,109 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     }
 }
 
-/// [`divide`] on `jobs` threads: each takes the next unclaimed root move, so a
-/// thread that drew small subtrees takes more of them.
+/// [`divide`] on `jobs` threads (see [`perft_split`]).
 pub fn try_divide(pos: &Position, depth: u32, jobs: usize) -> Result<Vec<(Move, u64)>, PerftError> {
-    check_limits(depth, jobs)?;
-    let list = pos.legal_moves();
-    let mut counts = vec![0u64; list.len()];
-    let subtree = |p: &mut Position, m: Move, buffers: &mut [Vec<Move>]| {
-        let undo = p.make(m);
-        let n = if depth <= 1 {
+    Ok(perft_split(pos, depth, jobs)?.divide)
+}
+
+/// A perft shared among threads: the counts per root move and how the work fell to
+/// each thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftSplit {
+    /// Leaves under each root move, in generation order.
+    pub divide: Vec<(Move, u64)>,
+    /// Leaves counted by each worker thread (index = rayon's thread index): the
+    /// balance of the split, since leaves are what costs.
+    pub leaves_per_thread: Vec<u64>,
+    /// Subtrees handed out as tasks (root moves at depth 2, (move, reply) pairs
+    /// deeper).
+    pub tasks: usize,
+    /// Leaves of the largest task. With work stealing no thread idles longer than
+    /// the largest task takes, so on `p` idle cores the speed-up is at least
+    /// `p / (1 + p · largest_task / nodes)`, whatever the machine's load does to the
+    /// leaves each thread ends up counting.
+    pub largest_task: u64,
+    /// The depth counted.
+    pub depth: u32,
+}
+
+impl PerftSplit {
+    /// The perft count: the sum over the root moves (1 at depth 0).
+    pub fn nodes(&self) -> u64 {
+        if self.depth == 0 {
             1
         } else {
-            perft_rec(p, depth - 1, buffers)
-        };
-        p.unmake(undo);
-        n
-    };
-    let threads = jobs.min(list.len());
-    if threads <= 1 {
-        let mut p = pos.clone();
-        let mut buffers = vec![Vec::with_capacity(256); depth.max(1) as usize];
-        for (i, &m) in list.iter().enumerate() {
-            counts[i] = subtree(&mut p, m, &mut buffers);
-        }
-    } else {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        let next = AtomicUsize::new(0);
-        let results: Vec<Vec<(usize, u64)>> = std::thread::scope(|s| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    s.spawn(|| {
-                        let mut p = pos.clone();
-                        let mut buffers = vec![Vec::with_capacity(256); depth.max(1) as usize];
-                        let mut mine = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&m) = list.get(i) else { break };
-                            mine.push((i, subtree(&mut p, m, &mut buffers)));
-                        }
-                        mine
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-        for (i, n) in results.into_iter().flatten() {
-            counts[i] = n;
+            self.divide.iter().map(|x| x.1).sum()
         }
     }
-    Ok(list.iter().copied().zip(counts).collect())
+}
+
+/// Perft on `jobs` rayon threads. The root of C'escacs has 68 moves whose subtrees
+/// differ a lot in size, so from depth 3 on the tasks are the (move, reply) pairs,
+/// a few thousand subtrees of depth − 2 that rayon's work stealing spreads evenly:
+/// no thread sits idle at the end waiting for another's big subtree. Depth 2 splits
+/// the root moves; `jobs == 1` runs on the calling thread.
+pub fn perft_split(pos: &Position, depth: u32, jobs: usize) -> Result<PerftSplit, PerftError> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    check_limits(depth, jobs)?;
+    if depth == 0 {
+        return Ok(PerftSplit {
+            divide: Vec::new(),
+            leaves_per_thread: vec![1],
+            tasks: 0,
+            largest_task: 1,
+            depth,
+        });
+    }
+    let root = pos.legal_moves();
+    let leaves: Vec<AtomicU64> = (0..jobs).map(|_| AtomicU64::new(0)).collect();
+    let tasks = AtomicUsize::new(0);
+    let largest = AtomicU64::new(0);
+    // One task: the subtree under `p` of depth `d`, credited to the running thread.
+    let task = |p: &mut Position, d: u32, buffers: &mut Vec<Vec<Move>>| {
+        let n = perft_rec(p, d, buffers);
+        let t = rayon::current_thread_index().unwrap_or(0).min(jobs - 1);
+        leaves[t].fetch_add(n, Ordering::Relaxed);
+        tasks.fetch_add(1, Ordering::Relaxed);
+        largest.fetch_max(n, Ordering::Relaxed);
+        n
+    };
+    let new_buffers = || vec![Vec::with_capacity(256); depth as usize];
+    let under_root = |m: Move| -> u64 {
+        let mut p = pos.clone();
+        p.make(m);
+        if depth <= 2 {
+            return task(&mut p, depth - 1, &mut new_buffers());
+        }
+        let replies = p.legal_moves();
+        replies
+            .par_iter()
+            .map_init(
+                || (p.clone(), new_buffers()),
+                |(q, buffers), &r| {
+                    let undo = q.make(r);
+                    let n = task(q, depth - 2, buffers);
+                    q.unmake(undo);
+                    n
+                },
+            )
+            .sum()
+    };
+    // A pool of its own even for one job: the nested `par_iter` must not spill onto
+    // rayon's global pool (all cores).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|_| PerftError::Jobs(jobs))?;
+    let counts: Vec<u64> = pool.install(|| root.par_iter().map(|&m| under_root(m)).collect());
+    Ok(PerftSplit {
+        divide: root.iter().copied().zip(counts).collect(),
+        leaves_per_thread: leaves.into_iter().map(AtomicU64::into_inner).collect(),
+        tasks: tasks.into_inner(),
+        largest_task: largest.into_inner(),
+        depth,
+    })
 }
 
 /// A text picture of the board for terminals: one row per line (28 at the top), the
@@ -208,6 +261,13 @@ mod tests {
         assert_eq!(try_perft(&p, 3, 2), Ok(perft(&p, 3)));
         assert_eq!(try_perft(&p, 3, 3), Ok(340_385));
         assert_eq!(try_divide(&p, 2, 4), Ok(divide(&p, 2)));
+        assert_eq!(try_divide(&p, 3, 2), Ok(divide(&p, 3)));
+        assert_eq!(try_divide(&p, 1, 2), Ok(divide(&p, 1)));
+        let split = perft_split(&p, 3, 2).unwrap();
+        assert!(split.largest_task > 0 && split.largest_task < split.nodes() / 100);
+        assert_eq!(split.nodes(), 340_385);
+        assert_eq!(split.tasks, 4612);
+        assert_eq!(split.leaves_per_thread.iter().sum::<u64>(), 340_385);
         assert_eq!(try_perft(&p, 0, 2), Ok(1));
     }
 

@@ -46,14 +46,10 @@ fn main() {
             total / cpu
         );
     };
-    let plies: usize = ctl_pgn::replay(
-        "t",
-        &text[..text.len().min(1 << 20)],
-        ctl_pgn::Options::default(),
-    )
-    .iter()
-    .map(|r| r.plies)
-    .sum();
+    let plies: usize = ctl_pgn::replay("t", &text, ctl_pgn::Options::default())
+        .iter()
+        .map(|r| r.plies)
+        .sum();
     println!(
         "{} files, {} bytes, {plies} plies, {rounds} rounds",
         files.len(),

@@ -1131,17 +1131,17 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
             };
             Ok(MoveToken::Ordinary {
                 mover,
-                from: ctx.text(p.from).to_string(),
+                from: CellName::new(ctx.text(p.from)).ok_or(Fail)?,
                 sep,
                 captured,
-                to: ctx.text(p.to).to_string(),
+                to: CellName::new(ctx.text(p.to)).ok_or(Fail)?,
                 promotion,
             })
         }
         TokenParts::Forced(cell, piece) => {
             let piece = ctx.letter(piece, side)?;
             Ok(MoveToken::ForcedPromotion {
-                cell: ctx.text(cell).to_string(),
+                cell: CellName::new(ctx.text(cell)).ok_or(Fail)?,
                 piece,
             })
         }
@@ -1170,7 +1170,7 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
                 return Err(Fail);
             }
             let columns = ctx.text(p.columns).to_string();
-            Ok(MoveToken::Castling(if p.double {
+            Ok(MoveToken::Castling(Box::new(if p.double {
                 Castling::Double { columns }
             } else {
                 Castling::Single {
@@ -1178,7 +1178,7 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
                     columns,
                     suffix: ctx.text(p.suffix).to_string(),
                 }
-            }))
+            })))
         }
     }
 }

@@ -1050,8 +1050,8 @@ fn build_token(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>, side: Side) -> Option<MoveT
     match inner.as_rule() {
         Rule::ordinary => {
             let mut mover = None;
-            let mut from = String::new();
-            let mut to = String::new();
+            let mut from = None;
+            let mut to = None;
             let mut sep = Separator::Move;
             let mut captured = None;
             let mut promotion = None;
@@ -1059,8 +1059,8 @@ fn build_token(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>, side: Side) -> Option<MoveT
                 match q.as_rule() {
                     Rule::mover => mover = Some(letter(ctx, &q, side)?),
                     Rule::captured => captured = Some(letter(ctx, &q, side.opponent())?),
-                    Rule::from => from = q.as_str().to_string(),
-                    Rule::to => to = q.as_str().to_string(),
+                    Rule::from => from = CellName::new(q.as_str()),
+                    Rule::to => to = CellName::new(q.as_str()),
                     Rule::separator => sep = build_sep(ctx, q)?,
                     Rule::promotion => {
                         let r = q.into_inner().next()?;
@@ -1075,25 +1075,25 @@ fn build_token(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>, side: Side) -> Option<MoveT
             }
             Some(MoveToken::Ordinary {
                 mover,
-                from,
+                from: from?,
                 sep,
                 captured,
-                to,
+                to: to?,
                 promotion,
             })
         }
         Rule::forced_promotion => {
-            let mut cell = String::new();
+            let mut cell = None;
             let mut piece = None;
             for q in inner.into_inner() {
                 match q.as_rule() {
-                    Rule::coord => cell = q.as_str().to_string(),
+                    Rule::coord => cell = CellName::new(q.as_str()),
                     Rule::piece_letter => piece = Some(letter(ctx, &q, side)?),
                     _ => {}
                 }
             }
             Some(MoveToken::ForcedPromotion {
-                cell,
+                cell: cell?,
                 piece: piece?,
             })
         }
@@ -1183,7 +1183,7 @@ fn build_castling(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Option<MoveToken> {
         );
         return None;
     }
-    result.map(MoveToken::Castling)
+    result.map(|c| MoveToken::Castling(Box::new(c)))
 }
 
 fn build_comment(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Comment {

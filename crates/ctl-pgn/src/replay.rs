@@ -11,7 +11,7 @@ use crate::model::{MoveToken, Promotion, Separator};
 use crate::read::Record;
 use crate::write::{Form, write_games};
 use cescacs_rules::an::{
-    CheckText, MoveText, MoveTextKind, ParseError, PromotionText, ResolveWarning,
+    self as an, CheckText, MoveText, MoveTextKind, ParseError, PromotionText, ResolveWarning,
     Separator as AnSeparator,
 };
 use cescacs_rules::{Cell, PieceKind};
@@ -104,11 +104,11 @@ pub fn replay_record(file: &str, record: Record, options: Options) -> Replayed {
             diags: Vec::new(),
         };
         if let Some(start) = start_position(&mut ctx, g) {
-            let mut pos = start;
-            let mut history = Some(cescacs_rules::Game::new(pos.clone()));
-            let (plies, complete) = replay_line(&mut ctx, &mut pos, &g.main, &mut history);
+            let mut history = cescacs_rules::Game::new(start);
+            let (plies, complete) = replay_line(&mut ctx, &mut Track::Main(&mut history), &g.main);
+            let pos = history.position().clone();
             if complete {
-                check_end(&mut ctx, g, &pos, history.as_ref());
+                check_end(&mut ctx, g, &pos, Some(&history));
             }
             out.tlpd = Some(cescacs_tlpd::write(&pos));
             out.position = Some(pos);
@@ -320,18 +320,27 @@ fn move_label(m: &MoveNode) -> String {
     }
 }
 
-/// Replays a line from `pos`; returns the half-moves played and whether all were.
-/// Variations are replayed from the position before the half-move they replace; their
-/// errors are reported and the enclosing line goes on.
-///
-/// `history` follows the main line only (variations pass `None`): it knows repetitions
-/// and the move-count rules, which a single position cannot.
-fn replay_line(
-    ctx: &mut Ctx<'_>,
-    pos: &mut Position,
-    line: &Line,
-    history: &mut Option<cescacs_rules::Game>,
-) -> (usize, bool) {
+/// Where a line is replayed: the main line on a game (which knows repetitions and the
+/// move-count rules, and plays each resolved move once, with the check marker and the
+/// end state from one evaluation), a variation on a bare position.
+enum Track<'a> {
+    Main(&'a mut cescacs_rules::Game),
+    Variation(&'a mut Position),
+}
+
+impl Track<'_> {
+    fn position(&self) -> &Position {
+        match self {
+            Track::Main(g) => g.position(),
+            Track::Variation(p) => p,
+        }
+    }
+}
+
+/// Replays a line from the track's position; returns the half-moves played and
+/// whether all were. Variations are replayed from the position before the half-move
+/// they replace; their errors are reported and the enclosing line goes on.
+fn replay_line(ctx: &mut Ctx<'_>, track: &mut Track<'_>, line: &Line) -> (usize, bool) {
     let letters = Letters::default();
     // (number, side, position before) of each half-move played in this line; only
     // variations need them, so a line without variations keeps none.
@@ -355,7 +364,7 @@ fn replay_line(
                 {
                     Some((_, _, p)) => {
                         let mut vp = p.clone();
-                        replay_line(ctx, &mut vp, &v.line, &mut None);
+                        replay_line(ctx, &mut Track::Variation(&mut vp), &v.line);
                     }
                     None => ctx.push(
                         Severity::Error,
@@ -369,6 +378,7 @@ fn replay_line(
                 }
             }
             Item::Move(m) => {
+                let pos = track.position();
                 let to_move = pos.side_to_move();
                 if to_move != m.side && !side_warned {
                     side_warned = true;
@@ -395,7 +405,12 @@ fn replay_line(
                         return (plies, false);
                     }
                 };
-                let resolved = match pos.resolve(&mt) {
+                // The main line checks the marker after playing the move (below).
+                let resolved = match &*track {
+                    Track::Main(h) => h.resolve_unmarked(&mt),
+                    Track::Variation(_) => pos.resolve(&mt),
+                };
+                let mut resolved = match resolved {
                     Ok(r) => r,
                     Err(e) => {
                         ctx.push(
@@ -411,6 +426,34 @@ fn replay_line(
                         return (plies, false);
                     }
                 };
+                if keep_before {
+                    before.push((m.number, m.side, pos.clone()));
+                }
+                // Reported after the move's own warnings.
+                let mut ended = None;
+                match track {
+                    Track::Main(h) => {
+                        let played = h.play_resolved(resolved.mv);
+                        resolved.warnings.extend(an::check_marker_warning(
+                            mt.check,
+                            played.marker,
+                            played.knight_check,
+                        ));
+                        if let Some(r) = played.after_end
+                            && !ended_warned
+                        {
+                            ended_warned = true;
+                            let why = h
+                                .outcome()
+                                .map_or(String::new(), |o| format!(" by {:?}", o.1));
+                            ended = Some(format!(
+                                "move {} is played after the game ended ({r}{why})",
+                                move_label(m)
+                            ));
+                        }
+                    }
+                    Track::Variation(p) => p.play(resolved.mv),
+                }
                 for w in &resolved.warnings {
                     let (severity, code, message) = match w {
                         ResolveWarning::CheckMarker { actual, .. } => (
@@ -440,28 +483,9 @@ fn replay_line(
                     };
                     ctx.push(severity, code, m.span, message);
                 }
-                if keep_before {
-                    before.push((m.number, m.side, pos.clone()));
+                if let Some(message) = ended {
+                    ctx.push(Severity::Warning, Code::Result, m.span, message);
                 }
-                if let Some(h) = history.as_mut()
-                    && let Err(cescacs_rules::GameError::Finished(r)) = h.play(resolved.mv)
-                    && !ended_warned
-                {
-                    ended_warned = true;
-                    let why = h
-                        .outcome()
-                        .map_or(String::new(), |o| format!(" by {:?}", o.1));
-                    ctx.push(
-                        Severity::Warning,
-                        Code::Result,
-                        m.span,
-                        format!(
-                            "move {} is played after the game ended ({r}{why})",
-                            move_label(m)
-                        ),
-                    );
-                }
-                pos.play(resolved.mv);
                 plies += 1;
             }
         }

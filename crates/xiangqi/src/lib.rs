@@ -9,7 +9,7 @@ mod types;
 
 pub use fen::{FenError, FenWarning, ParsedFen, parse_fen};
 pub use position::{
-    MAX_PERFT_DEPTH, MAX_PERFT_JOBS, Move, MoveList, PerftError, Position, START_FEN, Status,
-    divide, perft, try_divide, try_perft,
+    MAX_PERFT_DEPTH, MAX_PERFT_JOBS, Move, MoveList, PerftError, PerftSplit, Position, START_FEN,
+    Status, divide, perft, perft_split, try_divide, try_perft,
 };
 pub use types::{Piece, PieceKind, Side, Square, SquareParseError};

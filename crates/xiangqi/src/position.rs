@@ -486,14 +486,14 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
-/// [`perft`] with the root moves shared among `jobs` threads (the same count), and
-/// the limits checked.
+/// [`perft`] on `jobs` threads (the same count), and the limits checked. See
+/// [`perft_split`] for how the tree is shared.
 pub fn try_perft(pos: &Position, depth: u32, jobs: usize) -> Result<u64, PerftError> {
     check_limits(depth, jobs)?;
     if jobs == 1 || depth <= 1 {
         return Ok(perft_rec(pos, depth));
     }
-    Ok(try_divide(pos, depth, jobs)?.iter().map(|x| x.1).sum())
+    Ok(perft_split(pos, depth, jobs)?.nodes())
 }
 
 fn check_limits(depth: u32, jobs: usize) -> Result<(), PerftError> {
@@ -531,41 +531,100 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     }
 }
 
-/// [`divide`] on `jobs` threads: each takes the next unclaimed root move.
+/// [`divide`] on `jobs` threads (see [`perft_split`]).
 pub fn try_divide(pos: &Position, depth: u32, jobs: usize) -> Result<Vec<(Move, u64)>, PerftError> {
+    Ok(perft_split(pos, depth, jobs)?.divide)
+}
+
+/// A perft shared among threads: the counts per root move and how the work fell to
+/// each thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftSplit {
+    /// Leaves under each root move, in generation order.
+    pub divide: Vec<(Move, u64)>,
+    /// Leaves counted by each worker thread (index = rayon's thread index): the
+    /// balance of the split, since leaves are what costs.
+    pub leaves_per_thread: Vec<u64>,
+    /// Subtrees handed out as tasks (root moves at depth 2, (move, reply) pairs
+    /// deeper).
+    pub tasks: usize,
+    /// Leaves of the largest task. With work stealing no thread idles longer than
+    /// the largest task takes, so on `p` idle cores the speed-up is at least
+    /// `p / (1 + p · largest_task / nodes)`, whatever the machine's load does to the
+    /// leaves each thread ends up counting.
+    pub largest_task: u64,
+    /// The depth counted.
+    pub depth: u32,
+}
+
+impl PerftSplit {
+    /// The perft count: the sum over the root moves (1 at depth 0).
+    pub fn nodes(&self) -> u64 {
+        if self.depth == 0 {
+            1
+        } else {
+            self.divide.iter().map(|x| x.1).sum()
+        }
+    }
+}
+
+/// Perft on `jobs` rayon threads. The 44 root moves of the start have subtrees of quite different
+/// sizes, so from depth 3 on the tasks are the (move, reply) pairs, about two
+/// thousand subtrees of depth − 2 that rayon's work stealing spreads evenly: no thread
+/// sits idle at the end waiting for another's big subtree. Depth 2 splits the root
+/// moves.
+pub fn perft_split(pos: &Position, depth: u32, jobs: usize) -> Result<PerftSplit, PerftError> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
     check_limits(depth, jobs)?;
-    let list = pos.legal_moves();
-    let sub = |m: Move| perft_rec(&pos.after(m), depth.saturating_sub(1));
-    let threads = jobs.min(list.len());
-    if threads <= 1 {
-        return Ok(list.iter().map(|&m| (m, sub(m))).collect());
+    if depth == 0 {
+        return Ok(PerftSplit {
+            divide: Vec::new(),
+            leaves_per_thread: vec![1],
+            tasks: 0,
+            largest_task: 1,
+            depth,
+        });
     }
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    let mut counts = vec![0u64; list.len()];
-    let results: Vec<Vec<(usize, u64)>> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&m) = list.get(i) else { break };
-                        mine.push((i, sub(m)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    for (i, n) in results.into_iter().flatten() {
-        counts[i] = n;
-    }
-    Ok(list.iter().copied().zip(counts).collect())
+    let root = pos.legal_moves();
+    let leaves: Vec<AtomicU64> = (0..jobs).map(|_| AtomicU64::new(0)).collect();
+    let tasks = AtomicUsize::new(0);
+    let largest = AtomicU64::new(0);
+    // One task: the subtree under `p` of depth `d`, credited to the running thread.
+    let task = |p: &Position, d: u32| {
+        let n = perft_rec(p, d);
+        let t = rayon::current_thread_index().unwrap_or(0).min(jobs - 1);
+        leaves[t].fetch_add(n, Ordering::Relaxed);
+        tasks.fetch_add(1, Ordering::Relaxed);
+        largest.fetch_max(n, Ordering::Relaxed);
+        n
+    };
+    let under_root = |m: Move| -> u64 {
+        let p = pos.after(m);
+        if depth <= 2 {
+            return task(&p, depth - 1);
+        }
+        let replies = p.legal_moves();
+        replies[..]
+            .par_iter()
+            .map(|&r| task(&p.after(r), depth - 2))
+            .sum()
+    };
+    // A pool of its own even for one job: the nested `par_iter` must not spill onto
+    // rayon's global pool (all cores).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|_| PerftError::Jobs(jobs))?;
+    let root_moves: Vec<Move> = root.iter().copied().collect();
+    let counts: Vec<u64> = pool.install(|| root_moves.par_iter().map(|&m| under_root(m)).collect());
+    Ok(PerftSplit {
+        divide: root_moves.into_iter().zip(counts).collect(),
+        leaves_per_thread: leaves.into_iter().map(AtomicU64::into_inner).collect(),
+        tasks: tasks.into_inner(),
+        largest_task: largest.into_inner(),
+        depth,
+    })
 }
 
 #[cfg(test)]
@@ -577,6 +636,12 @@ mod perft_tests {
         let p = Position::initial();
         assert_eq!(try_perft(&p, 3, 2), Ok(perft(&p, 3)));
         assert_eq!(try_divide(&p, 2, 3), Ok(divide(&p, 2)));
+        assert_eq!(try_divide(&p, 3, 2), Ok(divide(&p, 3)));
+        let split = perft_split(&p, 3, 2).unwrap();
+        assert!(split.largest_task > 0 && split.largest_task < split.nodes() / 100);
+        assert_eq!(split.nodes(), perft(&p, 3));
+        assert_eq!(split.tasks as u64, perft(&p, 2));
+        assert_eq!(split.leaves_per_thread.iter().sum::<u64>(), perft(&p, 3));
         assert_eq!(
             try_perft(&p, 4_294_967_295, 1),
             Err(PerftError::DepthTooLarge(4_294_967_295))

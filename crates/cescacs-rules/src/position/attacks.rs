@@ -188,6 +188,45 @@ impl Position {
         (marker, knight)
     }
 
+    /// The check marker (and whether a single checker stands a knight jump away) and
+    /// the mate/stalemate status of this position, sharing one search for a legal
+    /// move between the two (a replay needs both after every move).
+    pub fn marker_and_status(&self) -> (CheckMarker, bool, Status) {
+        let (marker, knight, status, _) = self.evaluate_reached();
+        (marker, knight, status)
+    }
+
+    /// [`Position::marker_and_status`], and whether the side to move is in check.
+    pub(crate) fn evaluate_reached(&self) -> (CheckMarker, bool, Status, bool) {
+        let king = self.kings[self.side.index()];
+        let checkers = self.checkers_of(king, self.side.opponent());
+        // The checkers and the attack test agree except where the program emulation
+        // makes pinned pieces blind.
+        let in_check = if compat::king_move_test() {
+            self.is_check()
+        } else {
+            !checkers.as_slice().is_empty()
+        };
+        let has_move = self.has_legal_move(in_check);
+        let status = match (has_move, in_check) {
+            (true, _) => Status::Ongoing,
+            (false, true) => Status::Checkmate,
+            (false, false) => Status::Stalemate,
+        };
+        let marker = match checkers.as_slice() {
+            [] => return (CheckMarker::None, false, status, in_check),
+            // The checkers and the attack test agree outside the oracle emulation, so
+            // the search above answers the mate question too.
+            _ if in_check && !has_move => CheckMarker::Mate,
+            _ if !in_check && !self.has_legal_move(true) => CheckMarker::Mate,
+            [(_, true)] => CheckMarker::Adjoining,
+            [_] => CheckMarker::Afar,
+            _ => CheckMarker::Double,
+        };
+        let knight = matches!(checkers.as_slice(), [(c, _)] if king.is_knight_jump(*c));
+        (marker, knight, status, in_check)
+    }
+
     /// Whether the single checker (if exactly one) stands a knight jump from the King;
     /// used by the seed-mode writer, where `+^` is reserved for knight-jump checks.
     pub fn is_knight_jump_check(&self) -> bool {

@@ -319,6 +319,11 @@ impl Position {
         })
     }
 
+    /// Number of pieces of `side`, King included.
+    pub fn piece_count(&self, side: Side) -> u32 {
+        self.occ[side.index()].count()
+    }
+
     /// Count of each kind for `side`, used by the insufficient-material rule.
     pub fn material(&self, side: Side) -> [u8; 9] {
         let mut counts = [0u8; 9];

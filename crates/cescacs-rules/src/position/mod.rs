@@ -86,6 +86,10 @@ impl Bits {
         self.0[i >> 6] &= !(1 << (i & 63));
     }
     #[inline]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
     fn contains(self, c: Cell) -> bool {
         let i = c.index();
         self.0[i >> 6] & (1 << (i & 63)) != 0

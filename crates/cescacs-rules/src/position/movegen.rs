@@ -31,14 +31,18 @@ impl Position {
                     .any(|&m| scratch.is_legal_pseudo(m, in_check));
             }
         }
-        // The King first: when in check its steps are the likeliest way out.
+        // In check the King first: its steps are the likeliest way out. Otherwise the
+        // King last: another piece's move is almost always legal and its test cheap (a
+        // pin lookup), while each King step costs an attack test.
         let king = self.kings[self.side.index()];
-        self.piece_moves(&mut buf, king, in_check);
-        if buf
-            .as_slice()
-            .iter()
-            .any(|&m| scratch.is_legal_pseudo(m, in_check))
-        {
+        let king_moves = |buf: &mut FixedMoves, scratch: &mut Position| {
+            buf.clear();
+            self.piece_moves(buf, king, in_check);
+            buf.as_slice()
+                .iter()
+                .any(|&m| scratch.is_legal_pseudo(m, in_check))
+        };
+        if in_check && king_moves(&mut buf, &mut scratch) {
             return true;
         }
         let mut found = false;
@@ -55,7 +59,7 @@ impl Position {
                 .iter()
                 .any(|&m| scratch.is_legal_pseudo(m, in_check));
         });
-        found
+        found || (!in_check && king_moves(&mut buf, &mut scratch))
     }
 
     /// The pseudo-legal moves of the piece on `from` that the full generator would
@@ -89,6 +93,34 @@ impl Position {
         for i in 0..buf.n {
             let m = buf.moves[i];
             if scratch.is_legal_pseudo(m, in_check) {
+                buf.moves[j] = m;
+                j += 1;
+            }
+        }
+        buf.n = j;
+    }
+
+    /// The legal moves from `from` to `to` into `buf` (generation order): the piece's
+    /// pseudo-legal moves, and the legality test only for those that reach `to`.
+    /// `in_check`: whether the side to move is in check, when the caller knows it.
+    pub(crate) fn legal_from_to(
+        &self,
+        from: Cell,
+        to: Cell,
+        in_check: Option<bool>,
+        buf: &mut FixedMoves,
+    ) {
+        let in_check = in_check.unwrap_or_else(|| self.is_check());
+        self.pseudo_from(from, in_check, buf);
+        let mut scratch: Option<Position> = None;
+        let mut j = 0;
+        for i in 0..buf.n {
+            let m = buf.moves[i];
+            if m.to != to {
+                continue;
+            }
+            let s = scratch.get_or_insert_with(|| self.clone());
+            if s.is_legal_pseudo(m, in_check) {
                 buf.moves[j] = m;
                 j += 1;
             }
