@@ -15,7 +15,7 @@
 use crate::diag::{Code, Diagnostic, LineIndex, Severity};
 use crate::letters::{LetterRead, LetterTable, PieceKind};
 use crate::model::*;
-use crate::read::{MAX_VARIATION_DEPTH, Record};
+use crate::read::{MAX_GAME_NODES, MAX_VARIATION_DEPTH, Record};
 
 /// Reads every record of a file (the default reader, see the module documentation).
 /// Same records and diagnostics as [`crate::read::read_str`], which uses pest; then the
@@ -577,9 +577,21 @@ struct Ctx<'a, 'l> {
     loc: &'l mut Locator<'a>,
     letters: LetterTable,
     diags: Vec<Diagnostic>,
+    /// Moves, comments and variations read so far (see [`MAX_GAME_NODES`]).
+    nodes: usize,
 }
 
 impl<'a> Ctx<'a, '_> {
+    /// Counts one node: past [`MAX_GAME_NODES`] the record goes to the pest reader,
+    /// which counts the same nodes and reports the one that crossed the cap.
+    fn count(&mut self) -> Result<(), Fail> {
+        self.nodes += 1;
+        if self.nodes > MAX_GAME_NODES {
+            return Err(Fail);
+        }
+        Ok(())
+    }
+
     fn span(&mut self, start: usize, end: usize) -> Span {
         let (line, col) = self.loc.at(self.base + start);
         Span {
@@ -649,6 +661,7 @@ fn read_record_fast<'a>(
         loc,
         letters: LetterTable::standard(),
         diags: Vec::new(),
+        nodes: 0,
     };
     let span = Span {
         start,
@@ -824,6 +837,7 @@ fn movetext(ctx: &mut Ctx<'_, '_>, mut i: usize) -> Result<Built, Fail> {
         let d = depth_dots(t, i);
         match t.get(d) {
             Some(b'{') => {
+                ctx.count()?;
                 let (e, c) = comment(ctx, i, d)?;
                 top(&mut stack).line.items.push(Item::Comment(c));
                 i = e;
@@ -839,6 +853,7 @@ fn movetext(ctx: &mut Ctx<'_, '_>, mut i: usize) -> Result<Built, Fail> {
                     label = Some(n);
                     e = ne + 1;
                 }
+                ctx.count()?;
                 if stack.len() > MAX_VARIATION_DEPTH {
                     return Err(Fail);
                 }
@@ -903,6 +918,7 @@ fn movetext(ctx: &mut Ctx<'_, '_>, mut i: usize) -> Result<Built, Fail> {
         result = Some(parsed);
         i = skip_ws(t, e);
         while t.get(depth_dots(t, i)) == Some(&b'{') {
+            ctx.count()?;
             let (e, c) = comment(ctx, i, depth_dots(t, i))?;
             final_comments.push(c);
             i = skip_ws(t, e);
@@ -1099,6 +1115,7 @@ fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<u
             f.expect = Expect::Number;
         }
     }
+    ctx.count()?;
     f.line.items.push(Item::Move(node));
     Ok(Some(e))
 }

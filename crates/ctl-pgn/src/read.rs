@@ -15,6 +15,14 @@ use crate::grammar::{CtlPgnParser, Rule};
 /// header). Real records nest a few levels.
 pub const MAX_VARIATION_DEPTH: usize = 200;
 
+/// A game holds at most this many moves, comments and variations (together, in every
+/// line, comments after the result included). The token that would be one more is
+/// a located error ([`Code::TooLarge`]) and the record has no model; the next record
+/// is read as usual. Real games hold a few thousand; the cap bounds the model's
+/// memory (some 100–200 bytes a node, so at most about 40 MB) whatever the input,
+/// as classic PGN's `MAX_GAME_NODES` does. Both readers count the same nodes.
+pub const MAX_GAME_NODES: usize = 200_000;
+
 /// One record of a file, as read.
 #[derive(Debug, Clone)]
 pub struct Record {
@@ -666,6 +674,8 @@ struct MovetextBuilder {
     stack: Vec<Frame>,
     result: Option<GameResult>,
     final_comments: Vec<Comment>,
+    /// Moves, comments and variations read so far (see [`MAX_GAME_NODES`]).
+    nodes: usize,
 }
 
 impl MovetextBuilder {
@@ -674,15 +684,36 @@ impl MovetextBuilder {
             stack: vec![Frame::new(Span::default(), None, 1, Side::White)],
             result: None,
             final_comments: Vec::new(),
+            nodes: 0,
         }
+    }
+
+    /// Counts one node at `pspan`; `None` (with the error) past [`MAX_GAME_NODES`].
+    fn count(&mut self, ctx: &mut Ctx<'_>, pspan: pest::Span<'_>) -> Option<()> {
+        self.nodes += 1;
+        if self.nodes > MAX_GAME_NODES {
+            ctx.diag(
+                Severity::Error,
+                Code::TooLarge,
+                pspan,
+                format!(
+                    "game larger than {MAX_GAME_NODES} moves, comments and variations: not read"
+                ),
+            );
+            return None;
+        }
+        Some(())
     }
 
     /// Takes one token. `None` after an error (reported in `ctx`): the record has no
     /// model, and no more tokens are to be fed.
     fn feed(&mut self, ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Option<()> {
-        let stack = &mut self.stack;
         let rule = p.as_rule();
         let pspan = p.as_span();
+        if matches!(rule, Rule::comment | Rule::rav_open | Rule::half) {
+            self.count(ctx, pspan)?;
+        }
+        let stack = &mut self.stack;
         if self.result.is_some() {
             if rule == Rule::comment {
                 self.final_comments.push(build_comment(ctx, p));

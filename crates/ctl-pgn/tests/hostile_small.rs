@@ -52,3 +52,55 @@ fn nested_variations_beyond_the_limit_are_one_located_error() {
     let (line, _, msg) = first_error(&src).unwrap();
     assert_eq!(line, 1, "{msg}");
 }
+
+/// A record of `MAX_GAME_NODES` comments then one more node `extra` (`at` bytes in), then a second
+/// record: the first is one located error at `extra`, from both readers, and the second
+/// is read.
+fn over_the_node_cap(extra: &str, at: u32) {
+    let n = ctl_pgn::MAX_GAME_NODES;
+    let mut src = String::from("[Variant \"C'escacs\"]\n\n");
+    src.push_str(&"{} ".repeat(n));
+    src.push_str(extra);
+    src.push_str(" *\n\n[Variant \"C'escacs\"]\n\n1. E7-E13 *\n");
+    let col = 1 + 3 * n as u32 + at;
+    for (name, recs) in [
+        ("fast", ctl_pgn::read_str("t", &src)),
+        ("pest", ctl_pgn::read::read_str("t", &src)),
+    ] {
+        assert_eq!(recs.len(), 2, "{name}");
+        assert!(recs[0].game.is_none(), "{name}");
+        let e: Vec<_> = recs[0]
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .collect();
+        assert_eq!(e.len(), 1, "{name}: {e:?}");
+        assert_eq!(e[0].code, ctl_pgn::Code::TooLarge, "{name}");
+        assert_eq!((e[0].line, e[0].col), (3, col), "{name}: {}", e[0].message);
+        assert!(e[0].message.contains("200000"), "{}", e[0].message);
+        assert!(recs[1].game.is_some(), "{name}: the next record is read");
+    }
+}
+
+#[test]
+fn a_comment_over_the_node_cap_is_one_located_error() {
+    over_the_node_cap("{a}", 0);
+}
+
+#[test]
+fn a_move_over_the_node_cap_is_one_located_error() {
+    over_the_node_cap("1. E7-E13", 3);
+}
+
+#[test]
+fn a_variation_over_the_node_cap_is_one_located_error() {
+    over_the_node_cap("(1. E7-E12)", 0);
+}
+
+#[test]
+fn a_game_at_the_node_cap_is_read() {
+    let n = ctl_pgn::MAX_GAME_NODES;
+    let src = format!("[Variant \"C'escacs\"]\n\n{}*\n", "{} ".repeat(n));
+    let recs = ctl_pgn::read_str("t", &src);
+    assert!(recs[0].game.is_some(), "{:?}", recs[0].diagnostics.first());
+}
