@@ -153,6 +153,33 @@ const FAMILIES: &[Family] = &[
         make: |n| repeat("1. e4 ", "{a} ", n, "*\n"),
     },
     Family {
+        // Text that never ends a line or a game: the splitter's boundary limit, not
+        // the binary check (no NUL byte), is what stops it.
+        name: "pgn endless `x`, no line break",
+        from: "pgn",
+        ext: "pgn",
+        make: |n| vec![b'x'; n],
+    },
+    Family {
+        name: "xiangqi-pgn sibling variations `(1. h2e2)`",
+        from: "xiangqi-pgn",
+        ext: "pgn",
+        make: |n| {
+            repeat(
+                "[Game \"Chinese Chess\"]\n\n1. h2e2 ",
+                "(1. c3c4) ",
+                n,
+                "*\n",
+            )
+        },
+    },
+    Family {
+        name: "xiangqi-pgn `{a}` comments, one line",
+        from: "xiangqi-pgn",
+        ext: "pgn",
+        make: |n| repeat("[Game \"Chinese Chess\"]\n\n1. h2e2 ", "{a} ", n, "*\n"),
+    },
+    Family {
         name: "ctl-pgn endless NUL bytes",
         from: "ctl-pgn",
         ext: "ctlpgn",

@@ -17,6 +17,11 @@ use std::path::Path;
 /// How much decompressed text [`Input::head`] holds (less when the input is shorter).
 pub const HEAD_BYTES: usize = 64 << 10;
 
+/// This many zero bytes in a row in an input's head make it binary
+/// ([`Input::binary_at`]): no text encoding but UTF-32 has them (UTF-16 is decoded
+/// first), and binary files nearly always do.
+pub const BINARY_NUL_RUN: usize = 8;
+
 /// A compression recognised from an input's magic bytes or an output's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
@@ -207,6 +212,30 @@ impl Input {
     /// The first bytes of the (decompressed) text, for format detection.
     pub fn head(&self) -> &[u8] {
         &self.head
+    }
+
+    /// Where the head holds a run of [`BINARY_NUL_RUN`] zero bytes, when this input was
+    /// neither decoded (UTF-16 found in the head) nor given an encoding: binary data
+    /// (an executable, an image, `/dev/zero`, a file whose tail was never written),
+    /// not game text. Read as text, such bytes make a game of thousands of skipped
+    /// characters or nothing at all instead of one clear error. A stray NUL byte
+    /// inside text is left to the format readers, which report it in its game; an
+    /// input given an encoding is read as that says.
+    pub fn binary_at(&self) -> Option<usize> {
+        if self.decoded_from.is_some() || self.encoding.is_some() {
+            return None;
+        }
+        let mut from = 0;
+        while let Some(i) = memchr::memchr(0, &self.head[from..]) {
+            let at = from + i;
+            let run = self.head[at..].iter().take_while(|&&b| b == 0).count();
+            // A short input of zeros only is binary too.
+            if run >= BINARY_NUL_RUN || (at == 0 && run == self.head.len()) {
+                return Some(at);
+            }
+            from = at + run;
+        }
+        None
     }
 
     /// Cuts this input as `framing` says, whatever the run's default.

@@ -35,7 +35,7 @@ mod session;
 mod split;
 mod walk;
 
-pub use input::{Compression, HEAD_BYTES, Input};
+pub use input::{BINARY_NUL_RUN, Compression, HEAD_BYTES, Input};
 pub use output::{OutputFile, interrupt_flag, remove_temporaries, stdout_encoder};
 pub use report::{ReportWriter, print_diagnostic, print_line};
 pub use session::{

@@ -121,6 +121,23 @@ fn open_grouped(
         if let Some(e) = encoding {
             input = input.with_encoding(e);
         }
+        if let Some(at) = input.binary_at() {
+            // Docs: io.md "Binary input". `--from` names a format, not bytes.
+            let before = &input.head()[..at];
+            let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+            let start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let col = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
+            note(&format!(
+                "{}:{line}:{col}: error: NUL byte (byte {at}): binary data, not {} text; not read (give --encoding to read it as text)",
+                path.display(),
+                format.name()
+            ));
+            had_errors = true;
+            continue;
+        }
         files.push(path);
         match groups.iter_mut().find(|(g, _)| *g == format) {
             Some((_, list)) => list.push(input),
@@ -128,7 +145,12 @@ fn open_grouped(
         }
     }
     if groups.is_empty() {
-        return Err("no input files".into());
+        return Err(if had_errors {
+            "no input could be read (see above)"
+        } else {
+            "no input files"
+        }
+        .into());
     }
     Ok(Inputs {
         groups,
@@ -163,6 +185,88 @@ mod tests {
         assert!(opened.had_errors && notes.len() == 2, "{notes:?}");
         let none = open_inputs(&[], None, None, (None, None), &mut |_| {});
         assert_eq!(none.err().as_deref(), Some("no input files"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn binary_input_is_a_located_error_unless_an_encoding_is_given() {
+        let dir = std::env::temp_dir().join(format!("cescacs-binary-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bin = dir.join("zeros.pgn");
+        let mut bytes = b"[Event \"x\"]\n\n1. e4 ".to_vec();
+        bytes.extend(std::iter::repeat_n(0u8, 1000));
+        std::fs::write(&bin, &bytes).unwrap();
+        let good = dir.join("good.pgn");
+        std::fs::write(&good, "[Event \"x\"]\n\n1. e4 *\n").unwrap();
+        for from in [None, Some(Format::Pgn)] {
+            let mut notes = Vec::new();
+            let paths = [bin.clone(), good.clone()];
+            let opened = open_inputs(&paths, from, None, (None, None), &mut |n| {
+                notes.push(n.to_string())
+            })
+            .unwrap();
+            assert!(opened.had_errors);
+            assert_eq!(
+                opened.files,
+                std::slice::from_ref(&good),
+                "the next input goes on"
+            );
+            assert_eq!(notes.len(), 1, "{notes:?}");
+            assert!(
+                notes[0].ends_with(
+                    "zeros.pgn:3:7: error: NUL byte (byte 19): binary data, not pgn text; not read (give --encoding to read it as text)"
+                ),
+                "{notes:?}"
+            );
+            let none = open_inputs(
+                std::slice::from_ref(&bin),
+                from,
+                None,
+                (None, None),
+                &mut |_| {},
+            );
+            assert_eq!(
+                none.err().as_deref(),
+                Some("no input could be read (see above)")
+            );
+        }
+        // A stray NUL byte in text is the readers' to report, in its game.
+        let stray = dir.join("stray.pgn");
+        std::fs::write(&stray, b"[Event \"x\"]\n\n1. e4\0 *\n").unwrap();
+        let opened = open_inputs(
+            std::slice::from_ref(&stray),
+            None,
+            None,
+            (None, None),
+            &mut |_| {},
+        );
+        assert!(!opened.unwrap().had_errors);
+        // An encoding named by the user decides: the bytes are read as text.
+        let enc = Some(TextEncoding::Decode(
+            cescacs_batch::encoding_rs::WINDOWS_1252,
+        ));
+        let opened = open_inputs(
+            std::slice::from_ref(&bin),
+            None,
+            enc,
+            (None, None),
+            &mut |_| {},
+        );
+        assert!(!opened.unwrap().had_errors);
+        // UTF-16 (zero bytes in every other place) is text, not binary.
+        let utf16: Vec<u8> = "[Event \"x\"]\n\n1. e4 *\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        std::fs::write(&bin, utf16).unwrap();
+        let opened = open_inputs(
+            std::slice::from_ref(&bin),
+            None,
+            None,
+            (None, None),
+            &mut |_| {},
+        );
+        assert!(!opened.unwrap().had_errors);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -45,6 +45,7 @@ mod format;
 mod inputs;
 mod jobs;
 mod pcn_input;
+pub use pcn_input::MAX_PCN_DOCUMENT_BYTES;
 mod picture;
 mod record;
 mod select;

@@ -17,6 +17,15 @@ fn kind(doc: &pcn::Game) -> Option<crate::GameKind> {
     }
 }
 
+/// A PCN document (one top-level object, or one element of an array of documents)
+/// longer than this many bytes is a located error, not read; the next document is.
+/// Reading a document builds a raw JSON tree, then the typed model, then the replay:
+/// about 26 bytes of memory per byte of JSON at worst (a board of many empty cells
+/// and short moves), so this cap bounds one document's memory to about 110 MiB. A
+/// real game is far smaller: a C'escacs game of 20,000 plies written by `--to pcn` is
+/// under 1 MiB. Documented in docs/hostile-input.md and docs/pcn.md.
+pub const MAX_PCN_DOCUMENT_BYTES: usize = 4 << 20;
+
 pub(crate) fn read(raw: &RawGame) -> Vec<Record> {
     // serde_json finds where each top-level value ends; pcn then reads each value's own
     // bytes, which (unlike a parsed `Value`) still shows a key written twice.
@@ -48,6 +57,21 @@ pub(crate) fn read(raw: &RawGame) -> Vec<Record> {
         } else {
             String::new()
         };
+        // An array in one piece comes only from callers holding it in memory (the
+        // splitter cuts arrays into their documents): the cap is per document.
+        if bytes.len() > MAX_PCN_DOCUMENT_BYTES && !bytes.trim_ascii_start().starts_with(b"[") {
+            let mut r = Record::failed(
+                Format::Pcn,
+                error(format!(
+                    "document of {} bytes, over the PCN cap of {} bytes: not read",
+                    bytes.len(),
+                    MAX_PCN_DOCUMENT_BYTES
+                )),
+            );
+            r.location = at;
+            records.push(r);
+            continue;
+        }
         let docs = match pcn::from_slice_many_with_warnings(bytes) {
             Ok(docs) => docs,
             Err(e) => {

@@ -166,3 +166,34 @@ fn nothing_panics_on_garbage() {
         }
     }
 }
+
+#[test]
+fn a_pcn_document_over_the_cap_is_one_error_and_the_next_is_read() {
+    use cescacs_convert::MAX_PCN_DOCUMENT_BYTES;
+    let one = Record::from_bytes(Format::Pgn, PGN.as_bytes())
+        .write(Format::Pcn, &Options::default())
+        .unwrap()
+        .text;
+    // The same document padded inside with spaces past the cap (cheap: refused unread).
+    let big = format!("{{{}{}", " ".repeat(MAX_PCN_DOCUMENT_BYTES), &one[1..]);
+    let r = Record::read_all(Format::Pcn, &raw_game(big.as_bytes()));
+    assert_eq!(r.len(), 1);
+    let d = r[0].diagnostics();
+    assert!(
+        d.iter().any(|d| d.severity == Severity::Error
+            && d.message.contains("over the PCN cap of 4194304 bytes")),
+        "{d:?}"
+    );
+    // Documents one after another: only the large one is refused.
+    let two = format!("{big}\n{one}\n");
+    let r = Record::read_all(Format::Pcn, &raw_game(two.as_bytes()));
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[1].kind(), Some(GameKind::Chess));
+    // An array of many small documents (what `--to pcn` writes) is read back whole.
+    let n = MAX_PCN_DOCUMENT_BYTES / one.len() + 2;
+    let array = format!("[{}]", vec![one.as_str(); n].join(","));
+    assert!(array.len() > MAX_PCN_DOCUMENT_BYTES);
+    let all = Record::read_all(Format::Pcn, &raw_game(array.as_bytes()));
+    assert_eq!(all.len(), n);
+    assert!(all.iter().all(|r| r.kind() == Some(GameKind::Chess)));
+}
