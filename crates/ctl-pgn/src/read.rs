@@ -292,8 +292,15 @@ fn read_tokenwise(ctx: &mut Ctx<'_>, text: &str) -> Option<Game> {
             ctx.base = base;
         }
     };
+    // Past MAX_GAME_NODES the rest of the record is not read at all: a record that
+    // large never takes the whole-record parse, so no other verdict is owed, and
+    // reading on would cost time for a game that is refused anyway.
+    let over_cap = |ctx: &Ctx<'_>| ctx.diags.last().is_some_and(|d| d.code == Code::TooLarge);
     while let Ok((pairs, end)) = parse_at(Rule::element, text, pos) {
         feed(ctx, pairs, pos);
+        if over_cap(ctx) {
+            return None;
+        }
         last = pos;
         pos = skip_ws(text, end);
     }
@@ -304,6 +311,9 @@ fn read_tokenwise(ctx: &mut Ctx<'_>, text: &str) -> Option<Game> {
         pos = skip_ws(text, end);
         while let Ok((pairs, end)) = parse_at(Rule::comment, text, pos) {
             feed(ctx, pairs, pos);
+            if over_cap(ctx) {
+                return None;
+            }
             pos = skip_ws(text, end);
         }
     }

@@ -104,3 +104,19 @@ fn a_game_at_the_node_cap_is_read() {
     let recs = ctl_pgn::read_str("t", &src);
     assert!(recs[0].game.is_some(), "{:?}", recs[0].diagnostics.first());
 }
+
+#[test]
+fn over_the_node_cap_the_rest_of_the_record_is_not_read() {
+    // A syntax error after the node that crossed the cap does not change the verdict:
+    // the rest of a refused record is not read.
+    let n = ctl_pgn::MAX_GAME_NODES;
+    let src = format!("[Variant \"C'escacs\"]\n\n{}{{a}} E7- *\n", "{} ".repeat(n));
+    let recs = ctl_pgn::read_str("t", &src);
+    let e: Vec<_> = recs[0]
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .collect();
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].code, ctl_pgn::Code::TooLarge);
+}
