@@ -114,17 +114,22 @@ fn document(doc: Result<(pcn::Game, Vec<pcn::Warning>), pcn::ReadError>) -> Reco
     record
         .diagnostics
         .extend(cache_warnings.iter().map(|w| warning(w.to_string())));
-    let decoded = match kind(&doc) {
-        Some(crate::GameKind::Cescacs) => {
+    let Some(game_kind) = kind(&doc) else {
+        // An unknown board: the document is the game, kept once (not also as
+        // `source_pcn`, which would double the largest part of its memory).
+        record.game = Some(Game::Pcn(doc));
+        return record;
+    };
+    let decoded = match game_kind {
+        crate::GameKind::Cescacs => {
             pcn_convert::cescacs::from_pcn(&doc).map(|(g, w)| (crate::cescacs::from_model(g), w))
         }
-        Some(crate::GameKind::Chess) => {
+        crate::GameKind::Chess => {
             pcn_convert::chess::from_pcn(&doc).map(|(g, w)| (Game::Chess(g), w))
         }
-        Some(crate::GameKind::Xiangqi) => {
+        crate::GameKind::Xiangqi => {
             pcn_convert::xiangqi::from_pcn(&doc).map(|(g, w)| (Game::Xiangqi(g), w))
         }
-        None => Ok((Game::Pcn(doc.clone()), Vec::new())),
     };
     match decoded {
         Ok((game, warnings)) => {
