@@ -80,6 +80,9 @@ fn over_the_node_cap(extra: &str, at: u32) {
         assert!(e[0].message.contains("200000"), "{}", e[0].message);
         assert!(recs[1].game.is_some(), "{name}: the next record is read");
     }
+    if let ctl_pgn::fast::Agreement::Differ(why) = ctl_pgn::fast::compare_readers(&src) {
+        panic!("fast and pest readers differ: {why}");
+    }
 }
 
 #[test]
