@@ -4,8 +4,9 @@
 //!
 //! Each family is one shape an attacker (or a broken exporter) can produce cheaply:
 //! long runs of ellipses or dots, a line of thousands of comments, deep variations,
-//! a PCN board of n cells with n moves, a long TLPD tag, and for every input format a
-//! stream of NUL bytes with no game boundary (`/dev/zero`). Sizes are counts of the
+//! a PCN board of n cells with n moves, a long TLPD tag, for every input format a
+//! stream of NUL bytes (`/dev/zero`: refused at once as binary input), and text with
+//! no game boundary (stopped by the splitter's boundary limit). Sizes are counts of the
 //! repeated unit (10× per step by default). Time and memory come from `/usr/bin/time`
 //! (wall time, user + system CPU time, maximum resident set size of the child).
 
