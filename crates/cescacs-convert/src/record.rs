@@ -442,10 +442,17 @@ impl Record {
                     // could not carry is lost here.
                     warnings.extend(self.pcn_warnings.iter().cloned());
                 }
-                return Ok(Written {
-                    text: pcn::to_string(&doc),
-                    warnings,
-                });
+                let text = pcn::to_string(&doc);
+                if text.len() > crate::MAX_PCN_DOCUMENT_BYTES {
+                    // Written all the same (nothing is dropped), but the user must know
+                    // that our own reader refuses it.
+                    warnings.push(crate::warning(format!(
+                        "the PCN document is {} bytes, over the {} bytes a PCN reader of this toolkit accepts: it cannot be read back with cescacs",
+                        text.len(),
+                        crate::MAX_PCN_DOCUMENT_BYTES
+                    )));
+                }
+                return Ok(Written { text, warnings });
             }
             (Game::Cescacs { record, .. }, Format::CtlPgn) => {
                 crate::cescacs::write(record, options)

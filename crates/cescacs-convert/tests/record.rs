@@ -197,3 +197,22 @@ fn a_pcn_document_over_the_cap_is_one_error_and_the_next_is_read() {
     assert_eq!(all.len(), n);
     assert!(all.iter().all(|r| r.kind() == Some(GameKind::Chess)));
 }
+
+#[test]
+fn a_pcn_document_too_large_to_read_back_is_written_with_a_warning() {
+    use cescacs_convert::MAX_PCN_DOCUMENT_BYTES;
+    let comment = "a".repeat(MAX_PCN_DOCUMENT_BYTES + 1);
+    let pgn = format!("[Result \"*\"]\n\n1. e4 {{{comment}}} e5 *\n");
+    let written = Record::from_bytes(Format::Pgn, pgn.as_bytes())
+        .write(Format::Pcn, &Options::default())
+        .unwrap();
+    assert!(written.text.len() > MAX_PCN_DOCUMENT_BYTES);
+    assert!(
+        written
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("cannot be read back")),
+        "{:?}",
+        written.warnings
+    );
+}
