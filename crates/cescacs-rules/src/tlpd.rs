@@ -494,7 +494,7 @@ impl std::str::FromStr for Position {
     }
 }
 
-/// Writes the seed form of the TLPD with the standard letters, as [`write`] does.
+/// Writes the seed form of the TLPD with the standard letters, as [`write()`] does.
 impl std::fmt::Display for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&write(self))

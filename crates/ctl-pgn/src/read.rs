@@ -196,7 +196,7 @@ pub(crate) fn read_record(
 }
 
 /// Records longer than this many bytes are parsed one token at a time
-/// ([`read_tokenwise`]) instead of in one pest call. pest keeps the pair tree of the
+/// (`read_tokenwise`) instead of in one pest call. pest keeps the pair tree of the
 /// whole parse (about 80 bytes of tree per byte of movetext: a 12 MB record took
 /// 941 MB), so the whole-record parse is kept for records where that stays small
 /// (at most about 20 MB of tree).

@@ -137,7 +137,7 @@ pub fn check(file: &str, src: &str, options: Options) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// How the [`write`] entry point spells check markers.
+/// How the [`write()`] entry point spells check markers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Markers {
     /// Recomputed from the positions, seed mode (§6.4): `+` for a single check,
@@ -150,7 +150,7 @@ pub enum Markers {
     AsRead,
 }
 
-/// What [`write`] produced.
+/// What [`write()`] produced.
 #[derive(Debug, Clone)]
 pub struct Written {
     /// The records that could be written, in file order.
