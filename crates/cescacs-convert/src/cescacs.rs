@@ -67,6 +67,7 @@ pub(crate) fn read(raw: &RawGame, strict: bool) -> Record {
                 record,
                 position: replayed.position,
                 plies: replayed.plies,
+                moves: replayed.moves,
             });
         }
         None if !bad => out
@@ -85,6 +86,7 @@ pub(crate) fn from_model(record: ctl_pgn::Game) -> Game {
         record,
         position,
         plies,
+        moves: Vec::new(),
     }
 }
 

@@ -15,6 +15,9 @@ pub enum Game {
         position: Option<cescacs_rules::Position>,
         /// Main-line half-moves played.
         plies: usize,
+        /// The first main-line half-moves as the reader's replay resolved them (empty
+        /// for a game decoded from PCN): the PCN writer plays them without resolving.
+        moves: Vec<cescacs_rules::Move>,
     },
     /// A classic chess game.
     Chess(chess_pgn::Game),
@@ -368,7 +371,9 @@ impl Record {
             return Ok((doc.clone(), Vec::new()));
         }
         let converted = match self.game.as_ref().ok_or(WriteError::HasErrors)? {
-            Game::Cescacs { record, .. } => pcn_convert::cescacs::to_pcn(record),
+            Game::Cescacs { record, moves, .. } => {
+                pcn_convert::cescacs::to_pcn_resolved(record, moves)
+            }
             Game::Chess(g) => pcn_convert::chess::to_pcn(g),
             Game::Xiangqi(g) => pcn_convert::xiangqi::to_pcn(g),
             Game::Pcn(doc) => return Ok((doc.clone(), Vec::new())),

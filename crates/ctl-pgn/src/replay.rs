@@ -38,6 +38,9 @@ pub struct Replayed {
     pub tlpd: Option<String>,
     /// Main-line half-moves played.
     pub plies: usize,
+    /// Those half-moves as the rules engine resolved them (`plies` of them), so that a
+    /// converter does not resolve the record a second time.
+    pub moves: Vec<cescacs_rules::Move>,
     /// Whether every main-line move was played.
     pub complete: bool,
     /// Everything the reader and the replay found, in order.
@@ -92,6 +95,7 @@ pub fn replay_record(file: &str, record: Record, options: Options) -> Replayed {
         position: None,
         tlpd: None,
         plies: 0,
+        moves: Vec::new(),
         complete: false,
         diagnostics: Vec::new(),
     };
@@ -111,6 +115,7 @@ pub fn replay_record(file: &str, record: Record, options: Options) -> Replayed {
                 check_end(&mut ctx, g, &pos, Some(&history));
             }
             out.tlpd = Some(cescacs_tlpd::write(&pos));
+            out.moves = history.moves().to_vec();
             out.position = Some(pos);
             out.plies = plies;
             out.complete = complete;

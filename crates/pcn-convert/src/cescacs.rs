@@ -323,10 +323,12 @@ fn node_value(ply: usize, m: &MoveNode, token: String) -> Value {
 }
 
 /// `items` of a line (moves as `{"ply": n, ...}` into `out`, comments, variations
-/// with their own `moves`) replayed from `start`.
+/// with their own `moves`) replayed from `start`. The first `known.len()` moves of the
+/// line are taken as already resolved (by the reader's replay), the rest resolved here.
 fn line_value(
     start: &Position,
     line: &Line,
+    known: &[Move],
     out: &mut Vec<pcn::Move>,
 ) -> Result<Vec<Value>, ConvertError> {
     let mut pos = start.clone();
@@ -341,10 +343,15 @@ fn line_value(
             Item::Move(m) => {
                 // The token's standard text, written once for both uses.
                 let token = m.token.to_standard();
-                let mv = resolve_text(&pos, m, &token).map_err(|reason| ConvertError::Record {
-                    ply: out.len(),
-                    reason,
-                })?;
+                let mv = match known.get(ply) {
+                    Some(&mv) => mv,
+                    None => {
+                        resolve_text(&pos, m, &token).map_err(|reason| ConvertError::Record {
+                            ply: out.len(),
+                            reason,
+                        })?
+                    }
+                };
                 out.push(encode(&pos, mv));
                 items.push(node_value(ply, m, token));
                 if keep_before {
@@ -359,7 +366,7 @@ fn line_value(
                     reason: "variation replaces no move of its line".into(),
                 })?;
                 let mut vm = Vec::new();
-                let vitems = line_value(&vstart, &v.line, &mut vm)?;
+                let vitems = line_value(&vstart, &v.line, &[], &mut vm)?;
                 let mut o = Map::new();
                 if let Some(l) = v.label {
                     o.insert("label".into(), json!(l));
@@ -405,9 +412,20 @@ fn start_of(game: &Game) -> Result<Position, ConvertError> {
 /// `cescacs-rules` (a record that does not replay is an error); every field of the
 /// model is carried, so the warning list is empty.
 pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
+    to_pcn_resolved(game, &[])
+}
+
+/// [`to_pcn`] given the first main-line moves as `ctl_pgn::replay` resolved them
+/// ([`ctl_pgn::replay::Replayed::moves`]): those are played without being parsed and
+/// resolved again, the rest (and every variation) are resolved here. `main` must be
+/// the resolution of the record's own main line from its own start position.
+pub fn to_pcn_resolved(
+    game: &Game,
+    main: &[Move],
+) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
     let start = start_of(game)?;
-    let mut moves = Vec::new();
-    let items = line_value(&start, &game.main, &mut moves)?;
+    let mut moves = Vec::with_capacity(main.len());
+    let items = line_value(&start, &game.main, main, &mut moves)?;
     let mut doc = pcn::Game::new(board_of(&start));
     doc.previous_moves = moves;
     doc.status = game
