@@ -1,7 +1,7 @@
 //! Commands on one position: `perft`, `moves`, `show`.
 
 use crate::bulk::{EXIT_CANNOT_RUN, EXIT_OK};
-use board_svg::{HexMan, XiangqiMan};
+use board_svg::HexMan;
 use cescacs_hex::Cell;
 use cescacs_rules::{Letters, Position, Side};
 use std::io::{self, Write};
@@ -205,79 +205,21 @@ fn show_chess(fen: &str, svg: Option<&Path>, last_move: Option<&str>) -> i32 {
 }
 
 fn show_xiangqi(fen: &str, svg: Option<&Path>, last_move: Option<&str>) -> i32 {
-    let position = match xiangqi::Position::from_fen(fen) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: invalid xiangqi FEN: {e}");
-            return EXIT_CANNOT_RUN;
-        }
+    use cescacs_convert::PictureError::BadXiangqiMove;
+    let picture = match svg {
+        None => cescacs_convert::xiangqi_diagram(fen),
+        Some(_) => cescacs_convert::xiangqi_svg(fen, last_move),
     };
-    let men: Vec<XiangqiMan> = xiangqi::Square::all()
-        .filter_map(|sq| {
-            position.piece_at(sq).map(|p| XiangqiMan {
-                file: sq.file(),
-                rank: sq.rank(),
-                letter: p.fen_char(),
-            })
-        })
-        .collect();
-    let Some(path) = svg else {
-        return with_stdout(|out| {
-            write!(out, "{}", xiangqi_diagram(&men))?;
-            writeln!(out, "{}", position.to_fen())
-        });
-    };
-    let last = match last_move.map(parse_xiangqi_pair).transpose() {
-        Ok(l) => l,
-        Err(e) => {
+    match (picture, svg) {
+        (Ok(d), None) => with_stdout(|out| write!(out, "{d}")),
+        (Ok(picture), Some(path)) => write_svg(path, &picture),
+        (Err(e @ BadXiangqiMove(_)), _) => {
             eprintln!("error: --last-move: {e}");
-            return EXIT_CANNOT_RUN;
+            EXIT_CANNOT_RUN
         }
-    };
-    write_svg(path, &board_svg::xiangqi_svg(&men, last, Some(fen)))
-}
-
-/// Ranks 9 (Black's back rank) down to 0, files a..i, FEN letters (upper case Red).
-fn xiangqi_diagram(men: &[XiangqiMan]) -> String {
-    let mut grid = [['.'; 9]; 10];
-    for m in men {
-        grid[m.rank as usize][m.file as usize] = m.letter;
-    }
-    let mut out = String::new();
-    for rank in (0..10).rev() {
-        out.push_str(&format!("{rank} "));
-        for (file, ch) in grid[rank].iter().enumerate() {
-            out.push(*ch);
-            if file < 8 {
-                out.push(' ');
-            }
-        }
-        out.push('\n');
-        if rank == 5 {
-            out.push_str("  ~~~~~~~~~~~~~~~~~\n");
+        (Err(e), _) => {
+            eprintln!("error: {e}");
+            EXIT_CANNOT_RUN
         }
     }
-    out.push_str("  a b c d e f g h i\n");
-    out
-}
-
-/// `h2-e2` or `h2e2`: ICCS files a..i and ranks 0..9 from Red's side.
-/// A xiangqi point as (file, rank).
-type Point = (u8, u8);
-
-fn parse_xiangqi_pair(text: &str) -> Result<(Point, Point), String> {
-    let s: Vec<u8> = text
-        .bytes()
-        .filter(|b| *b != b'-')
-        .map(|b| b.to_ascii_lowercase())
-        .collect();
-    let ok = s.len() == 4
-        && (b'a'..=b'i').contains(&s[0])
-        && s[1].is_ascii_digit()
-        && (b'a'..=b'i').contains(&s[2])
-        && s[3].is_ascii_digit();
-    if !ok {
-        return Err(format!("expected an ICCS move like h2-e2, found {text:?}"));
-    }
-    Ok(((s[0] - b'a', s[1] - b'0'), (s[2] - b'a', s[3] - b'0')))
 }

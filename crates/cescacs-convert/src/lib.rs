@@ -60,7 +60,7 @@ pub use format::{
 };
 pub use inputs::{Inputs, detection_name, open_inputs};
 pub use jobs::{converters, final_position_line, selection_framing, selection_summary, selections};
-pub use picture::{PictureError, chess_diagram, chess_svg};
+pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{Filter, Glob, SelectedWriter, Selection, Target, Verdict};
 pub use strip::{Strip, StripError};

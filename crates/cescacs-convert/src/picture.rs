@@ -18,6 +18,17 @@ pub enum PictureError {
     /// The last move to highlight is not two squares.
     #[error("expected a move as two squares like e2-e4 or e2e4, found {0:?}")]
     BadMove(String),
+    /// The FEN is not a xiangqi position.
+    #[error("invalid xiangqi FEN: {reason}")]
+    BadXiangqiFen {
+        /// The FEN as given.
+        fen: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The last xiangqi move to highlight is not two ICCS points.
+    #[error("expected an ICCS move like h2-e2, found {0:?}")]
+    BadXiangqiMove(String),
 }
 
 fn board(fen: &str) -> Result<Board, PictureError> {
@@ -169,4 +180,81 @@ mod tests {
             assert!(squares(bad).is_err(), "{bad}");
         }
     }
+}
+
+fn xiangqi_position(fen: &str) -> Result<xiangqi::Position, PictureError> {
+    xiangqi::Position::from_fen(fen).map_err(|e| PictureError::BadXiangqiFen {
+        fen: fen.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// `h2-e2` or `h2e2`: ICCS files a..i and ranks 0..9 from Red's side.
+fn iccs_points(text: &str) -> Result<((u8, u8), (u8, u8)), PictureError> {
+    let s: Vec<u8> = text
+        .bytes()
+        .filter(|b| *b != b'-')
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    let ok = s.len() == 4
+        && (b'a'..=b'i').contains(&s[0])
+        && s[1].is_ascii_digit()
+        && (b'a'..=b'i').contains(&s[2])
+        && s[3].is_ascii_digit();
+    if !ok {
+        return Err(PictureError::BadXiangqiMove(text.to_string()));
+    }
+    Ok(((s[0] - b'a', s[1] - b'0'), (s[2] - b'a', s[3] - b'0')))
+}
+
+/// A xiangqi position given as FEN, drawn as SVG with its FEN as caption and, if
+/// given, the last move (`h2-e2`, ICCS points) highlighted.
+///
+/// ```
+/// let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+/// let svg = cescacs_convert::xiangqi_svg(start, Some("h2-e2")).unwrap();
+/// assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"));
+/// assert!(cescacs_convert::xiangqi_svg(start, Some("z9-e2")).is_err());
+/// ```
+pub fn xiangqi_svg(fen: &str, last_move: Option<&str>) -> Result<String, PictureError> {
+    let position = xiangqi_position(fen)?;
+    let last = last_move.map(iccs_points).transpose()?;
+    Ok(board_svg::xiangqi_svg(
+        &crate::xiangqi::men(&position),
+        last,
+        Some(fen),
+    ))
+}
+
+/// A text diagram of a xiangqi position given as FEN: ranks 9 (Black's back rank)
+/// down to 0, files a to i, FEN letters (upper case Red), the river between ranks 5
+/// and 4, then the FEN as the position was read.
+///
+/// ```
+/// let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+/// let d = cescacs_convert::xiangqi_diagram(start).unwrap();
+/// assert!(d.starts_with("9 r n b a k a b n r\n"));
+/// ```
+pub fn xiangqi_diagram(fen: &str) -> Result<String, PictureError> {
+    let position = xiangqi_position(fen)?;
+    let mut grid = [['.'; 9]; 10];
+    for m in crate::xiangqi::men(&position) {
+        grid[m.rank as usize][m.file as usize] = m.letter;
+    }
+    let mut out = String::with_capacity(260);
+    for rank in (0..10).rev() {
+        out.push(char::from(b'0' + rank as u8));
+        for c in grid[rank] {
+            out.push(' ');
+            out.push(c);
+        }
+        out.push('\n');
+        if rank == 5 {
+            out.push_str("  ~~~~~~~~~~~~~~~~~\n");
+        }
+    }
+    out.push_str("  a b c d e f g h i\n");
+    out.push_str(&position.to_fen());
+    out.push('\n');
+    Ok(out)
 }

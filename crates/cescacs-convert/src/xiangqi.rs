@@ -58,9 +58,9 @@ pub(crate) fn main_line(game: &xiangqi_pgn::Game) -> Vec<String> {
         .collect()
 }
 
-pub(crate) fn svg(game: &xiangqi_pgn::Game) -> String {
-    let position = game.final_position();
-    let men: Vec<board_svg::XiangqiMan> = xiangqi::Square::all()
+/// The men of a position as the board picture wants them.
+pub(crate) fn men(position: &xiangqi::Position) -> Vec<board_svg::XiangqiMan> {
+    xiangqi::Square::all()
         .filter_map(|sq| {
             position.piece_at(sq).map(|p| board_svg::XiangqiMan {
                 file: sq.file(),
@@ -68,7 +68,12 @@ pub(crate) fn svg(game: &xiangqi_pgn::Game) -> String {
                 letter: p.fen_char(),
             })
         })
-        .collect();
+        .collect()
+}
+
+pub(crate) fn svg(game: &xiangqi_pgn::Game) -> String {
+    let position = game.final_position();
+    let men = men(&position);
     let last = game.line.moves.last().map(|m| {
         let (from, to) = (m.mv.from(), m.mv.to());
         ((from.file(), from.rank()), (to.file(), to.rank()))
