@@ -154,34 +154,6 @@ pub(crate) fn game_svg(game: &chess_pgn::Game) -> String {
     board_svg::chess_svg(&men(&board), last, Some(&fen))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn castling_is_shown_as_the_kings_move() {
-        let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *";
-        let game = chess_pgn::parse_all(pgn).remove(0).unwrap();
-        let svg = game_svg(&game);
-        for sq in ["e1", "g1"] {
-            assert!(
-                svg.contains(&format!("stroke-width=\"3\"><title>{sq}</title>")),
-                "{sq}"
-            );
-        }
-        assert_eq!(svg.matches("stroke-width=\"3\"><title>").count(), 2);
-    }
-
-    #[test]
-    fn last_move_spellings() {
-        assert_eq!(squares("e2-e4").unwrap(), ((4, 1), (4, 3)));
-        assert_eq!(squares("H8A1").unwrap(), ((7, 7), (0, 0)));
-        for bad in ["e2", "e2-e9", "i1-a1", "e2-e4-e5", ""] {
-            assert!(squares(bad).is_err(), "{bad}");
-        }
-    }
-}
-
 fn xiangqi_position(fen: &str) -> Result<xiangqi::Position, PictureError> {
     xiangqi::Position::from_fen(fen).map_err(|e| PictureError::BadXiangqiFen {
         fen: fen.to_string(),
@@ -257,4 +229,32 @@ pub fn xiangqi_diagram(fen: &str) -> Result<String, PictureError> {
     out.push_str(&position.to_fen());
     out.push('\n');
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn castling_is_shown_as_the_kings_move() {
+        let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *";
+        let game = chess_pgn::parse_all(pgn).remove(0).unwrap();
+        let svg = game_svg(&game);
+        for sq in ["e1", "g1"] {
+            assert!(
+                svg.contains(&format!("stroke-width=\"3\"><title>{sq}</title>")),
+                "{sq}"
+            );
+        }
+        assert_eq!(svg.matches("stroke-width=\"3\"><title>").count(), 2);
+    }
+
+    #[test]
+    fn last_move_spellings() {
+        assert_eq!(squares("e2-e4").unwrap(), ((4, 1), (4, 3)));
+        assert_eq!(squares("H8A1").unwrap(), ((7, 7), (0, 0)));
+        for bad in ["e2", "e2-e9", "i1-a1", "e2-e4-e5", ""] {
+            assert!(squares(bad).is_err(), "{bad}");
+        }
+    }
 }
