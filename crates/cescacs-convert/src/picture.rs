@@ -162,7 +162,7 @@ fn xiangqi_position(fen: &str) -> Result<xiangqi::Position, PictureError> {
 }
 
 /// `h2-e2` or `h2e2`: ICCS files a..i and ranks 0..9 from Red's side.
-fn iccs_points(text: &str) -> Result<((u8, u8), (u8, u8)), PictureError> {
+fn iccs_points(text: &str) -> Result<(FileRank, FileRank), PictureError> {
     let s: Vec<u8> = text
         .bytes()
         .filter(|b| *b != b'-')
