@@ -45,22 +45,66 @@ fn board(fen: &str) -> Result<Board, PictureError> {
 /// A square as (file, rank), 0-based from a1.
 type FileRank = (u8, u8);
 
-/// `e2-e4`, `e2e4`, `E2-E4` as from and to squares.
-fn squares(text: &str) -> Result<(FileRank, FileRank), PictureError> {
+/// Two board points written `e2-e4`, `e2e4` or `E2-E4`: files `a` onwards, ranks as
+/// digits from `first_rank` (`1` for chess, `0` for xiangqi's ICCS), on a board of
+/// `files` × `ranks`.
+fn two_points(text: &str, files: u8, first_rank: u8, ranks: u8) -> Option<(FileRank, FileRank)> {
     let s: Vec<u8> = text
         .bytes()
         .filter(|b| *b != b'-')
         .map(|b| b.to_ascii_lowercase())
         .collect();
-    let ok = s.len() == 4
-        && (b'a'..=b'h').contains(&s[0])
-        && (b'1'..=b'8').contains(&s[1])
-        && (b'a'..=b'h').contains(&s[2])
-        && (b'1'..=b'8').contains(&s[3]);
-    if !ok {
-        return Err(PictureError::BadMove(text.to_string()));
+    let point = |f: u8, r: u8| {
+        let (file, rank) = (f.wrapping_sub(b'a'), r.wrapping_sub(first_rank));
+        (file < files && rank < ranks).then_some((file, rank))
+    };
+    match s[..] {
+        [f1, r1, f2, r2] => Some((point(f1, r1)?, point(f2, r2)?)),
+        _ => None,
     }
-    Ok(((s[0] - b'a', s[1] - b'1'), (s[2] - b'a', s[3] - b'1')))
+}
+
+/// `e2-e4`, `e2e4`, `E2-E4` as from and to squares.
+fn squares(text: &str) -> Result<(FileRank, FileRank), PictureError> {
+    two_points(text, 8, b'1', 8).ok_or_else(|| PictureError::BadMove(text.to_string()))
+}
+
+/// A text diagram: the top rank first, each rank labelled with its digit (`first_rank`
+/// is the bottom one's), `.` for an empty point, a river line below rank `river` if
+/// any, the file letters, then `fen`.
+fn diagram(
+    (files, ranks, first_rank): (usize, usize, u8),
+    men: impl Iterator<Item = (u8, u8, char)>,
+    river: Option<usize>,
+    fen: &str,
+) -> String {
+    let mut grid = vec![vec!['.'; files]; ranks];
+    for (file, rank, letter) in men {
+        grid[rank as usize][file as usize] = letter;
+    }
+    let mut out = String::with_capacity((ranks + 2) * (2 * files + 3) + fen.len());
+    for rank in (0..ranks).rev() {
+        out.push(char::from(first_rank + rank as u8));
+        for &c in &grid[rank] {
+            out.push(' ');
+            out.push(c);
+        }
+        out.push('\n');
+        if river == Some(rank) {
+            out.push_str("  ");
+            out.push_str(&"~".repeat(2 * files - 1));
+            out.push('\n');
+        }
+    }
+    out.push(' ');
+    for file in 0..files {
+        out.push(' ');
+        out.push(char::from(b'a' + file as u8));
+    }
+    out.push('\n');
+    out.push_str(fen);
+    out.push('\n');
+    out
 }
 
 fn men(board: &Board) -> Vec<board_svg::ChessMan> {
@@ -109,23 +153,8 @@ pub fn chess_svg(fen: &str, last_move: Option<&str>) -> Result<String, PictureEr
 /// ```
 pub fn chess_diagram(fen: &str) -> Result<String, PictureError> {
     let b = board(fen)?;
-    let mut grid = [['.'; 8]; 8];
-    for m in men(&b) {
-        grid[m.rank as usize][m.file as usize] = m.letter;
-    }
-    let mut out = String::with_capacity(200);
-    for rank in (0..8).rev() {
-        out.push(char::from(b'1' + rank as u8));
-        for c in grid[rank] {
-            out.push(' ');
-            out.push(c);
-        }
-        out.push('\n');
-    }
-    out.push_str("  a b c d e f g h\n");
-    out.push_str(&b.to_string());
-    out.push('\n');
-    Ok(out)
+    let men = men(&b).into_iter().map(|m| (m.file, m.rank, m.letter));
+    Ok(diagram((8, 8, b'1'), men, None, &b.to_string()))
 }
 
 /// The final position of a chess game with its last main-line move highlighted.
@@ -163,20 +192,7 @@ fn xiangqi_position(fen: &str) -> Result<xiangqi::Position, PictureError> {
 
 /// `h2-e2` or `h2e2`: ICCS files a..i and ranks 0..9 from Red's side.
 fn iccs_points(text: &str) -> Result<(FileRank, FileRank), PictureError> {
-    let s: Vec<u8> = text
-        .bytes()
-        .filter(|b| *b != b'-')
-        .map(|b| b.to_ascii_lowercase())
-        .collect();
-    let ok = s.len() == 4
-        && (b'a'..=b'i').contains(&s[0])
-        && s[1].is_ascii_digit()
-        && (b'a'..=b'i').contains(&s[2])
-        && s[3].is_ascii_digit();
-    if !ok {
-        return Err(PictureError::BadXiangqiMove(text.to_string()));
-    }
-    Ok(((s[0] - b'a', s[1] - b'0'), (s[2] - b'a', s[3] - b'0')))
+    two_points(text, 9, b'0', 10).ok_or_else(|| PictureError::BadXiangqiMove(text.to_string()))
 }
 
 /// A xiangqi position given as FEN, drawn as SVG with its FEN as caption and, if
@@ -209,26 +225,9 @@ pub fn xiangqi_svg(fen: &str, last_move: Option<&str>) -> Result<String, Picture
 /// ```
 pub fn xiangqi_diagram(fen: &str) -> Result<String, PictureError> {
     let position = xiangqi_position(fen)?;
-    let mut grid = [['.'; 9]; 10];
-    for m in crate::xiangqi::men(&position) {
-        grid[m.rank as usize][m.file as usize] = m.letter;
-    }
-    let mut out = String::with_capacity(260);
-    for rank in (0..10).rev() {
-        out.push(char::from(b'0' + rank as u8));
-        for c in grid[rank] {
-            out.push(' ');
-            out.push(c);
-        }
-        out.push('\n');
-        if rank == 5 {
-            out.push_str("  ~~~~~~~~~~~~~~~~~\n");
-        }
-    }
-    out.push_str("  a b c d e f g h i\n");
-    out.push_str(&position.to_fen());
-    out.push('\n');
-    Ok(out)
+    let men = crate::xiangqi::men(&position).into_iter();
+    let men = men.map(|m| (m.file, m.rank, m.letter));
+    Ok(diagram((9, 10, b'0'), men, Some(5), &position.to_fen()))
 }
 
 #[cfg(test)]
