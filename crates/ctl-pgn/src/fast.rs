@@ -15,7 +15,7 @@
 use crate::diag::{Code, Diagnostic, LineIndex, Severity};
 use crate::letters::{LetterRead, LetterTable, PieceKind};
 use crate::model::*;
-use crate::read::{MAX_GAME_NODES, MAX_VARIATION_DEPTH, Record};
+use crate::read::{Expect, Frame, MAX_GAME_NODES, MAX_VARIATION_DEPTH, Record};
 
 /// Reads every record of a file (the default reader, see the module documentation).
 /// Same records and diagnostics as [`crate::read::read_str`], which uses pest; then the
@@ -526,46 +526,6 @@ fn assessment(t: &[u8], i: usize) -> Option<(usize, Assessment)> {
 
 // ------------------------------------------------------------------ the builder
 
-/// Numbering state of one line being built (as in the pest builder).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Expect {
-    Start,
-    White,
-    BlackAfterEllipsis,
-    Comma,
-    Black,
-    Number,
-}
-
-struct Frame {
-    line: Line,
-    label: Option<u32>,
-    open: Span,
-    number: u32,
-    side: Side,
-    expect: Expect,
-    unknown: bool,
-    started: bool,
-    /// (number, side) of the last move of `line`, for a variation opened next.
-    last: Option<(u32, Side)>,
-}
-
-impl Frame {
-    fn new(open: Span, label: Option<u32>, number: u32, side: Side) -> Self {
-        Frame {
-            line: Line::default(),
-            label,
-            open,
-            number,
-            side,
-            expect: Expect::Start,
-            unknown: false,
-            started: false,
-            last: None,
-        }
-    }
-}
-
 /// Any error ends the fast attempt; the pest reader then reports it.
 struct Fail;
 
@@ -858,7 +818,7 @@ fn movetext(ctx: &mut Ctx<'_, '_>, mut i: usize) -> Result<Built, Fail> {
                     return Err(Fail);
                 }
                 let parent = top(&mut stack);
-                let (number, side) = parent.last.unwrap_or((parent.number, parent.side));
+                let (number, side) = parent.last_move.unwrap_or((parent.number, parent.side));
                 let open = ctx.span(i, e);
                 stack.push(Frame::new(open, label, number, side));
                 i = e;
@@ -871,7 +831,7 @@ fn movetext(ctx: &mut Ctx<'_, '_>, mut i: usize) -> Result<Built, Fail> {
                 let Some(f) = stack.pop() else {
                     return Err(Fail);
                 };
-                if f.last.is_none() {
+                if f.last_move.is_none() {
                     return Err(Fail);
                 }
                 let mut vspan = f.open;
@@ -1101,7 +1061,7 @@ fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<u
         end_mark,
         span,
     };
-    f.last = Some((f.number, side));
+    f.last_move = Some((f.number, side));
     f.unknown = false;
     f.started = true;
     match side {

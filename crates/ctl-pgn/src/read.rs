@@ -617,9 +617,9 @@ fn push_span(ctx: &mut Ctx<'_>, severity: Severity, code: Code, span: Span, mess
     });
 }
 
-/// Numbering state of one line being built.
+/// Numbering state of one line being built (by this reader and by `fast`).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Expect {
+pub(crate) enum Expect {
     /// Nothing yet: a number (or, tolerated, a bare move) comes next.
     Start,
     /// After `n.`: White's move or an ellipsis.
@@ -634,24 +634,24 @@ enum Expect {
     Number,
 }
 
-struct Frame {
-    line: Line,
-    label: Option<u32>,
-    open: Span,
-    number: u32,
-    side: Side,
-    expect: Expect,
-    unknown: bool,
+pub(crate) struct Frame {
+    pub(crate) line: Line,
+    pub(crate) label: Option<u32>,
+    pub(crate) open: Span,
+    pub(crate) number: u32,
+    pub(crate) side: Side,
+    pub(crate) expect: Expect,
+    pub(crate) unknown: bool,
     /// Whether the last number token was written, for numbering checks.
-    started: bool,
+    pub(crate) started: bool,
     /// Number and side of the line's last move: where a variation without a number
     /// starts. Kept here because finding it in `line` costs a scan past every
     /// variation after that move (quadratic on thousands of sibling variations).
-    last_move: Option<(u32, Side)>,
+    pub(crate) last_move: Option<(u32, Side)>,
 }
 
 impl Frame {
-    fn new(open: Span, label: Option<u32>, number: u32, side: Side) -> Self {
+    pub(crate) fn new(open: Span, label: Option<u32>, number: u32, side: Side) -> Self {
         Frame {
             line: Line::default(),
             label,
