@@ -524,6 +524,16 @@ fn tags_end(line: &[u8], encoding: TextEncoding) -> Option<usize> {
         i += 1;
         let mut in_string = false;
         loop {
+            if encoding != TextEncoding::DoubleByte {
+                // Jump to the next byte that matters (no lead bytes to step over).
+                let rest = line.get(i..)?;
+                let skip = if in_string {
+                    memchr::memchr3(b'\\', b'"', b'\n', rest)
+                } else {
+                    memchr::memchr3(b'"', b']', b'\n', rest)
+                };
+                i += skip?;
+            }
             match *line.get(i)? {
                 b'\\' if in_string => i += 2,
                 b'"' => {

@@ -771,9 +771,25 @@ impl Visitor for GameBuilder {
 
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
         let mut name = text::decode(name).into_owned();
-        let mut value = text::tag_value(value, escaped);
         const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
-        if value.contains(BREAKS) {
+        // Checking needs the values of only the tags that decide how the game is read
+        // (and `Result`, compared with the marker). Decoding and unescaping keep or
+        // drop none of the break bytes, so the raw bytes tell whether there are any.
+        let needed = !self.check_only
+            || ["FEN", "SetUp", "Variant", "Result"]
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(&name));
+        let (mut value, breaks) = if needed {
+            let v = text::tag_value(value, escaped);
+            let breaks = v.contains(BREAKS);
+            (v, breaks)
+        } else {
+            let breaks = value
+                .iter()
+                .any(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c));
+            (String::new(), breaks)
+        };
+        if breaks {
             // Export cannot carry these in a string (spec §2), so read them as spaces.
             value = value.replace(BREAKS, " ");
             self.diag(
