@@ -7,7 +7,7 @@ use chess_pgn::cozy_chess::{Board, Color};
 
 pub(crate) fn read(raw: &RawGame) -> Record {
     let mut out = Record::new(Format::Pgn);
-    let (diagnostics, game) = read_game(raw, chess_pgn::GameBuilder::default());
+    let (diagnostics, game) = read_game(raw, &mut chess_pgn::GameBuilder::default()).0;
     out.diagnostics = diagnostics;
     out.game = game.map(Game::Chess);
     out
@@ -19,15 +19,28 @@ pub(crate) fn read(raw: &RawGame) -> Record {
 /// test `check_path_matches_model_path` compares them over every classic PGN file of
 /// `testdata/` and `../shared/corpus`.
 pub(crate) fn check(raw: &RawGame) -> Vec<GameDiagnostic> {
-    read_game(raw, chess_pgn::GameBuilder::check_only()).0
+    // The builder is kept by the thread from one game to the next (its vectors are
+    // reused), unless a read error left a game unfinished in it.
+    thread_local! {
+        static CHECKER: std::cell::Cell<Option<chess_pgn::GameBuilder>> = const { std::cell::Cell::new(None) };
+    }
+    let mut builder = CHECKER
+        .take()
+        .unwrap_or_else(chess_pgn::GameBuilder::check_only);
+    let ((diagnostics, _), clean) = read_game(raw, &mut builder);
+    if clean {
+        CHECKER.set(Some(builder));
+    }
+    diagnostics
 }
 
-/// Reads the one game of `raw` with `builder`: its diagnostics, and the game when it
-/// could be read.
+/// Reads the one game of `raw` with `builder`: its diagnostics and the game when it
+/// could be read, and whether every game read ended (no read error left the builder
+/// in the middle of one).
 fn read_game(
     raw: &RawGame,
-    mut builder: chess_pgn::GameBuilder,
-) -> (Vec<GameDiagnostic>, Option<chess_pgn::Game>) {
+    builder: &mut chess_pgn::GameBuilder,
+) -> ((Vec<GameDiagnostic>, Option<chess_pgn::Game>), bool) {
     // A buffer the size of the game, kept by the thread from one game to the next:
     // the reader's default (128 KiB, zeroed) cost more than reading a typical game.
     thread_local! {
@@ -35,15 +48,20 @@ fn read_game(
     }
     let mut reader =
         chess_pgn::PgnReader::with_buffer(&raw.bytes[..], BUFFER.take(), raw.bytes.len() + 1);
-    let first = reader.read_game(&mut builder);
-    let more = first.is_ok() && !matches!(reader.read_game(&mut builder), Ok(None));
+    let first = reader.read_game(builder);
+    let second = first.as_ref().ok().map(|_| reader.read_game(builder));
+    let clean = matches!(second, Some(Ok(_)));
+    let more = !matches!(second, Some(Ok(None)) | None);
     let buffer = reader.into_buffer();
     // A huge game's buffer is not kept for the games after it.
     if buffer.len() <= 1 << 20 {
         BUFFER.set(buffer);
     }
     let first = match first {
-        Ok(None) => return (vec![error("expected a game, found no movetext")], None),
+        Ok(None) => {
+            let d = error("expected a game, found no movetext");
+            return ((vec![d], None), clean);
+        }
         Ok(Some(r)) => r,
         Err(e) => Err(e.into()),
     };
@@ -69,7 +87,7 @@ fn read_game(
                 u64::from(at.col),
                 reason,
             );
-            return (vec![d], None);
+            return ((vec![d], None), clean);
         }
         Ok(g) => g,
     };
@@ -91,7 +109,7 @@ fn read_game(
             "the splitter and the PGN reader disagree on game boundaries",
         ));
     }
-    (out, Some(game))
+    ((out, Some(game)), clean)
 }
 
 /// (checkmate, stalemate) of a board.

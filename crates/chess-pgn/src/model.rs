@@ -235,14 +235,18 @@ impl Default for Game {
     }
 }
 
+/// A tag's value, by exact name or, failing that, case-insensitively.
+fn tag_in<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    tags.iter()
+        .find(|(n, _)| n == name)
+        .or_else(|| tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)))
+        .map(|(_, v)| v.as_str())
+}
+
 impl Game {
     /// A tag's value, by exact name or, failing that, case-insensitively.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .or_else(|| self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)))
-            .map(|(_, v)| v.as_str())
+        tag_in(&self.tags, name)
     }
 
     /// The main line as [`Ply`] items: position before, move, SAN, comments, and the
@@ -601,6 +605,12 @@ pub struct GameBuilder {
     game: Game,
     /// Only the diagnostics are wanted (see [`GameBuilder::check_only`]).
     check_only: bool,
+    /// The tags when only checking: names (for duplicates) and the few values that
+    /// matter ([`GameBuilder::tag`]); kept here, not in the game, so that a builder
+    /// reused from game to game reuses the vector.
+    checked_tags: Vec<(String, String)>,
+    /// How many of `checked_tags` belong to this game.
+    checked_len: usize,
     frames: Vec<Frame>,
     fatal: Option<GameError>,
     setup_one: bool,
@@ -636,6 +646,15 @@ impl GameBuilder {
         GameBuilder {
             check_only: true,
             ..GameBuilder::default()
+        }
+    }
+
+    /// The `Result` tag's value, as [`Game::tag`] finds it.
+    fn result_tag(&self) -> Option<&str> {
+        if self.check_only {
+            tag_in(&self.checked_tags[..self.checked_len], "Result")
+        } else {
+            self.game.tag("Result")
         }
     }
 
@@ -737,6 +756,19 @@ impl GameBuilder {
     }
 }
 
+/// Sets tag `len` of `tags` (those past `len` are stale, kept for their allocations:
+/// a checking builder reuses them from game to game).
+fn push_tag(tags: &mut Vec<(String, String)>, len: usize, name: &str, value: String) {
+    match tags.get_mut(len) {
+        Some(slot) => {
+            slot.0.clear();
+            slot.0.push_str(name);
+            slot.1 = value;
+        }
+        None => tags.push((name.to_owned(), value)),
+    }
+}
+
 /// Appends a token's text to an `XUnparsed` comment, with whitespace collapsed as in
 /// every comment, so the text survives export unchanged.
 fn push_dead(s: &mut String, piece: &str) {
@@ -764,13 +796,14 @@ impl Visitor for GameBuilder {
     type Output = Result<Game, GameError>;
 
     fn begin_game(&mut self, at: Pos) {
+        self.checked_len = 0;
         self.game.at = at;
         self.index_base += 1;
         self.game.index = self.index_base;
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
-        let mut name = text::decode(name).into_owned();
+        let mut name = text::decode(name);
         const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
         // Checking needs the values of only the tags that decide how the game is read
         // (and `Result`, compared with the marker). Decoding and unescaping keep or
@@ -813,18 +846,31 @@ impl Visitor for GameBuilder {
             && *canon != name
         {
             self.diag(Severity::Warning, at, format!("tag {name} read as {canon}"));
-            name = (*canon).to_string();
+            name = std::borrow::Cow::Borrowed(canon);
         }
-        if let Some(i) = self.game.tags.iter().position(|(n, _)| *n == name) {
-            let old = std::mem::replace(&mut self.game.tags[i].1, value);
+        let (tags, len) = if self.check_only {
+            (&mut self.checked_tags, self.checked_len)
+        } else {
+            let n = self.game.tags.len();
+            (&mut self.game.tags, n)
+        };
+        let duplicate = tags[..len].iter().position(|(n, _)| *n == name);
+        match duplicate {
+            Some(i) => {
+                let old = std::mem::replace(&mut tags[i].1, value);
+                push_tag(tags, len, &format!("XDuplicate{name}"), old);
+            }
+            None => push_tag(tags, len, &name, value),
+        }
+        if self.check_only {
+            self.checked_len += 1;
+        }
+        if duplicate.is_some() {
             self.diag(
                 Severity::Warning,
                 at,
                 format!("duplicate tag {name}; earlier value kept as XDuplicate{name}"),
             );
-            self.game.tags.push((format!("XDuplicate{name}"), old));
-        } else {
-            self.game.tags.push((name, value));
         }
     }
 
@@ -1059,8 +1105,7 @@ impl Visitor for GameBuilder {
         self.game.outcome = outcome;
         self.outcome_marker = true;
         if let Some(tag) = self
-            .game
-            .tag("Result")
+            .result_tag()
             .and_then(|r| Outcome::parse(r.trim().as_bytes()))
             && tag != outcome
         {
@@ -1142,8 +1187,12 @@ impl Visitor for GameBuilder {
         let mut game = std::mem::take(&mut self.game);
         game.moves = main.0;
         if !self.outcome_marker {
-            game.outcome = game
-                .tag("Result")
+            let tags = if self.check_only {
+                &self.checked_tags[..self.checked_len]
+            } else {
+                &game.tags
+            };
+            game.outcome = tag_in(tags, "Result")
                 .and_then(|r| Outcome::parse(r.trim().as_bytes()))
                 .unwrap_or(Outcome::Unknown);
             game.diagnostics.push(Diagnostic {
@@ -1153,6 +1202,7 @@ impl Visitor for GameBuilder {
             });
         }
         self.outcome_marker = false;
+        self.checked_len = 0;
         self.nodes = 0;
         self.over_cap = false;
         self.setup_one = false;
