@@ -2,7 +2,7 @@
 //! token, and resolving a parsed token against a position.
 
 use crate::piece::{Letters, PieceKind, Side};
-use crate::position::{CheckMarker, FixedMoves, Move, MoveKind, Position};
+use crate::position::{CheckMarker, FixedMoves, Move, MoveKind, Position, ToCell};
 use crate::tables::TABLES;
 use cescacs_hex::{Cell, column_from_letter, parse_cell_prefix};
 
@@ -408,12 +408,28 @@ impl Position {
         t: &MoveText,
         in_check: Option<bool>,
     ) -> Result<Resolved, ResolveError> {
+        self.resolve_with(t, |from, to| {
+            let mut legal = ToCell::new();
+            self.legal_from_to(from, to, in_check, &mut legal);
+            legal
+        })
+    }
+
+    /// The resolution, given where an ordinary move's candidates come from:
+    /// `legal_between(from, to)` returns the legal moves from `from` to `to` in
+    /// generation order (production: [`Position::legal_from_to`], which generates the
+    /// named piece's moves only; the differential tests: the full legal list).
+    pub(crate) fn resolve_with<L: AsRef<[Move]>>(
+        &self,
+        t: &MoveText,
+        legal_between: impl FnOnce(Cell, Cell) -> L,
+    ) -> Result<Resolved, ResolveError> {
         // Only the named piece's legal moves are generated: a token names its origin
         // (or, for castling, the King).
-        let mut legal = FixedMoves::new();
         let mut warnings = Vec::new();
         let mv = match &t.kind {
             MoveTextKind::Castling(name) => {
+                let mut legal = FixedMoves::new();
                 self.legal_from(self.king(self.side_to_move()), &mut legal);
                 *legal
                     .as_slice()
@@ -436,6 +452,7 @@ impl Position {
                     }
                     _ => {}
                 }
+                let mut legal = FixedMoves::new();
                 self.legal_from(*cell, &mut legal);
                 *legal
                     .as_slice()
@@ -472,11 +489,11 @@ impl Position {
                     });
                 }
                 // Only the moves that reach the named cell are tested for legality.
-                self.legal_from_to(*from, *to, in_check, &mut legal);
+                let legal = legal_between(*from, *to);
                 let mut cands = 0usize;
                 let mut chosen = 0usize;
                 let mut first = None;
-                for &m in legal.as_slice() {
+                for &m in legal.as_ref() {
                     if m.from() != *from
                         || m.to() != *to
                         || matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace)

@@ -160,6 +160,10 @@ impl Game {
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
+    /// The current position and the moves played, without copying them.
+    pub fn into_position_and_moves(self) -> (Position, Vec<Move>) {
+        (self.position, self.moves)
+    }
 
     /// Plays a legal move of the current position.
     pub fn play(&mut self, m: Move) -> Result<(), GameError> {

@@ -34,8 +34,6 @@ pub struct Replayed {
     pub game: Option<Game>,
     /// The position after the last main-line move that could be played.
     pub position: Option<Position>,
-    /// That position as a TLPD string (the seed's form, standard letters).
-    pub tlpd: Option<String>,
     /// Main-line half-moves played.
     pub plies: usize,
     /// Those half-moves as the rules engine resolved them (`plies` of them), so that a
@@ -48,6 +46,12 @@ pub struct Replayed {
 }
 
 impl Replayed {
+    /// [`Replayed::position`] as a TLPD string (the seed's form, standard letters),
+    /// written on demand (a check never needs it).
+    pub fn tlpd(&self) -> Option<String> {
+        self.position.as_ref().map(cescacs_tlpd::write)
+    }
+
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
@@ -93,7 +97,6 @@ pub fn replay_record(file: &str, record: Record, options: Options) -> Replayed {
         index,
         game: None,
         position: None,
-        tlpd: None,
         plies: 0,
         moves: Vec::new(),
         complete: false,
@@ -110,12 +113,11 @@ pub fn replay_record(file: &str, record: Record, options: Options) -> Replayed {
         if let Some(start) = start_position(&mut ctx, g) {
             let mut history = cescacs_rules::Game::new(start);
             let (plies, complete) = replay_line(&mut ctx, &mut Track::Main(&mut history), &g.main);
-            let pos = history.position().clone();
             if complete {
-                check_end(&mut ctx, g, &pos, Some(&history));
+                check_end(&mut ctx, g, history.position(), Some(&history));
             }
-            out.tlpd = Some(cescacs_tlpd::write(&pos));
-            out.moves = history.moves().to_vec();
+            let (pos, moves) = history.into_position_and_moves();
+            out.moves = moves;
             out.position = Some(pos);
             out.plies = plies;
             out.complete = complete;
