@@ -262,6 +262,20 @@ fn check_position(p: &Position, n: usize, checked: &mut [usize; 5]) {
             "has_legal_move({flag}) in\n{p:?}"
         );
     }
+    let (marker, knight, status, checked_now) = p.evaluate_reached();
+    let lazy = p.evaluate_reached_lazy();
+    assert_eq!(
+        (lazy.0, lazy.1, lazy.3),
+        (marker, knight, checked_now),
+        "\n{p:?}"
+    );
+    match lazy.2 {
+        Some(s) => assert_eq!(s, status, "\n{p:?}"),
+        None => assert!(
+            !checked_now && status != crate::Status::Checkmate,
+            "\n{p:?}"
+        ),
+    }
     assert_eq!(
         p.special_capture_is_legal(),
         p.special_capture_is_legal_by_list(),

@@ -227,6 +227,32 @@ impl Position {
         (marker, knight, status, in_check)
     }
 
+    /// [`Position::evaluate_reached`] without the stalemate search: the status is
+    /// `None` when the side to move is not in check (then the marker needs no search;
+    /// a caller that needs the status runs `has_legal_move(false)`).
+    pub(crate) fn evaluate_reached_lazy(&self) -> (CheckMarker, bool, Option<Status>, bool) {
+        if compat::king_move_test() {
+            let (marker, knight, status, in_check) = self.evaluate_reached();
+            return (marker, knight, Some(status), in_check);
+        }
+        let king = self.kings[self.side.index()];
+        let checkers = self.checkers_of(king, self.side.opponent());
+        let (marker, knight) = match checkers.as_slice() {
+            [] => return (CheckMarker::None, false, None, false),
+            [(c, _)] if !self.has_legal_move(true) => {
+                let knight = king.is_knight_jump(*c);
+                return (CheckMarker::Mate, knight, Some(Status::Checkmate), true);
+            }
+            _ if !self.has_legal_move(true) => {
+                return (CheckMarker::Mate, false, Some(Status::Checkmate), true);
+            }
+            [(c, true)] => (CheckMarker::Adjoining, king.is_knight_jump(*c)),
+            [(c, false)] => (CheckMarker::Afar, king.is_knight_jump(*c)),
+            _ => (CheckMarker::Double, false),
+        };
+        (marker, knight, Some(Status::Ongoing), true)
+    }
+
     /// Whether the single checker (if exactly one) stands a knight jump from the King;
     /// used by the seed-mode writer, where `+^` is reserved for knight-jump checks.
     pub fn is_knight_jump_check(&self) -> bool {
