@@ -253,7 +253,7 @@ fn near_misses(kind: &MoveTextKind) -> Vec<MoveTextKind> {
     v
 }
 
-fn check_position(p: &Position, n: usize, checked: &mut [usize; 5]) {
+fn check_position(p: &Position, n: usize, checked: &mut [usize; 6]) {
     let in_check = p.is_check();
     for flag in [false, true] {
         assert_eq!(
@@ -263,7 +263,7 @@ fn check_position(p: &Position, n: usize, checked: &mut [usize; 5]) {
         );
     }
     let (marker, knight, status, checked_now) = p.evaluate_reached();
-    let lazy = p.evaluate_reached_lazy();
+    let lazy = p.evaluate_reached_lazy(None);
     assert_eq!(
         (lazy.0, lazy.1, lazy.3),
         (marker, knight, checked_now),
@@ -314,6 +314,27 @@ fn check_position(p: &Position, n: usize, checked: &mut [usize; 5]) {
     if n % 2 == 1 {
         return;
     }
+    // The checkers found from the cells a move changed, after every legal move.
+    let sorted = |c: &crate::position::Checkers| {
+        let mut v = c.as_slice().to_vec();
+        v.sort_by_key(|(c, adj)| (c.index(), *adj));
+        v
+    };
+    for &m in full.iter() {
+        let after = p.after(m);
+        let king = after.king(after.side_to_move());
+        let all = after.checkers_of(king, side);
+        if let Some(local) = after.checkers_after(m) {
+            assert_eq!(sorted(&local), sorted(&all), "after {m:?} in\n{p:?}");
+            checked[5] += 1;
+        }
+        let lazy = after.evaluate_reached_lazy(Some(m));
+        assert_eq!(
+            lazy,
+            after.evaluate_reached_lazy(None),
+            "after {m:?} in\n{p:?}"
+        );
+    }
     for &m in full.iter() {
         if matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace) {
             continue;
@@ -339,17 +360,18 @@ fn check_position(p: &Position, n: usize, checked: &mut [usize; 5]) {
 #[test]
 fn per_cell_paths_agree_with_the_full_legal_list_on_real_positions() {
     let positions = positions();
-    let mut checked = [0usize; 5];
+    let mut checked = [0usize; 6];
     for (n, p) in positions.iter().enumerate() {
         check_position(p, n, &mut checked);
     }
-    let [cells, exact, missed, tolerated, spilled] = checked;
+    let [cells, exact, missed, tolerated, spilled, local] = checked;
     eprintln!(
         "{} positions: {cells} cell pairs, {exact} move texts, {missed} near misses refused, \
-         {tolerated} near misses accepted, {spilled} spilled",
+         {tolerated} near misses accepted, {spilled} spilled, {local} local checker sets",
         positions.len()
     );
     assert!(positions.len() > 40_000, "{} positions", positions.len());
+    assert!(local > 1_000_000, "{local} local checker sets");
     assert!(cells > 1_000_000 && exact > 1_000_000 && missed > 1_000_000 && tolerated > 1_000);
     // The special captures and the end states occur among them.
     let specials = positions

@@ -220,7 +220,7 @@ impl Game {
             self.keys.clear();
         }
         self.keys.push(self.position.zobrist());
-        let (marker, knight_check, status, in_check) = self.position.evaluate_reached_lazy();
+        let (marker, knight_check, status, in_check) = self.position.evaluate_reached_lazy(Some(m));
         self.in_check = in_check;
         if self.outcome.is_none() {
             match status {

@@ -98,59 +98,116 @@ impl Position {
         false
     }
 
+    /// Whether `code`, a man of `by` and the first on ray `d` out of `target` at
+    /// distance index `i` (0 = adjacent), attacks `target` along that ray.
+    #[inline]
+    fn line_attacker(code: u8, d: usize, i: usize, by: Side) -> bool {
+        match code & KIND_MASK {
+            R | V => d < 6,
+            D => true,
+            J | G => d >= 6,
+            K => i == 0,
+            E => {
+                if d < 6 {
+                    i < 2
+                        && d == fwd(by).opposite() as usize
+                        && (i == 0 || !compat::ignore_elephant_two_step())
+                } else {
+                    i == 0 && d != 6 && d != 9
+                }
+            }
+            P => i == 0 && d >= 6 && pawn_capture_dirs(by.opponent()).contains(&dir(d)),
+            _ => false,
+        }
+    }
+
+    /// The attacker of `by` on ray `d` out of `target`, if the first man on it is one.
+    #[inline]
+    fn line_checker(&self, target: Cell, d: usize, by: Side) -> Option<(Cell, bool)> {
+        let sb = side_bit(by);
+        for (i, &c) in target.ray(dir(d)).iter().enumerate() {
+            let p = self.board[c.index()];
+            if p == EMPTY {
+                continue;
+            }
+            return (p & BLACK_BIT == sb && Self::line_attacker(p, d, i, by))
+                .then_some((c, i == 0));
+        }
+        None
+    }
+
+    /// Whether the man of `by` on `c`, a knight jump from `target`, attacks it.
+    #[inline]
+    fn jump_attacker(&self, c: Cell, by: Side) -> bool {
+        let p = self.board[c.index()];
+        if p == EMPTY || p & BLACK_BIT != side_bit(by) {
+            return false;
+        }
+        match p & KIND_MASK {
+            N | V | G => true,
+            // An unmoved King not in check could capture by leaping (TS rule).
+            K => self.king_unmoved(by) && !self.attacked_inner(c, by.opponent(), false),
+            _ => false,
+        }
+    }
+
     /// Cells of the pieces of `by` that attack `target`, each with whether it is
     /// adjoining (neighbour or knight jump).
-    pub(super) fn checkers_of(&self, target: Cell, by: Side) -> Checkers {
-        let sb = side_bit(by);
+    pub(crate) fn checkers_of(&self, target: Cell, by: Side) -> Checkers {
         let mut out = Checkers::default();
-        let elephant_back = fwd(by).opposite() as usize;
-        let pawn_dirs = pawn_capture_dirs(by.opponent());
         for d in 0..12 {
-            for (i, &c) in target.ray(dir(d)).iter().enumerate() {
-                let p = self.board[c.index()];
-                if p == EMPTY {
-                    continue;
-                }
-                if p & BLACK_BIT == sb {
-                    let hit = match p & KIND_MASK {
-                        R | V => d < 6,
-                        D => true,
-                        J | G => d >= 6,
-                        K => i == 0,
-                        E => {
-                            if d < 6 {
-                                i < 2
-                                    && d == elephant_back
-                                    && (i == 0 || !compat::ignore_elephant_two_step())
-                            } else {
-                                i == 0 && d != 6 && d != 9
-                            }
-                        }
-                        P => i == 0 && d >= 6 && pawn_dirs.contains(&dir(d)),
-                        _ => false,
-                    };
-                    if hit {
-                        out.push((c, i == 0));
-                    }
-                }
-                break;
+            if let Some(c) = self.line_checker(target, d, by) {
+                out.push(c);
             }
         }
         for &c in target.knight_jumps() {
-            let p = self.board[c.index()];
-            if p == EMPTY || p & BLACK_BIT != sb {
-                continue;
-            }
-            let hit = match p & KIND_MASK {
-                N | V | G => true,
-                K => self.king_unmoved(by) && !self.attacked_inner(c, by.opponent(), false),
-                _ => false,
-            };
-            if hit {
+            if self.jump_attacker(c, by) {
                 out.push((c, true));
             }
         }
         out
+    }
+
+    /// The checkers of the side to move after `m`, the move just played, found from
+    /// the cells it changed: the side to move was not in check before `m` (the mover
+    /// could not leave its opponent in check), and a check can only come from the man
+    /// on `m.to()`, or along a line that `m` opened through its origin or the cell of
+    /// a man taken en passant. `None` where that does not hold (castling moves
+    /// rooks; an unmoved King of the mover a knight jump away attacks by leaping when
+    /// its own cell is safe, which any move can change; the program emulation): then
+    /// `checkers_of`. The checkers come in another order than `checkers_of`'s.
+    pub(crate) fn checkers_after(&self, m: Move) -> Option<Checkers> {
+        let by = self.side.opponent();
+        let king = self.kings[self.side.index()];
+        // The program emulation lets a side leave its King attacked: no assumption.
+        if m.kind == MK_CASTLE
+            || (self.king_unmoved(by) && king.is_knight_jump(self.kings[by.index()]))
+            || compat::ignore_elephant_two_step()
+        {
+            return None;
+        }
+        let mut out = Checkers::default();
+        let mut seen = [NO_DIR; 3];
+        let taken = if m.kind == MK_EP {
+            Cell::from_index(m.aux as usize)
+        } else {
+            None
+        };
+        for (k, c) in [Some(m.to), Some(m.from), taken].into_iter().enumerate() {
+            let Some(c) = c else { continue };
+            let d = TABLES.align[king.index()][c.index()];
+            if d == NO_DIR || seen.contains(&d) {
+                continue;
+            }
+            seen[k] = d;
+            if let Some(found) = self.line_checker(king, d as usize, by) {
+                out.push(found);
+            }
+        }
+        if king.is_knight_jump(m.to) && self.jump_attacker(m.to, by) {
+            out.push((m.to, true));
+        }
+        Some(out)
     }
 
     /// Cells of the pieces giving check to the side to move.
@@ -230,13 +287,20 @@ impl Position {
     /// [`Position::evaluate_reached`] without the stalemate search: the status is
     /// `None` when the side to move is not in check (then the marker needs no search;
     /// a caller that needs the status runs `has_legal_move(false)`).
-    pub(crate) fn evaluate_reached_lazy(&self) -> (CheckMarker, bool, Option<Status>, bool) {
+    /// `last`: the move that reached this position, when known (the checkers are
+    /// then found from the cells it changed, see `checkers_after`).
+    pub(crate) fn evaluate_reached_lazy(
+        &self,
+        last: Option<Move>,
+    ) -> (CheckMarker, bool, Option<Status>, bool) {
         if compat::king_move_test() {
             let (marker, knight, status, in_check) = self.evaluate_reached();
             return (marker, knight, Some(status), in_check);
         }
         let king = self.kings[self.side.index()];
-        let checkers = self.checkers_of(king, self.side.opponent());
+        let checkers = last
+            .and_then(|m| self.checkers_after(m))
+            .unwrap_or_else(|| self.checkers_of(king, self.side.opponent()));
         let (marker, knight) = match checkers.as_slice() {
             [] => return (CheckMarker::None, false, None, false),
             [(c, _)] if !self.has_legal_move(true) => {

@@ -713,7 +713,7 @@ pub enum CheckMarker {
 /// The pieces giving check: cell and whether adjoining. At most one per direction
 /// and knight jump, so 24 entries always suffice.
 #[derive(Clone, Copy)]
-struct Checkers {
+pub(crate) struct Checkers {
     list: [(Cell, bool); 24],
     n: usize,
 }
@@ -734,7 +734,7 @@ impl Checkers {
         self.n += 1;
     }
     #[inline]
-    fn as_slice(&self) -> &[(Cell, bool)] {
+    pub(crate) fn as_slice(&self) -> &[(Cell, bool)] {
         &self.list[..self.n]
     }
 }
