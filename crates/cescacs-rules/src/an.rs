@@ -408,10 +408,12 @@ impl Position {
         t: &MoveText,
         in_check: Option<bool>,
     ) -> Result<Resolved, ResolveError> {
-        self.resolve_with(t, |from, to| {
-            let mut legal = ToCell::new();
-            self.legal_from_to(from, to, in_check, &mut legal);
-            legal
+        let mut legal = ToCell::new();
+        let out = &mut legal;
+        self.resolve_with(t, move |from, to| {
+            self.legal_from_to(from, to, in_check, out);
+            let out: &ToCell = out;
+            out.as_slice()
         })
     }
 
@@ -419,10 +421,12 @@ impl Position {
     /// `legal_between(from, to)` returns the legal moves from `from` to `to` in
     /// generation order (production: [`Position::legal_from_to`], which generates the
     /// named piece's moves only; the differential tests: the full legal list).
-    pub(crate) fn resolve_with<L: AsRef<[Move]>>(
+    /// (The candidates are borrowed from the caller's buffer: a buffer returned by
+    /// value would be copied right after its narrow stores, a store-forwarding stall.)
+    pub(crate) fn resolve_with<'a>(
         &self,
         t: &MoveText,
-        legal_between: impl FnOnce(Cell, Cell) -> L,
+        legal_between: impl FnOnce(Cell, Cell) -> &'a [Move],
     ) -> Result<Resolved, ResolveError> {
         // Only the named piece's legal moves are generated: a token names its origin
         // (or, for castling, the King).
@@ -493,7 +497,7 @@ impl Position {
                 let mut cands = 0usize;
                 let mut chosen = 0usize;
                 let mut first = None;
-                for &m in legal.as_ref() {
+                for &m in legal {
                     if m.from() != *from
                         || m.to() != *to
                         || matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace)

@@ -310,7 +310,15 @@ fn check_position(p: &Position, n: usize, checked: &mut [usize; 6]) {
             checked[4] += usize::from(reference.len() > 8);
         }
     }
-    let reference = |t: &MoveText| p.resolve_with(t, between);
+    let reference = |t: &MoveText| {
+        let mut buf = Vec::new();
+        let out = &mut buf;
+        p.resolve_with(t, move |from, to| {
+            *out = between(from, to);
+            let out: &Vec<Move> = out;
+            out.as_slice()
+        })
+    };
     if n % 2 == 1 {
         return;
     }

@@ -6,7 +6,7 @@
 
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::fast::read_str;
-use crate::model::{CheckMark, Game, GameResult, Item, Line, MoveNode, Side, Span};
+use crate::model::{CellName, CheckMark, Game, GameResult, Item, Line, MoveNode, Side, Span};
 use crate::model::{MoveToken, Promotion, Separator};
 use crate::read::Record;
 use crate::write::{Form, write_games};
@@ -611,6 +611,7 @@ fn tag_span(g: &Game, name: &str) -> Span {
 /// of the move text). Forms the direct path does not cover (castling, a cell off the
 /// board, a promotion to a piece that cannot be regained) go through `MoveText::parse`,
 /// which also words their errors.
+#[inline]
 pub(crate) fn move_text(
     m: &MoveNode,
     letters: &cescacs_rules::Letters,
@@ -673,24 +674,32 @@ pub(crate) fn move_text(
     }
 }
 
-/// A cell as the grammar matched it (a column letter and a line 0..28).
-fn cell(text: &str) -> Option<Cell> {
-    let b = text.as_bytes();
-    let col = cescacs_hex_column(*b.first()?)?;
-    let mut line: u8 = 0;
-    for &d in b.get(1..)? {
-        if !d.is_ascii_digit() {
-            return None;
+/// A cell as the grammar matched it (a column letter and a line 0..28), from its
+/// bytes (no UTF-8 check, no search for the column letter).
+#[inline]
+fn cell(name: &CellName) -> Option<Cell> {
+    /// Column index (P T A B C D E F G H I K L X Z = 0..15) by letter, 15 for none.
+    const COLUMNS: [u8; 26] = {
+        let letters = b"PTABCDEFGHIKLXZ";
+        let mut t = [15u8; 26];
+        let mut i = 0;
+        while i < letters.len() {
+            t[(letters[i] - b'A') as usize] = i as u8;
+            i += 1;
         }
-        line = line.checked_mul(10)?.checked_add(d - b'0')?;
+        t
+    };
+    let digit = |d: u8| d.is_ascii_digit().then(|| d - b'0');
+    let (col, line) = match *name.as_bytes() {
+        [c, d] => (c, digit(d)?),
+        [c, d1, d2] => (c, digit(d1)? * 10 + digit(d2)?),
+        _ => return None,
+    };
+    let col = *COLUMNS.get(usize::from(col.checked_sub(b'A')?))?;
+    if col == 15 {
+        return None;
     }
     Cell::new(col, line)
-}
-
-/// Column index (P T A B C D E F G H I K L X Z = 0..15) of a column letter.
-fn cescacs_hex_column(b: u8) -> Option<u8> {
-    const COLUMNS: &[u8; 15] = b"PTABCDEFGHIKLXZ";
-    COLUMNS.iter().position(|&c| c == b).map(|i| i as u8)
 }
 
 #[cfg(test)]

@@ -181,7 +181,7 @@ impl Position {
         let king = self.kings[self.side.index()];
         // The program emulation lets a side leave its King attacked: no assumption.
         if m.kind == MK_CASTLE
-            || (self.king_unmoved(by) && king.is_knight_jump(self.kings[by.index()]))
+            || (self.king_unmoved(by) && knight_jump(king, self.kings[by.index()]))
             || compat::ignore_elephant_two_step()
         {
             return None;
@@ -204,7 +204,7 @@ impl Position {
                 out.push(found);
             }
         }
-        if king.is_knight_jump(m.to) && self.jump_attacker(m.to, by) {
+        if knight_jump(king, m.to) && self.jump_attacker(m.to, by) {
             out.push((m.to, true));
         }
         Some(out)
@@ -241,7 +241,7 @@ impl Position {
             [_] => CheckMarker::Afar,
             _ => CheckMarker::Double,
         };
-        let knight = matches!(checkers.as_slice(), [(c, _)] if king.is_knight_jump(*c));
+        let knight = matches!(checkers.as_slice(), [(c, _)] if knight_jump(king, *c));
         (marker, knight)
     }
 
@@ -280,7 +280,7 @@ impl Position {
             [_] => CheckMarker::Afar,
             _ => CheckMarker::Double,
         };
-        let knight = matches!(checkers.as_slice(), [(c, _)] if king.is_knight_jump(*c));
+        let knight = matches!(checkers.as_slice(), [(c, _)] if knight_jump(king, *c));
         (marker, knight, status, in_check)
     }
 
@@ -304,14 +304,14 @@ impl Position {
         let (marker, knight) = match checkers.as_slice() {
             [] => return (CheckMarker::None, false, None, false),
             [(c, _)] if !self.has_legal_move(true) => {
-                let knight = king.is_knight_jump(*c);
+                let knight = knight_jump(king, *c);
                 return (CheckMarker::Mate, knight, Some(Status::Checkmate), true);
             }
             _ if !self.has_legal_move(true) => {
                 return (CheckMarker::Mate, false, Some(Status::Checkmate), true);
             }
-            [(c, true)] => (CheckMarker::Adjoining, king.is_knight_jump(*c)),
-            [(c, false)] => (CheckMarker::Afar, king.is_knight_jump(*c)),
+            [(c, true)] => (CheckMarker::Adjoining, knight_jump(king, *c)),
+            [(c, false)] => (CheckMarker::Afar, knight_jump(king, *c)),
             _ => (CheckMarker::Double, false),
         };
         (marker, knight, Some(Status::Ongoing), true)
@@ -322,7 +322,7 @@ impl Position {
     pub fn is_knight_jump_check(&self) -> bool {
         let king = self.kings[self.side.index()];
         let checkers = self.checkers_of(king, self.side.opponent());
-        matches!(checkers.as_slice(), [(c, _)] if king.is_knight_jump(*c))
+        matches!(checkers.as_slice(), [(c, _)] if knight_jump(king, *c))
     }
 
     /// Whether the piece on `from`, on line `d` out of the King, shields the King

@@ -524,12 +524,6 @@ impl ToCell {
     }
 }
 
-impl AsRef<[Move]> for ToCell {
-    fn as_ref(&self) -> &[Move] {
-        self.as_slice()
-    }
-}
-
 impl MoveSink for ToCell {
     #[inline]
     fn push(&mut self, m: Move) {
@@ -774,6 +768,14 @@ impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", crate::diagram(self))
     }
+}
+
+/// Whether `a` and `b` are a knight jump apart (a table lookup; `Cell::is_knight_jump`
+/// scans the jump list).
+#[inline]
+fn knight_jump(a: Cell, b: Cell) -> bool {
+    let i = b.index();
+    TABLES.knight_bits[a.index()][i >> 6] & (1 << (i & 63)) != 0
 }
 
 #[inline]

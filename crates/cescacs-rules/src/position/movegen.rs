@@ -379,8 +379,9 @@ impl Position {
                     self.step_to(list, from, Some(to));
                 }
                 if self.king_unmoved(side) && !in_check {
-                    if from.is_knight_jump(to) {
-                        self.jumps(list, from);
+                    if knight_jump(from, to) {
+                        // `jumps`, for the one jump to `to`.
+                        self.step_to(list, from, Some(to));
                     }
                     if TABLES
                         .castlings
@@ -397,6 +398,18 @@ impl Position {
             R => (0..6, false),
             G => (6..12, true),
             J => (6..12, false),
+            N => {
+                // `piece_moves`' jumps and rides, for the one cell `to`.
+                if knight_jump(from, to) {
+                    self.step_to(list, from, Some(to));
+                } else if self.board[to.index()] == EMPTY
+                    && let Some(&(mid, _)) = from.knight_rides().iter().find(|r| r.1 == to)
+                    && self.board[mid.index()] == EMPTY
+                {
+                    self.push_move(list, from, to, MK_NORMAL, 0);
+                }
+                return;
+            }
             _ => return self.piece_moves(list, from, in_check),
         };
         if d != NO_DIR && lines.contains(&(d as usize)) {
@@ -415,8 +428,9 @@ impl Position {
                 }
             }
         }
-        if jumps && from.is_knight_jump(to) {
-            self.jumps(list, from);
+        if jumps && knight_jump(from, to) {
+            // `jumps`, for the one jump to `to`.
+            self.step_to(list, from, Some(to));
         }
     }
 
