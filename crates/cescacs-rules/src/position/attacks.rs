@@ -155,6 +155,13 @@ impl Position {
     /// adjoining (neighbour or knight jump).
     pub(crate) fn checkers_of(&self, target: Cell, by: Side) -> Checkers {
         let mut out = Checkers::default();
+        self.checkers_into(target, by, &mut out);
+        out
+    }
+
+    /// `checkers_of` into a caller's list (a returned list would be copied right
+    /// after its narrow stores: a store-forwarding stall).
+    fn checkers_into(&self, target: Cell, by: Side, out: &mut Checkers) {
         for d in 0..12 {
             if let Some(c) = self.line_checker(target, d, by) {
                 out.push(c);
@@ -165,7 +172,6 @@ impl Position {
                 out.push((c, true));
             }
         }
-        out
     }
 
     /// The checkers of the side to move after `m`, the move just played, found from
@@ -176,7 +182,15 @@ impl Position {
     /// rooks; an unmoved King of the mover a knight jump away attacks by leaping when
     /// its own cell is safe, which any move can change; the program emulation): then
     /// `checkers_of`. The checkers come in another order than `checkers_of`'s.
+    #[cfg(test)]
     pub(crate) fn checkers_after(&self, m: Move) -> Option<Checkers> {
+        let mut out = Checkers::default();
+        self.checkers_after_into(m, &mut out).then_some(out)
+    }
+
+    /// `checkers_after` into a caller's empty list; false (and the list untouched)
+    /// where it does not apply.
+    fn checkers_after_into(&self, m: Move, out: &mut Checkers) -> bool {
         let by = self.side.opponent();
         let king = self.kings[self.side.index()];
         // The program emulation lets a side leave its King attacked: no assumption.
@@ -184,9 +198,8 @@ impl Position {
             || (self.king_unmoved(by) && knight_jump(king, self.kings[by.index()]))
             || compat::ignore_elephant_two_step()
         {
-            return None;
+            return false;
         }
-        let mut out = Checkers::default();
         let mut seen = [NO_DIR; 3];
         let taken = if m.kind == MK_EP {
             Cell::from_index(m.aux as usize)
@@ -207,7 +220,7 @@ impl Position {
         if knight_jump(king, m.to) && self.jump_attacker(m.to, by) {
             out.push((m.to, true));
         }
-        Some(out)
+        true
     }
 
     /// Cells of the pieces giving check to the side to move.
@@ -298,9 +311,10 @@ impl Position {
             return (marker, knight, Some(status), in_check);
         }
         let king = self.kings[self.side.index()];
-        let checkers = last
-            .and_then(|m| self.checkers_after(m))
-            .unwrap_or_else(|| self.checkers_of(king, self.side.opponent()));
+        let mut checkers = Checkers::default();
+        if !last.is_some_and(|m| self.checkers_after_into(m, &mut checkers)) {
+            self.checkers_into(king, self.side.opponent(), &mut checkers);
+        }
         let (marker, knight) = match checkers.as_slice() {
             [] => return (CheckMarker::None, false, None, false),
             [(c, _)] if !self.has_legal_move(true) => {

@@ -262,7 +262,8 @@ impl Position {
         let own = self.occ[si].0;
         let mask = TABLES.promotion_bits[si];
         let on_edge = Bits([own[0] & mask[0], own[1] & mask[1], own[2] & mask[2]]);
-        if on_edge == Bits::default() {
+        // Scalar test of the rare case (comparing the stored array stalls).
+        if on_edge.0[0] | on_edge.0[1] | on_edge.0[2] == 0 {
             return;
         }
         let pawn = P | side_bit(self.side);
