@@ -321,7 +321,8 @@ impl Game {
         if p.halfmove_clock() >= 150 {
             return Some((GameResult::Draw, Termination::SeventyFiveMoves));
         }
-        if self.repetition_count() >= 5 {
+        // Five occurrences two plies apart need nine keys in the window.
+        if self.keys.len() >= 9 && self.repetition_count() >= 5 {
             return Some((GameResult::Draw, Termination::FivefoldRepetition));
         }
         None
