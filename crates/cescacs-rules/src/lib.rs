@@ -3,6 +3,8 @@
 #![warn(missing_docs)]
 
 pub mod an;
+#[cfg(test)]
+mod differential;
 mod game;
 mod piece;
 mod position;
