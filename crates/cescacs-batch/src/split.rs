@@ -589,64 +589,120 @@ fn columns(bytes: &[u8], encoding: TextEncoding) -> u64 {
     }
 }
 
-/// Bytes [`plain_lines`] stops at: a line holding one is left to the line-by-line path.
-const STOP: u8 = 1;
-/// A line end.
-const NEWLINE: u8 = 2;
-/// A byte of a result token (`-`, `*`): its token is looked at.
-const RESULT_BYTE: u8 = 3;
-const PLAIN: [u8; 256] = {
-    let mut c = [0u8; 256];
-    c[b'{' as usize] = STOP;
-    c[b'(' as usize] = STOP;
-    c[b')' as usize] = STOP;
-    c[b';' as usize] = STOP;
-    c[b'[' as usize] = STOP;
-    c[b'%' as usize] = STOP;
-    c[b'\r' as usize] = STOP;
-    c[b'\n' as usize] = NEWLINE;
-    c[b'-' as usize] = RESULT_BYTE;
-    c[b'*' as usize] = RESULT_BYTE;
-    c
-};
-
-/// The whole lines at the start of `bytes` (which starts a line) that hold none of
-/// the [`STOP`] bytes and no result token: their length and how many there are.
-fn plain_lines(bytes: &[u8]) -> (usize, u64) {
-    let is_blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+/// The whole lines at the start of `bytes` (which starts a line) that the line-by-line
+/// path would take into the current game without a cut and without changing the
+/// scanner's state, `movetext` apart: usual tag lines while no movetext was seen,
+/// blank lines, and movetext lines without `{ ( ) ; [ % \r` and without a result
+/// token. Returns their length, how many there are and whether movetext was seen.
+fn plain_lines(bytes: &[u8], mut movetext: bool) -> (usize, u64, bool) {
     let (mut end, mut lines) = (0usize, 0u64);
-    let mut i = 0;
-    while i < bytes.len() {
-        match PLAIN[bytes[i] as usize] {
-            0 => {}
-            NEWLINE => {
-                lines += 1;
-                end = i + 1;
-            }
-            RESULT_BYTE => {
-                // Tokens end at blanks only: the other delimiters are STOP bytes, and a
-                // line holding one is not taken.
-                let start = bytes[..i].iter().rposition(is_blank).map_or(0, |k| k + 1);
-                let Some(len) = bytes[i..].iter().position(is_blank) else {
-                    break;
-                };
-                let token = &bytes[start..i + len];
-                if token.len() <= 8 && is_result(token) {
-                    break;
-                }
-                // The rest of the token holds no blank, so no line end; a STOP byte in
-                // it stops here as anywhere.
-                if bytes[i..i + len].iter().any(|b| PLAIN[*b as usize] == STOP) {
-                    break;
-                }
-                i += len;
-                continue;
-            }
-            _ => break,
+    while let Some(nl) = memchr::memchr(b'\n', &bytes[end..]) {
+        let line = &bytes[end..=end + nl];
+        // A longer line is classified from its first bytes only.
+        if line.len() > PREFIX {
+            break;
         }
-        i += 1;
+        let bits = LineBits::of(line);
+        // A CR may end a line.
+        if bits.cr {
+            break;
+        }
+        let t = trim_start(line);
+        if t.first() == Some(&b'[') {
+            // After movetext a tag starts a game; a tag line that is not the usual
+            // one (one `]`, its last non-blank byte) may carry movetext after its tags.
+            let last = line.iter().rposition(|b| !is_blank(b)).unwrap_or(0);
+            if movetext || line[last] != b']' || memchr::memchr(b']', line) != Some(last) {
+                break;
+            }
+        } else if !t.is_empty() {
+            // Tokens end at blanks only when no `{ ( ) ; [ %` is there.
+            if bits.stop || (bits.dash_or_star && has_result(line)) {
+                break;
+            }
+            movetext = movetext
+                || line.split(is_blank).any(|token| {
+                    token
+                        .first()
+                        .is_some_and(|&b| b.is_ascii_alphanumeric() || b >= 0x80)
+                });
+        }
+        end += line.len();
+        lines += 1;
     }
-    (end, lines)
+    (end, lines, movetext)
+}
+
+fn is_blank(b: &u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Whether a line whose tokens end at blanks only holds a result token (every result
+/// token has a `-` or is `*`).
+fn has_result(line: &[u8]) -> bool {
+    memchr::memchr2_iter(b'-', b'*', line).any(|i| {
+        let start = line[..i].iter().rposition(is_blank).map_or(0, |k| k + 1);
+        let end = line[i..]
+            .iter()
+            .position(is_blank)
+            .map_or(line.len(), |k| i + k);
+        end - start <= 8 && is_result(&line[start..end])
+    })
+}
+
+/// What [`plain_lines`] needs to know of a line, in one pass.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct LineBits {
+    cr: bool,
+    /// One of `{ ( ) ; [ %`.
+    stop: bool,
+    /// A `-` or `*`: there may be a result token.
+    dash_or_star: bool,
+}
+
+impl LineBits {
+    fn of(line: &[u8]) -> LineBits {
+        // Sixteen bytes at a time, without branches, so that the compiler vectorises
+        // it; the last sixteen may overlap the ones before (the flags only grow).
+        let chunk_bits = |chunk: &[u8; 16]| {
+            let (mut c, mut s, mut d) = (0u8, 0u8, 0u8);
+            for &b in chunk {
+                c |= (b == b'\r') as u8;
+                s |= (b == b'{') as u8
+                    | (b == b'(') as u8
+                    | (b == b')') as u8
+                    | (b == b';') as u8
+                    | (b == b'[') as u8
+                    | (b == b'%') as u8;
+                d |= (b == b'-') as u8 | (b == b'*') as u8;
+            }
+            (c, s, d)
+        };
+        let (mut cr, mut stop, mut dash) = (0u8, 0u8, 0u8);
+        if line.len() >= 16 {
+            let mut chunks = line.chunks_exact(16);
+            for chunk in &mut chunks {
+                let (c, s, d) = chunk_bits(chunk.try_into().unwrap());
+                (cr, stop, dash) = (cr | c, stop | s, dash | d);
+            }
+            if !chunks.remainder().is_empty() {
+                let tail = &line[line.len() - 16..];
+                let (c, s, d) = chunk_bits(tail.try_into().unwrap());
+                (cr, stop, dash) = (cr | c, stop | s, dash | d);
+            }
+        } else {
+            for &b in line {
+                cr |= (b == b'\r') as u8;
+                stop |= matches!(b, b'{' | b'(' | b')' | b';' | b'[' | b'%') as u8;
+                dash |= matches!(b, b'-' | b'*') as u8;
+            }
+        }
+        LineBits {
+            cr: cr != 0,
+            stop: stop != 0,
+            dash_or_star: dash != 0,
+        }
+    }
 }
 
 /// A game still going after this many times the cap is no game: the input stops.
@@ -1010,19 +1066,17 @@ impl<R: BufRead> GameSplitter<R> {
 
     /// Takes, straight from the reader's buffer, the whole lines ahead that the
     /// line-by-line path ([`Self::classify`], [`Self::take_line`]) would add to `game`
-    /// without changing anything else than the line count: in the middle of movetext
-    /// (movetext seen, last token not a result, outside comments and variations, no
-    /// token pending), lines without `{ ( ) ; [ % \r` and without a result token
-    /// neither start a game nor change the lexer's state (their tokens are not results,
-    /// so `last_token_result` and `after_result` stay false, `movetext` stays true), and
-    /// positions inside them are only kept at `{` or `(`. Nothing is taken that would
-    /// reach the per-game cap or the no-boundary limit, so those stay the slow path's.
+    /// without a cut and without changing the scanner's state other than the line count
+    /// and `movetext` (see [`plain_lines`]): outside comments and variations, last token
+    /// not a result, no token pending, such lines hold no result token and no byte that
+    /// opens or closes anything, so their tokens only say whether movetext was seen, and
+    /// positions inside them are never kept. Nothing is taken that would reach the
+    /// per-game cap or the no-boundary limit: those stay the line-by-line path's.
     fn take_plain_lines(&mut self, game: &mut RawGame, span: &mut u64) -> io::Result<()> {
         let lex = &self.lex;
         if !self.bulk
             || self.encoding == TextEncoding::DoubleByte
             || self.at_start
-            || !lex.movetext
             || lex.after_result
             || lex.last_token_result
             || lex.in_brace
@@ -1042,7 +1096,7 @@ impl<R: BufRead> GameSplitter<R> {
             .min(usize::try_from(span_room).unwrap_or(usize::MAX));
         let available = fill(&mut self.reader)?;
         let window = &available[..available.len().min(room)];
-        let (end, lines) = plain_lines(window);
+        let (end, lines, movetext) = plain_lines(window, self.lex.movetext);
         if end == 0 {
             return Ok(());
         }
@@ -1050,6 +1104,7 @@ impl<R: BufRead> GameSplitter<R> {
         self.reader.consume(end);
         self.offset += end as u64;
         *span += end as u64;
+        self.lex.movetext = movetext;
         self.lex.line += lines;
         Ok(())
     }
@@ -1989,6 +2044,30 @@ mod bulk_tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn line_bits_match_a_byte_by_byte_count() {
+        let mut rng = Rng::new(0xb175);
+        let alphabet = b"{}()[];%-*\r\n \tNe4x1.";
+        for _ in 0..64 * test_support::proptest_cases() {
+            let len = rng.below(70);
+            let line: Vec<u8> = (0..len)
+                .map(|_| {
+                    if rng.chance(50) {
+                        *rng.pick(alphabet)
+                    } else {
+                        rng.next_u64() as u8
+                    }
+                })
+                .collect();
+            let expected = LineBits {
+                cr: line.contains(&b'\r'),
+                stop: line.iter().any(|b| b"{();[%".contains(b)),
+                dash_or_star: line.iter().any(|b| b"-*".contains(b)),
+            };
+            assert_eq!(LineBits::of(&line), expected, "{line:?}");
         }
     }
 }
