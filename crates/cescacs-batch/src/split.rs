@@ -2030,6 +2030,9 @@ mod bulk_tests {
                     format!("{r}{d}"),
                     format!("{d}{r}"),
                     format!("e4 {r}{d} e5"),
+                    // Past sixteen bytes, in the vectorised part of the line scan.
+                    format!("Nf3 Nc6 4. Bb5 a6 5. Ba4 {r}{d}"),
+                    format!("Nf3 Nc6 4. Bb5 a6 5. Ba4 {d}{r}"),
                 ] {
                     for next in [
                         "1. d4 d5\n",
@@ -2068,6 +2071,30 @@ mod bulk_tests {
                 dash_or_star: line.iter().any(|b| b"-*".contains(b)),
             };
             assert_eq!(LineBits::of(&line), expected, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn bulk_path_leaves_unusual_tag_lines_to_the_tag_scan() {
+        let lines = [
+            "[A \"x\"] e4 ]",
+            "[A \"x\"] 1-0 ]",
+            "[A \"x\"]]",
+            "[A \"]\"]",
+            "[A \"x\"] [B \"y\"] e4 *",
+            "[A \"x\"] e4",
+            "  [A \"x\"]  ",
+            "[A \"x\" e4 *",
+            "[Result \"1-0\"] 1. e4 e5 1-0",
+        ];
+        for line in lines {
+            for before in ["", "[Event \"x\"]\n", "1. e4 e5\n"] {
+                let text = format!("{before}[Site \"y\"]\n{line}\n[Date \"z\"]\n\n1. d4 d5 *\n");
+                assert_same(text.as_bytes(), 1 << 20, 1 << 16, &format!("{text:?}"));
+                let text =
+                    format!("[Event \"x\"]\n\n1. e4 *\n\n{before}[Site \"y\"]\n{line}\n1. d4\n");
+                assert_same(text.as_bytes(), 1 << 20, 1 << 16, &format!("{text:?}"));
+            }
         }
     }
 }
