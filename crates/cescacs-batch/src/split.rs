@@ -602,20 +602,29 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> (usize, u64, bool) {
         if line.len() > PREFIX {
             break;
         }
+        let t = trim_start(line);
+        if t.first() == Some(&b'[') {
+            // After movetext a tag starts a game; a tag line that is not the usual
+            // one (one `]`, its last non-blank byte) may carry movetext after its tags.
+            // A CR may end a line.
+            let last = line.iter().rposition(|b| !is_blank(b)).unwrap_or(0);
+            if movetext
+                || line[last] != b']'
+                || memchr::memchr2(b']', b'\r', line) != Some(last)
+                || line[last..].contains(&b'\r')
+            {
+                break;
+            }
+            end += line.len();
+            lines += 1;
+            continue;
+        }
         let bits = LineBits::of(line);
         // A CR may end a line.
         if bits.cr {
             break;
         }
-        let t = trim_start(line);
-        if t.first() == Some(&b'[') {
-            // After movetext a tag starts a game; a tag line that is not the usual
-            // one (one `]`, its last non-blank byte) may carry movetext after its tags.
-            let last = line.iter().rposition(|b| !is_blank(b)).unwrap_or(0);
-            if movetext || line[last] != b']' || memchr::memchr(b']', line) != Some(last) {
-                break;
-            }
-        } else if !t.is_empty() {
+        if !t.is_empty() {
             // Tokens end at blanks only when no `{ ( ) ; [ %` is there.
             if bits.stop || (bits.dash_or_star && has_result(line)) {
                 break;
