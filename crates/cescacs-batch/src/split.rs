@@ -596,7 +596,23 @@ fn columns(bytes: &[u8], encoding: TextEncoding) -> u64 {
 /// token. Returns their length, how many there are and whether movetext was seen.
 fn plain_lines(bytes: &[u8], mut movetext: bool) -> (usize, u64, bool) {
     let (mut end, mut lines) = (0usize, 0u64);
-    while let Some(nl) = memchr::memchr(b'\n', &bytes[end..]) {
+    loop {
+        let rest = &bytes[end..];
+        // The usual tag line, `[` first and `]\n` last, with one search.
+        if !movetext
+            && rest.first() == Some(&b'[')
+            && let Some(k) = memchr::memchr3(b']', b'\r', b'\n', rest)
+            && rest[k] == b']'
+            && rest.get(k + 1) == Some(&b'\n')
+            && k + 2 <= PREFIX
+        {
+            end += k + 2;
+            lines += 1;
+            continue;
+        }
+        let Some(nl) = memchr::memchr(b'\n', rest) else {
+            break;
+        };
         let line = &bytes[end..=end + nl];
         // A longer line is classified from its first bytes only.
         if line.len() > PREFIX {
