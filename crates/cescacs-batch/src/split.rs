@@ -589,6 +589,147 @@ fn columns(bytes: &[u8], encoding: TextEncoding) -> u64 {
     }
 }
 
+/// The whole lines at the start of `bytes` (which starts a line) that the line-by-line
+/// path would take into the current game without a cut and without changing the
+/// scanner's state, `movetext` apart: usual tag lines while no movetext was seen,
+/// blank lines, and movetext lines without `{ ( ) ; [ % \r` and without a result
+/// token. Returns their length, how many there are and whether movetext was seen.
+fn plain_lines(bytes: &[u8], mut movetext: bool) -> (usize, u64, bool) {
+    let (mut end, mut lines) = (0usize, 0u64);
+    loop {
+        let rest = &bytes[end..];
+        // The usual tag line, `[` first and `]\n` last, with one search.
+        if !movetext
+            && rest.first() == Some(&b'[')
+            && let Some(k) = memchr::memchr3(b']', b'\r', b'\n', rest)
+            && rest[k] == b']'
+            && rest.get(k + 1) == Some(&b'\n')
+            && k + 2 <= PREFIX
+        {
+            end += k + 2;
+            lines += 1;
+            continue;
+        }
+        let Some(nl) = memchr::memchr(b'\n', rest) else {
+            break;
+        };
+        let line = &bytes[end..=end + nl];
+        // A longer line is classified from its first bytes only.
+        if line.len() > PREFIX {
+            break;
+        }
+        let t = trim_start(line);
+        if t.first() == Some(&b'[') {
+            // After movetext a tag starts a game; a tag line that is not the usual
+            // one (one `]`, its last non-blank byte) may carry movetext after its tags.
+            // A CR may end a line.
+            let last = line.iter().rposition(|b| !is_blank(b)).unwrap_or(0);
+            if movetext
+                || line[last] != b']'
+                || memchr::memchr2(b']', b'\r', line) != Some(last)
+                || line[last..].contains(&b'\r')
+            {
+                break;
+            }
+            end += line.len();
+            lines += 1;
+            continue;
+        }
+        let bits = LineBits::of(line);
+        // A CR may end a line.
+        if bits.cr {
+            break;
+        }
+        if !t.is_empty() {
+            // Tokens end at blanks only when no `{ ( ) ; [ %` is there.
+            if bits.stop || (bits.dash_or_star && has_result(line)) {
+                break;
+            }
+            movetext = movetext
+                || line.split(is_blank).any(|token| {
+                    token
+                        .first()
+                        .is_some_and(|&b| b.is_ascii_alphanumeric() || b >= 0x80)
+                });
+        }
+        end += line.len();
+        lines += 1;
+    }
+    (end, lines, movetext)
+}
+
+fn is_blank(b: &u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Whether a line whose tokens end at blanks only holds a result token (every result
+/// token has a `-` or is `*`).
+fn has_result(line: &[u8]) -> bool {
+    memchr::memchr2_iter(b'-', b'*', line).any(|i| {
+        let start = line[..i].iter().rposition(is_blank).map_or(0, |k| k + 1);
+        let end = line[i..]
+            .iter()
+            .position(is_blank)
+            .map_or(line.len(), |k| i + k);
+        end - start <= 8 && is_result(&line[start..end])
+    })
+}
+
+/// What [`plain_lines`] needs to know of a line, in one pass.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct LineBits {
+    cr: bool,
+    /// One of `{ ( ) ; [ %`.
+    stop: bool,
+    /// A `-` or `*`: there may be a result token.
+    dash_or_star: bool,
+}
+
+impl LineBits {
+    fn of(line: &[u8]) -> LineBits {
+        // Sixteen bytes at a time, without branches, so that the compiler vectorises
+        // it; the last sixteen may overlap the ones before (the flags only grow).
+        let chunk_bits = |chunk: &[u8; 16]| {
+            let (mut c, mut s, mut d) = (0u8, 0u8, 0u8);
+            for &b in chunk {
+                c |= (b == b'\r') as u8;
+                s |= (b == b'{') as u8
+                    | (b == b'(') as u8
+                    | (b == b')') as u8
+                    | (b == b';') as u8
+                    | (b == b'[') as u8
+                    | (b == b'%') as u8;
+                d |= (b == b'-') as u8 | (b == b'*') as u8;
+            }
+            (c, s, d)
+        };
+        let (mut cr, mut stop, mut dash) = (0u8, 0u8, 0u8);
+        if line.len() >= 16 {
+            let mut chunks = line.chunks_exact(16);
+            for chunk in &mut chunks {
+                let (c, s, d) = chunk_bits(chunk.try_into().unwrap());
+                (cr, stop, dash) = (cr | c, stop | s, dash | d);
+            }
+            if !chunks.remainder().is_empty() {
+                let tail = &line[line.len() - 16..];
+                let (c, s, d) = chunk_bits(tail.try_into().unwrap());
+                (cr, stop, dash) = (cr | c, stop | s, dash | d);
+            }
+        } else {
+            for &b in line {
+                cr |= (b == b'\r') as u8;
+                stop |= matches!(b, b'{' | b'(' | b')' | b';' | b'[' | b'%') as u8;
+                dash |= matches!(b, b'-' | b'*') as u8;
+            }
+        }
+        LineBits {
+            cr: cr != 0,
+            stop: stop != 0,
+            dash_or_star: dash != 0,
+        }
+    }
+}
+
 /// A game still going after this many times the cap is no game: the input stops.
 const NO_BOUNDARY_FACTOR: u64 = 4;
 
@@ -619,6 +760,9 @@ pub struct GameSplitter<R> {
     /// First capacity of a game's bytes: a little more than the last game's size, so
     /// that a game's buffer is not regrown line by line.
     size_hint: usize,
+    /// Whether [`GameSplitter::take_plain_lines`] may take movetext lines in bulk (off
+    /// only in the tests that compare it with the line-by-line path).
+    bulk: bool,
 }
 
 impl<R: BufRead> GameSplitter<R> {
@@ -644,6 +788,7 @@ impl<R: BufRead> GameSplitter<R> {
             finished: false,
             json: JsonState::default(),
             size_hint: 0,
+            bulk: true,
         }
     }
 
@@ -891,6 +1036,9 @@ impl<R: BufRead> GameSplitter<R> {
             }
         }
         loop {
+            if has_content {
+                self.take_plain_lines(&mut game, &mut span)?;
+            }
             if !self.read_prefix()? {
                 break;
             }
@@ -939,6 +1087,51 @@ impl<R: BufRead> GameSplitter<R> {
             return Ok(None);
         }
         self.emit(game)
+    }
+
+    /// Takes, straight from the reader's buffer, the whole lines ahead that the
+    /// line-by-line path ([`Self::classify`], [`Self::take_line`]) would add to `game`
+    /// without a cut and without changing the scanner's state other than the line count
+    /// and `movetext` (see [`plain_lines`]): outside comments and variations, last token
+    /// not a result, no token pending, such lines hold no result token and no byte that
+    /// opens or closes anything, so their tokens only say whether movetext was seen, and
+    /// positions inside them are never kept. Nothing is taken that would reach the
+    /// per-game cap or the no-boundary limit: those stay the line-by-line path's.
+    fn take_plain_lines(&mut self, game: &mut RawGame, span: &mut u64) -> io::Result<()> {
+        let lex = &self.lex;
+        if !self.bulk
+            || self.encoding == TextEncoding::DoubleByte
+            || self.at_start
+            || lex.after_result
+            || lex.last_token_result
+            || lex.in_brace
+            || lex.in_line_comment
+            || lex.depth != 0
+            || lex.token_len != 0
+            || lex.token_long
+            || lex.pending_trail
+            || lex.column != 1
+        {
+            return Ok(());
+        }
+        let span_room = (NO_BOUNDARY_FACTOR * self.max_game_bytes as u64).saturating_sub(*span);
+        let room = self
+            .max_game_bytes
+            .saturating_sub(game.bytes.len())
+            .min(usize::try_from(span_room).unwrap_or(usize::MAX));
+        let available = fill(&mut self.reader)?;
+        let window = &available[..available.len().min(room)];
+        let (end, lines, movetext) = plain_lines(window, self.lex.movetext);
+        if end == 0 {
+            return Ok(());
+        }
+        game.bytes.extend_from_slice(&window[..end]);
+        self.reader.consume(end);
+        self.offset += end as u64;
+        *span += end as u64;
+        self.lex.movetext = movetext;
+        self.lex.line += lines;
+        Ok(())
     }
 
     fn emit(&mut self, mut game: RawGame) -> io::Result<Option<RawGame>> {
@@ -1574,6 +1767,358 @@ mod tags_end_tests {
                     "{:?}",
                     String::from_utf8_lossy(&line)
                 );
+            }
+        }
+    }
+}
+
+/// The bulk path ([`GameSplitter::take_plain_lines`]) against the line-by-line path:
+/// every field of every game must agree, on the real files and on damaged copies.
+#[cfg(test)]
+mod bulk_tests {
+    use super::*;
+    use test_support::Rng;
+
+    fn split(
+        text: &[u8],
+        cap: usize,
+        buffer: usize,
+        encoding: TextEncoding,
+        bulk: bool,
+    ) -> Vec<(RawGame, Lexer)> {
+        let reader = io::BufReader::with_capacity(buffer, text);
+        let mut splitter = GameSplitter::new(reader, cap).encoding(encoding);
+        splitter.bulk = bulk;
+        let mut games = Vec::new();
+        while let Some(game) = splitter.next_game().unwrap() {
+            games.push((game, lexer(&splitter)));
+        }
+        // The lines and offset after the last game must agree too.
+        games.push((
+            RawGame {
+                index: 0,
+                line: splitter.line(),
+                column: 0,
+                offset: splitter.offset(),
+                bytes: Vec::new(),
+                truncated: false,
+                problem: None,
+            },
+            lexer(&splitter),
+        ));
+        games
+    }
+
+    /// The scanner's state between games, which the bulk path claims not to change
+    /// (stricter than the games alone: an unclosed variation barely shows in them).
+    fn lexer<R>(splitter: &GameSplitter<R>) -> Lexer {
+        let mut l = splitter.lex.clone();
+        let n = l.token_len;
+        l.token[n..].fill(0);
+        l
+    }
+
+    fn assert_same(text: &[u8], cap: usize, buffer: usize, what: &str) {
+        for encoding in [TextEncoding::Bytes, TextEncoding::detect(text)] {
+            let slow = split(text, cap, buffer, encoding, false);
+            let fast = split(text, cap, buffer, encoding, true);
+            if slow != fast {
+                let i = slow.iter().zip(&fast).position(|(a, b)| a != b);
+                panic!(
+                    "{what} (cap {cap}, buffer {buffer}, {encoding:?}): {} games line by line, {} in bulk; first difference at {i:?}: {:?} vs {:?}",
+                    slow.len(),
+                    fast.len(),
+                    i.map(|i| &slow[i]),
+                    i.map(|i| &fast[i])
+                );
+            }
+        }
+    }
+
+    fn pgn_files() -> Vec<(String, Vec<u8>)> {
+        let mut files = Vec::new();
+        for dir in [
+            test_support::testdata(),
+            test_support::shared_dir().join("corpus"),
+        ] {
+            for ext in ["pgn", "ctl-pgn"] {
+                for path in test_support::files_with_extension(&dir, ext) {
+                    let bytes = std::fs::read(&path).unwrap();
+                    files.push((path.display().to_string(), bytes));
+                }
+            }
+        }
+        assert!(
+            files.len() > 40,
+            "the PGN files of testdata/ and the shared corpus"
+        );
+        files
+    }
+
+    #[test]
+    fn bulk_path_splits_the_real_files_as_line_by_line() {
+        for (name, bytes) in pgn_files() {
+            assert_same(&bytes, 1 << 20, 1 << 16, &name);
+            // Small caps exercise truncation and the no-boundary stop; odd buffers
+            // cut lines (and CR LF pairs) between two fills.
+            let head = &bytes[..bytes.len().min(30_000)];
+            assert_same(head, 1 << 20, 7, &name);
+            assert_same(head, 300, 1 << 16, &name);
+            assert_same(head, 100, 64, &name);
+        }
+    }
+
+    const INSERTS: &[&[u8]] = &[
+        b"{",
+        b"}",
+        b";",
+        b"[",
+        b"]",
+        b"(",
+        b")",
+        b"%",
+        b"\r",
+        b"\r\n",
+        b"\n",
+        b"\n\n",
+        b"1-0",
+        b" 1-0 ",
+        b"0-1",
+        b"*",
+        b" * ",
+        b"1/2-1/2",
+        b"\xC2\xBD-\xC2\xBD",
+        b" 0-0 ",
+        b"O-O",
+        b"-",
+        b"--",
+        b"\n[Event \"x\"]\n",
+        b"\n1. ",
+        b"1. e4 ",
+        b"\xFF",
+        b"\xC2",
+        b"\xAE\x7D",
+        b" ",
+        b"\t",
+        b"\"",
+        b"1-0\n1. e4",
+        b"\xEF\xBB\xBF",
+        b"O-O{",
+        b"O-O(",
+        b"e4;",
+        b"1-0;",
+        b"O-O%",
+        b"-)",
+        b"*{",
+        b"e4{ x }",
+        b"(e4 e5)",
+        b"\n% x\n",
+        b"1-0)",
+        b"e4)*",
+        b";1-0 ",
+        b"(1-0 ",
+        b"{1-0 ",
+        b"}1-0",
+        b"*;",
+        b"e4(*",
+    ];
+
+    fn mutate(rng: &mut Rng, text: &[u8]) -> Vec<u8> {
+        let mut t = text.to_vec();
+        match rng.below(4) {
+            0 => {
+                // Line ends as CR LF, or lone CR.
+                let mut out = Vec::with_capacity(t.len() * 2);
+                let cr_only = rng.chance(30);
+                for &b in &t {
+                    if b == b'\n' {
+                        out.push(b'\r');
+                        if !cr_only {
+                            out.push(b'\n');
+                        }
+                    } else {
+                        out.push(b);
+                    }
+                }
+                t = out;
+            }
+            1 => {
+                // Blank lines removed.
+                let mut out = Vec::with_capacity(t.len());
+                for (i, &b) in t.iter().enumerate() {
+                    if !(b == b'\n' && i > 0 && t[i - 1] == b'\n') {
+                        out.push(b);
+                    }
+                }
+                t = out;
+            }
+            _ => {}
+        }
+        for _ in 0..1 + rng.below(12) {
+            let at = rng.below(t.len() + 1);
+            match rng.below(3) {
+                0 => {
+                    let s = rng.pick_cloned(INSERTS);
+                    t.splice(at..at, s.iter().copied());
+                }
+                1 if at < t.len() => t[at] = rng.next_u64() as u8,
+                _ => {
+                    let end = (at + rng.below(40)).min(t.len());
+                    t.drain(at..end);
+                }
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn bulk_path_splits_damaged_files_as_line_by_line() {
+        let files = pgn_files();
+        let mut rng = Rng::new(0x5b1f);
+        for round in 0..16 * test_support::proptest_cases() {
+            let (name, bytes) = rng.pick(&files);
+            // A window of a few games, cut anywhere.
+            let start = rng.below(bytes.len());
+            let end = (start + 200 + rng.below(6000)).min(bytes.len());
+            let text = mutate(&mut rng, &bytes[start..end]);
+            let cap = *rng.pick(&[1 << 20, 2000, 300, 64, 1]);
+            let buffer = *rng.pick(&[1 << 16, 4096, 64, 7, 2, 1]);
+            assert_same(&text, cap, buffer, &format!("{name} round {round}"));
+        }
+    }
+
+    #[test]
+    fn bulk_path_splits_token_soup_as_line_by_line() {
+        // Short texts of PGN pieces glued by random separators: every delimiter next to
+        // every result token, at line ends and starts.
+        const PIECES: &[&[u8]] = &[
+            b"1.",
+            b"2.",
+            b"e4",
+            b"Nf3",
+            b"O-O",
+            b"0-0",
+            b"--",
+            b"1-0",
+            b"0-1",
+            b"*",
+            b"1/2-1/2",
+            b"\xC2\xBD-\xC2\xBD",
+            b"{",
+            b"}",
+            b"(",
+            b")",
+            b";",
+            b"%",
+            b"[",
+            b"]",
+            b"\"",
+            b"[Event \"x\"]",
+            b"\xFF",
+            b"\r",
+            b"=====",
+            b"1-0-",
+            b"a-1-0",
+        ];
+        const GLUE: &[&[u8]] = &[b" ", b" ", b"\n", b"\n\n", b"\r\n", b"", b"\t"];
+        let mut rng = Rng::new(0x50c9);
+        for round in 0..32 * test_support::proptest_cases() {
+            let mut text = Vec::new();
+            if rng.chance(70) {
+                text.extend_from_slice(b"[Event \"x\"]\n\n1. e4 e5\n2. d4 d5\n");
+            }
+            for _ in 0..rng.below(60) {
+                let (piece, glue) = (*rng.pick(PIECES), *rng.pick(GLUE));
+                text.extend_from_slice(piece);
+                text.extend_from_slice(glue);
+            }
+            let cap = *rng.pick(&[1 << 20, 100, 20]);
+            let buffer = *rng.pick(&[1 << 16, 16, 3, 1]);
+            assert_same(
+                &text,
+                cap,
+                buffer,
+                &format!("round {round}: {:?}", String::from_utf8_lossy(&text)),
+            );
+        }
+    }
+
+    #[test]
+    fn bulk_path_sees_results_next_to_every_delimiter() {
+        let results: &[&str] = &["1-0", "0-1", "1/2-1/2", "*", "\u{BD}-\u{BD}", "0-0", "O-O"];
+        let delimiters = [
+            "", " ", ")", "(", "{", "}", ";", "%", "[", "]", "\r", "\t", "\"", "x",
+        ];
+        for r in results {
+            for d in delimiters {
+                for line in [
+                    format!("{r}{d}"),
+                    format!("{d}{r}"),
+                    format!("e4 {r}{d} e5"),
+                    // Past sixteen bytes, in the vectorised part of the line scan.
+                    format!("Nf3 Nc6 4. Bb5 a6 5. Ba4 {r}{d}"),
+                    format!("Nf3 Nc6 4. Bb5 a6 5. Ba4 {d}{r}"),
+                ] {
+                    for next in [
+                        "1. d4 d5\n",
+                        "d4\n",
+                        "\n[Event \"y\"]\n\n1. c4 *\n",
+                        "2. e4\n",
+                    ] {
+                        let text = format!(
+                            "[Event \"x\"]\n\n1. e4 e5\n2. d4 d5\n3. c4 {line}\n{next}4. Nf3\n"
+                        );
+                        assert_same(text.as_bytes(), 1 << 20, 1 << 16, &format!("{text:?}"));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn line_bits_match_a_byte_by_byte_count() {
+        let mut rng = Rng::new(0xb175);
+        let alphabet = b"{}()[];%-*\r\n \tNe4x1.";
+        for _ in 0..64 * test_support::proptest_cases() {
+            let len = rng.below(70);
+            let line: Vec<u8> = (0..len)
+                .map(|_| {
+                    if rng.chance(50) {
+                        *rng.pick(alphabet)
+                    } else {
+                        rng.next_u64() as u8
+                    }
+                })
+                .collect();
+            let expected = LineBits {
+                cr: line.contains(&b'\r'),
+                stop: line.iter().any(|b| b"{();[%".contains(b)),
+                dash_or_star: line.iter().any(|b| b"-*".contains(b)),
+            };
+            assert_eq!(LineBits::of(&line), expected, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn bulk_path_leaves_unusual_tag_lines_to_the_tag_scan() {
+        let lines = [
+            "[A \"x\"] e4 ]",
+            "[A \"x\"] 1-0 ]",
+            "[A \"x\"]]",
+            "[A \"]\"]",
+            "[A \"x\"] [B \"y\"] e4 *",
+            "[A \"x\"] e4",
+            "  [A \"x\"]  ",
+            "[A \"x\" e4 *",
+            "[Result \"1-0\"] 1. e4 e5 1-0",
+        ];
+        for line in lines {
+            for before in ["", "[Event \"x\"]\n", "1. e4 e5\n"] {
+                let text = format!("{before}[Site \"y\"]\n{line}\n[Date \"z\"]\n\n1. d4 d5 *\n");
+                assert_same(text.as_bytes(), 1 << 20, 1 << 16, &format!("{text:?}"));
+                let text =
+                    format!("[Event \"x\"]\n\n1. e4 *\n\n{before}[Site \"y\"]\n{line}\n1. d4\n");
+                assert_same(text.as_bytes(), 1 << 20, 1 << 16, &format!("{text:?}"));
             }
         }
     }
