@@ -355,7 +355,10 @@ pub fn ratios(quick: bool) -> Result<(), String> {
         mib(ctl.len(), ctl_check) / mib(pgn.len(), pgn_check)
     );
     // A tag filter reads tag sections only (docs/select.md).
-    let select = format!("{c} select --count -j 1 --player 'Carlsen*' {}", quote(&pgn_path));
+    let select = format!(
+        "{c} select --count -j 1 --player 'Carlsen*' {}",
+        quote(&pgn_path)
+    );
     let pgn_select = child_cpu(rounds, &select)?;
     println!(
         "| `select --player` classic PGN | {pgn_select:.2} s | `check` {pgn_check:.2} s | {:.2}x the cost |",

@@ -35,6 +35,8 @@ mod session;
 mod split;
 mod walk;
 
+/// The encodings of [`TextEncoding::Decode`].
+pub use encoding_rs;
 pub use input::{BINARY_NUL_RUN, Compression, HEAD_BYTES, Input};
 pub use output::{OutputFile, interrupt_flag, remove_temporaries, stdout_encoder};
 pub use report::{ReportWriter, print_diagnostic, print_line};
@@ -43,8 +45,6 @@ pub use session::{
     Session, Sink,
 };
 pub use split::{GameSplitter, Problem, RawGame, TextEncoding};
-/// The encodings of [`TextEncoding::Decode`].
-pub use encoding_rs;
 pub use walk::{Walk, WalkNote, output_is_input, walk};
 
 use rayon::prelude::*;
