@@ -3,6 +3,10 @@
 use crate::{Format, GameKind, Options, Severity, Strip, error, raw_game};
 use cescacs_batch::{GameDiagnostic, RawGame};
 
+/// The largest PCN scratch buffer a worker thread keeps between documents: one huge
+/// document does not pin its memory for the rest of the run.
+const SCRATCH_KEPT: usize = 1 << 20;
+
 /// A game in the model of the format crate that reads it.
 #[derive(Debug, Clone)]
 #[allow(clippy::large_enum_variant)]
@@ -388,6 +392,36 @@ impl Record {
         ))
     }
 
+    /// Appends the game's PCN document (compact JSON, the bytes `pcn::to_string` writes
+    /// of [`Record::to_pcn`]) to `out`, serialised straight from the game model where
+    /// the converter can (no intermediate document or `serde_json::Value`), and returns
+    /// what the conversion could not carry.
+    fn write_pcn(&self, out: &mut Vec<u8>) -> Result<Vec<GameDiagnostic>, WriteError> {
+        if let Some(doc) = &self.source_pcn {
+            pcn::write_to(doc, out);
+            return Ok(Vec::new());
+        }
+        let warnings = match self.game.as_ref().ok_or(WriteError::HasErrors)? {
+            Game::Cescacs { record, moves, .. } => {
+                pcn_convert::cescacs::write_pcn_resolved(record, moves, out)
+            }
+            Game::Pcn(doc) => {
+                pcn::write_to(doc, out);
+                return Ok(Vec::new());
+            }
+            _ => {
+                let (doc, warnings) = self.pcn_with_warnings()?;
+                pcn::write_to(&doc, out);
+                return Ok(warnings);
+            }
+        }
+        .map_err(WriteError::ToPcn)?;
+        Ok(warnings
+            .iter()
+            .map(|w| crate::warning(w.to_string()))
+            .collect())
+    }
+
     /// The record with `strip`'s items removed (see [`Strip`]): the main line, start
     /// position and result stay as they are. A record read from PCN whose game a rules
     /// engine plays is then written to PCN from its stripped game model, with the
@@ -441,13 +475,33 @@ impl Record {
         let mut written = match (game, to) {
             (_, Format::Pcn) => {
                 let from_model = self.source_pcn.is_none();
-                let (doc, mut warnings) = self.pcn_with_warnings()?;
+                // The document is serialised into a buffer each worker thread keeps,
+                // then copied once into a string of its exact size: growing a fresh
+                // buffer per document (doubling, copying, and the allocator asking the
+                // kernel for fresh zeroed pages as the outputs travel to the writer
+                // thread) cost more than writing the JSON.
+                thread_local! {
+                    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+                }
+                let (text, mut warnings) = SCRATCH.with(|cell| {
+                    let mut scratch = cell.try_borrow_mut().ok();
+                    let mut own = Vec::new();
+                    let buf = scratch.as_deref_mut().unwrap_or(&mut own);
+                    buf.clear();
+                    let warnings = self.write_pcn(buf)?;
+                    // serde_json writes UTF-8 only (strings come from `String`s and
+                    // escapes).
+                    let text = String::from_utf8_lossy(buf).into_owned();
+                    if buf.capacity() > SCRATCH_KEPT {
+                        *buf = Vec::new();
+                    }
+                    Ok::<_, WriteError>((text, warnings))
+                })?;
                 if from_model {
                     // A PCN input written from its (stripped) model: what the model
                     // could not carry is lost here.
                     warnings.extend(self.pcn_warnings.iter().cloned());
                 }
-                let text = pcn::to_string(&doc);
                 if text.len() > crate::MAX_PCN_DOCUMENT_BYTES {
                     // Written all the same (nothing is dropped), but the user must know
                     // that our own reader refuses it.

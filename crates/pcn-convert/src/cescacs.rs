@@ -19,11 +19,10 @@ use ctl_pgn::{
     ReferenceKind, Span, Tag, Variation,
 };
 use pcn::{Action, Status, Verb};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value, json};
 
-use crate::common::{
-    self, ConvertError, EDITION, PGN_KEY, Warning, match_move, moves_value, unknown_keys,
-};
+use crate::common::{self, ConvertError, EDITION, PGN_KEY, Warning, match_move, unknown_keys};
 
 const STYLE: &str = "cescacs";
 /// Value of `...board_geometry` (spec C.4).
@@ -239,29 +238,166 @@ const REFERENCE_KINDS: [(ReferenceKind, &str); 4] = [
     (ReferenceKind::Nag, "nag"),
 ];
 
-fn comment_value(c: &Comment) -> Value {
-    let kind = COMMENT_KINDS
-        .iter()
-        .find(|(k, _)| *k == c.kind)
-        .map_or("general", |(_, n)| n);
-    let mut o = Map::new();
-    o.insert("kind".into(), json!(kind));
-    o.insert("text".into(), json!(c.text));
-    if !c.references.is_empty() {
-        let refs: Vec<Value> = c
-            .references
+/// A comment of the `...pgn` block: `{"kind", "text", "references"?}`.
+struct CommentOut<'a>(&'a Comment);
+
+impl Serialize for CommentOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let c = self.0;
+        let kind = COMMENT_KINDS
             .iter()
-            .map(|r| {
-                let k = REFERENCE_KINDS
-                    .iter()
-                    .find(|(k, _)| *k == r.kind)
-                    .map_or("move", |(_, n)| n);
-                json!({"kind": k, "text": r.text, "offset": r.offset})
-            })
-            .collect();
-        o.insert("references".into(), Value::Array(refs));
+            .find(|(k, _)| *k == c.kind)
+            .map_or("general", |(_, n)| n);
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("kind", kind)?;
+        m.serialize_entry("text", &c.text)?;
+        if !c.references.is_empty() {
+            m.serialize_entry("references", &References(&c.references))?;
+        }
+        m.end()
     }
-    Value::Object(o)
+}
+
+struct References<'a>(&'a [Reference]);
+
+impl Serialize for References<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for r in self.0 {
+            let kind = REFERENCE_KINDS
+                .iter()
+                .find(|(k, _)| *k == r.kind)
+                .map_or("move", |(_, n)| n);
+            seq.serialize_element(&ReferenceOut(kind, r))?;
+        }
+        seq.end()
+    }
+}
+
+struct ReferenceOut<'a>(&'static str, &'a Reference);
+
+impl Serialize for ReferenceOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("kind", self.0)?;
+        m.serialize_entry("text", &self.1.text)?;
+        m.serialize_entry("offset", &self.1.offset)?;
+        m.end()
+    }
+}
+
+struct Comments<'a>(&'a [Comment]);
+
+impl Serialize for Comments<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(CommentOut))
+    }
+}
+
+/// One item of a line in the `...pgn` block, with what replaying the line computed
+/// (the move's standard text; a variation's items and PCN moves).
+enum ItemOut<'a> {
+    Comment(&'a Comment),
+    Move {
+        ply: usize,
+        node: &'a MoveNode,
+        token: String,
+    },
+    Variation {
+        label: Option<u32>,
+        items: Vec<ItemOut<'a>>,
+        moves: Vec<pcn::Move>,
+    },
+}
+
+impl Serialize for ItemOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ItemOut::Comment(c) => {
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry("comment", &CommentOut(c))?;
+                m.end()
+            }
+            ItemOut::Move { ply, node, token } => {
+                let mut o = s.serialize_map(None)?;
+                o.serialize_entry("ply", ply)?;
+                o.serialize_entry("number", &node.number)?;
+                let side = if node.side == ctl_pgn::Side::White {
+                    "w"
+                } else {
+                    "b"
+                };
+                o.serialize_entry("side", side)?;
+                if node.number_unknown {
+                    o.serialize_entry("number_unknown", &true)?;
+                }
+                o.serialize_entry("token", token)?;
+                if let Some(c) = node.check {
+                    o.serialize_entry("check", c.as_str())?;
+                }
+                if let Some(a) = node.assessment {
+                    o.serialize_entry("assessment", a.as_str())?;
+                }
+                if node.draw_offer {
+                    o.serialize_entry("draw_offer", &true)?;
+                }
+                if node.end_mark {
+                    o.serialize_entry("end_mark", &true)?;
+                }
+                o.end()
+            }
+            ItemOut::Variation {
+                label,
+                items,
+                moves,
+            } => {
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry("variation", &VariationOut(*label, items, moves))?;
+                m.end()
+            }
+        }
+    }
+}
+
+struct VariationOut<'a, 'b>(Option<u32>, &'b [ItemOut<'a>], &'b [pcn::Move]);
+
+impl Serialize for VariationOut<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        if let Some(l) = self.0 {
+            m.serialize_entry("label", &l)?;
+        }
+        m.serialize_entry("items", self.1)?;
+        m.serialize_entry("moves", self.2)?;
+        m.end()
+    }
+}
+
+fn tag_pair(t: &Tag) -> (&str, &str) {
+    (&t.name, &t.value)
+}
+
+/// The `...pgn` block of a C'escacs record, serialised straight from the record (see
+/// `docs/pcn-mapping.md`).
+struct Block<'a> {
+    game: &'a Game,
+    items: Vec<ItemOut<'a>>,
+}
+
+impl Serialize for Block<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.game;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("edition", EDITION)?;
+        m.serialize_entry("tags", &common::TagsOut(&g.tags, tag_pair))?;
+        m.serialize_entry("items", &self.items)?;
+        if !g.final_comments.is_empty() {
+            m.serialize_entry("termination_comment", &Comments(&g.final_comments))?;
+        }
+        m.serialize_entry("result_token", &g.result.map(|r| r.as_str()))?;
+        m.serialize_entry("source_notation", "CTL-AN")?;
+        m.end()
+    }
 }
 
 fn comment_of(v: &Value) -> Option<Comment> {
@@ -290,47 +426,15 @@ fn comment_of(v: &Value) -> Option<Comment> {
     })
 }
 
-fn node_value(ply: usize, m: &MoveNode, token: String) -> Value {
-    // Room for every key a node can have: the map is not regrown key by key.
-    let mut o = Map::with_capacity(9);
-    o.insert("ply".into(), json!(ply));
-    o.insert("number".into(), json!(m.number));
-    o.insert(
-        "side".into(),
-        json!(if m.side == ctl_pgn::Side::White {
-            "w"
-        } else {
-            "b"
-        }),
-    );
-    if m.number_unknown {
-        o.insert("number_unknown".into(), json!(true));
-    }
-    o.insert("token".into(), Value::String(token));
-    if let Some(c) = m.check {
-        o.insert("check".into(), json!(c.as_str()));
-    }
-    if let Some(a) = m.assessment {
-        o.insert("assessment".into(), json!(a.as_str()));
-    }
-    if m.draw_offer {
-        o.insert("draw_offer".into(), json!(true));
-    }
-    if m.end_mark {
-        o.insert("end_mark".into(), json!(true));
-    }
-    Value::Object(o)
-}
-
 /// `items` of a line (moves as `{"ply": n, ...}` into `out`, comments, variations
 /// with their own `moves`) replayed from `start`. The first `known.len()` moves of the
 /// line are taken as already resolved (by the reader's replay), the rest resolved here.
-fn line_value(
+fn line_value<'a>(
     start: &Position,
-    line: &Line,
+    line: &'a Line,
     known: &[Move],
     out: &mut Vec<pcn::Move>,
-) -> Result<Vec<Value>, ConvertError> {
+) -> Result<Vec<ItemOut<'a>>, ConvertError> {
     let mut pos = start.clone();
     let mut before: Vec<(u32, ctl_pgn::Side, Position)> = Vec::new();
     // The positions before each move are kept only for the variations to start from.
@@ -339,7 +443,7 @@ fn line_value(
     let mut ply = 0;
     for it in &line.items {
         match it {
-            Item::Comment(c) => items.push(json!({ "comment": comment_value(c) })),
+            Item::Comment(c) => items.push(ItemOut::Comment(c)),
             Item::Move(m) => {
                 // The token's standard text, written once for both uses.
                 let token = m.token.to_standard();
@@ -353,7 +457,11 @@ fn line_value(
                     }
                 };
                 out.push(encode(&pos, mv));
-                items.push(node_value(ply, m, token));
+                items.push(ItemOut::Move {
+                    ply,
+                    node: m,
+                    token,
+                });
                 if keep_before {
                     before.push((m.number, m.side, pos.clone()));
                 }
@@ -365,15 +473,13 @@ fn line_value(
                     ply: out.len(),
                     reason: "variation replaces no move of its line".into(),
                 })?;
-                let mut vm = Vec::new();
-                let vitems = line_value(&vstart, &v.line, &[], &mut vm)?;
-                let mut o = Map::new();
-                if let Some(l) = v.label {
-                    o.insert("label".into(), json!(l));
-                }
-                o.insert("items".into(), Value::Array(vitems));
-                o.insert("moves".into(), Value::Array(moves_value(&vm)));
-                items.push(json!({ "variation": o }));
+                let mut moves = Vec::new();
+                let vitems = line_value(&vstart, &v.line, &[], &mut moves)?;
+                items.push(ItemOut::Variation {
+                    label: v.label,
+                    items: vitems,
+                    moves,
+                });
             }
         }
     }
@@ -423,6 +529,28 @@ pub fn to_pcn_resolved(
     game: &Game,
     main: &[Move],
 ) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
+    let (mut doc, block) = document(game, main)?;
+    let block = serde_json::to_value(&block).map_err(common::block_error)?;
+    doc.extensions.insert(PGN_KEY.into(), block);
+    Ok((doc, Vec::new()))
+}
+
+/// Appends the compact JSON of the document [`to_pcn_resolved`] makes to `out` (the
+/// bytes `pcn::to_string` writes of it), with the `...pgn` block serialised straight
+/// from the record rather than built as a `serde_json::Value` first. On an error
+/// nothing is appended.
+pub fn write_pcn_resolved(
+    game: &Game,
+    main: &[Move],
+    out: &mut Vec<u8>,
+) -> Result<Vec<Warning>, ConvertError> {
+    let (doc, block) = document(game, main)?;
+    pcn::write_to_with(&doc, PGN_KEY, &block, out).map_err(common::block_error)?;
+    Ok(Vec::new())
+}
+
+/// The document without its `...pgn` block (validated), and the block.
+fn document<'a>(game: &'a Game, main: &[Move]) -> Result<(pcn::Game, Block<'a>), ConvertError> {
     let start = start_of(game)?;
     let mut moves = Vec::with_capacity(main.len());
     let items = line_value(&start, &game.main, main, &mut moves)?;
@@ -451,24 +579,8 @@ pub fn to_pcn_resolved(
     }
     doc.extensions
         .insert("...pcn_edition".into(), json!(common::PCN_EDITION));
-    let mut block = Map::new();
-    block.insert("edition".into(), json!(EDITION));
-    block.insert("tags".into(), common::tags_value(tags.into_iter()));
-    block.insert("items".into(), Value::Array(items));
-    if !game.final_comments.is_empty() {
-        block.insert(
-            "termination_comment".into(),
-            Value::Array(game.final_comments.iter().map(comment_value).collect()),
-        );
-    }
-    block.insert(
-        "result_token".into(),
-        game.result.map_or(Value::Null, |r| json!(r.as_str())),
-    );
-    block.insert("source_notation".into(), json!("CTL-AN"));
-    doc.extensions.insert(PGN_KEY.into(), Value::Object(block));
     pcn::validate(&doc)?;
-    Ok((doc, Vec::new()))
+    Ok((doc, Block { game, items }))
 }
 
 const KNOWN: &[&str] = &[

@@ -176,6 +176,28 @@ pub(crate) fn tags_value<'a>(tags: impl Iterator<Item = (&'a str, &'a str)>) -> 
     Value::Array(tags.map(|(n, v)| json!([n, v])).collect())
 }
 
+/// Tag list as `[[name, value], ...]`, serialised straight from a game model's tags
+/// (`pair` gives a tag's name and value): the bytes of [`tags_value`]'s value.
+pub(crate) struct TagsOut<'a, T>(pub(crate) &'a [T], pub(crate) fn(&T) -> (&str, &str));
+
+impl<T> serde::Serialize for TagsOut<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|t| {
+            let (n, v) = (self.1)(t);
+            [n, v]
+        }))
+    }
+}
+
+/// A `...pgn` block that could not be serialised (cannot happen: every map key of a
+/// block is a string).
+pub(crate) fn block_error(e: serde_json::Error) -> ConvertError {
+    ConvertError::Extension {
+        key: PGN_KEY.to_owned(),
+        reason: e.to_string(),
+    }
+}
+
 /// Reads `[[name, value], ...]`.
 pub(crate) fn tags_of(v: &Value) -> Option<Vec<(String, String)>> {
     v.as_array()?

@@ -37,7 +37,7 @@ pub use read::{
     from_value, validate,
 };
 pub use replay::{Position, ReplayOptions, Taken, replay, replay_with};
-pub use write::{to_string, to_string_pretty, to_value, write_to};
+pub use write::{to_string, to_string_pretty, to_value, write_to, write_to_with};
 
 impl<'de> serde::Deserialize<'de> for Game {
     /// Goes through the same two passes as [`from_str`]; the error message starts with
