@@ -366,6 +366,13 @@ impl Converter {
         {
             return outcome;
         }
+        if self.from == Format::Pgn
+            && self.to == Some(Format::Pcn)
+            && self.options.strip.is_empty()
+            && let Some(outcome) = record::direct_pcn(game)
+        {
+            return outcome;
+        }
         let records = Record::read_all_with(self.from, game, &self.options);
         let mut outcome = GameOutcome::default();
         let mut outputs = Vec::new();

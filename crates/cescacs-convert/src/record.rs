@@ -7,6 +7,55 @@ use cescacs_batch::{GameDiagnostic, RawGame};
 /// document does not pin its memory for the rest of the run.
 const SCRATCH_KEPT: usize = 1 << 20;
 
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on the (cleared) PCN buffer this thread keeps. Documents are serialised
+/// there, then copied once into a string of their exact size: growing a fresh buffer
+/// per document (doubling, copying, and the allocator asking the kernel for fresh
+/// zeroed pages as the outputs travel to the writer thread) cost more than writing
+/// the JSON.
+fn with_scratch<T>(f: impl FnOnce(&mut Vec<u8>) -> T) -> T {
+    SCRATCH.with(|cell| {
+        let mut scratch = cell.try_borrow_mut().ok();
+        let mut own = Vec::new();
+        let buf = scratch.as_deref_mut().unwrap_or(&mut own);
+        buf.clear();
+        let result = f(buf);
+        if buf.capacity() > SCRATCH_KEPT {
+            *buf = Vec::new();
+        }
+        result
+    })
+}
+
+/// The text of a PCN document written into a scratch buffer (serde_json writes UTF-8
+/// only: strings come from `String`s and escapes).
+fn scratch_text(buf: &[u8]) -> String {
+    String::from_utf8_lossy(buf).into_owned()
+}
+
+/// `convert --to pcn` of one classic PGN game without a game model, when
+/// `pcn_convert::chess::write_pcn_from_pgn` takes the game: the outcome
+/// [`crate::Converter::convert`] would give (the same document, no diagnostic).
+/// `None` sends the game down the model path (a game the splitter flagged, anything
+/// the model reader would report, a document over the size a reader accepts).
+pub(crate) fn direct_pcn(game: &RawGame) -> Option<cescacs_batch::GameOutcome> {
+    if game.problem.is_some() {
+        return None;
+    }
+    let text = with_scratch(|buf| {
+        (pcn_convert::chess::write_pcn_from_pgn(&game.bytes, buf)
+            && buf.len() <= crate::MAX_PCN_DOCUMENT_BYTES)
+            .then(|| scratch_text(buf))
+    })?;
+    Some(cescacs_batch::GameOutcome {
+        output: text.into_bytes(),
+        diagnostics: Vec::new(),
+    })
+}
+
 /// A game in the model of the format crate that reads it.
 #[derive(Debug, Clone)]
 #[allow(clippy::large_enum_variant)]
@@ -405,6 +454,7 @@ impl Record {
             Game::Cescacs { record, moves, .. } => {
                 pcn_convert::cescacs::write_pcn_resolved(record, moves, out)
             }
+            Game::Chess(g) => pcn_convert::chess::write_pcn(g, out),
             Game::Pcn(doc) => {
                 pcn::write_to(doc, out);
                 return Ok(Vec::new());
@@ -475,27 +525,9 @@ impl Record {
         let mut written = match (game, to) {
             (_, Format::Pcn) => {
                 let from_model = self.source_pcn.is_none();
-                // The document is serialised into a buffer each worker thread keeps,
-                // then copied once into a string of its exact size: growing a fresh
-                // buffer per document (doubling, copying, and the allocator asking the
-                // kernel for fresh zeroed pages as the outputs travel to the writer
-                // thread) cost more than writing the JSON.
-                thread_local! {
-                    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-                }
-                let (text, mut warnings) = SCRATCH.with(|cell| {
-                    let mut scratch = cell.try_borrow_mut().ok();
-                    let mut own = Vec::new();
-                    let buf = scratch.as_deref_mut().unwrap_or(&mut own);
-                    buf.clear();
+                let (text, mut warnings) = with_scratch(|buf| {
                     let warnings = self.write_pcn(buf)?;
-                    // serde_json writes UTF-8 only (strings come from `String`s and
-                    // escapes).
-                    let text = String::from_utf8_lossy(buf).into_owned();
-                    if buf.capacity() > SCRATCH_KEPT {
-                        *buf = Vec::new();
-                    }
-                    Ok::<_, WriteError>((text, warnings))
+                    Ok::<_, WriteError>((scratch_text(buf), warnings))
                 })?;
                 if from_model {
                     // A PCN input written from its (stripped) model: what the model
