@@ -385,10 +385,10 @@ impl Converter {
             if !record.has_errors()
                 && let Some(to) = self.to
             {
-                match record.write(to, &self.options) {
-                    Ok(written) => {
-                        outcome.diagnostics.extend(written.warnings);
-                        outputs.push(written.text);
+                match record.write_bytes(to, &self.options) {
+                    Ok((text, warnings)) => {
+                        outcome.diagnostics.extend(warnings);
+                        outputs.push(text);
                     }
                     Err(e) => outcome.diagnostics.push(e.diagnostic()),
                 }
@@ -412,8 +412,8 @@ impl Converter {
         };
         outcome.output = match outputs.len() {
             0 => Vec::new(),
-            1 => outputs.swap_remove(0).into_bytes(),
-            _ => outputs.join(separator).into_bytes(),
+            1 => outputs.swap_remove(0),
+            _ => outputs.join(separator.as_bytes()),
         };
         outcome
     }

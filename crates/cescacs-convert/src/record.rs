@@ -45,13 +45,15 @@ pub(crate) fn direct_pcn(game: &RawGame) -> Option<cescacs_batch::GameOutcome> {
     if game.problem.is_some() {
         return None;
     }
-    let text = with_scratch(|buf| {
+    // The bytes go out as they are: serde_json writes UTF-8 only, and the direct
+    // writer's own bytes are ASCII.
+    let output = with_scratch(|buf| {
         (pcn_convert::chess::write_pcn_from_pgn(&game.bytes, buf)
             && buf.len() <= crate::MAX_PCN_DOCUMENT_BYTES)
-            .then(|| scratch_text(buf))
+            .then(|| buf.clone())
     })?;
     Some(cescacs_batch::GameOutcome {
-        output: text.into_bytes(),
+        output,
         diagnostics: Vec::new(),
     })
 }
@@ -507,6 +509,52 @@ impl Record {
         r
     }
 
+    /// [`Record::write`] as bytes: a PCN document goes out as serialised (UTF-8 by
+    /// construction), without the copy and check a `String` needs.
+    pub(crate) fn write_bytes(
+        &self,
+        to: Format,
+        options: &Options,
+    ) -> Result<(Vec<u8>, Vec<GameDiagnostic>), WriteError> {
+        if to != Format::Pcn
+            || !options.strip.is_empty()
+            || self.has_errors()
+            || self.game.is_none()
+        {
+            return self
+                .write(to, options)
+                .map(|w| (w.text.into_bytes(), w.warnings));
+        }
+        let (text, warnings) = with_scratch(|buf| {
+            let warnings = self.write_pcn(buf)?;
+            Ok::<_, WriteError>((buf.clone(), warnings))
+        })?;
+        let warnings = self.pcn_write_warnings(text.len(), warnings);
+        Ok((text, warnings))
+    }
+
+    /// The warnings of a PCN document of `len` bytes written from this record.
+    fn pcn_write_warnings(
+        &self,
+        len: usize,
+        mut warnings: Vec<GameDiagnostic>,
+    ) -> Vec<GameDiagnostic> {
+        if self.source_pcn.is_none() {
+            // A PCN input written from its (stripped) model: what the model could not
+            // carry is lost here.
+            warnings.extend(self.pcn_warnings.iter().cloned());
+        }
+        if len > crate::MAX_PCN_DOCUMENT_BYTES {
+            // Written all the same (nothing is dropped), but the user must know that
+            // our own reader refuses it.
+            warnings.push(crate::warning(format!(
+                "the PCN document is {len} bytes, over the {} bytes a PCN reader of this toolkit accepts: it cannot be read back with cescacs",
+                crate::MAX_PCN_DOCUMENT_BYTES
+            )));
+        }
+        warnings
+    }
+
     /// Writes the game in `to`, with one warning per item `to` cannot carry. A record
     /// with errors is not written. `options.strip` is applied first (see
     /// [`Record::stripped`]); what it removes gives no warning.
@@ -524,25 +572,11 @@ impl Record {
         let game = self.game.as_ref().ok_or(WriteError::HasErrors)?;
         let mut written = match (game, to) {
             (_, Format::Pcn) => {
-                let from_model = self.source_pcn.is_none();
-                let (text, mut warnings) = with_scratch(|buf| {
+                let (text, warnings) = with_scratch(|buf| {
                     let warnings = self.write_pcn(buf)?;
                     Ok::<_, WriteError>((scratch_text(buf), warnings))
                 })?;
-                if from_model {
-                    // A PCN input written from its (stripped) model: what the model
-                    // could not carry is lost here.
-                    warnings.extend(self.pcn_warnings.iter().cloned());
-                }
-                if text.len() > crate::MAX_PCN_DOCUMENT_BYTES {
-                    // Written all the same (nothing is dropped), but the user must know
-                    // that our own reader refuses it.
-                    warnings.push(crate::warning(format!(
-                        "the PCN document is {} bytes, over the {} bytes a PCN reader of this toolkit accepts: it cannot be read back with cescacs",
-                        text.len(),
-                        crate::MAX_PCN_DOCUMENT_BYTES
-                    )));
-                }
+                let warnings = self.pcn_write_warnings(text.len(), warnings);
                 return Ok(Written { text, warnings });
             }
             (Game::Cescacs { record, .. }, Format::CtlPgn) => {

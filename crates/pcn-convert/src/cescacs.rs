@@ -19,10 +19,11 @@ use ctl_pgn::{
     ReferenceKind, Span, Tag, Variation,
 };
 use pcn::{Action, Status, Verb};
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use crate::common::{self, ConvertError, EDITION, PGN_KEY, Warning, match_move, unknown_keys};
+use crate::common::{
+    self, ConvertError, EDITION, PGN_KEY, Warning, json, match_move, unknown_keys,
+};
 
 const STYLE: &str = "cescacs";
 /// Value of `...board_geometry` (spec C.4).
@@ -239,165 +240,90 @@ const REFERENCE_KINDS: [(ReferenceKind, &str); 4] = [
 ];
 
 /// A comment of the `...pgn` block: `{"kind", "text", "references"?}`.
-struct CommentOut<'a>(&'a Comment);
-
-impl Serialize for CommentOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let c = self.0;
-        let kind = COMMENT_KINDS
-            .iter()
-            .find(|(k, _)| *k == c.kind)
-            .map_or("general", |(_, n)| n);
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("kind", kind)?;
-        m.serialize_entry("text", &c.text)?;
-        if !c.references.is_empty() {
-            m.serialize_entry("references", &References(&c.references))?;
-        }
-        m.end()
-    }
-}
-
-struct References<'a>(&'a [Reference]);
-
-impl Serialize for References<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.0.len()))?;
-        for r in self.0 {
+fn write_comment(c: &Comment, out: &mut Vec<u8>) {
+    let kind = COMMENT_KINDS
+        .iter()
+        .find(|(k, _)| *k == c.kind)
+        .map_or("general", |(_, n)| n);
+    out.extend_from_slice(b"{\"kind\":");
+    json::string(out, kind);
+    out.extend_from_slice(b",\"text\":");
+    json::string(out, &c.text);
+    if !c.references.is_empty() {
+        out.extend_from_slice(b",\"references\":");
+        for (i, r) in c.references.iter().enumerate() {
             let kind = REFERENCE_KINDS
                 .iter()
                 .find(|(k, _)| *k == r.kind)
                 .map_or("move", |(_, n)| n);
-            seq.serialize_element(&ReferenceOut(kind, r))?;
+            out.push(if i == 0 { b'[' } else { b',' });
+            out.extend_from_slice(b"{\"kind\":");
+            json::string(out, kind);
+            out.extend_from_slice(b",\"text\":");
+            json::string(out, &r.text);
+            out.extend_from_slice(b",\"offset\":");
+            json::uint(out, r.offset as u64);
+            out.push(b'}');
         }
-        seq.end()
+        out.push(b']');
     }
+    out.push(b'}');
 }
 
-struct ReferenceOut<'a>(&'static str, &'a Reference);
-
-impl Serialize for ReferenceOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("kind", self.0)?;
-        m.serialize_entry("text", &self.1.text)?;
-        m.serialize_entry("offset", &self.1.offset)?;
-        m.end()
+/// A half-move of a line's `items`: `{"ply", "number", "side", "number_unknown"?,
+/// "token", "check"?, "assessment"?, "draw_offer"?, "end_mark"?}`.
+fn write_node(ply: usize, m: &MoveNode, token: &str, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"ply\":");
+    json::uint(out, ply as u64);
+    out.extend_from_slice(b",\"number\":");
+    json::uint(out, u64::from(m.number));
+    out.extend_from_slice(if m.side == ctl_pgn::Side::White {
+        b",\"side\":\"w\""
+    } else {
+        b",\"side\":\"b\""
+    });
+    if m.number_unknown {
+        out.extend_from_slice(b",\"number_unknown\":true");
     }
-}
-
-struct Comments<'a>(&'a [Comment]);
-
-impl Serialize for Comments<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(CommentOut))
+    out.extend_from_slice(b",\"token\":");
+    json::string(out, token);
+    if let Some(c) = m.check {
+        out.extend_from_slice(b",\"check\":");
+        json::string(out, c.as_str());
     }
-}
-
-/// One item of a line in the `...pgn` block, with what replaying the line computed
-/// (the move's standard text; a variation's items and PCN moves).
-enum ItemOut<'a> {
-    Comment(&'a Comment),
-    Move {
-        ply: usize,
-        node: &'a MoveNode,
-        token: String,
-    },
-    Variation {
-        label: Option<u32>,
-        items: Vec<ItemOut<'a>>,
-        moves: Vec<pcn::Move>,
-    },
-}
-
-impl Serialize for ItemOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            ItemOut::Comment(c) => {
-                let mut m = s.serialize_map(Some(1))?;
-                m.serialize_entry("comment", &CommentOut(c))?;
-                m.end()
-            }
-            ItemOut::Move { ply, node, token } => {
-                let mut o = s.serialize_map(None)?;
-                o.serialize_entry("ply", ply)?;
-                o.serialize_entry("number", &node.number)?;
-                let side = if node.side == ctl_pgn::Side::White {
-                    "w"
-                } else {
-                    "b"
-                };
-                o.serialize_entry("side", side)?;
-                if node.number_unknown {
-                    o.serialize_entry("number_unknown", &true)?;
-                }
-                o.serialize_entry("token", token)?;
-                if let Some(c) = node.check {
-                    o.serialize_entry("check", c.as_str())?;
-                }
-                if let Some(a) = node.assessment {
-                    o.serialize_entry("assessment", a.as_str())?;
-                }
-                if node.draw_offer {
-                    o.serialize_entry("draw_offer", &true)?;
-                }
-                if node.end_mark {
-                    o.serialize_entry("end_mark", &true)?;
-                }
-                o.end()
-            }
-            ItemOut::Variation {
-                label,
-                items,
-                moves,
-            } => {
-                let mut m = s.serialize_map(Some(1))?;
-                m.serialize_entry("variation", &VariationOut(*label, items, moves))?;
-                m.end()
-            }
-        }
+    if let Some(a) = m.assessment {
+        out.extend_from_slice(b",\"assessment\":");
+        json::string(out, a.as_str());
     }
-}
-
-struct VariationOut<'a, 'b>(Option<u32>, &'b [ItemOut<'a>], &'b [pcn::Move]);
-
-impl Serialize for VariationOut<'_, '_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        if let Some(l) = self.0 {
-            m.serialize_entry("label", &l)?;
-        }
-        m.serialize_entry("items", self.1)?;
-        m.serialize_entry("moves", self.2)?;
-        m.end()
+    if m.draw_offer {
+        out.extend_from_slice(b",\"draw_offer\":true");
     }
-}
-
-fn tag_pair(t: &Tag) -> (&str, &str) {
-    (&t.name, &t.value)
-}
-
-/// The `...pgn` block of a C'escacs record, serialised straight from the record (see
-/// `docs/pcn-mapping.md`).
-struct Block<'a> {
-    game: &'a Game,
-    items: Vec<ItemOut<'a>>,
-}
-
-impl Serialize for Block<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let g = self.game;
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("edition", EDITION)?;
-        m.serialize_entry("tags", &common::TagsOut(&g.tags, tag_pair))?;
-        m.serialize_entry("items", &self.items)?;
-        if !g.final_comments.is_empty() {
-            m.serialize_entry("termination_comment", &Comments(&g.final_comments))?;
-        }
-        m.serialize_entry("result_token", &g.result.map(|r| r.as_str()))?;
-        m.serialize_entry("source_notation", "CTL-AN")?;
-        m.end()
+    if m.end_mark {
+        out.extend_from_slice(b",\"end_mark\":true");
     }
+    out.push(b'}');
+}
+
+/// A move's actions as `encode` makes them; the plain shift and capture (nearly every
+/// move) are written without building the action list.
+fn write_move(p: &Position, m: Move, out: &mut Vec<u8>) {
+    let plain = m.promotion().is_none()
+        && !matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace);
+    let capture = m.capture_cell().map(flat);
+    let (from, to) = (flat(m.from()), flat(m.to()));
+    if !plain || capture.is_some_and(|c| c != to) {
+        json::value(out, &encode(p, m));
+        return;
+    }
+    out.extend_from_slice(b"[[");
+    json::uint(out, from as u64);
+    out.extend_from_slice(if capture.is_some() {
+        b",\"remove\","
+    } else {
+        b",\"shift\","
+    });
+    json::uint(out, to as u64);
+    out.extend_from_slice(b"]]");
 }
 
 fn comment_of(v: &Value) -> Option<Comment> {
@@ -426,42 +352,43 @@ fn comment_of(v: &Value) -> Option<Comment> {
     })
 }
 
-/// `items` of a line (moves as `{"ply": n, ...}` into `out`, comments, variations
-/// with their own `moves`) replayed from `start`. The first `known.len()` moves of the
-/// line are taken as already resolved (by the reader's replay), the rest resolved here.
-fn line_value<'a>(
+/// A line replayed from `start`: its moves appended to `moves` (`[` first, `,` between,
+/// no closing bracket), its `items` to `items` (the same), as JSON. The first
+/// `known.len()` moves of the line are taken as already resolved (by the reader's
+/// replay), the rest resolved here.
+fn write_line(
     start: &Position,
-    line: &'a Line,
+    line: &Line,
     known: &[Move],
-    out: &mut Vec<pcn::Move>,
-) -> Result<Vec<ItemOut<'a>>, ConvertError> {
+    moves: &mut Vec<u8>,
+    items: &mut Vec<u8>,
+) -> Result<(), ConvertError> {
     let mut pos = start.clone();
     let mut before: Vec<(u32, ctl_pgn::Side, Position)> = Vec::new();
     // The positions before each move are kept only for the variations to start from.
     let keep_before = line.items.iter().any(|it| matches!(it, Item::Variation(_)));
-    let mut items = Vec::with_capacity(line.items.len());
     let mut ply = 0;
-    for it in &line.items {
+    let mut token = String::new();
+    for (i, it) in line.items.iter().enumerate() {
+        items.push(if i == 0 { b'[' } else { b',' });
         match it {
-            Item::Comment(c) => items.push(ItemOut::Comment(c)),
+            Item::Comment(c) => {
+                items.extend_from_slice(b"{\"comment\":");
+                write_comment(c, items);
+                items.push(b'}');
+            }
             Item::Move(m) => {
                 // The token's standard text, written once for both uses.
-                let token = m.token.to_standard();
+                token.clear();
+                token.push_str(&m.token.to_standard());
                 let mv = match known.get(ply) {
                     Some(&mv) => mv,
-                    None => {
-                        resolve_text(&pos, m, &token).map_err(|reason| ConvertError::Record {
-                            ply: out.len(),
-                            reason,
-                        })?
-                    }
+                    None => resolve_text(&pos, m, &token)
+                        .map_err(|reason| ConvertError::Record { ply, reason })?,
                 };
-                out.push(encode(&pos, mv));
-                items.push(ItemOut::Move {
-                    ply,
-                    node: m,
-                    token,
-                });
+                moves.push(if ply == 0 { b'[' } else { b',' });
+                write_move(&pos, mv, moves);
+                write_node(ply, m, &token, items);
                 if keep_before {
                     before.push((m.number, m.side, pos.clone()));
                 }
@@ -470,20 +397,26 @@ fn line_value<'a>(
             }
             Item::Variation(v) => {
                 let vstart = variation_start(&before, v).ok_or_else(|| ConvertError::Record {
-                    ply: out.len(),
+                    ply,
                     reason: "variation replaces no move of its line".into(),
                 })?;
-                let mut moves = Vec::new();
-                let vitems = line_value(&vstart, &v.line, &[], &mut moves)?;
-                items.push(ItemOut::Variation {
-                    label: v.label,
-                    items: vitems,
-                    moves,
-                });
+                let (mut vmoves, mut vitems) = (Vec::new(), Vec::new());
+                write_line(&vstart, &v.line, &[], &mut vmoves, &mut vitems)?;
+                items.extend_from_slice(b"{\"variation\":{");
+                if let Some(l) = v.label {
+                    items.extend_from_slice(b"\"label\":");
+                    json::uint(items, u64::from(l));
+                    items.push(b',');
+                }
+                items.extend_from_slice(b"\"items\":");
+                json::close(items, &vitems);
+                items.extend_from_slice(b",\"moves\":");
+                json::close(items, &vmoves);
+                items.extend_from_slice(b"}}");
             }
         }
     }
-    Ok(items)
+    Ok(())
 }
 
 /// A variation replaces the latest half-move of the enclosing line with its first
@@ -529,34 +462,49 @@ pub fn to_pcn_resolved(
     game: &Game,
     main: &[Move],
 ) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
-    let (mut doc, block) = document(game, main)?;
-    let block = serde_json::to_value(&block).map_err(common::block_error)?;
-    doc.extensions.insert(PGN_KEY.into(), block);
-    Ok((doc, Vec::new()))
+    // The document is the one `write_pcn_resolved` writes, read back: one writer, and
+    // what a reader gets of the written bytes is what this returns.
+    let mut out = Vec::new();
+    let warnings = write_pcn_resolved(game, main, &mut out)?;
+    Ok((pcn::from_slice(&out)?, warnings))
 }
 
-/// Appends the compact JSON of the document [`to_pcn_resolved`] makes to `out` (the
-/// bytes `pcn::to_string` writes of it), with the `...pgn` block serialised straight
-/// from the record rather than built as a `serde_json::Value` first. On an error
-/// nothing is appended.
+/// Appends the compact JSON of the document [`to_pcn_resolved`] returns to `out` (the
+/// bytes `pcn::to_string` writes of it), written straight from the record and the
+/// replay: no PCN model, no `serde_json::Value`. On an error nothing is appended.
 pub fn write_pcn_resolved(
     game: &Game,
     main: &[Move],
     out: &mut Vec<u8>,
 ) -> Result<Vec<Warning>, ConvertError> {
-    let (doc, block) = document(game, main)?;
-    pcn::write_to_with(&doc, PGN_KEY, &block, out).map_err(common::block_error)?;
-    Ok(Vec::new())
+    let start_len = out.len();
+    let written = write_document(game, main, out);
+    if written.is_err() {
+        out.truncate(start_len);
+    }
+    written.map(|()| Vec::new())
 }
 
-/// The document without its `...pgn` block (validated), and the block.
-fn document<'a>(game: &'a Game, main: &[Move]) -> Result<(pcn::Game, Block<'a>), ConvertError> {
+/// The starting position as PCN JSON (the initial position's, made once).
+fn write_board(start: &Position, initial: bool, out: &mut Vec<u8>) {
+    static INITIAL: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    if initial {
+        let b = INITIAL.get_or_init(|| {
+            let mut v = Vec::new();
+            json::value(&mut v, &board_of(&Position::initial()));
+            v
+        });
+        out.extend_from_slice(b);
+    } else {
+        json::value(out, &board_of(start));
+    }
+}
+
+/// The document's keys in the order `pcn::to_string` writes them: the seed's, then
+/// `...board_geometry`, `...tlpd`, `...first_to_move`, `...pcn_edition`, `...pgn`.
+fn write_document(game: &Game, main: &[Move], out: &mut Vec<u8>) -> Result<(), ConvertError> {
     let start = start_of(game)?;
-    let mut moves = Vec::with_capacity(main.len());
-    let items = line_value(&start, &game.main, main, &mut moves)?;
-    let mut doc = pcn::Game::new(board_of(&start));
-    doc.previous_moves = moves;
-    doc.status = game
+    let status = game
         .result
         .or_else(|| game.tag("Result").and_then(GameResult::parse))
         .map_or(Status::InProgress, result_status);
@@ -565,22 +513,80 @@ fn document<'a>(game: &'a Game, main: &[Move]) -> Result<(pcn::Game, Block<'a>),
         .iter()
         .map(|t| (t.name.as_str(), t.value.as_str()))
         .collect();
-    doc.started_at = common::started_at(&tags);
-    doc.bottomside_player = game.tag("White").map(str::to_owned);
-    doc.topside_player = game.tag("Black").map(str::to_owned);
-    doc.extensions
-        .insert("...board_geometry".into(), json!(GEOMETRY));
+    out.push(b'{');
+    if let Some(s) = common::started_at(&tags) {
+        out.extend_from_slice(b"\"started_at\":");
+        json::string(out, &s);
+        out.push(b',');
+    }
+    for (key, name) in [("topside_player", "Black"), ("bottomside_player", "White")] {
+        if let Some(v) = game.tag(name) {
+            json::string(out, key);
+            out.push(b':');
+            json::string(out, v);
+            out.push(b',');
+        }
+    }
+    let (over, result) = status.keys();
+    out.extend_from_slice(if over {
+        b"\"over?\":true,\"...result?\":"
+    } else {
+        b"\"over?\":false,\"...result?\":"
+    });
+    out.extend_from_slice(match result {
+        None => b"null",
+        Some(true) => b"true",
+        Some(false) => b"false",
+    });
+    out.extend_from_slice(b",\"starting_position\":");
+    write_board(&start, game.start_tlpd().is_none(), out);
+    out.extend_from_slice(b",\"previous_moves\":");
+    let mut items = Vec::with_capacity(96 * main.len() + 64);
+    let moves_at = out.len();
+    write_line(&start, &game.main, main, out, &mut items)?;
+    if out.len() == moves_at {
+        out.push(b'[');
+    }
+    out.push(b']');
+    out.extend_from_slice(b",\"...board_geometry\":");
+    json::string(out, GEOMETRY);
     if let Some(t) = game.start_tlpd() {
-        doc.extensions.insert("...tlpd".into(), json!(t));
+        out.extend_from_slice(b",\"...tlpd\":");
+        json::string(out, t);
     }
     if start.side_to_move() == Side::Black {
-        doc.extensions
-            .insert("...first_to_move".into(), json!("top"));
+        out.extend_from_slice(b",\"...first_to_move\":\"top\"");
     }
-    doc.extensions
-        .insert("...pcn_edition".into(), json!(common::PCN_EDITION));
-    pcn::validate(&doc)?;
-    Ok((doc, Block { game, items }))
+    out.extend_from_slice(b",\"...pcn_edition\":");
+    json::string(out, common::PCN_EDITION);
+    out.extend_from_slice(b",\"...pgn\":{\"edition\":");
+    json::string(out, EDITION);
+    out.extend_from_slice(b",\"tags\":");
+    for (i, (n, v)) in tags.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"[[" } else { b",[" });
+        json::string(out, n);
+        out.push(b',');
+        json::string(out, v);
+        out.push(b']');
+    }
+    out.extend_from_slice(if tags.is_empty() { b"[]" } else { b"]" });
+    out.extend_from_slice(b",\"items\":");
+    json::close(out, &items);
+    if !game.final_comments.is_empty() {
+        out.extend_from_slice(b",\"termination_comment\":");
+        for (i, c) in game.final_comments.iter().enumerate() {
+            out.push(if i == 0 { b'[' } else { b',' });
+            write_comment(c, out);
+        }
+        out.push(b']');
+    }
+    out.extend_from_slice(b",\"result_token\":");
+    match game.result {
+        Some(r) => json::string(out, r.as_str()),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"source_notation\":\"CTL-AN\"}}");
+    Ok(())
 }
 
 const KNOWN: &[&str] = &[

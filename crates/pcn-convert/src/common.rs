@@ -176,6 +176,57 @@ pub(crate) fn tags_value<'a>(tags: impl Iterator<Item = (&'a str, &'a str)>) -> 
     Value::Array(tags.map(|(n, v)| json!([n, v])).collect())
 }
 
+/// JSON written by hand into a byte buffer, in `serde_json`'s compact form (the bytes
+/// `pcn::to_string` writes), for documents written straight from a game record.
+pub(crate) mod json {
+    /// A string, escaped as `serde_json` escapes it.
+    pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
+        // Printable ASCII without `"` or `\` needs no escape (nearly every string
+        // of a game record).
+        if s.bytes()
+            .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+        {
+            out.push(b'"');
+            out.extend_from_slice(s.as_bytes());
+            out.push(b'"');
+        } else {
+            value(out, s);
+        }
+    }
+
+    /// An unsigned integer.
+    pub(crate) fn uint(out: &mut Vec<u8>, mut n: u64) {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        out.extend_from_slice(&digits[i..]);
+    }
+
+    /// Any value, through `serde_json`.
+    pub(crate) fn value<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
+        // The values written here (strings, integers, boards, moves) always serialise.
+        let _ = serde_json::to_writer(&mut *out, v);
+    }
+
+    /// Closes an array whose elements `items` holds (`[` before the first, `,`
+    /// between): `[]` when it has none.
+    pub(crate) fn close(out: &mut Vec<u8>, items: &[u8]) {
+        if items.is_empty() {
+            out.push(b'[');
+        } else {
+            out.extend_from_slice(items);
+        }
+        out.push(b']');
+    }
+}
+
 /// Tag list as `[[name, value], ...]`, serialised straight from a game model's tags
 /// (`pair` gives a tag's name and value): the bytes of [`tags_value`]'s value.
 pub(crate) struct TagsOut<'a, T>(pub(crate) &'a [T], pub(crate) fn(&T) -> (&str, &str));
