@@ -63,7 +63,11 @@ struct Direct<'o> {
     ok: bool,
     tags: Vec<(String, String)>,
     board: Board,
+    /// Moves, when the header could not be written before them (no `Result` tag to
+    /// take the status from).
     moves: Vec<u8>,
+    /// The header is written: moves go straight into `out`.
+    direct: bool,
     plies: usize,
     nodes: usize,
     game_comments: Vec<String>,
@@ -84,6 +88,18 @@ fn json<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
     let _ = serde_json::to_writer(&mut *out, v);
 }
 
+fn text(out: &mut Vec<u8>, s: &str) {
+    common::json::string(out, s);
+}
+
+fn strings(out: &mut Vec<u8>, v: &[String]) {
+    for (i, s) in v.iter().enumerate() {
+        out.push(if i == 0 { b'[' } else { b',' });
+        text(out, s);
+    }
+    out.push(b']');
+}
+
 fn push_index(out: &mut Vec<u8>, n: usize) {
     if n >= 10 {
         out.push(b'0' + (n / 10) as u8);
@@ -99,6 +115,7 @@ impl<'o> Direct<'o> {
             tags: Vec::new(),
             board: Board::default(),
             moves: Vec::new(),
+            direct: false,
             plies: 0,
             nodes: 0,
             game_comments: Vec::new(),
@@ -165,8 +182,12 @@ impl<'o> Direct<'o> {
         let castles = mover == Some(Piece::King) && b.color_on(mv.to) == Some(b.side_to_move());
         let en_passant =
             mover == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && target.is_none();
-        let m = &mut self.moves;
-        m.push(if m.is_empty() { b'[' } else { b',' });
+        let m = if self.direct {
+            &mut *self.out
+        } else {
+            &mut self.moves
+        };
+        m.push(if self.plies == 0 { b'[' } else { b',' });
         if castles || en_passant || mv.promotion.is_some() {
             json(m, &encode(b, mv));
             return;
@@ -189,13 +210,9 @@ impl<'o> Direct<'o> {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The whole document, in the order `pcn::write_to_with` writes the model path's.
-    fn finish(&mut self) {
-        self.flush();
-        let Some(outcome) = self.outcome else {
-            self.ok = false;
-            return;
-        };
+    /// The document up to `"previous_moves":`, in the order `pcn::write_to_with`
+    /// writes the model path's.
+    fn header(&mut self, outcome: Outcome) {
         let refs: Vec<(&str, &str)> = self
             .tags
             .iter()
@@ -203,49 +220,65 @@ impl<'o> Direct<'o> {
             .collect();
         let started_at = common::started_at(&refs);
         let out = &mut *self.out;
-        out.reserve(
-            512 + start_json().len()
-                + self.moves.len()
-                + self.annotations.len()
-                + 64 * self.tags.len(),
-        );
         out.push(b'{');
         if let Some(s) = &started_at {
             out.extend_from_slice(b"\"started_at\":");
-            json(out, s);
+            text(out, s);
             out.push(b',');
         }
         for (key, name) in [("topside_player", "Black"), ("bottomside_player", "White")] {
             if let Some(v) = self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v) {
-                json(out, key);
+                text(out, key);
                 out.push(b':');
-                json(out, v);
+                text(out, v);
                 out.push(b',');
             }
         }
         let (over, result) = outcome_status(outcome).keys();
-        out.extend_from_slice(b"\"over?\":");
-        json(out, &over);
-        out.extend_from_slice(b",\"...result?\":");
-        json(out, &result);
+        out.extend_from_slice(if over {
+            b"\"over?\":true,\"...result?\":"
+        } else {
+            b"\"over?\":false,\"...result?\":"
+        });
+        out.extend_from_slice(match result {
+            None => b"null",
+            Some(true) => b"true",
+            Some(false) => b"false",
+        });
         out.extend_from_slice(b",\"starting_position\":");
         out.extend_from_slice(start_json().as_bytes());
         out.extend_from_slice(b",\"previous_moves\":");
-        if self.moves.is_empty() {
-            out.extend_from_slice(b"[]");
-        } else {
-            out.extend_from_slice(&self.moves);
+    }
+
+    /// The rest of the document, once the game is read.
+    fn finish(&mut self) {
+        self.flush();
+        let Some(outcome) = self.outcome else {
+            self.ok = false;
+            return;
+        };
+        if !self.direct {
+            self.header(outcome);
+            self.out.extend_from_slice(&self.moves);
+        }
+        let out = &mut *self.out;
+        out.extend_from_slice(if self.plies == 0 { b"[]" } else { b"]" });
+        out.extend_from_slice(b",\"...pcn_edition\":");
+        text(out, PCN_EDITION);
+        out.extend_from_slice(b",\"...pgn\":{\"edition\":");
+        text(out, EDITION);
+        out.extend_from_slice(b",\"tags\":");
+        for (i, (n, v)) in self.tags.iter().enumerate() {
+            out.extend_from_slice(if i == 0 { b"[[" } else { b",[" });
+            text(out, n);
+            out.push(b',');
+            text(out, v);
             out.push(b']');
         }
-        out.extend_from_slice(b",\"...pcn_edition\":");
-        json(out, PCN_EDITION);
-        out.extend_from_slice(b",\"...pgn\":{\"edition\":");
-        json(out, EDITION);
-        out.extend_from_slice(b",\"tags\":");
-        json(out, &refs.iter().map(|(n, v)| [*n, *v]).collect::<Vec<_>>());
+        out.extend_from_slice(if self.tags.is_empty() { b"[]" } else { b"]" });
         if !self.game_comments.is_empty() {
             out.extend_from_slice(b",\"game_comment\":");
-            json(out, &self.game_comments);
+            strings(out, &self.game_comments);
         }
         if !self.annotations.is_empty() {
             out.extend_from_slice(b",\"annotations\":");
@@ -254,10 +287,10 @@ impl<'o> Direct<'o> {
         }
         if !self.final_comments.is_empty() {
             out.extend_from_slice(b",\"termination_comment\":");
-            json(out, &self.final_comments);
+            strings(out, &self.final_comments);
         }
         out.extend_from_slice(b",\"result_token\":");
-        json(out, outcome.as_str());
+        text(out, outcome.as_str());
         out.extend_from_slice(b",\"source_notation\":\"SAN\"}}");
     }
 }
@@ -286,6 +319,19 @@ impl Visitor for Direct<'_> {
 
     fn end_headers(&mut self) -> Skip {
         Skip(!self.ok)
+    }
+
+    fn begin_movetext(&mut self) {
+        // The status comes from the result marker, which must equal the `Result` tag
+        // (else the game declines): with the tag, the header goes out before the moves.
+        if let Some(o) = self
+            .tag_value("Result")
+            .and_then(|r| Outcome::parse(r.trim().as_bytes()))
+            && self.ok
+        {
+            self.header(o);
+            self.direct = true;
+        }
     }
 
     fn san(&mut self, san: SanPlus, _raw: &[u8], _at: Pos) -> Control {

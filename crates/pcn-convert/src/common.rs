@@ -103,9 +103,7 @@ pub(crate) fn started_at(tags: &[(&str, &str)]) -> Option<String> {
         None => "00:00:00",
     };
     let iso = format!("{}-{}-{}T{t}{zone}", d[0], d[1], d[2]);
-    let mut probe = pcn::GameBuilder::new(&[1], "w").ok()?;
-    probe.started_at(&iso).ok()?;
-    Some(iso)
+    pcn::is_date_time(&iso).then_some(iso)
 }
 
 /// Applies a move to a copy of `board`; `None` when the rules-free replayer refuses it.
