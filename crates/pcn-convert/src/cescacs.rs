@@ -379,8 +379,7 @@ fn write_line(
             }
             Item::Move(m) => {
                 // The token's standard text, written once for both uses.
-                token.clear();
-                token.push_str(&m.token.to_standard());
+                standard_token(&m.token, &mut token);
                 let mv = match known.get(ply) {
                     Some(&mv) => mv,
                     None => resolve_text(&pos, m, &token)
@@ -419,6 +418,47 @@ fn write_line(
     Ok(())
 }
 
+/// `token.to_standard()` into `s` (cleared first), without the allocations of the
+/// letter table's glyph strings for an ordinary move (nearly every move).
+fn standard_token(token: &ctl_pgn::MoveToken, s: &mut String) {
+    s.clear();
+    let ctl_pgn::MoveToken::Ordinary {
+        mover,
+        from,
+        sep,
+        captured,
+        to,
+        promotion,
+    } = token
+    else {
+        s.push_str(&token.to_standard());
+        return;
+    };
+    if let Some(k) = mover {
+        s.push(k.standard_letter());
+    }
+    s.push_str(from);
+    s.push_str(sep.as_str());
+    if let Some(k) = captured {
+        s.push(k.standard_letter());
+    }
+    s.push_str(to);
+    match promotion {
+        Some(ctl_pgn::Promotion::To(k)) => {
+            s.push('=');
+            s.push(k.standard_letter());
+        }
+        Some(ctl_pgn::Promotion::Awaiting) => s.push_str("=&"),
+        None => {}
+    }
+}
+
+/// The initial position (built once: `Position::initial` sets a whole board up).
+fn initial() -> Position {
+    static INITIAL: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+    INITIAL.get_or_init(Position::initial).clone()
+}
+
 /// A variation replaces the latest half-move of the enclosing line with its first
 /// move's number and side (as `ctl-pgn` replays it); an empty variation starts where
 /// the line is.
@@ -442,7 +482,7 @@ fn result_status(r: GameResult) -> Status {
 
 fn start_of(game: &Game) -> Result<Position, ConvertError> {
     match game.start_tlpd() {
-        None => Ok(Position::initial()),
+        None => Ok(initial()),
         Some(t) => cescacs_tlpd::parse(t).map_err(|e| ConvertError::Start(format!("{t}: {e}"))),
     }
 }
@@ -1000,6 +1040,40 @@ pub fn final_position(game: &Game) -> Result<Position, ConvertError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn standard_tokens_are_the_model_s_own() {
+        // Every half-move (variations included) of every CTL-PGN file of the test
+        // corpora: `standard_token` writes what `MoveToken::to_standard` writes.
+        fn walk(line: &Line, s: &mut String, n: &mut usize) {
+            for it in &line.items {
+                match it {
+                    Item::Move(m) => {
+                        standard_token(&m.token, s);
+                        assert_eq!(*s, m.token.to_standard());
+                        *n += 1;
+                    }
+                    Item::Variation(v) => walk(&v.line, s, n),
+                    Item::Comment(_) => {}
+                }
+            }
+        }
+        let mut files = test_support::files_with_extension(&test_support::testdata(), "ctl-pgn");
+        files.extend(test_support::files_with_extension(
+            &test_support::shared("corpus/cescacs-real"),
+            "ctl-pgn",
+        ));
+        let (mut s, mut n) = (String::new(), 0);
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            for r in ctl_pgn::read_str("", &text) {
+                if let Some(g) = &r.game {
+                    walk(&g.main, &mut s, &mut n);
+                }
+            }
+        }
+        assert!(n > 4000, "{n} half-moves");
+    }
 
     #[test]
     fn flat_order_is_spec_c4() {

@@ -179,11 +179,10 @@ pub(crate) fn tags_value<'a>(tags: impl Iterator<Item = (&'a str, &'a str)>) -> 
 pub(crate) mod json {
     /// A string, escaped as `serde_json` escapes it.
     pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
-        // Printable ASCII without `"` or `\` needs no escape (nearly every string
-        // of a game record).
-        if s.bytes()
-            .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
-        {
+        // serde_json escapes control characters, `"` and `\` only (the other bytes of
+        // the UTF-8 text go out as they are): a string without them, nearly every
+        // string of a game record, is copied.
+        if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
             out.push(b'"');
             out.extend_from_slice(s.as_bytes());
             out.push(b'"');
@@ -211,6 +210,37 @@ pub(crate) mod json {
     pub(crate) fn value<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
         // The values written here (strings, integers, boards, moves) always serialise.
         let _ = serde_json::to_writer(&mut *out, v);
+    }
+
+    #[cfg(test)]
+    #[test]
+    fn strings_and_numbers_are_serde_json_s() {
+        for s in [
+            "",
+            "plain",
+            "q\"uote",
+            "back\\slash",
+            "tab\t",
+            "nl\n",
+            "\u{1}",
+            "del\u{7f}",
+            "×",
+            "炮二平五",
+            "\u{2028}",
+            "mixed × \"a\" \u{7}",
+        ] {
+            let mut out = Vec::new();
+            string(&mut out, s);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                serde_json::to_string(s).unwrap()
+            );
+        }
+        for n in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
+            let mut out = Vec::new();
+            uint(&mut out, n);
+            assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
+        }
     }
 
     /// Closes an array whose elements `items` holds (`[` before the first, `,`
