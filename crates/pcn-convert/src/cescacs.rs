@@ -304,17 +304,23 @@ fn write_node(ply: usize, m: &MoveNode, token: &str, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
+/// A shift or a capture on the destination: one action that needs nothing of the
+/// position (every other move is encoded from the position it is played from).
+fn is_plain(m: Move) -> bool {
+    m.promotion().is_none()
+        && !matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace)
+        && m.capture_cell().is_none_or(|c| c == m.to())
+}
+
 /// A move's actions as `encode` makes them; the plain shift and capture (nearly every
 /// move) are written without building the action list.
 fn write_move(p: &Position, m: Move, out: &mut Vec<u8>) {
-    let plain = m.promotion().is_none()
-        && !matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace);
-    let capture = m.capture_cell().map(flat);
-    let (from, to) = (flat(m.from()), flat(m.to()));
-    if !plain || capture.is_some_and(|c| c != to) {
+    if !is_plain(m) {
         json::value(out, &encode(p, m));
         return;
     }
+    let capture = m.capture_cell().map(flat);
+    let (from, to) = (flat(m.from()), flat(m.to()));
     out.extend_from_slice(b"[[");
     json::uint(out, from as u64);
     out.extend_from_slice(if capture.is_some() {
@@ -364,6 +370,11 @@ fn write_line(
     items: &mut Vec<u8>,
 ) -> Result<(), ConvertError> {
     let mut pos = start.clone();
+    // `pos` is the position after the line's first `played` moves. Moves the reader's
+    // replay resolved (`known`) are played only when a later move needs the position
+    // (a move to resolve, a move encoded from its position, a variation's start): most
+    // of a game is not played a second time.
+    let mut played = 0;
     let mut before: Vec<(u32, ctl_pgn::Side, Position)> = Vec::new();
     // The positions before each move are kept only for the variations to start from.
     let keep_before = line.items.iter().any(|it| matches!(it, Item::Variation(_)));
@@ -380,8 +391,17 @@ fn write_line(
             Item::Move(m) => {
                 // The token's standard text, written once for both uses.
                 standard_token(&m.token, &mut token);
-                let mv = match known.get(ply) {
-                    Some(&mv) => mv,
+                let known_mv = known.get(ply).copied();
+                if known_mv.is_none_or(|mv| keep_before || !is_plain(mv)) {
+                    // Catch up: the moves skipped so far are all known ones (empty
+                    // when nothing was skipped).
+                    for &mv in known.get(played..ply).unwrap_or_default() {
+                        pos.play(mv);
+                    }
+                    played = ply;
+                }
+                let mv = match known_mv {
+                    Some(mv) => mv,
                     None => resolve_text(&pos, m, &token)
                         .map_err(|reason| ConvertError::Record { ply, reason })?,
                 };
@@ -391,7 +411,10 @@ fn write_line(
                 if keep_before {
                     before.push((m.number, m.side, pos.clone()));
                 }
-                pos.play(mv);
+                if played == ply {
+                    pos.play(mv);
+                    played += 1;
+                }
                 ply += 1;
             }
             Item::Variation(v) => {
