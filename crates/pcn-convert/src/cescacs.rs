@@ -166,29 +166,35 @@ pub fn encode(p: &Position, m: Move) -> pcn::Move {
 /// needs it, and building it for every move would dominate the conversion time.
 fn encode_on(board: Option<&pcn::Board>, p: &Position, m: Move) -> pcn::Move {
     let side = p.side_to_move();
+    if m.kind() != MoveKind::Castling {
+        return encode_moving(side, m);
+    }
+    let mut moves = vec![(flat(m.from()), flat(m.to()))];
+    moves.extend(
+        m.castling_rooks(side)
+            .into_iter()
+            .map(|(f, t)| (flat(f), flat(t))),
+    );
+    let built;
+    let board = match board {
+        Some(b) => b,
+        None => {
+            built = board_of(p);
+            &built
+        }
+    };
+    pcn::Move(simultaneous(board, &moves))
+}
+
+/// [`encode`] of a move other than castling, which needs of its position only the side
+/// to move (the colour of a promoted piece).
+fn encode_moving(side: Side, m: Move) -> pcn::Move {
     let (from, to) = (flat(m.from()), flat(m.to()));
     let promote = |a: Action| match m.promotion() {
         Some(k) => a.promote(pcn_piece(k, side)),
         None => a,
     };
     match m.kind() {
-        MoveKind::Castling => {
-            let mut moves = vec![(from, to)];
-            moves.extend(
-                m.castling_rooks(side)
-                    .into_iter()
-                    .map(|(f, t)| (flat(f), flat(t))),
-            );
-            let built;
-            let board = match board {
-                Some(b) => b,
-                None => {
-                    built = board_of(p);
-                    &built
-                }
-            };
-            pcn::Move(simultaneous(board, &moves))
-        }
         MoveKind::PromotionInPlace => pcn::Move(vec![
             Action::new(from, Verb::Jump, from),
             promote(Action::new(from, Verb::Land, from)),
@@ -314,9 +320,15 @@ fn is_plain(m: Move) -> bool {
 
 /// A move's actions as `encode` makes them; the plain shift and capture (nearly every
 /// move) are written without building the action list.
-fn write_move(p: &Position, m: Move, out: &mut Vec<u8>) {
-    if !is_plain(m) {
+/// `p` must be the position the move is played from when it is a castling; otherwise
+/// only `side`, the side to move, is used.
+fn write_move(p: &Position, side: Side, m: Move, out: &mut Vec<u8>) {
+    if m.kind() == MoveKind::Castling {
         json::value(out, &encode(p, m));
+        return;
+    }
+    if !is_plain(m) {
+        json::value(out, &encode_moving(side, m));
         return;
     }
     let capture = m.capture_cell().map(flat);
@@ -372,8 +384,8 @@ fn write_line(
     let mut pos = start.clone();
     // `pos` is the position after the line's first `played` moves. Moves the reader's
     // replay resolved (`known`) are played only when a later move needs the position
-    // (a move to resolve, a move encoded from its position, a variation's start): most
-    // of a game is not played a second time.
+    // (a move to resolve, a castling, a variation's start): most of a game is not
+    // played a second time.
     let mut played = 0;
     let mut before: Vec<(u32, ctl_pgn::Side, Position)> = Vec::new();
     // The positions before each move are kept only for the variations to start from.
@@ -392,7 +404,7 @@ fn write_line(
                 // The token's standard text, written once for both uses.
                 standard_token(&m.token, &mut token);
                 let known_mv = known.get(ply).copied();
-                if known_mv.is_none_or(|mv| keep_before || !is_plain(mv)) {
+                if known_mv.is_none_or(|mv| keep_before || mv.kind() == MoveKind::Castling) {
                     // Catch up: the moves skipped so far are all known ones (empty
                     // when nothing was skipped).
                     for &mv in known.get(played..ply).unwrap_or_default() {
@@ -405,8 +417,15 @@ fn write_line(
                     None => resolve_text(&pos, m, &token)
                         .map_err(|reason| ConvertError::Record { ply, reason })?,
                 };
+                // Every move passes the turn: the side to move follows from the moves
+                // not played yet.
+                let side = if (ply - played) % 2 == 0 {
+                    pos.side_to_move()
+                } else {
+                    pos.side_to_move().opponent()
+                };
                 moves.push(if ply == 0 { b'[' } else { b',' });
-                write_move(&pos, mv, moves);
+                write_move(&pos, side, mv, moves);
                 write_node(ply, m, &token, items);
                 if keep_before {
                     before.push((m.number, m.side, pos.clone()));
