@@ -623,9 +623,34 @@ fn write_document(game: &Game, main: &[Move], out: &mut Vec<u8>) -> Result<(), C
     out.extend_from_slice(b",\"starting_position\":");
     write_board(&start, game.start_tlpd().is_none(), out);
     out.extend_from_slice(b",\"previous_moves\":");
-    let mut items = Vec::with_capacity(96 * main.len() + 64);
+    // The main line's items go to a buffer the thread keeps: a fresh one per game (some
+    // kilobytes) made the allocator take fresh pages, which the kernel zeroes.
+    thread_local! {
+        static ITEMS: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    ITEMS.with(|cell| {
+        let mut kept = cell.try_borrow_mut().ok();
+        let mut own = Vec::new();
+        let items = kept.as_deref_mut().unwrap_or(&mut own);
+        items.clear();
+        let written = write_tail(game, main, &start, items, out);
+        if items.capacity() > 1 << 20 {
+            *items = Vec::new();
+        }
+        written
+    })
+}
+
+/// [`write_document`] from `"previous_moves"`'s value on; `items` is an empty buffer.
+fn write_tail(
+    game: &Game,
+    main: &[Move],
+    start: &Position,
+    items: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> Result<(), ConvertError> {
     let moves_at = out.len();
-    write_line(&start, &game.main, main, out, &mut items)?;
+    write_line(start, &game.main, main, out, items)?;
     if out.len() == moves_at {
         out.push(b'[');
     }
@@ -644,16 +669,16 @@ fn write_document(game: &Game, main: &[Move], out: &mut Vec<u8>) -> Result<(), C
     out.extend_from_slice(b",\"...pgn\":{\"edition\":");
     json::string(out, EDITION);
     out.extend_from_slice(b",\"tags\":");
-    for (i, (n, v)) in tags.iter().enumerate() {
+    for (i, t) in game.tags.iter().enumerate() {
         out.extend_from_slice(if i == 0 { b"[[" } else { b",[" });
-        json::string(out, n);
+        json::string(out, &t.name);
         out.push(b',');
-        json::string(out, v);
+        json::string(out, &t.value);
         out.push(b']');
     }
-    out.extend_from_slice(if tags.is_empty() { b"[]" } else { b"]" });
+    out.extend_from_slice(if game.tags.is_empty() { b"[]" } else { b"]" });
     out.extend_from_slice(b",\"items\":");
-    json::close(out, &items);
+    json::close(out, items);
     if !game.final_comments.is_empty() {
         out.extend_from_slice(b",\"termination_comment\":");
         for (i, c) in game.final_comments.iter().enumerate() {
