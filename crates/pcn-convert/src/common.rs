@@ -193,6 +193,15 @@ pub(crate) mod json {
 
     /// An unsigned integer.
     pub(crate) fn uint(out: &mut Vec<u8>, mut n: u64) {
+        // Plies, move numbers and squares: nearly always below 1000.
+        if n < 10 {
+            out.push(b'0' + n as u8);
+            return;
+        }
+        if n < 100 {
+            out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
+            return;
+        }
         let mut digits = [0u8; 20];
         let mut i = digits.len();
         loop {
