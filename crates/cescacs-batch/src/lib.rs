@@ -554,7 +554,10 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
             .encoding
             .or(options.encoding)
             .unwrap_or_else(|| TextEncoding::detect(input.head()));
-        let mut splitter = GameSplitter::new(input.reader, options.max_game_bytes)
+        // Buffered here, in a type the splitter knows: its many small `fill_buf` and
+        // `consume` calls (a few per line) are then inlined, not virtual calls on the box.
+        let reader = std::io::BufReader::with_capacity(1 << 16, input.reader);
+        let mut splitter = GameSplitter::new(reader, options.max_game_bytes)
             .framing(framing)
             .encoding(encoding);
         let mut batch = Batch {
@@ -562,6 +565,10 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
             games: Vec::new(),
             bytes: 0,
         };
+        // Each batch's vector is sized from the one before: grown from empty, a batch
+        // of thousands of games reallocated (and the allocator zeroed fresh pages for)
+        // a copy at every doubling.
+        let mut batch_len = 0;
         let mut games_read = 0;
         loop {
             let next = splitter.next_game();
@@ -593,11 +600,12 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
                 || batch.bytes as usize >= options.batch_bytes
                 || batch.games.len() >= options.batch_games
             {
+                batch_len = batch_len.max(batch.games.len());
                 let full = std::mem::replace(
                     &mut batch,
                     Batch {
                         file,
-                        games: Vec::new(),
+                        games: Vec::with_capacity(batch_len),
                         bytes: 0,
                     },
                 );

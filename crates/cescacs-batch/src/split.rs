@@ -507,6 +507,22 @@ fn is_strict_tag_line(t: &[u8]) -> bool {
 /// bytes given, or a tag is not closed there (a stray quote, a line cut at the prefix):
 /// then the line is a tag line only, as before.
 fn tags_end(line: &[u8], encoding: TextEncoding) -> Option<usize> {
+    // The usual tag line (`[Name "value"]`, one per line) starts with `[` and has one
+    // `]`, its last non-blank byte: whether the tag closes there or never does,
+    // nothing follows it.
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    if let Some(last) = line.iter().rposition(|b| !blank(b))
+        && line[last] == b']'
+        && line.iter().find(|b| !blank(b)) == Some(&b'[')
+        && !line[..last].contains(&b']')
+    {
+        return None;
+    }
+    tags_end_scan(line, encoding)
+}
+
+/// [`tags_end`] without its shortcut: tag by tag.
+fn tags_end_scan(line: &[u8], encoding: TextEncoding) -> Option<usize> {
     let mut i = 0;
     loop {
         while i < line.len() && matches!(line[i], b' ' | b'\t' | b'\r' | b'\n') {
@@ -524,6 +540,16 @@ fn tags_end(line: &[u8], encoding: TextEncoding) -> Option<usize> {
         i += 1;
         let mut in_string = false;
         loop {
+            if encoding != TextEncoding::DoubleByte {
+                // Jump to the next byte that matters (no lead bytes to step over).
+                let rest = line.get(i..)?;
+                let skip = if in_string {
+                    memchr::memchr3(b'\\', b'"', b'\n', rest)
+                } else {
+                    memchr::memchr3(b'"', b']', b'\n', rest)
+                };
+                i += skip?;
+            }
             match *line.get(i)? {
                 b'\\' if in_string => i += 2,
                 b'"' => {
@@ -1498,5 +1524,57 @@ mod tests {
         let games = split("\u{feff}[A \"1\"]\n1. e4 *\n[A \"2\"]\n*\n");
         assert_eq!(games.len(), 2);
         assert!(games[0].bytes.starts_with(b"\xEF\xBB\xBF["));
+    }
+}
+
+#[cfg(test)]
+mod tags_end_tests {
+    use super::*;
+
+    #[test]
+    fn shortcut_agrees_with_the_scan() {
+        let lines: &[&[u8]] = &[
+            b"[Event \"x\"]\n",
+            b"[Event \"x\"]\r\n",
+            b"  [Event \"a ] b\"]  \n",
+            b"[Result \"1-0\"] e4 *\n",
+            b"[A \"x\"] [B \"y\"]\n",
+            b"[A \"x\"] {c]\n",
+            b"[A \"x]\n",
+            b"[A \"x\\\"]\"]\n",
+            b"[A \"\xEF\xBB\xBF\"] ]\n",
+            b"\xEF\xBB\xBF[A \"x\"]\n",
+            b"[A \"x\x81]\"]\n",
+            b"[A \"x\x81]\n",
+            b"[A x]\n",
+            b"[]]\n",
+            b"[\n",
+            b"]\n",
+            b"",
+        ];
+        let mut rng = test_support::Rng::new(0x7a65);
+        const BYTES: &[u8] = b"[]\"\\ \t\r\nab\x81\xEF";
+        for encoding in [TextEncoding::Bytes, TextEncoding::DoubleByte] {
+            for line in lines {
+                assert_eq!(
+                    tags_end(line, encoding),
+                    tags_end_scan(line, encoding),
+                    "{:?}",
+                    String::from_utf8_lossy(line)
+                );
+            }
+            for _ in 0..20_000 {
+                let mut line = vec![b'['];
+                for _ in 0..rng.below(12) {
+                    line.push(*rng.pick(BYTES));
+                }
+                assert_eq!(
+                    tags_end(&line, encoding),
+                    tags_end_scan(&line, encoding),
+                    "{:?}",
+                    String::from_utf8_lossy(&line)
+                );
+            }
+        }
     }
 }

@@ -7,19 +7,69 @@ use chess_pgn::cozy_chess::{Board, Color};
 
 pub(crate) fn read(raw: &RawGame) -> Record {
     let mut out = Record::new(Format::Pgn);
-    // A buffer the size of the game: the reader's default (128 KiB, zeroed) cost more
-    // than reading a typical game.
-    let mut games = chess_pgn::Games::with_capacity(&raw.bytes[..], raw.bytes.len() + 1);
-    let game = match games.next() {
-        None => {
-            out.diagnostics
-                .push(error("expected a game, found no movetext"));
-            return out;
+    let (diagnostics, game) = read_game(raw, &mut chess_pgn::GameBuilder::default()).0;
+    out.diagnostics = diagnostics;
+    out.game = game.map(Game::Chess);
+    out
+}
+
+/// The diagnostics [`read`] gives for this game, without building the game model
+/// (`cescacs check`): the same reader and builder code with the model switched off
+/// ([`chess_pgn::GameBuilder::check_only`]), so the two agree by construction; the
+/// test `check_path_matches_model_path` compares them over every classic PGN file of
+/// `testdata/` and `../shared/corpus`.
+pub(crate) fn check(raw: &RawGame) -> Vec<GameDiagnostic> {
+    // The builder is kept by the thread from one game to the next (its vectors are
+    // reused), unless a read error left a game unfinished in it.
+    thread_local! {
+        static CHECKER: std::cell::Cell<Option<chess_pgn::GameBuilder>> = const { std::cell::Cell::new(None) };
+    }
+    let mut builder = CHECKER
+        .take()
+        .unwrap_or_else(chess_pgn::GameBuilder::check_only);
+    let ((diagnostics, _), clean) = read_game(raw, &mut builder);
+    if clean {
+        CHECKER.set(Some(builder));
+    }
+    diagnostics
+}
+
+/// Reads the one game of `raw` with `builder`: its diagnostics and the game when it
+/// could be read, and whether every game read ended (no read error left the builder
+/// in the middle of one).
+fn read_game(
+    raw: &RawGame,
+    builder: &mut chess_pgn::GameBuilder,
+) -> ((Vec<GameDiagnostic>, Option<chess_pgn::Game>), bool) {
+    // A buffer the size of the game, kept by the thread from one game to the next:
+    // the reader's default (128 KiB, zeroed) cost more than reading a typical game.
+    thread_local! {
+        static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut reader =
+        chess_pgn::PgnReader::with_buffer(&raw.bytes[..], BUFFER.take(), raw.bytes.len() + 1);
+    let first = reader.read_game(builder);
+    let second = first.as_ref().ok().map(|_| reader.read_game(builder));
+    let clean = matches!(second, Some(Ok(_)));
+    let more = !matches!(second, Some(Ok(None)) | None);
+    let buffer = reader.into_buffer();
+    // A huge game's buffer is not kept for the games after it.
+    if buffer.len() <= 1 << 20 {
+        BUFFER.set(buffer);
+    }
+    let first = match first {
+        Ok(None) => {
+            let d = error("expected a game, found no movetext");
+            return ((vec![d], None), clean);
         }
-        Some(Err(e)) => {
+        Ok(Some(r)) => r,
+        Err(e) => Err(e.into()),
+    };
+    let game = match first {
+        Err(e) => {
             let at = e.at().unwrap_or_default();
             // The batch engine adds file, game and line; keep only the reason.
-            let reason = match &e {
+            let reason = match e {
                 chess_pgn::model::GameError::UnsupportedVariant { name, .. } => {
                     format!("unsupported variant {name:?}")
                 }
@@ -31,35 +81,35 @@ pub(crate) fn read(raw: &RawGame) -> Record {
                 }
                 chess_pgn::model::GameError::Read(r) => r.to_string(),
             };
-            out.diagnostics.push(diag(
+            let d = diag(
                 Severity::Error,
                 u64::from(at.line),
                 u64::from(at.col),
                 reason,
-            ));
-            return out;
+            );
+            return ((vec![d], None), clean);
         }
-        Some(Ok(g)) => g,
+        Ok(g) => g,
     };
+    let mut out = Vec::with_capacity(game.diagnostics.len());
     for d in &game.diagnostics {
         let severity = match d.severity {
             chess_pgn::model::Severity::Error => Severity::Error,
             chess_pgn::model::Severity::Warning => Severity::Warning,
         };
-        out.diagnostics.push(diag(
+        out.push(diag(
             severity,
             u64::from(d.at.line),
             u64::from(d.at.col),
             d.message.clone(),
         ));
     }
-    if games.next().is_some() {
-        out.diagnostics.push(warning(
+    if more {
+        out.push(warning(
             "the splitter and the PGN reader disagree on game boundaries",
         ));
     }
-    out.game = Some(Game::Chess(game));
-    out
+    ((out, Some(game)), clean)
 }
 
 /// (checkmate, stalemate) of a board.
@@ -171,4 +221,206 @@ pub(crate) fn losses(game: &chess_pgn::Game) -> Vec<GameDiagnostic> {
     }
     line_losses(&game.moves, &game.start, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    /// Every game the splitter cuts from `bytes`, through both paths: the diagnostics
+    /// of the check path must be those of the model path, in order. Returns the games.
+    fn compare(name: &str, bytes: &[u8]) -> usize {
+        let head = &bytes[..bytes.len().min(cescacs_batch::HEAD_BYTES)];
+        let splitter = cescacs_batch::GameSplitter::new(bytes, 1 << 24)
+            .encoding(cescacs_batch::TextEncoding::detect(head));
+        let mut n = 0;
+        for game in splitter {
+            let game = game.unwrap_or_else(|e| panic!("{name}: {e}"));
+            let model = read(&game).diagnostics;
+            let checked = check(&game);
+            assert_eq!(
+                checked, model,
+                "{name} game {}: check path and model path disagree",
+                game.index
+            );
+            n += 1;
+        }
+        n
+    }
+
+    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "pgn" || x == "ctl-pgn") {
+                out.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn check_path_matches_model_path_on_every_file() {
+        // Every PGN-like file of testdata/ (classic games, and the other formats' files
+        // as hostile input to the classic reader) and the real classic PGN corpus.
+        let mut paths = Vec::new();
+        files(&test_support::testdata(), &mut paths);
+        let shared = test_support::shared("corpus/classic-pgn-real");
+        let before = paths.len();
+        files(&shared, &mut paths);
+        assert!(
+            paths.len() - before >= 20,
+            "the classic corpus is missing files"
+        );
+        let (mut games, mut with_diagnostics) = (0, 0);
+        for p in &paths {
+            let bytes = std::fs::read(p).unwrap();
+            games += compare(&p.display().to_string(), &bytes);
+            let raw = crate::raw_game(&bytes);
+            with_diagnostics += usize::from(!check(&raw).is_empty());
+        }
+        assert!(
+            games > 1000 && with_diagnostics > 20,
+            "{games} games, {with_diagnostics}"
+        );
+    }
+
+    /// Hand-made bad and odd games: every kind of diagnostic the builder gives.
+    const ODD: &[&str] = &[
+        "1. e4 e5 2. Nf3 Bxh9 Nc6 *",
+        "1. e4 e5 2. Ke3 (2. Nf3 Nc6) Nc6 3. Bb5 *",
+        "1. e4 e5 (1... c5 2. Kxe8 Nc6 (2... d6 3. d4) 3. d4) 2. Nf3 1-0",
+        "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *",
+        "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq\"]\n\n1. e4 *",
+        "[FEN \"not a fen\"]\n[Variant \"crazyhouse\"]\n\n1. e4 *",
+        "[Variant \"antichess\"]\n\n1. e4 *",
+        "[SetUp \"1\"]\n\n1. e4 *",
+        "[Variant \"chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. g3 g6 2. O-O *",
+        "1. e4 {unclosed comment 2. e5",
+        "1. e4 e5 2. Nf3",
+        "[Result \"1-0\"]\n\n1. e4 e5 0-1",
+        "[Result \"1-0\"]\n\n1. e4 e5",
+        "[result \"1-0\"]\n[Result \"0-1\"]\n[White \"A\"]\n[White \"B\"]\n[Ev\tent \"x\ty\"]\n\n1. e4 *",
+        "$1 1. e4 $0 $2 e5 $300 2. Nf3 !? Nc6 $ *",
+        "1. e4 e5 2. Ng5 $1 {c} ( 3. x ) $2 Nc6 *",
+        "1. e4 () e5 ( ) 2. Nf3 ({only a comment}) *",
+        "( 1. d4 ) 1. e4 e5 *",
+        "1. e4 e5 ((2. d4)) 2. Nf3 *",
+        "1. e4 e5 2. Nf3 ( 2. d4 ( 2. c4 *",
+        "1. e4 e5 ) 2. Nf3 *",
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 (3... Nf6 4. O-O) 4. Ba4 1/2-1/2 {after} {more}",
+        "1. e4 d5 2. exd5 e5 3. dxe6 e.p. Nf6 4. f4 g5 5. fxg6ep *",
+        "1. e4 e5 2. Nf3 %escape\n Nc6 *",
+        "%escape first\n1. e4 *",
+        "1. e4 <reserved> e5 \x01 2. Nf3 > *",
+        "1. e4 e5 (1... d5 2. Kxe8 (2. Kxe7 $1 {x} ( 2. a3 ) zz) Nc6) 2. Nf3 *",
+        "1. e4 e5 (1... d5 2. Qq (2. a4)) 2. Nf3 *",
+        "1. e4 e5 (1... Qq) 2. Nf3 (zz) (2. d4 ()) *",
+        "1. e4 e5 2. Nf3 foo bar $3 {c} (2. d4) baz *",
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 *",
+        "1. f3 e5 2. g4 Qh4# 0-1",
+        "1. f3 e5 2. g4 Qh4# 3. a3 0-1",
+        "1. e4 -- 2. d4 Z0 3. Nf3 *",
+        "1. f3 e5 2. g4 Qh4 3. -- *",
+        "[Event \"1\"]\n\n1. e4 *\n\n[Event \"2\"]\n\n1. d4 *",
+        "[Annotator \"a\tb\"]\n[Event \"x \\\\\t\\\"y\"]\n[Result \"1-0\r\"]\n[SetUp \"0\"]\n\n1. e4 *",
+        "1. e4 * 2. d4 *",
+        "1. e4 e5 2. Ng1f3 0-0 3. e8(Q) *",
+        "[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. a8(Q)+ Kd7 2. Qb7+ *",
+        "[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. a8 Kd7 *",
+        "1. Nc3 Nc6 2. Nb5 Nb4 3. Nd4 Nd5 4. Nf3 Nf6 5. Nd4 Nd5 6. N5f4 *",
+        "",
+        "   \n",
+        "{only a comment}",
+        "[Event \"tags only\"]",
+        "1.",
+        "1. e4 e5 2. Qh5 Ke7 3. Qxe5# 1-0 extra",
+    ];
+
+    #[test]
+    fn check_path_matches_model_path_on_odd_games() {
+        for (i, g) in ODD.iter().enumerate() {
+            let raw = crate::raw_game(g.as_bytes());
+            let model = read(&raw).diagnostics;
+            assert_eq!(check(&raw), model, "odd game {i}: {g:?}");
+            compare(&format!("odd game {i}"), g.as_bytes());
+        }
+        // The list covers errors and warnings of every kind.
+        let all: Vec<String> = ODD
+            .iter()
+            .flat_map(|g| read(&crate::raw_game(g.as_bytes())).diagnostics)
+            .map(|d| d.message)
+            .collect();
+        for what in [
+            "illegal move",
+            "ambiguous move",
+            "bad FEN",
+            "unsupported variant",
+            "SetUp",
+            "no result marker",
+            "differs from Result tag",
+            "duplicate tag",
+            "read as Result",
+            "null annotation $0 dropped",
+            "before any move dropped",
+            "empty variation dropped",
+            "not a move",
+            "escape line",
+            "en passant marker",
+            "disagree on game boundaries",
+            "tab or line break in tag Annotator",
+        ] {
+            assert!(
+                all.iter().any(|m| m.contains(what)),
+                "no odd game gives {what:?}: {all:#?}"
+            );
+        }
+    }
+
+    #[test]
+    fn check_path_matches_model_path_on_mutated_games() {
+        // Random byte edits of real games: whatever the reader makes of them, both
+        // paths must say the same.
+        let twic = std::fs::read(
+            test_support::testdata()
+                .join("chess/mliebelt-pgn-parser/test_pgn_twic-01-232games.pgn"),
+        )
+        .unwrap();
+        let games: Vec<_> = cescacs_batch::GameSplitter::new(&twic[..], 1 << 24)
+            .map(|g| g.unwrap().bytes)
+            .collect();
+        const PIECES: &[&[u8]] = &[
+            b"(", b")", b"{", b"}", b"$0", b"$7", b" ", b"\n", b"x", b"Q", b"=", b"+", b"--",
+            b"1-0", b"*", b"[", b"\"", b"%", b";", b"e.p.", b"O-O", b"!!", b"N", b"8",
+        ];
+        let mut rng = test_support::Rng::new(0x5eed_c4ec);
+        for case in 0..test_support::proptest_cases() * 8 {
+            let mut g = rng.pick(&games).clone();
+            for _ in 0..1 + rng.below(4) {
+                let at = rng.below(g.len() + 1);
+                match rng.below(3) {
+                    0 if at < g.len() => {
+                        let n = (1 + rng.below(6)).min(g.len() - at);
+                        g.drain(at..at + n);
+                    }
+                    _ => {
+                        let p = rng.pick(PIECES);
+                        g.splice(at..at, p.iter().copied());
+                    }
+                }
+            }
+            let raw = crate::raw_game(&g);
+            assert_eq!(
+                check(&raw),
+                read(&raw).diagnostics,
+                "case {case}: {:?}",
+                String::from_utf8_lossy(&g)
+            );
+        }
+    }
 }

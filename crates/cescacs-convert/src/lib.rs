@@ -366,6 +366,20 @@ impl Converter {
         {
             return outcome;
         }
+        if self.to.is_none() && self.from == Format::Pgn && game.problem.is_none() {
+            // Checking classic PGN needs no game model: the same diagnostics without
+            // building it (see `chess::check`).
+            let mut diagnostics = chess::check(game);
+            if self.options.strict {
+                for d in &mut diagnostics {
+                    d.severity = Severity::Error;
+                }
+            }
+            return GameOutcome {
+                output: Vec::new(),
+                diagnostics,
+            };
+        }
         if self.from == Format::Pgn
             && self.to == Some(Format::Pcn)
             && self.options.strip.is_empty()

@@ -2,7 +2,7 @@
 //! token, and resolving a parsed token against a position.
 
 use crate::piece::{Letters, PieceKind, Side};
-use crate::position::{CheckMarker, FixedMoves, Move, MoveKind, Position};
+use crate::position::{CheckMarker, FixedMoves, Move, MoveKind, Position, ToCell};
 use crate::tables::TABLES;
 use cescacs_hex::{Cell, column_from_letter, parse_cell_prefix};
 
@@ -408,12 +408,32 @@ impl Position {
         t: &MoveText,
         in_check: Option<bool>,
     ) -> Result<Resolved, ResolveError> {
+        let mut legal = ToCell::new();
+        let out = &mut legal;
+        self.resolve_with(t, move |from, to| {
+            self.legal_from_to(from, to, in_check, out);
+            let out: &ToCell = out;
+            out.as_slice()
+        })
+    }
+
+    /// The resolution, given where an ordinary move's candidates come from:
+    /// `legal_between(from, to)` returns the legal moves from `from` to `to` in
+    /// generation order (production: [`Position::legal_from_to`], which generates the
+    /// named piece's moves only; the differential tests: the full legal list).
+    /// (The candidates are borrowed from the caller's buffer: a buffer returned by
+    /// value would be copied right after its narrow stores, a store-forwarding stall.)
+    pub(crate) fn resolve_with<'a>(
+        &self,
+        t: &MoveText,
+        legal_between: impl FnOnce(Cell, Cell) -> &'a [Move],
+    ) -> Result<Resolved, ResolveError> {
         // Only the named piece's legal moves are generated: a token names its origin
         // (or, for castling, the King).
-        let mut legal = FixedMoves::new();
         let mut warnings = Vec::new();
         let mv = match &t.kind {
             MoveTextKind::Castling(name) => {
+                let mut legal = FixedMoves::new();
                 self.legal_from(self.king(self.side_to_move()), &mut legal);
                 *legal
                     .as_slice()
@@ -436,6 +456,7 @@ impl Position {
                     }
                     _ => {}
                 }
+                let mut legal = FixedMoves::new();
                 self.legal_from(*cell, &mut legal);
                 *legal
                     .as_slice()
@@ -472,11 +493,11 @@ impl Position {
                     });
                 }
                 // Only the moves that reach the named cell are tested for legality.
-                self.legal_from_to(*from, *to, in_check, &mut legal);
+                let legal = legal_between(*from, *to);
                 let mut cands = 0usize;
                 let mut chosen = 0usize;
                 let mut first = None;
-                for &m in legal.as_slice() {
+                for &m in legal {
                     if m.from() != *from
                         || m.to() != *to
                         || matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace)

@@ -130,6 +130,12 @@ pub struct Game {
     outcome: Option<(GameResult, Termination)>,
     /// Whether the side to move is in check, known from the last evaluation.
     in_check: bool,
+    /// Set when [`Game::play_resolved`] left the stalemate test of the current
+    /// position for later: the side to move is not in check and no automatic end
+    /// applies, so `outcome` is `None` unless the side has no legal move. The next
+    /// `play_resolved` answers it for free (its move is legal, so there was one);
+    /// [`Game::outcome`] and the other readers test it when asked.
+    stalemate_untested: bool,
 }
 
 impl Game {
@@ -143,6 +149,7 @@ impl Game {
             keys: vec![key],
             outcome: None,
             in_check: false,
+            stalemate_untested: false,
         };
         g.in_check = g.position.is_check();
         g.outcome = g.evaluate();
@@ -160,12 +167,17 @@ impl Game {
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
+    /// The current position and the moves played, without copying them.
+    pub fn into_position_and_moves(self) -> (Position, Vec<Move>) {
+        (self.position, self.moves)
+    }
 
     /// Plays a legal move of the current position.
     pub fn play(&mut self, m: Move) -> Result<(), GameError> {
-        if let Some((r, _)) = self.outcome {
+        if let Some((r, _)) = self.outcome() {
             return Err(GameError::Finished(r));
         }
+        self.stalemate_untested = false;
         if !self.position.is_legal(m) {
             return Err(GameError::Illegal);
         }
@@ -184,7 +196,10 @@ impl Game {
     /// Plays `m`, a legal move of the current position as [`Position::resolve`] or
     /// [`Position::resolve_unmarked`] found it, without testing its legality again,
     /// and evaluates the position reached once, for both the end of the game and the
-    /// check marker (one search for a legal move answers mate, stalemate and `#`).
+    /// check marker: in check, one search for a legal move answers mate and `#`; not
+    /// in check, the stalemate search runs only if an automatic end applies (it takes
+    /// precedence), and otherwise waits until [`Game::outcome`] is asked, or the next
+    /// move, legal, shows that there was a move.
     ///
     /// Unlike [`Game::play`], a move after an automatic end (a draw by the 75-move
     /// rule, fivefold repetition or insufficient material) is played too, as records
@@ -196,6 +211,8 @@ impl Game {
     /// builds assert legality.
     pub fn play_resolved(&mut self, m: Move) -> Played {
         debug_assert!(self.position.is_legal(m), "play_resolved: illegal {m:?}");
+        // `m` is legal, so a stalemate test left open by the last move says no.
+        self.stalemate_untested = false;
         let after_end = self.outcome.map(|o| o.0);
         self.position.play(m);
         self.moves.push(m);
@@ -203,10 +220,24 @@ impl Game {
             self.keys.clear();
         }
         self.keys.push(self.position.zobrist());
-        let (marker, knight_check, status, in_check) = self.position.evaluate_reached();
+        let (marker, knight_check, status, in_check) = self.position.evaluate_reached_lazy(Some(m));
         self.in_check = in_check;
         if self.outcome.is_none() {
-            self.outcome = self.evaluate_with(status);
+            match status {
+                Some(status) => self.outcome = self.evaluate_with(status),
+                None => {
+                    // Not in check: stalemate only matters now if an automatic end
+                    // would otherwise be recorded (stalemate comes first).
+                    self.outcome = self.evaluate_with(Status::Ongoing);
+                    if self.outcome.is_some() {
+                        if !self.position.has_legal_move(false) {
+                            self.outcome = self.evaluate_with(Status::Stalemate);
+                        }
+                    } else {
+                        self.stalemate_untested = true;
+                    }
+                }
+            }
         }
         Played {
             marker,
@@ -235,7 +266,7 @@ impl Game {
 
     /// The draw the side to move may claim now, if any (threefold repetition or the 50-move rule).
     pub fn claimable_draw(&self) -> Option<DrawClaim> {
-        if self.outcome.is_some() {
+        if self.outcome().is_some() {
             None
         } else if self.repetition_count() >= 3 {
             Some(DrawClaim::ThreefoldRepetition)
@@ -248,12 +279,15 @@ impl Game {
 
     /// The automatic end reached, if any: result and reason.
     pub fn outcome(&self) -> Option<(GameResult, Termination)> {
+        if self.stalemate_untested && !self.position.has_legal_move(false) {
+            return self.evaluate_with(Status::Stalemate);
+        }
         self.outcome
     }
 
     /// The result: [`GameResult::Unfinished`] while the game goes on.
     pub fn result(&self) -> GameResult {
-        self.outcome.map_or(GameResult::Unfinished, |o| o.0)
+        self.outcome().map_or(GameResult::Unfinished, |o| o.0)
     }
 
     fn evaluate(&self) -> Option<(GameResult, Termination)> {
@@ -287,7 +321,8 @@ impl Game {
         if p.halfmove_clock() >= 150 {
             return Some((GameResult::Draw, Termination::SeventyFiveMoves));
         }
-        if self.repetition_count() >= 5 {
+        // Five occurrences two plies apart need nine keys in the window.
+        if self.keys.len() >= 9 && self.repetition_count() >= 5 {
             return Some((GameResult::Draw, Termination::FivefoldRepetition));
         }
         None

@@ -3,6 +3,8 @@
 #![warn(missing_docs)]
 
 pub mod an;
+#[cfg(test)]
+mod differential;
 mod game;
 mod piece;
 mod position;
@@ -19,25 +21,11 @@ pub use position::{
     SideCastling, SpecialRight, Status, Undo,
 };
 
-/// The deepest perft accepted by [`try_perft`] and [`try_divide`]. perft(5) from the
-/// start has about 2·10⁹ leaves; a depth of 20 could not be counted in a lifetime in
-/// any position with a few moves per ply, while the per-ply buffers and the recursion
-/// stay a few kilobytes.
-pub const MAX_PERFT_DEPTH: u32 = 20;
+pub use perft::{MAX_PERFT_DEPTH, MAX_PERFT_JOBS, PerftError};
 
-/// The most worker threads [`try_perft`] and [`try_divide`] accept.
-pub const MAX_PERFT_JOBS: usize = 256;
-
-/// Why a perft request was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PerftError {
-    /// The depth exceeds [`MAX_PERFT_DEPTH`].
-    #[error("perft depth {0} is above the maximum of {MAX_PERFT_DEPTH}")]
-    DepthTooLarge(u32),
-    /// The thread count is 0 or exceeds [`MAX_PERFT_JOBS`].
-    #[error("{0} perft jobs: expected 1 to {MAX_PERFT_JOBS}")]
-    Jobs(usize),
-}
+/// A perft shared among threads (see [`perft_split`]): the counts per root move and
+/// how the work fell to each thread.
+pub type PerftSplit = perft::PerftSplit<Move>;
 
 /// Leaf count of the legal-move tree of depth `depth`, on one thread (pins computed
 /// once per node, bulk counting at the last ply).
@@ -51,29 +39,33 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
-/// [`perft`] on `jobs` threads (the same count), and the limits checked. See
+/// [`perft()`] on `jobs` threads (the same count), and the limits checked. See
 /// [`perft_split`] for how the tree is shared.
 pub fn try_perft(pos: &Position, depth: u32, jobs: usize) -> Result<u64, PerftError> {
-    check_limits(depth, jobs)?;
-    if depth == 0 {
-        return Ok(1);
-    }
-    if jobs == 1 {
-        let mut p = pos.clone();
-        let mut buffers = vec![Vec::with_capacity(256); depth as usize];
-        return Ok(perft_rec(&mut p, depth, &mut buffers));
-    }
-    Ok(perft_split(pos, depth, jobs)?.nodes())
+    perft::perft(pos, depth, jobs)
 }
 
-fn check_limits(depth: u32, jobs: usize) -> Result<(), PerftError> {
-    if depth > MAX_PERFT_DEPTH {
-        return Err(PerftError::DepthTooLarge(depth));
+impl perft::Node for Position {
+    type Move = Move;
+
+    fn legal_moves(&self) -> Vec<Move> {
+        Position::legal_moves(self).iter().copied().collect()
     }
-    if jobs == 0 || jobs > MAX_PERFT_JOBS {
-        return Err(PerftError::Jobs(jobs));
+
+    fn after(&self, m: Move) -> Position {
+        let mut p = self.clone();
+        p.make(m);
+        p
     }
-    Ok(())
+
+    fn leaves(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut p = self.clone();
+        let mut buffers = vec![Vec::with_capacity(256); depth as usize];
+        perft_rec(&mut p, depth, &mut buffers)
+    }
 }
 
 fn perft_rec(p: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
@@ -109,107 +101,14 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
 
 /// [`divide`] on `jobs` threads (see [`perft_split`]).
 pub fn try_divide(pos: &Position, depth: u32, jobs: usize) -> Result<Vec<(Move, u64)>, PerftError> {
-    Ok(perft_split(pos, depth, jobs)?.divide)
-}
-
-/// A perft shared among threads: the counts per root move and how the work fell to
-/// each thread.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PerftSplit {
-    /// Leaves under each root move, in generation order.
-    pub divide: Vec<(Move, u64)>,
-    /// Leaves counted by each worker thread (index = rayon's thread index): the
-    /// balance of the split, since leaves are what costs.
-    pub leaves_per_thread: Vec<u64>,
-    /// Subtrees handed out as tasks (root moves at depth 2, (move, reply) pairs
-    /// deeper).
-    pub tasks: usize,
-    /// Leaves of the largest task. With work stealing no thread idles longer than
-    /// the largest task takes, so on `p` idle cores the speed-up is at least
-    /// `p / (1 + p · largest_task / nodes)`, whatever the machine's load does to the
-    /// leaves each thread ends up counting.
-    pub largest_task: u64,
-    /// The depth counted.
-    pub depth: u32,
-}
-
-impl PerftSplit {
-    /// The perft count: the sum over the root moves (1 at depth 0).
-    pub fn nodes(&self) -> u64 {
-        if self.depth == 0 {
-            1
-        } else {
-            self.divide.iter().map(|x| x.1).sum()
-        }
-    }
+    perft::divide(pos, depth, jobs)
 }
 
 /// Perft on `jobs` rayon threads. The root of C'escacs has 68 moves whose subtrees
-/// differ a lot in size, so from depth 3 on the tasks are the (move, reply) pairs,
-/// a few thousand subtrees of depth − 2 that rayon's work stealing spreads evenly:
-/// no thread sits idle at the end waiting for another's big subtree. Depth 2 splits
-/// the root moves; `jobs == 1` runs on the calling thread.
+/// differ a lot in size, so from depth 3 on the tasks are the (move, reply) pairs, a
+/// few thousand subtrees of depth − 2 spread by work stealing ([`perft::split`]).
 pub fn perft_split(pos: &Position, depth: u32, jobs: usize) -> Result<PerftSplit, PerftError> {
-    use rayon::prelude::*;
-    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-    check_limits(depth, jobs)?;
-    if depth == 0 {
-        return Ok(PerftSplit {
-            divide: Vec::new(),
-            leaves_per_thread: vec![1],
-            tasks: 0,
-            largest_task: 1,
-            depth,
-        });
-    }
-    let root = pos.legal_moves();
-    let leaves: Vec<AtomicU64> = (0..jobs).map(|_| AtomicU64::new(0)).collect();
-    let tasks = AtomicUsize::new(0);
-    let largest = AtomicU64::new(0);
-    // One task: the subtree under `p` of depth `d`, credited to the running thread.
-    let task = |p: &mut Position, d: u32, buffers: &mut Vec<Vec<Move>>| {
-        let n = perft_rec(p, d, buffers);
-        let t = rayon::current_thread_index().unwrap_or(0).min(jobs - 1);
-        leaves[t].fetch_add(n, Ordering::Relaxed);
-        tasks.fetch_add(1, Ordering::Relaxed);
-        largest.fetch_max(n, Ordering::Relaxed);
-        n
-    };
-    let new_buffers = || vec![Vec::with_capacity(256); depth as usize];
-    let under_root = |m: Move| -> u64 {
-        let mut p = pos.clone();
-        p.make(m);
-        if depth <= 2 {
-            return task(&mut p, depth - 1, &mut new_buffers());
-        }
-        let replies = p.legal_moves();
-        replies
-            .par_iter()
-            .map_init(
-                || (p.clone(), new_buffers()),
-                |(q, buffers), &r| {
-                    let undo = q.make(r);
-                    let n = task(q, depth - 2, buffers);
-                    q.unmake(undo);
-                    n
-                },
-            )
-            .sum()
-    };
-    // A pool of its own even for one job: the nested `par_iter` must not spill onto
-    // rayon's global pool (all cores).
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|_| PerftError::Jobs(jobs))?;
-    let counts: Vec<u64> = pool.install(|| root.par_iter().map(|&m| under_root(m)).collect());
-    Ok(PerftSplit {
-        divide: root.iter().copied().zip(counts).collect(),
-        leaves_per_thread: leaves.into_iter().map(AtomicU64::into_inner).collect(),
-        tasks: tasks.into_inner(),
-        largest_task: largest.into_inner(),
-        depth,
-    })
+    perft::split(pos, depth, jobs)
 }
 
 /// A text picture of the board for terminals: one row per line (28 at the top), the

@@ -28,6 +28,8 @@ pub(crate) struct Tables {
     /// Direction index + 0 from the first cell to the second, or NO_DIR when not on one line.
     pub align: Vec<[u8; 169]>,
     pub castlings: Vec<CastlingDef>,
+    /// Per cell, the cells a knight jump away as a 169-bit set ([`Cell::index`] order).
+    pub knight_bits: Vec<[u64; 3]>,
     pub king_home: [Cell; 2],
     /// [side][0 = queen's rook C3/C25, 1 = king's rook I3/I25]
     pub rook_home: [[Cell; 2]; 2],
@@ -75,6 +77,12 @@ fn build() -> Tables {
             }
         }
     }
+    let mut knight_bits = vec![[0u64; 3]; 169];
+    for a in Cell::all() {
+        for &b in a.knight_jumps() {
+            knight_bits[a.index()][b.index() >> 6] |= 1 << (b.index() & 63);
+        }
+    }
     let king_home = [cell("G1"), cell("G27")];
     let rook_home = [[cell("C3"), cell("I3")], [cell("C25"), cell("I25")]];
     let castlings = build_castlings();
@@ -110,6 +118,7 @@ fn build() -> Tables {
         triple,
         align,
         castlings,
+        knight_bits,
         king_home,
         rook_home,
         zobrist_piece,

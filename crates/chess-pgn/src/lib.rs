@@ -9,6 +9,9 @@
 //!   variations, `[%clk]`/`[%eval]` fields, located diagnostics), written back in
 //!   export format by [`write_game`] / [`to_pgn_string`].
 //!
+//! To check games, [`GameBuilder::check_only`] gives the model path's diagnostics
+//! exactly, without building the model.
+//!
 //! ```
 //! use chess_pgn::{Games, to_pgn_string};
 //!

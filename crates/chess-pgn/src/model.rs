@@ -235,14 +235,18 @@ impl Default for Game {
     }
 }
 
+/// A tag's value, by exact name or, failing that, case-insensitively.
+fn tag_in<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    tags.iter()
+        .find(|(n, _)| n == name)
+        .or_else(|| tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)))
+        .map(|(_, v)| v.as_str())
+}
+
 impl Game {
     /// A tag's value, by exact name or, failing that, case-insensitively.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .or_else(|| self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)))
-            .map(|(_, v)| v.as_str())
+        tag_in(&self.tags, name)
     }
 
     /// The main line as [`Ply`] items: position before, move, SAN, comments, and the
@@ -567,15 +571,46 @@ struct Frame {
     /// Position before the last move of this line: where a variation starts.
     before: Board,
     line: Line,
-    /// Set once a move failed: the rest of this line is collected as text.
+    /// Moves and comments of this line so far, counted in both modes: the diagnostics
+    /// that depend on them ("NAG before any move", "empty variation") must not depend
+    /// on whether the line is kept.
+    moves: usize,
+    comments: usize,
+    /// Set once a move failed: the rest of this line is collected as text (left empty
+    /// when only checking).
     dead: Option<String>,
     dead_depth: usize,
 }
 
+impl Frame {
+    fn new(board: Board) -> Frame {
+        Frame {
+            board: board.clone(),
+            before: board,
+            line: Line::default(),
+            moves: 0,
+            comments: 0,
+            dead: None,
+            dead_depth: 0,
+        }
+    }
+}
+
 /// Builds [`Game`]s from reader events, resolving moves as they come.
+///
+/// [`GameBuilder::check_only`] makes a builder that reports the same diagnostics
+/// without keeping the moves: see there.
 #[derive(Default)]
 pub struct GameBuilder {
     game: Game,
+    /// Only the diagnostics are wanted (see [`GameBuilder::check_only`]).
+    check_only: bool,
+    /// The tags when only checking: names (for duplicates) and the few values that
+    /// matter ([`GameBuilder::tag`]); kept here, not in the game, so that a builder
+    /// reused from game to game reuses the vector.
+    checked_tags: Vec<(String, String)>,
+    /// How many of `checked_tags` belong to this game.
+    checked_len: usize,
     frames: Vec<Frame>,
     fatal: Option<GameError>,
     setup_one: bool,
@@ -590,6 +625,48 @@ pub struct GameBuilder {
 }
 
 impl GameBuilder {
+    /// A builder for checking games: every move is resolved and played, and every
+    /// diagnostic (severity, position, message) and [`GameError`] is exactly the one
+    /// the default builder gives, but the returned [`Game`] keeps only its tags,
+    /// outcome, start position and diagnostics: no moves, comments, variations or
+    /// `XUnparsed` text, and no export SAN or check marker is computed. It is the same
+    /// code as the model path with the keeping switched off, so the two cannot drift;
+    /// `cescacs check` uses it for classic PGN, and a differential test in
+    /// `cescacs-convert` compares both over every classic PGN file of the test data.
+    ///
+    /// ```
+    /// use chess_pgn::{GameBuilder, PgnReader};
+    /// let pgn = b"[Result \"1-0\"]\n1. e4 e5 2. Nf3 Bxh9 0-1";
+    /// let full = PgnReader::new(&pgn[..]).read_game(&mut GameBuilder::default()).unwrap().unwrap().unwrap();
+    /// let checked = PgnReader::new(&pgn[..]).read_game(&mut GameBuilder::check_only()).unwrap().unwrap().unwrap();
+    /// assert_eq!(full.diagnostics, checked.diagnostics);
+    /// assert_eq!((full.moves.moves.len(), checked.moves.moves.len()), (3, 0));
+    /// ```
+    pub fn check_only() -> GameBuilder {
+        GameBuilder {
+            check_only: true,
+            ..GameBuilder::default()
+        }
+    }
+
+    /// The `Result` tag's value, as [`Game::tag`] finds it.
+    fn result_tag(&self) -> Option<&str> {
+        if self.check_only {
+            tag_in(&self.checked_tags[..self.checked_len], "Result")
+        } else {
+            self.game.tag("Result")
+        }
+    }
+
+    /// Unparsed text starting with `first`, or nothing when only checking.
+    fn dead_text(&self, first: &str) -> String {
+        if self.check_only {
+            String::new()
+        } else {
+            dead_text(first)
+        }
+    }
+
     fn diag(&mut self, severity: Severity, at: Pos, message: String) {
         let n = self.game.diagnostics.len();
         if n > MAX_DIAGNOSTICS {
@@ -648,13 +725,7 @@ impl GameBuilder {
             }
         };
         self.game.start = board.clone();
-        self.frames.push(Frame {
-            board: board.clone(),
-            before: board,
-            line: Line::default(),
-            dead: None,
-            dead_depth: 0,
-        });
+        self.frames.push(Frame::new(board));
     }
 
     /// Counts one more node; true (with the error reported once) when the game is
@@ -685,6 +756,19 @@ impl GameBuilder {
     }
 }
 
+/// Sets tag `len` of `tags` (those past `len` are stale, kept for their allocations:
+/// a checking builder reuses them from game to game).
+fn push_tag(tags: &mut Vec<(String, String)>, len: usize, name: &str, value: String) {
+    match tags.get_mut(len) {
+        Some(slot) => {
+            slot.0.clear();
+            slot.0.push_str(name);
+            slot.1 = value;
+        }
+        None => tags.push((name.to_owned(), value)),
+    }
+}
+
 /// Appends a token's text to an `XUnparsed` comment, with whitespace collapsed as in
 /// every comment, so the text survives export unchanged.
 fn push_dead(s: &mut String, piece: &str) {
@@ -712,16 +796,33 @@ impl Visitor for GameBuilder {
     type Output = Result<Game, GameError>;
 
     fn begin_game(&mut self, at: Pos) {
+        self.checked_len = 0;
         self.game.at = at;
         self.index_base += 1;
         self.game.index = self.index_base;
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
-        let mut name = text::decode(name).into_owned();
-        let mut value = text::tag_value(value, escaped);
+        let mut name = text::decode(name);
         const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
-        if value.contains(BREAKS) {
+        // Checking needs the values of only the tags that decide how the game is read
+        // (and `Result`, compared with the marker). Decoding and unescaping keep or
+        // drop none of the break bytes, so the raw bytes tell whether there are any.
+        let needed = !self.check_only
+            || ["FEN", "SetUp", "Variant", "Result"]
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(&name));
+        let (mut value, breaks) = if needed {
+            let v = text::tag_value(value, escaped);
+            let breaks = v.contains(BREAKS);
+            (v, breaks)
+        } else {
+            let breaks = value
+                .iter()
+                .any(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c));
+            (String::new(), breaks)
+        };
+        if breaks {
             // Export cannot carry these in a string (spec §2), so read them as spaces.
             value = value.replace(BREAKS, " ");
             self.diag(
@@ -745,18 +846,31 @@ impl Visitor for GameBuilder {
             && *canon != name
         {
             self.diag(Severity::Warning, at, format!("tag {name} read as {canon}"));
-            name = (*canon).to_string();
+            name = std::borrow::Cow::Borrowed(canon);
         }
-        if let Some(i) = self.game.tags.iter().position(|(n, _)| *n == name) {
-            let old = std::mem::replace(&mut self.game.tags[i].1, value);
+        let (tags, len) = if self.check_only {
+            (&mut self.checked_tags, self.checked_len)
+        } else {
+            let n = self.game.tags.len();
+            (&mut self.game.tags, n)
+        };
+        let duplicate = tags[..len].iter().position(|(n, _)| *n == name);
+        match duplicate {
+            Some(i) => {
+                let old = std::mem::replace(&mut tags[i].1, value);
+                push_tag(tags, len, &format!("XDuplicate{name}"), old);
+            }
+            None => push_tag(tags, len, &name, value),
+        }
+        if self.check_only {
+            self.checked_len += 1;
+        }
+        if duplicate.is_some() {
             self.diag(
                 Severity::Warning,
                 at,
                 format!("duplicate tag {name}; earlier value kept as XDuplicate{name}"),
             );
-            self.game.tags.push((format!("XDuplicate{name}"), old));
-        } else {
-            self.game.tags.push((name, value));
         }
     }
 
@@ -768,9 +882,12 @@ impl Visitor for GameBuilder {
         if self.fatal.is_some() || self.over_cap || self.count_node(at) {
             return Control::SkipMovetext;
         }
+        let keep = !self.check_only;
         let f = self.top();
         if let Some(d) = f.dead.as_mut() {
-            push_dead(d, &String::from_utf8_lossy(raw));
+            if keep {
+                push_dead(d, &String::from_utf8_lossy(raw));
+            }
             return Control::Continue;
         }
         let resolved = match san.san {
@@ -783,6 +900,11 @@ impl Visitor for GameBuilder {
             _ => san.san.to_move(&f.board).map(Some),
         };
         match resolved {
+            Ok(mv) if !keep => {
+                f.before = f.board.clone();
+                play(&mut f.board, mv);
+                f.moves += 1;
+            }
             Ok(mv) => {
                 let export_san = match mv {
                     Some(m) => crate::san::San::from_move(&f.board, m),
@@ -797,6 +919,7 @@ impl Visitor for GameBuilder {
                     suffix: crate::san::Suffix::of(&f.board),
                     glyph: None,
                 };
+                f.moves += 1;
                 f.line.moves.push(MoveNode {
                     mv,
                     san: export,
@@ -813,7 +936,8 @@ impl Visitor for GameBuilder {
             }
             Err(e) => {
                 let text = String::from_utf8_lossy(raw).into_owned();
-                f.dead = Some(dead_text(&text));
+                let dead = self.dead_text(&text);
+                self.top().dead = Some(dead);
                 let depth = self.frames.len() - 1;
                 let what = if depth == 0 { "main line" } else { "variation" };
                 let msg = match e {
@@ -831,18 +955,25 @@ impl Visitor for GameBuilder {
         if self.over_cap {
             return;
         }
+        let keep = !self.check_only;
         let f = self.top();
         if let Some(d) = f.dead.as_mut() {
-            push_dead(d, &format!("${nag}"));
+            if keep {
+                push_dead(d, &format!("${nag}"));
+            }
             return;
         }
-        match f.line.moves.last_mut() {
+        match f.moves {
             // $0 is the null annotation: export never writes it, so it is not kept.
-            Some(_) if nag == 0 => {
+            1.. if nag == 0 => {
                 self.diag(Severity::Warning, at, "null annotation $0 dropped".into())
             }
-            Some(m) => m.nags.push(nag),
-            None => self.diag(
+            1.. => {
+                if let Some(m) = f.line.moves.last_mut() {
+                    m.nags.push(nag);
+                }
+            }
+            0 => self.diag(
                 Severity::Warning,
                 at,
                 format!("NAG ${nag} before any move dropped"),
@@ -852,6 +983,16 @@ impl Visitor for GameBuilder {
 
     fn comment(&mut self, raw: &[u8], at: Pos) {
         if self.over_cap || self.count_node(at) {
+            return;
+        }
+        if self.check_only {
+            // Nothing said about a comment depends on its text.
+            if !self.outcome_marker {
+                let f = self.top();
+                if f.dead.is_none() && f.moves == 0 {
+                    f.comments += 1;
+                }
+            }
             return;
         }
         let text = text::comment(raw);
@@ -875,7 +1016,10 @@ impl Visitor for GameBuilder {
                 }
                 m.after.push(After::Comment(text));
             }
-            None => f.line.comments.push(text),
+            None => {
+                f.comments += 1;
+                f.line.comments.push(text);
+            }
         }
     }
 
@@ -883,13 +1027,16 @@ impl Visitor for GameBuilder {
         if self.over_cap || self.count_node(at) {
             return Skip(true);
         }
+        let keep = !self.check_only;
         let f = self.top();
         if let Some(d) = f.dead.as_mut() {
-            push_dead(d, "(");
+            if keep {
+                push_dead(d, "(");
+            }
             f.dead_depth += 1;
             return Skip(false);
         }
-        if f.line.moves.is_empty() {
+        if f.moves == 0 {
             self.diag(
                 Severity::Warning,
                 at,
@@ -907,21 +1054,18 @@ impl Visitor for GameBuilder {
         }
         let f = self.top();
         let b = f.before.clone();
-        self.frames.push(Frame {
-            board: b.clone(),
-            before: b,
-            line: Line::default(),
-            dead: None,
-            dead_depth: 0,
-        });
+        self.frames.push(Frame::new(b));
         Skip(false)
     }
 
     fn end_variation(&mut self, at: Pos) {
+        let keep = !self.check_only;
         let f = self.top();
         if f.dead.is_some() && f.dead_depth > 0 {
             f.dead_depth -= 1;
-            if let Some(d) = f.dead.as_mut() {
+            if let Some(d) = f.dead.as_mut()
+                && keep
+            {
                 push_dead(d, ")");
             }
             return;
@@ -933,16 +1077,21 @@ impl Visitor for GameBuilder {
             return;
         };
         if let Some(d) = done.dead.take() {
-            match done.line.moves.last_mut() {
-                Some(m) => m.after.push(After::Comment(d)),
-                None => done.line.comments.push(d),
+            if done.moves == 0 {
+                done.comments += 1;
+            }
+            if keep {
+                match done.line.moves.last_mut() {
+                    Some(m) => m.after.push(After::Comment(d)),
+                    None => done.line.comments.push(d),
+                }
             }
         }
         let parent = self.top();
         if parent.dead.is_some() {
             return;
         }
-        if done.line.moves.is_empty() && done.line.comments.is_empty() {
+        if done.moves == 0 && done.comments == 0 {
             self.diag(Severity::Warning, at, "empty variation dropped".into());
             return;
         }
@@ -956,8 +1105,7 @@ impl Visitor for GameBuilder {
         self.game.outcome = outcome;
         self.outcome_marker = true;
         if let Some(tag) = self
-            .game
-            .tag("Result")
+            .result_tag()
             .and_then(|r| Outcome::parse(r.trim().as_bytes()))
             && tag != outcome
         {
@@ -1001,13 +1149,17 @@ impl Visitor for GameBuilder {
             _ => Severity::Warning,
         };
         if problem == Problem::NotAMove && self.fatal.is_none() {
+            let keep = !self.check_only;
+            let dead = self.dead_text(&t);
             let f = self.top();
             match f.dead.as_mut() {
                 Some(d) => {
-                    push_dead(d, &t);
+                    if keep {
+                        push_dead(d, &t);
+                    }
                     return;
                 }
-                None => f.dead = Some(dead_text(&t)),
+                None => f.dead = Some(dead),
             }
         }
         self.diag(severity, at, format!("{problem}: {t}"));
@@ -1035,8 +1187,12 @@ impl Visitor for GameBuilder {
         let mut game = std::mem::take(&mut self.game);
         game.moves = main.0;
         if !self.outcome_marker {
-            game.outcome = game
-                .tag("Result")
+            let tags = if self.check_only {
+                &self.checked_tags[..self.checked_len]
+            } else {
+                &game.tags
+            };
+            game.outcome = tag_in(tags, "Result")
                 .and_then(|r| Outcome::parse(r.trim().as_bytes()))
                 .unwrap_or(Outcome::Unknown);
             game.diagnostics.push(Diagnostic {
@@ -1046,6 +1202,7 @@ impl Visitor for GameBuilder {
             });
         }
         self.outcome_marker = false;
+        self.checked_len = 0;
         self.nodes = 0;
         self.over_cap = false;
         self.setup_one = false;

@@ -234,6 +234,33 @@ impl<R: Read> PgnReader<R> {
         }
     }
 
+    /// Reads from `inner` into `buffer`, a buffer a former reader gave back
+    /// ([`PgnReader::into_buffer`]), grown to `capacity` bytes when shorter: reading
+    /// many small inputs one after another (games cut by a splitter) then allocates
+    /// and zeroes no buffer per input.
+    pub fn with_buffer(inner: R, mut buffer: Vec<u8>, capacity: usize) -> PgnReader<R> {
+        let capacity = capacity.clamp(64, MAX_TOKEN);
+        if buffer.len() < capacity {
+            buffer.resize(capacity, 0);
+        }
+        PgnReader {
+            inner,
+            buf: buffer,
+            start: 0,
+            end: 0,
+            base: 0,
+            eof: false,
+            tok: Tokenizer::new(),
+            name: Vec::new(),
+            games: 0,
+        }
+    }
+
+    /// The reader's buffer, for [`PgnReader::with_buffer`].
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.buf
+    }
+
     /// Number of games started so far (the index of the next game).
     pub fn games_read(&self) -> u64 {
         self.games

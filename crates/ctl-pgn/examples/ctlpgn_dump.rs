@@ -27,7 +27,7 @@ fn main() {
             for d in &rec.diagnostics {
                 println!("{d}");
             }
-            if let Some(t) = &rec.tlpd {
+            if let Some(t) = rec.tlpd() {
                 println!("{path}: game {}: {} plies: {t}", rec.index, rec.plies);
             }
             if let (Some(f), Some(g)) = (form, &rec.game) {

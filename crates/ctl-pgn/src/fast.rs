@@ -41,23 +41,7 @@ pub fn read_str(file: &str, src: &str) -> Vec<Record> {
 /// Reads a text that holds one record (or the first record of several), with the
 /// fast reader.
 pub fn read_game(src: &str) -> Result<Game, Diagnostic> {
-    let mut recs = read_str("<input>", src);
-    if recs.is_empty() {
-        return Ok(Game::default());
-    }
-    let rec = recs.swap_remove(0);
-    if let Some(e) = rec.diagnostics.into_iter().find(Diagnostic::is_error) {
-        return Err(e);
-    }
-    rec.game.ok_or_else(|| Diagnostic {
-        severity: Severity::Error,
-        code: Code::Syntax,
-        file: "<input>".into(),
-        game: 1,
-        line: 1,
-        col: 1,
-        message: "no game".into(),
-    })
+    crate::read::first_game(read_str("<input>", src))
 }
 
 /// Reads one record with the scanner only: `None` when the record has an error (the

@@ -173,6 +173,11 @@ impl CellName {
         })
     }
 
+    /// The name's bytes: an ASCII upper-case letter and one or two ASCII digits.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
     /// The name as text.
     pub fn as_str(&self) -> &str {
         // Only ASCII is ever stored (see `new`).

@@ -47,7 +47,11 @@ pub fn read_str(file: &str, src: &str) -> Vec<Record> {
 
 /// Reads a text that holds one record (or the first record of several).
 pub fn read_game(src: &str) -> Result<Game, Diagnostic> {
-    let mut recs = read_str("<input>", src);
+    first_game(read_str("<input>", src))
+}
+
+/// The game of the first record, or its first error (both readers' `read_game`).
+pub(crate) fn first_game(mut recs: Vec<Record>) -> Result<Game, Diagnostic> {
     if recs.is_empty() {
         return Ok(Game::default());
     }

@@ -26,10 +26,7 @@ fn plies_follow_the_replay_on_the_oracle_games() {
                 n += 1;
             }
             assert_eq!(n, r.plies, "{}", p.display());
-            assert_eq!(
-                cescacs_tlpd::write(plies.position()),
-                r.tlpd.clone().unwrap()
-            );
+            assert_eq!(cescacs_tlpd::write(plies.position()), r.tlpd().unwrap());
             games += 1;
         }
     }

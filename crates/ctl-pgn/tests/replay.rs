@@ -150,7 +150,7 @@ fn check_oracle(dir: &Path, manifest: &Path) -> usize {
         // en-passant and scornful fields): the oracle's string is read by the tolerant
         // TLPD reader and written in the seed's form.
         let oracle = cescacs_tlpd::write(&cescacs_tlpd::parse(&og.final_tlpd).unwrap());
-        assert_eq!(r.tlpd.as_deref(), Some(oracle.as_str()), "{}", og.file);
+        assert_eq!(r.tlpd().as_deref(), Some(oracle.as_str()), "{}", og.file);
         n += 1;
     }
     n
@@ -395,7 +395,7 @@ fn spec_worked_examples_reach_the_spec_positions() {
             .collect();
         assert!(errors.is_empty(), "{id}: {errors:#?}");
         let after = g.final_comments[0].text.strip_prefix("after: ").unwrap();
-        assert_eq!(r.tlpd.as_deref(), Some(after), "{id}");
+        assert_eq!(r.tlpd().as_deref(), Some(after), "{id}");
     }
 }
 
@@ -406,7 +406,7 @@ fn illegal_move_reports_its_position() {
     let e = d.iter().find(|d| d.is_error()).unwrap();
     // The position before `2. EE5-E11` is the one reached after the first full move.
     let prefix = replay("p", "1. E7-E13, E21-E15\n*\n", Options::default()).remove(0);
-    let before = prefix.tlpd.unwrap();
+    let before = prefix.tlpd().unwrap();
     assert!(before.contains(" w RKRrkr E15@17-19 0 2"), "{before}");
     assert!(e.message.starts_with("move 2. EE5-E11: "), "{e}");
     assert!(e.message.ends_with(&format!("position: {before}")), "{e}");
@@ -440,7 +440,7 @@ fn fan_and_redefined_forms_replay_to_the_same_position() {
         let src = common::read(&common::fixtures().join(format!("spec/{f}.ctl-pgn")));
         let base: Vec<Option<String>> = replay(f, &src, Options::default())
             .into_iter()
-            .map(|r| r.tlpd)
+            .map(|r| r.tlpd())
             .collect();
         for form in [Form::Fan, Form::Minimal] {
             let text = write(f, &src, form, Markers::AsRead).into_result().unwrap();
@@ -451,7 +451,7 @@ fn fan_and_redefined_forms_replay_to_the_same_position() {
             }
             let again: Vec<Option<String>> = replay(f, &text, Options::default())
                 .into_iter()
-                .map(|r| r.tlpd)
+                .map(|r| r.tlpd())
                 .collect();
             assert_eq!(again, base, "{f} {form:?}\n{text}");
         }
@@ -468,7 +468,7 @@ fn redefined_letters_apply_to_the_start_position() {
     let a = replay("alt", alt, Options::default()).remove(0);
     let s = replay("std", std, Options::default()).remove(0);
     assert!(!a.has_errors(), "{:#?}", a.diagnostics);
-    assert_eq!(a.tlpd, s.tlpd);
+    assert_eq!(a.tlpd(), s.tlpd());
     assert_eq!(a.plies, 2);
     // The standard letter is invalid once redefined, in movetext...
     let bad = alt.replace("CE3-C7", "NE3-C7");
@@ -482,7 +482,7 @@ fn redefined_letters_apply_to_the_start_position() {
         "{fan}"
     );
     assert!(fan.contains("1. ♘E3-C7, ♞E25-C21 :"), "{fan}");
-    assert_eq!(replay("fan", &fan, Options::default())[0].tlpd, s.tlpd);
+    assert_eq!(replay("fan", &fan, Options::default())[0].tlpd(), s.tlpd());
 }
 
 /// Variations nested to the reader's limit replay too (each level replaces White's

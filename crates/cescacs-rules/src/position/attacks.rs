@@ -98,59 +98,129 @@ impl Position {
         false
     }
 
+    /// Whether `code`, a man of `by` and the first on ray `d` out of `target` at
+    /// distance index `i` (0 = adjacent), attacks `target` along that ray.
+    #[inline]
+    fn line_attacker(code: u8, d: usize, i: usize, by: Side) -> bool {
+        match code & KIND_MASK {
+            R | V => d < 6,
+            D => true,
+            J | G => d >= 6,
+            K => i == 0,
+            E => {
+                if d < 6 {
+                    i < 2
+                        && d == fwd(by).opposite() as usize
+                        && (i == 0 || !compat::ignore_elephant_two_step())
+                } else {
+                    i == 0 && d != 6 && d != 9
+                }
+            }
+            P => i == 0 && d >= 6 && pawn_capture_dirs(by.opponent()).contains(&dir(d)),
+            _ => false,
+        }
+    }
+
+    /// The attacker of `by` on ray `d` out of `target`, if the first man on it is one.
+    #[inline]
+    fn line_checker(&self, target: Cell, d: usize, by: Side) -> Option<(Cell, bool)> {
+        let sb = side_bit(by);
+        for (i, &c) in target.ray(dir(d)).iter().enumerate() {
+            let p = self.board[c.index()];
+            if p == EMPTY {
+                continue;
+            }
+            return (p & BLACK_BIT == sb && Self::line_attacker(p, d, i, by))
+                .then_some((c, i == 0));
+        }
+        None
+    }
+
+    /// Whether the man of `by` on `c`, a knight jump from `target`, attacks it.
+    #[inline]
+    fn jump_attacker(&self, c: Cell, by: Side) -> bool {
+        let p = self.board[c.index()];
+        if p == EMPTY || p & BLACK_BIT != side_bit(by) {
+            return false;
+        }
+        match p & KIND_MASK {
+            N | V | G => true,
+            // An unmoved King not in check could capture by leaping (TS rule).
+            K => self.king_unmoved(by) && !self.attacked_inner(c, by.opponent(), false),
+            _ => false,
+        }
+    }
+
     /// Cells of the pieces of `by` that attack `target`, each with whether it is
     /// adjoining (neighbour or knight jump).
-    pub(super) fn checkers_of(&self, target: Cell, by: Side) -> Checkers {
-        let sb = side_bit(by);
+    pub(crate) fn checkers_of(&self, target: Cell, by: Side) -> Checkers {
         let mut out = Checkers::default();
-        let elephant_back = fwd(by).opposite() as usize;
-        let pawn_dirs = pawn_capture_dirs(by.opponent());
+        self.checkers_into(target, by, &mut out);
+        out
+    }
+
+    /// `checkers_of` into a caller's list (a returned list would be copied right
+    /// after its narrow stores: a store-forwarding stall).
+    fn checkers_into(&self, target: Cell, by: Side, out: &mut Checkers) {
         for d in 0..12 {
-            for (i, &c) in target.ray(dir(d)).iter().enumerate() {
-                let p = self.board[c.index()];
-                if p == EMPTY {
-                    continue;
-                }
-                if p & BLACK_BIT == sb {
-                    let hit = match p & KIND_MASK {
-                        R | V => d < 6,
-                        D => true,
-                        J | G => d >= 6,
-                        K => i == 0,
-                        E => {
-                            if d < 6 {
-                                i < 2
-                                    && d == elephant_back
-                                    && (i == 0 || !compat::ignore_elephant_two_step())
-                            } else {
-                                i == 0 && d != 6 && d != 9
-                            }
-                        }
-                        P => i == 0 && d >= 6 && pawn_dirs.contains(&dir(d)),
-                        _ => false,
-                    };
-                    if hit {
-                        out.push((c, i == 0));
-                    }
-                }
-                break;
+            if let Some(c) = self.line_checker(target, d, by) {
+                out.push(c);
             }
         }
         for &c in target.knight_jumps() {
-            let p = self.board[c.index()];
-            if p == EMPTY || p & BLACK_BIT != sb {
-                continue;
-            }
-            let hit = match p & KIND_MASK {
-                N | V | G => true,
-                K => self.king_unmoved(by) && !self.attacked_inner(c, by.opponent(), false),
-                _ => false,
-            };
-            if hit {
+            if self.jump_attacker(c, by) {
                 out.push((c, true));
             }
         }
-        out
+    }
+
+    /// The checkers of the side to move after `m`, the move just played, found from
+    /// the cells it changed: the side to move was not in check before `m` (the mover
+    /// could not leave its opponent in check), and a check can only come from the man
+    /// on `m.to()`, or along a line that `m` opened through its origin or the cell of
+    /// a man taken en passant. `None` where that does not hold (castling moves
+    /// rooks; an unmoved King of the mover a knight jump away attacks by leaping when
+    /// its own cell is safe, which any move can change; the program emulation): then
+    /// `checkers_of`. The checkers come in another order than `checkers_of`'s.
+    #[cfg(test)]
+    pub(crate) fn checkers_after(&self, m: Move) -> Option<Checkers> {
+        let mut out = Checkers::default();
+        self.checkers_after_into(m, &mut out).then_some(out)
+    }
+
+    /// `checkers_after` into a caller's empty list; false (and the list untouched)
+    /// where it does not apply.
+    fn checkers_after_into(&self, m: Move, out: &mut Checkers) -> bool {
+        let by = self.side.opponent();
+        let king = self.kings[self.side.index()];
+        // The program emulation lets a side leave its King attacked: no assumption.
+        if m.kind == MK_CASTLE
+            || (self.king_unmoved(by) && knight_jump(king, self.kings[by.index()]))
+            || compat::ignore_elephant_two_step()
+        {
+            return false;
+        }
+        let mut seen = [NO_DIR; 3];
+        let taken = if m.kind == MK_EP {
+            Cell::from_index(m.aux as usize)
+        } else {
+            None
+        };
+        for (k, c) in [Some(m.to), Some(m.from), taken].into_iter().enumerate() {
+            let Some(c) = c else { continue };
+            let d = TABLES.align[king.index()][c.index()];
+            if d == NO_DIR || seen.contains(&d) {
+                continue;
+            }
+            seen[k] = d;
+            if let Some(found) = self.line_checker(king, d as usize, by) {
+                out.push(found);
+            }
+        }
+        if knight_jump(king, m.to) && self.jump_attacker(m.to, by) {
+            out.push((m.to, true));
+        }
+        true
     }
 
     /// Cells of the pieces giving check to the side to move.
@@ -184,7 +254,7 @@ impl Position {
             [_] => CheckMarker::Afar,
             _ => CheckMarker::Double,
         };
-        let knight = matches!(checkers.as_slice(), [(c, _)] if king.is_knight_jump(*c));
+        let knight = matches!(checkers.as_slice(), [(c, _)] if knight_jump(king, *c));
         (marker, knight)
     }
 
@@ -223,8 +293,42 @@ impl Position {
             [_] => CheckMarker::Afar,
             _ => CheckMarker::Double,
         };
-        let knight = matches!(checkers.as_slice(), [(c, _)] if king.is_knight_jump(*c));
+        let knight = matches!(checkers.as_slice(), [(c, _)] if knight_jump(king, *c));
         (marker, knight, status, in_check)
+    }
+
+    /// [`Position::evaluate_reached`] without the stalemate search: the status is
+    /// `None` when the side to move is not in check (then the marker needs no search;
+    /// a caller that needs the status runs `has_legal_move(false)`).
+    /// `last`: the move that reached this position, when known (the checkers are
+    /// then found from the cells it changed, see `checkers_after`).
+    pub(crate) fn evaluate_reached_lazy(
+        &self,
+        last: Option<Move>,
+    ) -> (CheckMarker, bool, Option<Status>, bool) {
+        if compat::king_move_test() {
+            let (marker, knight, status, in_check) = self.evaluate_reached();
+            return (marker, knight, Some(status), in_check);
+        }
+        let king = self.kings[self.side.index()];
+        let mut checkers = Checkers::default();
+        if !last.is_some_and(|m| self.checkers_after_into(m, &mut checkers)) {
+            self.checkers_into(king, self.side.opponent(), &mut checkers);
+        }
+        let (marker, knight) = match checkers.as_slice() {
+            [] => return (CheckMarker::None, false, None, false),
+            [(c, _)] if !self.has_legal_move(true) => {
+                let knight = knight_jump(king, *c);
+                return (CheckMarker::Mate, knight, Some(Status::Checkmate), true);
+            }
+            _ if !self.has_legal_move(true) => {
+                return (CheckMarker::Mate, false, Some(Status::Checkmate), true);
+            }
+            [(c, true)] => (CheckMarker::Adjoining, knight_jump(king, *c)),
+            [(c, false)] => (CheckMarker::Afar, knight_jump(king, *c)),
+            _ => (CheckMarker::Double, false),
+        };
+        (marker, knight, Some(Status::Ongoing), true)
     }
 
     /// Whether the single checker (if exactly one) stands a knight jump from the King;
@@ -232,7 +336,7 @@ impl Position {
     pub fn is_knight_jump_check(&self) -> bool {
         let king = self.kings[self.side.index()];
         let checkers = self.checkers_of(king, self.side.opponent());
-        matches!(checkers.as_slice(), [(c, _)] if king.is_knight_jump(*c))
+        matches!(checkers.as_slice(), [(c, _)] if knight_jump(king, *c))
     }
 
     /// Whether the piece on `from`, on line `d` out of the King, shields the King

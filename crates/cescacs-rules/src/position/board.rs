@@ -4,8 +4,15 @@
 use super::*;
 
 impl Position {
-    /// The standard initial position.
+    /// The standard initial position (built once, then copied: a replay starts every
+    /// record from it).
     pub fn initial() -> Position {
+        static INITIAL: std::sync::LazyLock<Position> =
+            std::sync::LazyLock::new(Position::build_initial);
+        INITIAL.clone()
+    }
+
+    fn build_initial() -> Position {
         let mut board = [None; 169];
         let place = |board: &mut [Option<Piece>; 169], kind, cells: &[&str]| {
             for name in cells {

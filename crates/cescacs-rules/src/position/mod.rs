@@ -94,6 +94,22 @@ impl Bits {
         let i = c.index();
         self.0[i >> 6] & (1 << (i & 63)) != 0
     }
+    /// Whether `f` holds for some cell, in index order, stopping at the first.
+    #[inline]
+    fn any(self, mut f: impl FnMut(Cell) -> bool) -> bool {
+        for (w, mut word) in self.0.into_iter().enumerate() {
+            while word != 0 {
+                let b = word.trailing_zeros() as usize;
+                word &= word - 1;
+                if let Some(c) = Cell::from_index(w * 64 + b)
+                    && f(c)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
     #[inline]
     fn for_each(self, mut f: impl FnMut(Cell)) {
         for (w, mut word) in self.0.into_iter().enumerate() {
@@ -290,6 +306,15 @@ pub struct Move {
 }
 
 impl Move {
+    /// A placeholder for buffers, never a move of a position.
+    const NULL: Move = Move {
+        from: Cell::from_index(0).expect("cell 0"),
+        to: Cell::from_index(0).expect("cell 0"),
+        kind: 0,
+        promo: 0,
+        captured: 0,
+        aux: 0,
+    };
     /// Origin cell (the King's cell for castling).
     pub fn from(self) -> Cell {
         self.from
@@ -416,6 +441,181 @@ impl MoveSink for Counter<'_> {
     }
 }
 
+/// Counts the moves pushed (whether a generator has any).
+pub(crate) struct PushCount(pub(crate) usize);
+
+impl MoveSink for PushCount {
+    #[inline]
+    fn push(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.0
+    }
+}
+
+/// The notation path's sink: keeps the moves from one cell to one cell as the
+/// generator pushes them. `len` counts every move pushed, so that the promotion
+/// expansion of `push_pawn` sees its own pushes.
+pub(crate) struct ToCell {
+    from: Cell,
+    to: Cell,
+    moves: [Move; ToCell::CAP],
+    n: usize,
+    /// The moves kept, once there are more than `CAP` (then `moves` is unused).
+    spill: Vec<Move>,
+    /// Every move pushed, kept or not.
+    pushed: usize,
+}
+
+impl ToCell {
+    /// One origin and one destination carry at most one pawn move expanded into the
+    /// six regainable pieces, or six promotions in place; only a King that may
+    /// castle has more (a step or jump, and the castlings that end on that cell),
+    /// which go to `spill`.
+    const CAP: usize = 8;
+    pub(crate) fn new() -> ToCell {
+        let zero = Cell::from_index(0).expect("cell 0");
+        ToCell {
+            from: zero,
+            to: zero,
+            moves: [Move::NULL; ToCell::CAP],
+            n: 0,
+            spill: Vec::new(),
+            pushed: 0,
+        }
+    }
+    #[inline]
+    fn reset(&mut self, from: Cell, to: Cell) {
+        self.from = from;
+        self.to = to;
+        self.n = 0;
+        self.spill.clear();
+        self.pushed = 0;
+    }
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Move] {
+        if self.spill.is_empty() {
+            &self.moves[..self.n]
+        } else {
+            &self.spill
+        }
+    }
+    /// Keeps the moves for which `keep` holds, in order.
+    #[inline]
+    fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        if self.spill.is_empty() {
+            let mut j = 0;
+            for i in 0..self.n {
+                let m = self.moves[i];
+                if keep(m) {
+                    self.moves[j] = m;
+                    j += 1;
+                }
+            }
+            self.n = j;
+        } else {
+            self.spill.retain(|&m| keep(m));
+            if self.spill.is_empty() {
+                self.n = 0;
+            }
+        }
+    }
+}
+
+impl MoveSink for ToCell {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.pushed += 1;
+        if m.from == self.from && m.to == self.to {
+            if self.n < ToCell::CAP {
+                self.moves[self.n] = m;
+                self.n += 1;
+            } else {
+                if self.spill.is_empty() {
+                    self.spill.extend_from_slice(&self.moves);
+                }
+                self.spill.push(m);
+            }
+        }
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.pushed
+    }
+}
+
+/// The end-of-game search's sink: tests each move as the generator pushes it and
+/// remembers whether one was legal (later pushes are ignored). Not in check, a piece
+/// other than the King is tested against its pin, found once per piece
+/// ([`FirstLegal::enter`]); the King's moves, castling, en passant and every move out
+/// of check take the full test on a copy of the position, made on first use.
+pub(crate) struct FirstLegal<'a> {
+    pos: &'a Position,
+    scratch: &'a mut Option<Position>,
+    in_check: bool,
+    king: Cell,
+    /// The line through the King that the piece being generated is pinned on, or
+    /// `NO_DIR` when it is free.
+    pin: u8,
+    pub(crate) found: bool,
+    pub(crate) pushed: usize,
+}
+
+impl<'a> FirstLegal<'a> {
+    pub(crate) fn new(
+        pos: &'a Position,
+        in_check: bool,
+        scratch: &'a mut Option<Position>,
+    ) -> FirstLegal<'a> {
+        FirstLegal {
+            pos,
+            scratch,
+            in_check,
+            king: pos.kings[pos.side.index()],
+            pin: NO_DIR,
+            found: false,
+            pushed: 0,
+        }
+    }
+    /// The generator moves on to the piece on `from`: find its pin.
+    #[inline]
+    pub(crate) fn enter(&mut self, from: Cell) {
+        self.pin = NO_DIR;
+        if !self.in_check && from != self.king {
+            let d = TABLES.align[self.king.index()][from.index()];
+            if d != NO_DIR && self.pos.pinned(self.king, from, d as usize) {
+                self.pin = d;
+            }
+        }
+    }
+}
+
+impl MoveSink for FirstLegal<'_> {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.pushed += 1;
+        if self.found {
+            return;
+        }
+        self.found =
+            if self.in_check || m.from == self.king || m.kind == MK_EP || m.kind == MK_CASTLE {
+                let pos = self.pos;
+                self.scratch
+                    .get_or_insert_with(|| pos.clone())
+                    .is_legal_pseudo(m, self.in_check)
+            } else {
+                // As `quiet_piece_move_is_legal`, with the pin found once for the piece.
+                self.pin == NO_DIR || TABLES.align[self.king.index()][m.to.index()] == self.pin
+            };
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.pushed
+    }
+}
+
 /// Fixed-capacity move buffer. One cell yields at most about 70 pseudo-legal moves
 /// (a Queen in the open, or a King with its jumps and 24 castlings; a pawn's
 /// promotions at most 7 x 6), and the forced promotions of a whole side at most
@@ -507,7 +707,7 @@ pub enum CheckMarker {
 /// The pieces giving check: cell and whether adjoining. At most one per direction
 /// and knight jump, so 24 entries always suffice.
 #[derive(Clone, Copy)]
-struct Checkers {
+pub(crate) struct Checkers {
     list: [(Cell, bool); 24],
     n: usize,
 }
@@ -528,7 +728,7 @@ impl Checkers {
         self.n += 1;
     }
     #[inline]
-    fn as_slice(&self) -> &[(Cell, bool)] {
+    pub(crate) fn as_slice(&self) -> &[(Cell, bool)] {
         &self.list[..self.n]
     }
 }
@@ -568,6 +768,14 @@ impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", crate::diagram(self))
     }
+}
+
+/// Whether `a` and `b` are a knight jump apart (a table lookup; `Cell::is_knight_jump`
+/// scans the jump list).
+#[inline]
+fn knight_jump(a: Cell, b: Cell) -> bool {
+    let i = b.index();
+    TABLES.knight_bits[a.index()][i >> 6] & (1 << (i & 63)) != 0
 }
 
 #[inline]

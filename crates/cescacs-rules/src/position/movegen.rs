@@ -18,48 +18,52 @@ impl Position {
     }
 
     /// Whether the side to move has a legal move, given whether it is in check; stops
-    /// at the first one found.
+    /// at the first one found. No move list and, when not in check, usually no copy
+    /// of the position: a piece's moves are tested as the generator pushes them (see
+    /// [`FirstLegal`]).
     pub(crate) fn has_legal_move(&self, in_check: bool) -> bool {
-        let mut scratch = self.clone();
-        let mut buf = FixedMoves::new();
+        let mut scratch = None;
+        let mut sink = FirstLegal::new(self, in_check, &mut scratch);
         if !in_check {
-            self.forced_promotions(&mut buf);
-            if buf.len() > 0 {
-                return buf
-                    .as_slice()
-                    .iter()
-                    .any(|&m| scratch.is_legal_pseudo(m, in_check));
+            self.forced_promotions(&mut sink);
+            if sink.pushed > 0 {
+                return sink.found;
             }
         }
         // In check the King first: its steps are the likeliest way out. Otherwise the
         // King last: another piece's move is almost always legal and its test cheap (a
         // pin lookup), while each King step costs an attack test.
         let king = self.kings[self.side.index()];
-        let king_moves = |buf: &mut FixedMoves, scratch: &mut Position| {
-            buf.clear();
-            self.piece_moves(buf, king, in_check);
-            buf.as_slice()
-                .iter()
-                .any(|&m| scratch.is_legal_pseudo(m, in_check))
-        };
-        if in_check && king_moves(&mut buf, &mut scratch) {
-            return true;
+        if in_check {
+            self.piece_moves(&mut sink, king, true);
+            if sink.found {
+                return true;
+            }
         }
-        let mut found = false;
         let mut own = self.occ[self.side.index()];
         own.clear(king);
-        own.for_each(|from| {
-            if found {
-                return;
-            }
-            buf.clear();
-            self.piece_moves(&mut buf, from, in_check);
-            found = buf
-                .as_slice()
-                .iter()
-                .any(|&m| scratch.is_legal_pseudo(m, in_check));
+        let found = own.any(|from| {
+            sink.enter(from);
+            self.piece_moves(&mut sink, from, in_check);
+            sink.found
         });
-        found || (!in_check && king_moves(&mut buf, &mut scratch))
+        if found || in_check {
+            return found;
+        }
+        sink.enter(king);
+        self.piece_moves(&mut sink, king, false);
+        sink.found
+    }
+
+    /// `has_legal_move` as it was before [`FirstLegal`]: every pseudo-legal move in a
+    /// list, each tested on a copy of the position (the reference of the
+    /// differential tests).
+    #[cfg(test)]
+    pub(crate) fn has_legal_move_by_list(&self, in_check: bool) -> bool {
+        let mut scratch = self.clone();
+        let mut all = Vec::new();
+        self.pseudo(&mut all, in_check);
+        all.iter().any(|&m| scratch.is_legal_pseudo(m, in_check))
     }
 
     /// The pseudo-legal moves of the piece on `from` that the full generator would
@@ -100,32 +104,66 @@ impl Position {
         buf.n = j;
     }
 
-    /// The legal moves from `from` to `to` into `buf` (generation order): the piece's
-    /// pseudo-legal moves, and the legality test only for those that reach `to`.
+    /// The legal moves from `from` to `to` into `out` (generation order), without a
+    /// move list: the generator runs for the piece on `from` only, `out` keeps the
+    /// moves that reach `to`, and only those are tested for legality (on a copy of the
+    /// position only for a King move, castling, en passant or a move out of check).
     /// `in_check`: whether the side to move is in check, when the caller knows it.
     pub(crate) fn legal_from_to(
         &self,
         from: Cell,
         to: Cell,
         in_check: Option<bool>,
-        buf: &mut FixedMoves,
+        out: &mut ToCell,
     ) {
         let in_check = in_check.unwrap_or_else(|| self.is_check());
-        self.pseudo_from(from, in_check, buf);
-        let mut scratch: Option<Position> = None;
-        let mut j = 0;
-        for i in 0..buf.n {
-            let m = buf.moves[i];
-            if m.to != to {
-                continue;
-            }
-            let s = scratch.get_or_insert_with(|| self.clone());
-            if s.is_legal_pseudo(m, in_check) {
-                buf.moves[j] = m;
-                j += 1;
-            }
+        out.reset(from, to);
+        if !in_check {
+            // The forced-promotion rule, as in `pseudo_from`: pending promotions in
+            // place are the only moves.
+            self.forced_promotions(out);
         }
-        buf.n = j;
+        if out.pushed == 0 {
+            self.piece_moves_to(out, from, to, in_check);
+        }
+        let mut scratch: Option<Position> = None;
+        out.retain(|m| self.is_legal_shared(m, in_check, &mut scratch));
+    }
+
+    /// [`Position::is_legal_pseudo`] on a shared position: the common case (a piece
+    /// other than the King, not in check, not en passant) needs no write; the others
+    /// run on `scratch`, a copy made on first use.
+    #[inline]
+    pub(super) fn is_legal_shared(
+        &self,
+        m: Move,
+        in_check: bool,
+        scratch: &mut Option<Position>,
+    ) -> bool {
+        let king = self.kings[self.side.index()];
+        if !in_check && m.kind != MK_EP && m.kind != MK_CASTLE && m.from != king {
+            return self.quiet_piece_move_is_legal(m, king);
+        }
+        scratch
+            .get_or_insert_with(|| self.clone())
+            .is_legal_pseudo(m, in_check)
+    }
+
+    /// Legality of a pseudo-legal move of a piece other than the King, not en passant
+    /// nor castling, when the side to move is not in check: a piece off every line
+    /// through its King is free; a piece on such a line is free if it stays on the
+    /// line, else it must not be pinned.
+    #[inline]
+    pub(super) fn quiet_piece_move_is_legal(&self, m: Move, king: Cell) -> bool {
+        let d = TABLES.align[king.index()][m.from.index()];
+        if d == NO_DIR {
+            return true;
+        }
+        if TABLES.align[king.index()][m.to.index()] == d {
+            // Still on the same side of the King on the same line: still blocks.
+            return true;
+        }
+        !self.pinned(king, m.from, d as usize)
     }
 
     /// Whether `m` is one of this position's legal moves.
@@ -224,7 +262,8 @@ impl Position {
         let own = self.occ[si].0;
         let mask = TABLES.promotion_bits[si];
         let on_edge = Bits([own[0] & mask[0], own[1] & mask[1], own[2] & mask[2]]);
-        if on_edge == Bits::default() {
+        // Scalar test of the rare case (comparing the stored array stalls).
+        if on_edge.0[0] | on_edge.0[1] | on_edge.0[2] == 0 {
             return;
         }
         let pawn = P | side_bit(self.side);
@@ -313,6 +352,86 @@ impl Position {
                 }
             }
             _ => self.pawn_moves(list, from),
+        }
+    }
+
+    /// The part of `piece_moves` that can end on `to`, in the same order (the caller's
+    /// sink keeps only the moves to `to`): a slider's line to `to` is walked instead of
+    /// all its lines, and a King's jumps and castlings are generated only when `to` is
+    /// a jump or a castling destination.
+    #[inline]
+    pub(super) fn piece_moves_to(
+        &self,
+        list: &mut impl MoveSink,
+        from: Cell,
+        to: Cell,
+        in_check: bool,
+    ) {
+        let side = self.side;
+        let us = side_bit(side);
+        let code = self.board[from.index()];
+        if code == EMPTY || code & BLACK_BIT != us {
+            return;
+        }
+        let d = TABLES.align[from.index()][to.index()];
+        let (lines, jumps) = match code & KIND_MASK {
+            K => {
+                if d != NO_DIR && from.step(dir(d as usize)) == Some(to) {
+                    self.step_to(list, from, Some(to));
+                }
+                if self.king_unmoved(side) && !in_check {
+                    if knight_jump(from, to) {
+                        // `jumps`, for the one jump to `to`.
+                        self.step_to(list, from, Some(to));
+                    }
+                    if TABLES
+                        .castlings
+                        .iter()
+                        .any(|c| c.king_to[side.index()] == to)
+                    {
+                        self.castlings(list);
+                    }
+                }
+                return;
+            }
+            D => (0..12, false),
+            V => (0..6, true),
+            R => (0..6, false),
+            G => (6..12, true),
+            J => (6..12, false),
+            N => {
+                // `piece_moves`' jumps and rides, for the one cell `to`.
+                if knight_jump(from, to) {
+                    self.step_to(list, from, Some(to));
+                } else if self.board[to.index()] == EMPTY
+                    && let Some(&(mid, _)) = from.knight_rides().iter().find(|r| r.1 == to)
+                    && self.board[mid.index()] == EMPTY
+                {
+                    self.push_move(list, from, to, MK_NORMAL, 0);
+                }
+                return;
+            }
+            _ => return self.piece_moves(list, from, in_check),
+        };
+        if d != NO_DIR && lines.contains(&(d as usize)) {
+            for &c in from.ray(dir(d as usize)) {
+                let p = self.board[c.index()];
+                if c == to {
+                    if p == EMPTY {
+                        self.push_move(list, from, to, MK_NORMAL, 0);
+                    } else if p & BLACK_BIT != us {
+                        self.push_move(list, from, to, MK_NORMAL, p);
+                    }
+                    break;
+                }
+                if p != EMPTY {
+                    break;
+                }
+            }
+        }
+        if jumps && knight_jump(from, to) {
+            // `jumps`, for the one jump to `to`.
+            self.step_to(list, from, Some(to));
         }
     }
 
@@ -437,15 +556,7 @@ impl Position {
                 self.board[king.index()] = K | side_bit(us);
                 return ok;
             }
-            let d = TABLES.align[king.index()][m.from.index()];
-            if d == NO_DIR {
-                return true;
-            }
-            if TABLES.align[king.index()][m.to.index()] == d {
-                // Still on the same side of the King on the same line: still blocks.
-                return true;
-            }
-            return !self.pinned(king, m.from, d as usize);
+            return self.quiet_piece_move_is_legal(m, king);
         }
         self.legal_by_make(m)
     }
@@ -536,9 +647,9 @@ impl Position {
         if (own[0] & mask[0]) | (own[1] & mask[1]) | (own[2] & mask[2]) == 0 {
             return false;
         }
-        let mut buf = FixedMoves::new();
-        self.forced_promotions(&mut buf);
-        buf.len() > 0
+        let mut n = PushCount(0);
+        self.forced_promotions(&mut n);
+        n.0 > 0
     }
 
     /// Legal moves into a reused buffer (pins computed once for the node).
@@ -568,8 +679,47 @@ impl Position {
         buf.truncate(j);
     }
 
-    /// Whether a legal en-passant or scornful capture exists; only pawns can make one.
-    pub(super) fn special_capture_is_legal(&self) -> bool {
+    /// Whether a legal en-passant or scornful capture exists. Only the pawns that can
+    /// make one are generated: those a capture step away from a skipped cell (en
+    /// passant), and the named capturers (scornful).
+    pub(crate) fn special_capture_is_legal(&self) -> bool {
+        let pawn = P | side_bit(self.side);
+        let mut cands = [None::<Cell>; 4];
+        match self.special {
+            SpecialRight::None => return false,
+            SpecialRight::EnPassant { near, far, .. } => {
+                let mut k = 0;
+                for target in [Some(near), far].into_iter().flatten() {
+                    for d in pawn_capture_dirs(self.side) {
+                        cands[k] = target.step(d.opposite());
+                        k += 1;
+                    }
+                }
+            }
+            SpecialRight::Scornful { capturers, .. } => {
+                cands[0] = capturers[0];
+                cands[1] = capturers[1];
+            }
+        }
+        let is_pawn = |c: &Cell| self.board[c.index()] == pawn;
+        if !cands.iter().flatten().any(is_pawn) {
+            return false;
+        }
+        let in_check = self.is_check();
+        let mut scratch = self.clone();
+        let mut buf = FixedMoves::new();
+        cands.iter().flatten().filter(|c| is_pawn(c)).any(|&from| {
+            self.pseudo_from(from, in_check, &mut buf);
+            buf.as_slice().iter().any(|&m| {
+                (m.kind == MK_EP || m.kind == MK_SCORNFUL) && scratch.is_legal_pseudo(m, in_check)
+            })
+        })
+    }
+
+    /// `special_capture_is_legal` as it was: every own pawn's moves (the reference of
+    /// the differential test).
+    #[cfg(test)]
+    pub(crate) fn special_capture_is_legal_by_list(&self) -> bool {
         let in_check = self.is_check();
         let pawn = P | side_bit(self.side);
         let mut scratch = self.clone();
