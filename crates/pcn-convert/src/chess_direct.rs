@@ -23,12 +23,22 @@ use crate::common::{self, EDITION, PCN_EDITION};
 /// (see the module documentation): then `chess_pgn::Games` and
 /// [`crate::chess::to_pcn`] convert it, with every diagnostic.
 pub fn write_pcn_from_pgn(pgn: &[u8], out: &mut Vec<u8>) -> bool {
+    // The reader's buffer is kept by the thread from one game to the next (a fresh,
+    // zeroed one per game cost more than reading a typical game).
+    thread_local! {
+        static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
     let start = out.len();
-    let mut reader = PgnReader::with_capacity(pgn, pgn.len() + 1);
+    let mut reader = PgnReader::with_buffer(pgn, BUFFER.take(), pgn.len() + 1);
     let mut w = Direct::new(out);
     let ok = matches!(reader.read_game(&mut w), Ok(Some(true)))
         // A second game in the bytes: the model path reports the disagreement.
         && matches!(reader.read_game(&mut Decline), Ok(None));
+    let buffer = reader.into_buffer();
+    // A huge game's buffer is not kept for the games after it.
+    if buffer.len() <= 1 << 20 {
+        BUFFER.set(buffer);
+    }
     if !ok {
         out.truncate(start);
     }
@@ -73,7 +83,8 @@ struct Direct<'o> {
     game_comments: Vec<String>,
     final_comments: Vec<String>,
     annotations: Vec<u8>,
-    pending: Option<Pending>,
+    /// The annotation of the last move read (once a move was read: `plies > 0`).
+    pending: Pending,
     outcome: Option<Outcome>,
 }
 
@@ -121,7 +132,7 @@ impl<'o> Direct<'o> {
             game_comments: Vec::new(),
             final_comments: Vec::new(),
             annotations: Vec::new(),
-            pending: None,
+            pending: Pending::default(),
             outcome: None,
         }
     }
@@ -136,9 +147,7 @@ impl<'o> Direct<'o> {
 
     /// Writes the pending move's annotation, if it has any.
     fn flush(&mut self) {
-        let Some(p) = self.pending.take() else {
-            return;
-        };
+        let p = &mut self.pending;
         if p.nags.is_empty() && p.after.is_empty() && p.clock.is_none() && p.eval.is_none() {
             return;
         }
@@ -171,6 +180,10 @@ impl<'o> Direct<'o> {
             json(a, &EvalOut(e));
         }
         a.push(b'}');
+        p.nags.clear();
+        p.after.clear();
+        p.clock = None;
+        p.eval = None;
     }
 
     /// The move's actions, as `encode` makes them; the plain shift and capture are
@@ -348,23 +361,20 @@ impl Visitor for Direct<'_> {
         self.flush();
         self.write_move(mv);
         self.board.play_unchecked(mv);
-        let mut p = Pending {
-            ply: self.plies,
-            ..Pending::default()
-        };
+        self.pending.ply = self.plies;
         if let Some(g) = san.glyph {
-            p.nags.push(g);
+            self.pending.nags.push(g);
         }
-        self.pending = Some(p);
         self.plies += 1;
         Control::Continue
     }
 
     fn nag(&mut self, nag: u8, _at: Pos) {
-        match self.pending.as_mut() {
-            Some(p) if nag != 0 && self.outcome.is_none() => p.nags.push(nag),
+        if self.plies > 0 && nag != 0 && self.outcome.is_none() {
+            self.pending.nags.push(nag);
+        } else {
             // `$0`, or a NAG before any move: the model path drops it with a warning.
-            _ => self.ok = false,
+            self.ok = false;
         }
     }
 
@@ -375,19 +385,19 @@ impl Visitor for Direct<'_> {
             self.final_comments.push(text);
             return;
         }
-        match self.pending.as_mut() {
-            Some(p) => {
-                let (clock, eval) = parse_commands(&text);
-                if clock.is_some() {
-                    p.clock = clock;
-                }
-                if eval.is_some() {
-                    p.eval = eval;
-                }
-                p.after.push(text);
-            }
-            None => self.game_comments.push(text),
+        if self.plies == 0 {
+            self.game_comments.push(text);
+            return;
         }
+        let p = &mut self.pending;
+        let (clock, eval) = parse_commands(&text);
+        if clock.is_some() {
+            p.clock = clock;
+        }
+        if eval.is_some() {
+            p.eval = eval;
+        }
+        p.after.push(text);
     }
 
     fn begin_variation(&mut self, _at: Pos) -> Skip {
