@@ -380,6 +380,13 @@ impl Converter {
                 diagnostics,
             };
         }
+        if self.from == Format::Pgn
+            && self.to == Some(Format::Pcn)
+            && self.options.strip.is_empty()
+            && let Some(outcome) = record::direct_pcn(game)
+        {
+            return outcome;
+        }
         let records = Record::read_all_with(self.from, game, &self.options);
         let mut outcome = GameOutcome::default();
         let mut outputs = Vec::new();
@@ -392,10 +399,10 @@ impl Converter {
             if !record.has_errors()
                 && let Some(to) = self.to
             {
-                match record.write(to, &self.options) {
-                    Ok(written) => {
-                        outcome.diagnostics.extend(written.warnings);
-                        outputs.push(written.text);
+                match record.write_bytes(to, &self.options) {
+                    Ok((text, warnings)) => {
+                        outcome.diagnostics.extend(warnings);
+                        outputs.push(text);
                     }
                     Err(e) => outcome.diagnostics.push(e.diagnostic()),
                 }
@@ -419,8 +426,8 @@ impl Converter {
         };
         outcome.output = match outputs.len() {
             0 => Vec::new(),
-            1 => outputs.swap_remove(0).into_bytes(),
-            _ => outputs.join(separator).into_bytes(),
+            1 => outputs.swap_remove(0),
+            _ => outputs.join(separator.as_bytes()),
         };
         outcome
     }

@@ -3,6 +3,61 @@
 use crate::{Format, GameKind, Options, Severity, Strip, error, raw_game};
 use cescacs_batch::{GameDiagnostic, RawGame};
 
+/// The largest PCN scratch buffer a worker thread keeps between documents: one huge
+/// document does not pin its memory for the rest of the run.
+const SCRATCH_KEPT: usize = 1 << 20;
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on the (cleared) PCN buffer this thread keeps. Documents are serialised
+/// there, then copied once into a string of their exact size: growing a fresh buffer
+/// per document (doubling, copying, and the allocator asking the kernel for fresh
+/// zeroed pages as the outputs travel to the writer thread) cost more than writing
+/// the JSON.
+fn with_scratch<T>(f: impl FnOnce(&mut Vec<u8>) -> T) -> T {
+    SCRATCH.with(|cell| {
+        let mut scratch = cell.try_borrow_mut().ok();
+        let mut own = Vec::new();
+        let buf = scratch.as_deref_mut().unwrap_or(&mut own);
+        buf.clear();
+        let result = f(buf);
+        if buf.capacity() > SCRATCH_KEPT {
+            *buf = Vec::new();
+        }
+        result
+    })
+}
+
+/// The text of a PCN document written into a scratch buffer (serde_json writes UTF-8
+/// only: strings come from `String`s and escapes).
+fn scratch_text(buf: &[u8]) -> String {
+    String::from_utf8_lossy(buf).into_owned()
+}
+
+/// `convert --to pcn` of one classic PGN game without a game model, when
+/// `pcn_convert::chess::write_pcn_from_pgn` takes the game: the outcome
+/// [`crate::Converter::convert`] would give (the same document, no diagnostic).
+/// `None` sends the game down the model path (a game the splitter flagged, anything
+/// the model reader would report, a document over the size a reader accepts).
+pub(crate) fn direct_pcn(game: &RawGame) -> Option<cescacs_batch::GameOutcome> {
+    if game.problem.is_some() {
+        return None;
+    }
+    // The bytes go out as they are: serde_json writes UTF-8 only, and the direct
+    // writer's own bytes are ASCII.
+    let output = with_scratch(|buf| {
+        (pcn_convert::chess::write_pcn_from_pgn(&game.bytes, buf)
+            && buf.len() <= crate::MAX_PCN_DOCUMENT_BYTES)
+            .then(|| buf.clone())
+    })?;
+    Some(cescacs_batch::GameOutcome {
+        output,
+        diagnostics: Vec::new(),
+    })
+}
+
 /// A game in the model of the format crate that reads it.
 #[derive(Debug, Clone)]
 #[allow(clippy::large_enum_variant)]
@@ -388,6 +443,37 @@ impl Record {
         ))
     }
 
+    /// Appends the game's PCN document (compact JSON, the bytes `pcn::to_string` writes
+    /// of [`Record::to_pcn`]) to `out`, serialised straight from the game model where
+    /// the converter can (no intermediate document or `serde_json::Value`), and returns
+    /// what the conversion could not carry.
+    fn write_pcn(&self, out: &mut Vec<u8>) -> Result<Vec<GameDiagnostic>, WriteError> {
+        if let Some(doc) = &self.source_pcn {
+            pcn::write_to(doc, out);
+            return Ok(Vec::new());
+        }
+        let warnings = match self.game.as_ref().ok_or(WriteError::HasErrors)? {
+            Game::Cescacs { record, moves, .. } => {
+                pcn_convert::cescacs::write_pcn_resolved(record, moves, out)
+            }
+            Game::Chess(g) => pcn_convert::chess::write_pcn(g, out),
+            Game::Pcn(doc) => {
+                pcn::write_to(doc, out);
+                return Ok(Vec::new());
+            }
+            _ => {
+                let (doc, warnings) = self.pcn_with_warnings()?;
+                pcn::write_to(&doc, out);
+                return Ok(warnings);
+            }
+        }
+        .map_err(WriteError::ToPcn)?;
+        Ok(warnings
+            .iter()
+            .map(|w| crate::warning(w.to_string()))
+            .collect())
+    }
+
     /// The record with `strip`'s items removed (see [`Strip`]): the main line, start
     /// position and result stay as they are. A record read from PCN whose game a rules
     /// engine plays is then written to PCN from its stripped game model, with the
@@ -423,6 +509,52 @@ impl Record {
         r
     }
 
+    /// [`Record::write`] as bytes: a PCN document goes out as serialised (UTF-8 by
+    /// construction), without the copy and check a `String` needs.
+    pub(crate) fn write_bytes(
+        &self,
+        to: Format,
+        options: &Options,
+    ) -> Result<(Vec<u8>, Vec<GameDiagnostic>), WriteError> {
+        if to != Format::Pcn
+            || !options.strip.is_empty()
+            || self.has_errors()
+            || self.game.is_none()
+        {
+            return self
+                .write(to, options)
+                .map(|w| (w.text.into_bytes(), w.warnings));
+        }
+        let (text, warnings) = with_scratch(|buf| {
+            let warnings = self.write_pcn(buf)?;
+            Ok::<_, WriteError>((buf.clone(), warnings))
+        })?;
+        let warnings = self.pcn_write_warnings(text.len(), warnings);
+        Ok((text, warnings))
+    }
+
+    /// The warnings of a PCN document of `len` bytes written from this record.
+    fn pcn_write_warnings(
+        &self,
+        len: usize,
+        mut warnings: Vec<GameDiagnostic>,
+    ) -> Vec<GameDiagnostic> {
+        if self.source_pcn.is_none() {
+            // A PCN input written from its (stripped) model: what the model could not
+            // carry is lost here.
+            warnings.extend(self.pcn_warnings.iter().cloned());
+        }
+        if len > crate::MAX_PCN_DOCUMENT_BYTES {
+            // Written all the same (nothing is dropped), but the user must know that
+            // our own reader refuses it.
+            warnings.push(crate::warning(format!(
+                "the PCN document is {len} bytes, over the {} bytes a PCN reader of this toolkit accepts: it cannot be read back with cescacs",
+                crate::MAX_PCN_DOCUMENT_BYTES
+            )));
+        }
+        warnings
+    }
+
     /// Writes the game in `to`, with one warning per item `to` cannot carry. A record
     /// with errors is not written. `options.strip` is applied first (see
     /// [`Record::stripped`]); what it removes gives no warning.
@@ -440,23 +572,11 @@ impl Record {
         let game = self.game.as_ref().ok_or(WriteError::HasErrors)?;
         let mut written = match (game, to) {
             (_, Format::Pcn) => {
-                let from_model = self.source_pcn.is_none();
-                let (doc, mut warnings) = self.pcn_with_warnings()?;
-                if from_model {
-                    // A PCN input written from its (stripped) model: what the model
-                    // could not carry is lost here.
-                    warnings.extend(self.pcn_warnings.iter().cloned());
-                }
-                let text = pcn::to_string(&doc);
-                if text.len() > crate::MAX_PCN_DOCUMENT_BYTES {
-                    // Written all the same (nothing is dropped), but the user must know
-                    // that our own reader refuses it.
-                    warnings.push(crate::warning(format!(
-                        "the PCN document is {} bytes, over the {} bytes a PCN reader of this toolkit accepts: it cannot be read back with cescacs",
-                        text.len(),
-                        crate::MAX_PCN_DOCUMENT_BYTES
-                    )));
-                }
+                let (text, warnings) = with_scratch(|buf| {
+                    let warnings = self.write_pcn(buf)?;
+                    Ok::<_, WriteError>((scratch_text(buf), warnings))
+                })?;
+                let warnings = self.pcn_write_warnings(text.len(), warnings);
                 return Ok(Written { text, warnings });
             }
             (Game::Cescacs { record, .. }, Format::CtlPgn) => {

@@ -19,10 +19,10 @@ use ctl_pgn::{
     ReferenceKind, Span, Tag, Variation,
 };
 use pcn::{Action, Status, Verb};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::common::{
-    self, ConvertError, EDITION, PGN_KEY, Warning, match_move, moves_value, unknown_keys,
+    self, ConvertError, EDITION, PGN_KEY, Warning, json, match_move, unknown_keys,
 };
 
 const STYLE: &str = "cescacs";
@@ -166,29 +166,35 @@ pub fn encode(p: &Position, m: Move) -> pcn::Move {
 /// needs it, and building it for every move would dominate the conversion time.
 fn encode_on(board: Option<&pcn::Board>, p: &Position, m: Move) -> pcn::Move {
     let side = p.side_to_move();
+    if m.kind() != MoveKind::Castling {
+        return encode_moving(side, m);
+    }
+    let mut moves = vec![(flat(m.from()), flat(m.to()))];
+    moves.extend(
+        m.castling_rooks(side)
+            .into_iter()
+            .map(|(f, t)| (flat(f), flat(t))),
+    );
+    let built;
+    let board = match board {
+        Some(b) => b,
+        None => {
+            built = board_of(p);
+            &built
+        }
+    };
+    pcn::Move(simultaneous(board, &moves))
+}
+
+/// [`encode`] of a move other than castling, which needs of its position only the side
+/// to move (the colour of a promoted piece).
+fn encode_moving(side: Side, m: Move) -> pcn::Move {
     let (from, to) = (flat(m.from()), flat(m.to()));
     let promote = |a: Action| match m.promotion() {
         Some(k) => a.promote(pcn_piece(k, side)),
         None => a,
     };
     match m.kind() {
-        MoveKind::Castling => {
-            let mut moves = vec![(from, to)];
-            moves.extend(
-                m.castling_rooks(side)
-                    .into_iter()
-                    .map(|(f, t)| (flat(f), flat(t))),
-            );
-            let built;
-            let board = match board {
-                Some(b) => b,
-                None => {
-                    built = board_of(p);
-                    &built
-                }
-            };
-            pcn::Move(simultaneous(board, &moves))
-        }
         MoveKind::PromotionInPlace => pcn::Move(vec![
             Action::new(from, Verb::Jump, from),
             promote(Action::new(from, Verb::Land, from)),
@@ -239,29 +245,103 @@ const REFERENCE_KINDS: [(ReferenceKind, &str); 4] = [
     (ReferenceKind::Nag, "nag"),
 ];
 
-fn comment_value(c: &Comment) -> Value {
+/// A comment of the `...pgn` block: `{"kind", "text", "references"?}`.
+fn write_comment(c: &Comment, out: &mut Vec<u8>) {
     let kind = COMMENT_KINDS
         .iter()
         .find(|(k, _)| *k == c.kind)
         .map_or("general", |(_, n)| n);
-    let mut o = Map::new();
-    o.insert("kind".into(), json!(kind));
-    o.insert("text".into(), json!(c.text));
+    out.extend_from_slice(b"{\"kind\":");
+    json::string(out, kind);
+    out.extend_from_slice(b",\"text\":");
+    json::string(out, &c.text);
     if !c.references.is_empty() {
-        let refs: Vec<Value> = c
-            .references
-            .iter()
-            .map(|r| {
-                let k = REFERENCE_KINDS
-                    .iter()
-                    .find(|(k, _)| *k == r.kind)
-                    .map_or("move", |(_, n)| n);
-                json!({"kind": k, "text": r.text, "offset": r.offset})
-            })
-            .collect();
-        o.insert("references".into(), Value::Array(refs));
+        out.extend_from_slice(b",\"references\":");
+        for (i, r) in c.references.iter().enumerate() {
+            let kind = REFERENCE_KINDS
+                .iter()
+                .find(|(k, _)| *k == r.kind)
+                .map_or("move", |(_, n)| n);
+            out.push(if i == 0 { b'[' } else { b',' });
+            out.extend_from_slice(b"{\"kind\":");
+            json::string(out, kind);
+            out.extend_from_slice(b",\"text\":");
+            json::string(out, &r.text);
+            out.extend_from_slice(b",\"offset\":");
+            json::uint(out, r.offset as u64);
+            out.push(b'}');
+        }
+        out.push(b']');
     }
-    Value::Object(o)
+    out.push(b'}');
+}
+
+/// A half-move of a line's `items`: `{"ply", "number", "side", "number_unknown"?,
+/// "token", "check"?, "assessment"?, "draw_offer"?, "end_mark"?}`.
+fn write_node(ply: usize, m: &MoveNode, token: &str, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"ply\":");
+    json::uint(out, ply as u64);
+    out.extend_from_slice(b",\"number\":");
+    json::uint(out, u64::from(m.number));
+    out.extend_from_slice(if m.side == ctl_pgn::Side::White {
+        b",\"side\":\"w\""
+    } else {
+        b",\"side\":\"b\""
+    });
+    if m.number_unknown {
+        out.extend_from_slice(b",\"number_unknown\":true");
+    }
+    out.extend_from_slice(b",\"token\":");
+    json::string(out, token);
+    if let Some(c) = m.check {
+        out.extend_from_slice(b",\"check\":");
+        json::string(out, c.as_str());
+    }
+    if let Some(a) = m.assessment {
+        out.extend_from_slice(b",\"assessment\":");
+        json::string(out, a.as_str());
+    }
+    if m.draw_offer {
+        out.extend_from_slice(b",\"draw_offer\":true");
+    }
+    if m.end_mark {
+        out.extend_from_slice(b",\"end_mark\":true");
+    }
+    out.push(b'}');
+}
+
+/// A shift or a capture on the destination: one action that needs nothing of the
+/// position (every other move is encoded from the position it is played from).
+fn is_plain(m: Move) -> bool {
+    m.promotion().is_none()
+        && !matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace)
+        && m.capture_cell().is_none_or(|c| c == m.to())
+}
+
+/// A move's actions as `encode` makes them; the plain shift and capture (nearly every
+/// move) are written without building the action list.
+/// `p` must be the position the move is played from when it is a castling; otherwise
+/// only `side`, the side to move, is used.
+fn write_move(p: &Position, side: Side, m: Move, out: &mut Vec<u8>) {
+    if m.kind() == MoveKind::Castling {
+        json::value(out, &encode(p, m));
+        return;
+    }
+    if !is_plain(m) {
+        json::value(out, &encode_moving(side, m));
+        return;
+    }
+    let capture = m.capture_cell().map(flat);
+    let (from, to) = (flat(m.from()), flat(m.to()));
+    out.extend_from_slice(b"[[");
+    json::uint(out, from as u64);
+    out.extend_from_slice(if capture.is_some() {
+        b",\"remove\","
+    } else {
+        b",\"shift\","
+    });
+    json::uint(out, to as u64);
+    out.extend_from_slice(b"]]");
 }
 
 fn comment_of(v: &Value) -> Option<Comment> {
@@ -290,94 +370,135 @@ fn comment_of(v: &Value) -> Option<Comment> {
     })
 }
 
-fn node_value(ply: usize, m: &MoveNode, token: String) -> Value {
-    // Room for every key a node can have: the map is not regrown key by key.
-    let mut o = Map::with_capacity(9);
-    o.insert("ply".into(), json!(ply));
-    o.insert("number".into(), json!(m.number));
-    o.insert(
-        "side".into(),
-        json!(if m.side == ctl_pgn::Side::White {
-            "w"
-        } else {
-            "b"
-        }),
-    );
-    if m.number_unknown {
-        o.insert("number_unknown".into(), json!(true));
-    }
-    o.insert("token".into(), Value::String(token));
-    if let Some(c) = m.check {
-        o.insert("check".into(), json!(c.as_str()));
-    }
-    if let Some(a) = m.assessment {
-        o.insert("assessment".into(), json!(a.as_str()));
-    }
-    if m.draw_offer {
-        o.insert("draw_offer".into(), json!(true));
-    }
-    if m.end_mark {
-        o.insert("end_mark".into(), json!(true));
-    }
-    Value::Object(o)
-}
-
-/// `items` of a line (moves as `{"ply": n, ...}` into `out`, comments, variations
-/// with their own `moves`) replayed from `start`. The first `known.len()` moves of the
-/// line are taken as already resolved (by the reader's replay), the rest resolved here.
-fn line_value(
+/// A line replayed from `start`: its moves appended to `moves` (`[` first, `,` between,
+/// no closing bracket), its `items` to `items` (the same), as JSON. The first
+/// `known.len()` moves of the line are taken as already resolved (by the reader's
+/// replay), the rest resolved here.
+fn write_line(
     start: &Position,
     line: &Line,
     known: &[Move],
-    out: &mut Vec<pcn::Move>,
-) -> Result<Vec<Value>, ConvertError> {
+    moves: &mut Vec<u8>,
+    items: &mut Vec<u8>,
+) -> Result<(), ConvertError> {
     let mut pos = start.clone();
+    // `pos` is the position after the line's first `played` moves. Moves the reader's
+    // replay resolved (`known`) are played only when a later move needs the position
+    // (a move to resolve, a castling, a variation's start): most of a game is not
+    // played a second time.
+    let mut played = 0;
     let mut before: Vec<(u32, ctl_pgn::Side, Position)> = Vec::new();
     // The positions before each move are kept only for the variations to start from.
     let keep_before = line.items.iter().any(|it| matches!(it, Item::Variation(_)));
-    let mut items = Vec::with_capacity(line.items.len());
     let mut ply = 0;
-    for it in &line.items {
+    let mut token = String::new();
+    for (i, it) in line.items.iter().enumerate() {
+        items.push(if i == 0 { b'[' } else { b',' });
         match it {
-            Item::Comment(c) => items.push(json!({ "comment": comment_value(c) })),
+            Item::Comment(c) => {
+                items.extend_from_slice(b"{\"comment\":");
+                write_comment(c, items);
+                items.push(b'}');
+            }
             Item::Move(m) => {
                 // The token's standard text, written once for both uses.
-                let token = m.token.to_standard();
-                let mv = match known.get(ply) {
-                    Some(&mv) => mv,
-                    None => {
-                        resolve_text(&pos, m, &token).map_err(|reason| ConvertError::Record {
-                            ply: out.len(),
-                            reason,
-                        })?
+                standard_token(&m.token, &mut token);
+                let known_mv = known.get(ply).copied();
+                if known_mv.is_none_or(|mv| keep_before || mv.kind() == MoveKind::Castling) {
+                    // Catch up: the moves skipped so far are all known ones (empty
+                    // when nothing was skipped).
+                    for &mv in known.get(played..ply).unwrap_or_default() {
+                        pos.play(mv);
                     }
+                    played = ply;
+                }
+                let mv = match known_mv {
+                    Some(mv) => mv,
+                    None => resolve_text(&pos, m, &token)
+                        .map_err(|reason| ConvertError::Record { ply, reason })?,
                 };
-                out.push(encode(&pos, mv));
-                items.push(node_value(ply, m, token));
+                // Every move passes the turn: the side to move follows from the moves
+                // not played yet.
+                let side = if (ply - played) % 2 == 0 {
+                    pos.side_to_move()
+                } else {
+                    pos.side_to_move().opponent()
+                };
+                moves.push(if ply == 0 { b'[' } else { b',' });
+                write_move(&pos, side, mv, moves);
+                write_node(ply, m, &token, items);
                 if keep_before {
                     before.push((m.number, m.side, pos.clone()));
                 }
-                pos.play(mv);
+                if played == ply {
+                    pos.play(mv);
+                    played += 1;
+                }
                 ply += 1;
             }
             Item::Variation(v) => {
                 let vstart = variation_start(&before, v).ok_or_else(|| ConvertError::Record {
-                    ply: out.len(),
+                    ply,
                     reason: "variation replaces no move of its line".into(),
                 })?;
-                let mut vm = Vec::new();
-                let vitems = line_value(&vstart, &v.line, &[], &mut vm)?;
-                let mut o = Map::new();
+                let (mut vmoves, mut vitems) = (Vec::new(), Vec::new());
+                write_line(&vstart, &v.line, &[], &mut vmoves, &mut vitems)?;
+                items.extend_from_slice(b"{\"variation\":{");
                 if let Some(l) = v.label {
-                    o.insert("label".into(), json!(l));
+                    items.extend_from_slice(b"\"label\":");
+                    json::uint(items, u64::from(l));
+                    items.push(b',');
                 }
-                o.insert("items".into(), Value::Array(vitems));
-                o.insert("moves".into(), Value::Array(moves_value(&vm)));
-                items.push(json!({ "variation": o }));
+                items.extend_from_slice(b"\"items\":");
+                json::close(items, &vitems);
+                items.extend_from_slice(b",\"moves\":");
+                json::close(items, &vmoves);
+                items.extend_from_slice(b"}}");
             }
         }
     }
-    Ok(items)
+    Ok(())
+}
+
+/// `token.to_standard()` into `s` (cleared first), without the allocations of the
+/// letter table's glyph strings for an ordinary move (nearly every move).
+fn standard_token(token: &ctl_pgn::MoveToken, s: &mut String) {
+    s.clear();
+    let ctl_pgn::MoveToken::Ordinary {
+        mover,
+        from,
+        sep,
+        captured,
+        to,
+        promotion,
+    } = token
+    else {
+        s.push_str(&token.to_standard());
+        return;
+    };
+    if let Some(k) = mover {
+        s.push(k.standard_letter());
+    }
+    s.push_str(from);
+    s.push_str(sep.as_str());
+    if let Some(k) = captured {
+        s.push(k.standard_letter());
+    }
+    s.push_str(to);
+    match promotion {
+        Some(ctl_pgn::Promotion::To(k)) => {
+            s.push('=');
+            s.push(k.standard_letter());
+        }
+        Some(ctl_pgn::Promotion::Awaiting) => s.push_str("=&"),
+        None => {}
+    }
+}
+
+/// The initial position (built once: `Position::initial` sets a whole board up).
+fn initial() -> Position {
+    static INITIAL: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+    INITIAL.get_or_init(Position::initial).clone()
 }
 
 /// A variation replaces the latest half-move of the enclosing line with its first
@@ -403,7 +524,7 @@ fn result_status(r: GameResult) -> Status {
 
 fn start_of(game: &Game) -> Result<Position, ConvertError> {
     match game.start_tlpd() {
-        None => Ok(Position::initial()),
+        None => Ok(initial()),
         Some(t) => cescacs_tlpd::parse(t).map_err(|e| ConvertError::Start(format!("{t}: {e}"))),
     }
 }
@@ -423,12 +544,49 @@ pub fn to_pcn_resolved(
     game: &Game,
     main: &[Move],
 ) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
+    // The document is the one `write_pcn_resolved` writes, read back: one writer, and
+    // what a reader gets of the written bytes is what this returns.
+    let mut out = Vec::new();
+    let warnings = write_pcn_resolved(game, main, &mut out)?;
+    Ok((pcn::from_slice(&out)?, warnings))
+}
+
+/// Appends the compact JSON of the document [`to_pcn_resolved`] returns to `out` (the
+/// bytes `pcn::to_string` writes of it), written straight from the record and the
+/// replay: no PCN model, no `serde_json::Value`. On an error nothing is appended.
+pub fn write_pcn_resolved(
+    game: &Game,
+    main: &[Move],
+    out: &mut Vec<u8>,
+) -> Result<Vec<Warning>, ConvertError> {
+    let start_len = out.len();
+    let written = write_document(game, main, out);
+    if written.is_err() {
+        out.truncate(start_len);
+    }
+    written.map(|()| Vec::new())
+}
+
+/// The starting position as PCN JSON (the initial position's, made once).
+fn write_board(start: &Position, initial: bool, out: &mut Vec<u8>) {
+    static INITIAL: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    if initial {
+        let b = INITIAL.get_or_init(|| {
+            let mut v = Vec::new();
+            json::value(&mut v, &board_of(&Position::initial()));
+            v
+        });
+        out.extend_from_slice(b);
+    } else {
+        json::value(out, &board_of(start));
+    }
+}
+
+/// The document's keys in the order `pcn::to_string` writes them: the seed's, then
+/// `...board_geometry`, `...tlpd`, `...first_to_move`, `...pcn_edition`, `...pgn`.
+fn write_document(game: &Game, main: &[Move], out: &mut Vec<u8>) -> Result<(), ConvertError> {
     let start = start_of(game)?;
-    let mut moves = Vec::with_capacity(main.len());
-    let items = line_value(&start, &game.main, main, &mut moves)?;
-    let mut doc = pcn::Game::new(board_of(&start));
-    doc.previous_moves = moves;
-    doc.status = game
+    let status = game
         .result
         .or_else(|| game.tag("Result").and_then(GameResult::parse))
         .map_or(Status::InProgress, result_status);
@@ -437,38 +595,105 @@ pub fn to_pcn_resolved(
         .iter()
         .map(|t| (t.name.as_str(), t.value.as_str()))
         .collect();
-    doc.started_at = common::started_at(&tags);
-    doc.bottomside_player = game.tag("White").map(str::to_owned);
-    doc.topside_player = game.tag("Black").map(str::to_owned);
-    doc.extensions
-        .insert("...board_geometry".into(), json!(GEOMETRY));
+    out.push(b'{');
+    if let Some(s) = common::started_at(&tags) {
+        out.extend_from_slice(b"\"started_at\":");
+        json::string(out, &s);
+        out.push(b',');
+    }
+    for (key, name) in [("topside_player", "Black"), ("bottomside_player", "White")] {
+        if let Some(v) = game.tag(name) {
+            json::string(out, key);
+            out.push(b':');
+            json::string(out, v);
+            out.push(b',');
+        }
+    }
+    let (over, result) = status.keys();
+    out.extend_from_slice(if over {
+        b"\"over?\":true,\"...result?\":"
+    } else {
+        b"\"over?\":false,\"...result?\":"
+    });
+    out.extend_from_slice(match result {
+        None => b"null",
+        Some(true) => b"true",
+        Some(false) => b"false",
+    });
+    out.extend_from_slice(b",\"starting_position\":");
+    write_board(&start, game.start_tlpd().is_none(), out);
+    out.extend_from_slice(b",\"previous_moves\":");
+    // The main line's items go to a buffer the thread keeps: a fresh one per game (some
+    // kilobytes) made the allocator take fresh pages, which the kernel zeroes.
+    thread_local! {
+        static ITEMS: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    ITEMS.with(|cell| {
+        let mut kept = cell.try_borrow_mut().ok();
+        let mut own = Vec::new();
+        let items = kept.as_deref_mut().unwrap_or(&mut own);
+        items.clear();
+        let written = write_tail(game, main, &start, items, out);
+        if items.capacity() > 1 << 20 {
+            *items = Vec::new();
+        }
+        written
+    })
+}
+
+/// [`write_document`] from `"previous_moves"`'s value on; `items` is an empty buffer.
+fn write_tail(
+    game: &Game,
+    main: &[Move],
+    start: &Position,
+    items: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> Result<(), ConvertError> {
+    let moves_at = out.len();
+    write_line(start, &game.main, main, out, items)?;
+    if out.len() == moves_at {
+        out.push(b'[');
+    }
+    out.push(b']');
+    out.extend_from_slice(b",\"...board_geometry\":");
+    json::string(out, GEOMETRY);
     if let Some(t) = game.start_tlpd() {
-        doc.extensions.insert("...tlpd".into(), json!(t));
+        out.extend_from_slice(b",\"...tlpd\":");
+        json::string(out, t);
     }
     if start.side_to_move() == Side::Black {
-        doc.extensions
-            .insert("...first_to_move".into(), json!("top"));
+        out.extend_from_slice(b",\"...first_to_move\":\"top\"");
     }
-    doc.extensions
-        .insert("...pcn_edition".into(), json!(common::PCN_EDITION));
-    let mut block = Map::new();
-    block.insert("edition".into(), json!(EDITION));
-    block.insert("tags".into(), common::tags_value(tags.into_iter()));
-    block.insert("items".into(), Value::Array(items));
+    out.extend_from_slice(b",\"...pcn_edition\":");
+    json::string(out, common::PCN_EDITION);
+    out.extend_from_slice(b",\"...pgn\":{\"edition\":");
+    json::string(out, EDITION);
+    out.extend_from_slice(b",\"tags\":");
+    for (i, t) in game.tags.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"[[" } else { b",[" });
+        json::string(out, &t.name);
+        out.push(b',');
+        json::string(out, &t.value);
+        out.push(b']');
+    }
+    out.extend_from_slice(if game.tags.is_empty() { b"[]" } else { b"]" });
+    out.extend_from_slice(b",\"items\":");
+    json::close(out, items);
     if !game.final_comments.is_empty() {
-        block.insert(
-            "termination_comment".into(),
-            Value::Array(game.final_comments.iter().map(comment_value).collect()),
-        );
+        out.extend_from_slice(b",\"termination_comment\":");
+        for (i, c) in game.final_comments.iter().enumerate() {
+            out.push(if i == 0 { b'[' } else { b',' });
+            write_comment(c, out);
+        }
+        out.push(b']');
     }
-    block.insert(
-        "result_token".into(),
-        game.result.map_or(Value::Null, |r| json!(r.as_str())),
-    );
-    block.insert("source_notation".into(), json!("CTL-AN"));
-    doc.extensions.insert(PGN_KEY.into(), Value::Object(block));
-    pcn::validate(&doc)?;
-    Ok((doc, Vec::new()))
+    out.extend_from_slice(b",\"result_token\":");
+    match game.result {
+        Some(r) => json::string(out, r.as_str()),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"source_notation\":\"CTL-AN\"}}");
+    Ok(())
 }
 
 const KNOWN: &[&str] = &[
@@ -882,6 +1107,40 @@ pub fn final_position(game: &Game) -> Result<Position, ConvertError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn standard_tokens_are_the_model_s_own() {
+        // Every half-move (variations included) of every CTL-PGN file of the test
+        // corpora: `standard_token` writes what `MoveToken::to_standard` writes.
+        fn walk(line: &Line, s: &mut String, n: &mut usize) {
+            for it in &line.items {
+                match it {
+                    Item::Move(m) => {
+                        standard_token(&m.token, s);
+                        assert_eq!(*s, m.token.to_standard());
+                        *n += 1;
+                    }
+                    Item::Variation(v) => walk(&v.line, s, n),
+                    Item::Comment(_) => {}
+                }
+            }
+        }
+        let mut files = test_support::files_with_extension(&test_support::testdata(), "ctl-pgn");
+        files.extend(test_support::files_with_extension(
+            &test_support::shared("corpus/cescacs-real"),
+            "ctl-pgn",
+        ));
+        let (mut s, mut n) = (String::new(), 0);
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            for r in ctl_pgn::read_str("", &text) {
+                if let Some(g) = &r.game {
+                    walk(&g.main, &mut s, &mut n);
+                }
+            }
+        }
+        assert!(n > 4000, "{n} half-moves");
+    }
 
     #[test]
     fn flat_order_is_spec_c4() {

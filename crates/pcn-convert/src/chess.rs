@@ -8,12 +8,14 @@
 use chess_pgn::cozy_chess::{Board, Color, File, Move, Piece, Square};
 use chess_pgn::{After, Eval, Game, Line, MoveNode, Outcome, San, SanPlus, Variant};
 use pcn::{Action, Status, Verb};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
 use crate::common::{
-    self, ConvertError, EDITION, PGN_KEY, Warning, by_ply, match_move, moves_value, strings_of,
-    strings_value, unknown_keys,
+    self, ConvertError, EDITION, PGN_KEY, Warning, by_ply, match_move, strings_of, unknown_keys,
 };
+
+pub use crate::chess_direct::write_pcn_from_pgn;
 
 const STYLE: &str = "w";
 
@@ -141,19 +143,12 @@ fn legal(b: &Board) -> Vec<Move> {
     v
 }
 
-fn outcome_status(o: Outcome) -> Status {
+pub(crate) fn outcome_status(o: Outcome) -> Status {
     match o {
         Outcome::WhiteWins => Status::BottomWon,
         Outcome::BlackWins => Status::TopWon,
         Outcome::Draw => Status::Draw,
         Outcome::Unknown => Status::InProgress,
-    }
-}
-
-fn eval_value(e: Eval) -> Value {
-    match e {
-        Eval::Pawns(x) => json!({ "pawns": x }),
-        Eval::Mate(n) => json!({ "mate": n }),
     }
 }
 
@@ -167,13 +162,115 @@ fn eval_of(v: &Value) -> Option<Eval> {
         .map(Eval::Mate)
 }
 
-/// `{"comments", "moves", "null_plies", "annotations"}` for a line starting at `b`.
-/// Null moves are not PCN moves: they are left out of `moves` (main line: out of
-/// `previous_moves`) and their ply numbers listed in `null_plies`.
-fn line_value(b: &Board, line: &Line, moves_out: &mut Vec<pcn::Move>) -> Map<String, Value> {
+/// A line of the `...pgn` block: `{"comments"?, "null_plies"?, "annotations"?}` (a
+/// variation adds its `moves`; the main line's comments are the `game_comment`).
+struct LineOut<'a> {
+    comments: &'a [String],
+    null_plies: Vec<usize>,
+    annotations: Vec<AnnotationOut<'a>>,
+}
+
+/// `{"ply", "nags"?, "after"?, "glyph"?, "clock"?, "eval"?}` of a move that has any.
+struct AnnotationOut<'a> {
+    ply: usize,
+    node: &'a MoveNode,
+    after: Vec<AfterOut<'a>>,
+}
+
+enum AfterOut<'a> {
+    Comment(&'a str),
+    Variation(LineOut<'a>, Vec<pcn::Move>),
+}
+
+impl LineOut<'_> {
+    /// The entries of the line's map; `comments_key` names its comments.
+    fn entries<M: SerializeMap>(&self, m: &mut M, comments_key: &str) -> Result<(), M::Error> {
+        if !self.comments.is_empty() {
+            m.serialize_entry(comments_key, self.comments)?;
+        }
+        if !self.null_plies.is_empty() {
+            m.serialize_entry("null_plies", &self.null_plies)?;
+        }
+        if !self.annotations.is_empty() {
+            m.serialize_entry("annotations", &self.annotations)?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for AnnotationOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let node = self.node;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("ply", &self.ply)?;
+        if !node.nags.is_empty() {
+            m.serialize_entry("nags", &node.nags)?;
+        }
+        if !node.after.is_empty() {
+            m.serialize_entry("after", &self.after)?;
+        }
+        // The reader turns glyphs into NAGs today; a model that keeps one on the SAN
+        // still round-trips.
+        if let Some(g) = node.san.glyph {
+            m.serialize_entry("glyph", &g)?;
+        }
+        if let Some(c) = node.clock {
+            m.serialize_entry("clock", &c)?;
+        }
+        if let Some(e) = node.eval {
+            m.serialize_entry("eval", &EvalOut(e))?;
+        }
+        m.end()
+    }
+}
+
+pub(crate) struct EvalOut(pub(crate) Eval);
+
+impl Serialize for EvalOut {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(1))?;
+        match self.0 {
+            Eval::Pawns(x) => m.serialize_entry("pawns", &x)?,
+            Eval::Mate(n) => m.serialize_entry("mate", &n)?,
+        }
+        m.end()
+    }
+}
+
+impl Serialize for AfterOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(1))?;
+        match self {
+            AfterOut::Comment(c) => m.serialize_entry("comment", c)?,
+            AfterOut::Variation(line, moves) => {
+                m.serialize_entry("variation", &VariationOut(line, moves))?
+            }
+        }
+        m.end()
+    }
+}
+
+struct VariationOut<'a, 'b>(&'b LineOut<'a>, &'b [pcn::Move]);
+
+impl Serialize for VariationOut<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        self.0.entries(&mut m, "comments")?;
+        m.serialize_entry("moves", self.1)?;
+        m.end()
+    }
+}
+
+/// The line starting at `b`, its moves encoded into `moves_out`. Null moves are not
+/// PCN moves: they are left out of `moves` (main line: out of `previous_moves`) and
+/// their ply numbers listed in `null_plies`.
+fn line_out<'a>(b: &Board, line: &'a Line, moves_out: &mut Vec<pcn::Move>) -> LineOut<'a> {
     let mut board = b.clone();
-    let mut nulls = Vec::new();
-    let mut anns = Vec::new();
+    let mut out = LineOut {
+        comments: &line.comments,
+        null_plies: Vec::new(),
+        annotations: Vec::new(),
+    };
     moves_out.reserve(line.moves.len());
     for (i, node) in line.moves.iter().enumerate() {
         // Variations start from the position before the move (copied only for them).
@@ -184,69 +281,96 @@ fn line_value(b: &Board, line: &Line, moves_out: &mut Vec<pcn::Move>) -> Map<Str
                 board.play_unchecked(m);
             }
             None => {
-                nulls.push(i);
+                out.null_plies.push(i);
                 if let Some(n) = board.null_move() {
                     board = n;
                 }
             }
         }
-        let mut a = Map::new();
-        if !node.nags.is_empty() {
-            a.insert("nags".into(), json!(node.nags));
-        }
-        if let Some(before) = &before {
-            let after: Vec<Value> = node
+        let after: Vec<AfterOut> = match &before {
+            None => Vec::new(),
+            Some(before) => node
                 .after
                 .iter()
                 .map(|x| match x {
-                    After::Comment(c) => json!({ "comment": c }),
+                    After::Comment(c) => AfterOut::Comment(c),
                     After::Variation(l) => {
                         let mut ms = Vec::new();
-                        let mut v = line_value(before, l, &mut ms);
-                        v.insert("moves".into(), Value::Array(moves_value(&ms)));
-                        json!({ "variation": v })
+                        AfterOut::Variation(line_out(before, l, &mut ms), ms)
                     }
                 })
-                .collect();
-            a.insert("after".into(), Value::Array(after));
+                .collect(),
+        };
+        if !node.nags.is_empty()
+            || !after.is_empty()
+            || node.san.glyph.is_some()
+            || node.clock.is_some()
+            || node.eval.is_some()
+        {
+            out.annotations.push(AnnotationOut {
+                ply: i,
+                node,
+                after,
+            });
         }
-        // The reader turns glyphs into NAGs today; a model that keeps one on the SAN
-        // still round-trips.
-        if let Some(g) = node.san.glyph {
-            a.insert("glyph".into(), json!(g));
-        }
-        if let Some(c) = node.clock {
-            a.insert("clock".into(), json!(c));
-        }
-        if let Some(e) = node.eval {
-            a.insert("eval".into(), eval_value(e));
-        }
-        if !a.is_empty() {
-            let mut e = Map::new();
-            e.insert("ply".into(), json!(i));
-            e.extend(a);
-            anns.push(Value::Object(e));
-        }
-    }
-    let mut out = Map::new();
-    if !line.comments.is_empty() {
-        out.insert("comments".into(), strings_value(&line.comments));
-    }
-    if !nulls.is_empty() {
-        out.insert("null_plies".into(), json!(nulls));
-    }
-    if !anns.is_empty() {
-        out.insert("annotations".into(), Value::Array(anns));
     }
     out
+}
+
+/// The `...pgn` block of a chess game, serialised straight from the game model (see
+/// `docs/pcn-mapping.md`).
+struct Block<'a> {
+    game: &'a Game,
+    line: LineOut<'a>,
+}
+
+fn tag_pair(t: &(String, String)) -> (&str, &str) {
+    (&t.0, &t.1)
+}
+
+impl Serialize for Block<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.game;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("edition", EDITION)?;
+        m.serialize_entry("tags", &common::TagsOut(&g.tags, tag_pair))?;
+        if g.variant == Variant::Chess960 {
+            m.serialize_entry("variant", "chess960")?;
+        }
+        self.line.entries(&mut m, "game_comment")?;
+        if !g.final_comments.is_empty() {
+            m.serialize_entry("termination_comment", &g.final_comments)?;
+        }
+        m.serialize_entry("result_token", g.outcome.as_str())?;
+        m.serialize_entry("source_notation", "SAN")?;
+        m.end()
+    }
 }
 
 /// Converts a PGN game to PCN. Every field of the model is carried (board and moves
 /// natively, the rest in `...pgn`, `...fen`, `...first_to_move`), so the warning list
 /// is empty for games read by `chess-pgn`.
 pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
+    let (mut doc, block) = document(game)?;
+    let block = serde_json::to_value(&block).map_err(common::block_error)?;
+    doc.extensions.insert(PGN_KEY.into(), block);
+    Ok((doc, Vec::new()))
+}
+
+/// Appends the compact JSON of the document [`to_pcn`] makes to `out` (the bytes
+/// `pcn::to_string` writes of it), with the `...pgn` block serialised straight from
+/// the game model rather than built as a `serde_json::Value` first. On an error
+/// nothing is appended.
+pub fn write_pcn(game: &Game, out: &mut Vec<u8>) -> Result<Vec<Warning>, ConvertError> {
+    let (doc, block) = document(game)?;
+    pcn::write_to_with(&doc, PGN_KEY, &block, out).map_err(common::block_error)?;
+    Ok(Vec::new())
+}
+
+/// The document without its `...pgn` block (validated), and the block.
+fn document(game: &Game) -> Result<(pcn::Game, Block<'_>), ConvertError> {
     let mut moves = Vec::new();
-    let line = line_value(&game.start, &game.moves, &mut moves);
+    let line = line_out(&game.start, &game.moves, &mut moves);
     let mut doc = pcn::Game::new(board_of(&game.start));
     doc.previous_moves = moves;
     doc.status = outcome_status(game.outcome);
@@ -275,27 +399,8 @@ pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
     }
     doc.extensions
         .insert("...pcn_edition".into(), json!(common::PCN_EDITION));
-    let mut block = Map::new();
-    block.insert("edition".into(), json!(EDITION));
-    block.insert("tags".into(), common::tags_value(tags.into_iter()));
-    if game.variant == Variant::Chess960 {
-        block.insert("variant".into(), json!("chess960"));
-    }
-    for (k, v) in line {
-        let key = if k == "comments" { "game_comment" } else { &k };
-        block.insert(key.into(), v);
-    }
-    if !game.final_comments.is_empty() {
-        block.insert(
-            "termination_comment".into(),
-            strings_value(&game.final_comments),
-        );
-    }
-    block.insert("result_token".into(), json!(game.outcome.as_str()));
-    block.insert("source_notation".into(), json!("SAN"));
-    doc.extensions.insert(PGN_KEY.into(), Value::Object(block));
     pcn::validate(&doc)?;
-    Ok((doc, Vec::new()))
+    Ok((doc, Block { game, line }))
 }
 
 const KNOWN: &[&str] = &["...pgn", "...fen", "...first_to_move", "...pcn_edition"];

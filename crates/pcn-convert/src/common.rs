@@ -103,9 +103,7 @@ pub(crate) fn started_at(tags: &[(&str, &str)]) -> Option<String> {
         None => "00:00:00",
     };
     let iso = format!("{}-{}-{}T{t}{zone}", d[0], d[1], d[2]);
-    let mut probe = pcn::GameBuilder::new(&[1], "w").ok()?;
-    probe.started_at(&iso).ok()?;
-    Some(iso)
+    pcn::is_date_time(&iso).then_some(iso)
 }
 
 /// Applies a move to a copy of `board`; `None` when the rules-free replayer refuses it.
@@ -174,6 +172,118 @@ pub(crate) fn moves_value(moves: &[Move]) -> Vec<Value> {
 /// Tag list as `[[name, value], ...]`.
 pub(crate) fn tags_value<'a>(tags: impl Iterator<Item = (&'a str, &'a str)>) -> Value {
     Value::Array(tags.map(|(n, v)| json!([n, v])).collect())
+}
+
+/// JSON written by hand into a byte buffer, in `serde_json`'s compact form (the bytes
+/// `pcn::to_string` writes), for documents written straight from a game record.
+pub(crate) mod json {
+    /// A string, escaped as `serde_json` escapes it.
+    pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
+        // serde_json escapes control characters, `"` and `\` only (the other bytes of
+        // the UTF-8 text go out as they are): a string without them, nearly every
+        // string of a game record, is copied.
+        if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+            out.push(b'"');
+            out.extend_from_slice(s.as_bytes());
+            out.push(b'"');
+        } else {
+            value(out, s);
+        }
+    }
+
+    /// An unsigned integer.
+    pub(crate) fn uint(out: &mut Vec<u8>, mut n: u64) {
+        // Plies, move numbers and squares: nearly always below 1000.
+        if n < 10 {
+            out.push(b'0' + n as u8);
+            return;
+        }
+        if n < 100 {
+            out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
+            return;
+        }
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        out.extend_from_slice(&digits[i..]);
+    }
+
+    /// Any value, through `serde_json`.
+    pub(crate) fn value<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
+        // The values written here (strings, integers, boards, moves) always serialise.
+        let _ = serde_json::to_writer(&mut *out, v);
+    }
+
+    #[cfg(test)]
+    #[test]
+    fn strings_and_numbers_are_serde_json_s() {
+        for s in [
+            "",
+            "plain",
+            "q\"uote",
+            "back\\slash",
+            "tab\t",
+            "nl\n",
+            "\u{1}",
+            "del\u{7f}",
+            "×",
+            "炮二平五",
+            "\u{2028}",
+            "mixed × \"a\" \u{7}",
+        ] {
+            let mut out = Vec::new();
+            string(&mut out, s);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                serde_json::to_string(s).unwrap()
+            );
+        }
+        for n in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
+            let mut out = Vec::new();
+            uint(&mut out, n);
+            assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
+        }
+    }
+
+    /// Closes an array whose elements `items` holds (`[` before the first, `,`
+    /// between): `[]` when it has none.
+    pub(crate) fn close(out: &mut Vec<u8>, items: &[u8]) {
+        if items.is_empty() {
+            out.push(b'[');
+        } else {
+            out.extend_from_slice(items);
+        }
+        out.push(b']');
+    }
+}
+
+/// Tag list as `[[name, value], ...]`, serialised straight from a game model's tags
+/// (`pair` gives a tag's name and value): the bytes of [`tags_value`]'s value.
+pub(crate) struct TagsOut<'a, T>(pub(crate) &'a [T], pub(crate) fn(&T) -> (&str, &str));
+
+impl<T> serde::Serialize for TagsOut<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|t| {
+            let (n, v) = (self.1)(t);
+            [n, v]
+        }))
+    }
+}
+
+/// A `...pgn` block that could not be serialised (cannot happen: every map key of a
+/// block is a string).
+pub(crate) fn block_error(e: serde_json::Error) -> ConvertError {
+    ConvertError::Extension {
+        key: PGN_KEY.to_owned(),
+        reason: e.to_string(),
+    }
 }
 
 /// Reads `[[name, value], ...]`.

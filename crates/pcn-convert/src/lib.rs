@@ -5,6 +5,7 @@
 
 pub mod cescacs;
 pub mod chess;
+mod chess_direct;
 mod common;
 pub mod xiangqi;
 

@@ -34,10 +34,10 @@ pub use model::{
 pub use piece::{Piece, Side};
 pub use read::{
     from_slice, from_slice_many, from_slice_many_with_warnings, from_slice_with_warnings, from_str,
-    from_value, validate,
+    from_value, is_date_time, validate,
 };
 pub use replay::{Position, ReplayOptions, Taken, replay, replay_with};
-pub use write::{to_string, to_string_pretty, to_value, write_to};
+pub use write::{to_string, to_string_pretty, to_value, write_to, write_to_with};
 
 impl<'de> serde::Deserialize<'de> for Game {
     /// Goes through the same two passes as [`from_str`]; the error message starts with

@@ -343,6 +343,14 @@ impl Game {
 impl Serialize for Game {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(None)?;
+        self.serialize_entries(&mut m)?;
+        m.end()
+    }
+}
+
+impl Game {
+    /// Every key of the document, in the order [`Game`]'s `Serialize` writes them.
+    pub(crate) fn serialize_entries<M: SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
         if let Some(v) = &self.started_at {
             m.serialize_entry("started_at", v)?;
         }
@@ -363,6 +371,23 @@ impl Serialize for Game {
         for (k, v) in &self.extensions {
             m.serialize_entry(k, v)?;
         }
+        Ok(())
+    }
+}
+
+/// A document followed by one more extension entry whose value is any `Serialize`
+/// type (see [`crate::write_to_with`]).
+pub(crate) struct WithTail<'a, T: ?Sized> {
+    pub(crate) game: &'a Game,
+    pub(crate) key: &'a str,
+    pub(crate) value: &'a T,
+}
+
+impl<T: Serialize + ?Sized> Serialize for WithTail<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        self.game.serialize_entries(&mut m)?;
+        m.serialize_entry(self.key, self.value)?;
         m.end()
     }
 }

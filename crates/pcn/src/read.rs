@@ -213,9 +213,15 @@ fn string(v: &Raw, path: &JsonPath) -> R<String> {
     }
 }
 
-/// `YYYY-MM-DDThh:mm:ss[.f+][Z|±hh:mm]`. The offset is optional because Part C writes
-/// PGN dates without a known zone as local time; everything else is checked strictly.
-pub(crate) fn is_date_time(s: &str) -> bool {
+/// Whether `s` is a `started_at` the reader accepts: `YYYY-MM-DDThh:mm:ss[.f+][Z|±hh:mm]`.
+/// The offset is optional because Part C writes PGN dates without a known zone as
+/// local time; everything else is checked strictly.
+///
+/// ```
+/// assert!(pcn::is_date_time("2024-01-02T10:00:00Z"));
+/// assert!(!pcn::is_date_time("2024-13-02T10:00:00"));
+/// ```
+pub fn is_date_time(s: &str) -> bool {
     let b = s.as_bytes();
     let num = |r: std::ops::Range<usize>, lo: u32, hi: u32| -> bool {
         b.get(r.clone())

@@ -1,6 +1,7 @@
 //! Deterministic writers.
 
-use crate::model::Game;
+use crate::error::{JsonPath, ReadError, Reason, Segment};
+use crate::model::{Game, WithTail};
 use serde_json::Value;
 
 /// The document as a `serde_json::Value`, keys in the seed's order.
@@ -34,6 +35,50 @@ pub fn write_to(g: &Game, out: &mut Vec<u8>) {
         out.truncate(start);
     }
     out.extend_from_slice(to_value(g).to_string().as_bytes());
+}
+
+/// Appends the compact JSON of `g` with one more extension entry, `key: value`, after
+/// its own extension keys: the bytes [`write_to`] appends for the document whose
+/// `extensions` end with `key` holding `serde_json::to_value(value)`, but the value is
+/// serialised straight into `out`. A converter thus writes a large extension block
+/// from its own typed model, with no `serde_json::Value` tree built and dropped per
+/// document.
+///
+/// `key` must be an extension key (see [`crate::from_str`]) that `g.extensions` does
+/// not hold, and `value` must serialise to JSON (string map keys): otherwise nothing
+/// is appended and the error says why (for a bad key, in the words of the
+/// [`ReadError`] a reader would give).
+pub fn write_to_with<T: serde::Serialize + ?Sized>(
+    g: &Game,
+    key: &str,
+    value: &T,
+    out: &mut Vec<u8>,
+) -> serde_json::Result<()> {
+    use serde::ser::Error;
+    let refuse = |reason: Reason| {
+        let at = JsonPath(vec![Segment::Key(key.to_owned())]);
+        serde_json::Error::custom(ReadError::new(&at, reason))
+    };
+    if !crate::read::is_extension_key(key) {
+        return Err(refuse(Reason::BadExtensionKey(key.to_owned())));
+    }
+    if g.extensions.contains_key(key) {
+        return Err(refuse(Reason::DuplicateKey(key.to_owned())));
+    }
+    let start = out.len();
+    let doc = WithTail {
+        game: g,
+        key,
+        value,
+    };
+    let written = if may_repeat_key(g) {
+        // As in `write_to`: `Value`'s maps keep one entry per key.
+        serde_json::to_value(&doc).and_then(|v| serde_json::to_writer(&mut *out, &v))
+    } else {
+        out.reserve(1024 + 24 * g.previous_moves.len());
+        serde_json::to_writer(&mut *out, &doc)
+    };
+    written.inspect_err(|_| out.truncate(start))
 }
 
 /// Whether some map of the document would be given the same key twice by `Serialize`.

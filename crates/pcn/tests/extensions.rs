@@ -75,3 +75,42 @@ fn status_table_of_a5() {
         assert_eq!(pcn::to_string(&g), text);
     }
 }
+
+#[test]
+fn a_typed_extension_block_is_written_as_its_value_would_be() {
+    // `write_to_with` streams one more extension from any `Serialize` value: the bytes
+    // are those of the document holding that value as a `serde_json::Value`.
+    #[derive(serde::Serialize)]
+    struct Block<'a> {
+        edition: &'a str,
+        plies: Vec<u32>,
+        note: Option<&'a str>,
+    }
+    let block = Block {
+        edition: "conv-1",
+        plies: vec![0, 3],
+        note: Some("tab\there \"quoted\""),
+    };
+    let text = r#"{"over?":false,"...result?":null,"starting_position":[["w:k",null],[null,"W:K"]],
+        "previous_moves":[[[0,"shift",1]]],"...first_to_move":"top"}"#;
+    let g = pcn::from_str(text).unwrap();
+    let mut out = b"prefix".to_vec();
+    pcn::write_to_with(&g, "...pgn", &block, &mut out).unwrap();
+    let mut with_value = g.clone();
+    with_value
+        .extensions
+        .insert("...pgn".into(), serde_json::to_value(&block).unwrap());
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        format!("prefix{}", pcn::to_string(&with_value))
+    );
+
+    // A key that is not an extension, or one the document holds, is refused and
+    // nothing is written.
+    let mut out = b"kept".to_vec();
+    let e = pcn::write_to_with(&g, "previous_moves", &block, &mut out).unwrap_err();
+    assert!(e.to_string().contains("extension keys start with"), "{e}");
+    let e = pcn::write_to_with(&g, "...first_to_move", &block, &mut out).unwrap_err();
+    assert!(e.to_string().contains("duplicate key"), "{e}");
+    assert_eq!(out, b"kept");
+}

@@ -1,0 +1,436 @@
+//! PGN text straight to a PCN document, for the games whose conversion needs nothing
+//! but the main line: one pass of the PGN reader, each move resolved, played and
+//! written as JSON as it is read, with no game model, no export SAN and no check
+//! marker computed (PCN carries neither).
+//!
+//! The document is byte for byte the one [`crate::chess::to_pcn`] makes of the game
+//! `chess-pgn`'s model reader builds (a differential test holds the two paths to that
+//! on every game of the test corpora). Whatever would make that reader say something
+//! (a warning or an error), and whatever this path does not write itself (variations,
+//! null moves, a FEN or variant start, tags the reader renames), makes it decline:
+//! the caller then takes the model path, which reports and carries all of it.
+
+use chess_pgn::cozy_chess::{Board, Move, Piece};
+use chess_pgn::model::{Eval, MAX_GAME_NODES, parse_commands};
+use chess_pgn::{Control, Outcome, PgnReader, Pos, Problem, SanPlus, Skip, Visitor};
+use serde::Serialize;
+
+use crate::chess::{EvalOut, board_of, encode, flat, outcome_status};
+use crate::common::{self, EDITION, PCN_EDITION};
+
+/// Appends the compact PCN document of the one PGN game in `pgn` to `out` and returns
+/// true, or returns false with `out` as it was when the game needs the model path
+/// (see the module documentation): then `chess_pgn::Games` and
+/// [`crate::chess::to_pcn`] convert it, with every diagnostic.
+pub fn write_pcn_from_pgn(pgn: &[u8], out: &mut Vec<u8>) -> bool {
+    // The reader's buffer is kept by the thread from one game to the next (a fresh,
+    // zeroed one per game cost more than reading a typical game).
+    thread_local! {
+        static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let start = out.len();
+    let mut reader = PgnReader::with_buffer(pgn, BUFFER.take(), pgn.len() + 1);
+    let mut w = Direct::new(out);
+    let ok = matches!(reader.read_game(&mut w), Ok(Some(true)))
+        // A second game in the bytes: the model path reports the disagreement.
+        && matches!(reader.read_game(&mut Decline), Ok(None));
+    let buffer = reader.into_buffer();
+    // A huge game's buffer is not kept for the games after it.
+    if buffer.len() <= 1 << 20 {
+        BUFFER.set(buffer);
+    }
+    if !ok {
+        out.truncate(start);
+    }
+    ok
+}
+
+/// A visitor for the look-ahead after the game: any game at all makes the caller
+/// decline.
+struct Decline;
+
+impl Visitor for Decline {
+    type Output = ();
+    fn end_headers(&mut self) -> Skip {
+        Skip(true)
+    }
+    fn end_game(&mut self) {}
+}
+
+/// What a move of the main line carries beside itself (`...pgn` annotations).
+#[derive(Default)]
+struct Pending {
+    ply: usize,
+    nags: Vec<u8>,
+    after: Vec<String>,
+    clock: Option<f64>,
+    eval: Option<Eval>,
+}
+
+struct Direct<'o> {
+    out: &'o mut Vec<u8>,
+    /// False once the game needs the model path.
+    ok: bool,
+    tags: Vec<(String, String)>,
+    board: Board,
+    /// Moves, when the header could not be written before them (no `Result` tag to
+    /// take the status from).
+    moves: Vec<u8>,
+    /// The header is written: moves go straight into `out`.
+    direct: bool,
+    plies: usize,
+    nodes: usize,
+    game_comments: Vec<String>,
+    final_comments: Vec<String>,
+    annotations: Vec<u8>,
+    /// The annotation of the last move read (once a move was read: `plies > 0`).
+    pending: Pending,
+    outcome: Option<Outcome>,
+}
+
+/// The standard start as PCN (written by the model path's own function, once).
+fn start_json() -> &'static str {
+    static START: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    START.get_or_init(|| serde_json::to_string(&board_of(&Board::default())).unwrap_or_default())
+}
+
+fn json<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
+    // Strings, integers, floats and maps with string keys always serialise.
+    let _ = serde_json::to_writer(&mut *out, v);
+}
+
+fn text(out: &mut Vec<u8>, s: &str) {
+    common::json::string(out, s);
+}
+
+fn strings(out: &mut Vec<u8>, v: &[String]) {
+    for (i, s) in v.iter().enumerate() {
+        out.push(if i == 0 { b'[' } else { b',' });
+        text(out, s);
+    }
+    out.push(b']');
+}
+
+fn push_index(out: &mut Vec<u8>, n: usize) {
+    if n >= 10 {
+        out.push(b'0' + (n / 10) as u8);
+    }
+    out.push(b'0' + (n % 10) as u8);
+}
+
+impl<'o> Direct<'o> {
+    fn new(out: &'o mut Vec<u8>) -> Direct<'o> {
+        Direct {
+            out,
+            ok: true,
+            tags: Vec::new(),
+            board: Board::default(),
+            moves: Vec::new(),
+            direct: false,
+            plies: 0,
+            nodes: 0,
+            game_comments: Vec::new(),
+            final_comments: Vec::new(),
+            annotations: Vec::new(),
+            pending: Pending::default(),
+            outcome: None,
+        }
+    }
+
+    /// Counts a move, comment or variation against the model's cap.
+    fn node(&mut self) {
+        self.nodes += 1;
+        if self.nodes > MAX_GAME_NODES {
+            self.ok = false;
+        }
+    }
+
+    /// Writes the pending move's annotation, if it has any.
+    fn flush(&mut self) {
+        let p = &mut self.pending;
+        if p.nags.is_empty() && p.after.is_empty() && p.clock.is_none() && p.eval.is_none() {
+            return;
+        }
+        let a = &mut self.annotations;
+        a.push(if a.is_empty() { b'[' } else { b',' });
+        a.extend_from_slice(b"{\"ply\":");
+        json(a, &p.ply);
+        if !p.nags.is_empty() {
+            a.extend_from_slice(b",\"nags\":");
+            json(a, &p.nags);
+        }
+        if !p.after.is_empty() {
+            a.extend_from_slice(b",\"after\":[");
+            for (i, c) in p.after.iter().enumerate() {
+                if i > 0 {
+                    a.push(b',');
+                }
+                a.extend_from_slice(b"{\"comment\":");
+                json(a, c);
+                a.push(b'}');
+            }
+            a.push(b']');
+        }
+        if let Some(c) = p.clock {
+            a.extend_from_slice(b",\"clock\":");
+            json(a, &c);
+        }
+        if let Some(e) = p.eval {
+            a.extend_from_slice(b",\"eval\":");
+            json(a, &EvalOut(e));
+        }
+        a.push(b'}');
+        p.nags.clear();
+        p.after.clear();
+        p.clock = None;
+        p.eval = None;
+    }
+
+    /// The move's actions, as `encode` makes them; the plain shift and capture are
+    /// written without building the action list.
+    fn write_move(&mut self, mv: Move) {
+        let b = &self.board;
+        let mover = b.piece_on(mv.from);
+        let target = b.piece_on(mv.to);
+        let castles = mover == Some(Piece::King) && b.color_on(mv.to) == Some(b.side_to_move());
+        let en_passant =
+            mover == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && target.is_none();
+        let m = if self.direct {
+            &mut *self.out
+        } else {
+            &mut self.moves
+        };
+        m.push(if self.plies == 0 { b'[' } else { b',' });
+        if castles || en_passant || mv.promotion.is_some() {
+            json(m, &encode(b, mv));
+            return;
+        }
+        m.extend_from_slice(b"[[");
+        push_index(m, flat(mv.from));
+        m.extend_from_slice(if target.is_some() {
+            b",\"remove\","
+        } else {
+            b",\"shift\","
+        });
+        push_index(m, flat(mv.to));
+        m.extend_from_slice(b"]]");
+    }
+
+    fn tag_value(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The document up to `"previous_moves":`, in the order `pcn::write_to_with`
+    /// writes the model path's.
+    fn header(&mut self, outcome: Outcome) {
+        let refs: Vec<(&str, &str)> = self
+            .tags
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        let started_at = common::started_at(&refs);
+        let out = &mut *self.out;
+        out.push(b'{');
+        if let Some(s) = &started_at {
+            out.extend_from_slice(b"\"started_at\":");
+            text(out, s);
+            out.push(b',');
+        }
+        for (key, name) in [("topside_player", "Black"), ("bottomside_player", "White")] {
+            if let Some(v) = self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v) {
+                text(out, key);
+                out.push(b':');
+                text(out, v);
+                out.push(b',');
+            }
+        }
+        let (over, result) = outcome_status(outcome).keys();
+        out.extend_from_slice(if over {
+            b"\"over?\":true,\"...result?\":"
+        } else {
+            b"\"over?\":false,\"...result?\":"
+        });
+        out.extend_from_slice(match result {
+            None => b"null",
+            Some(true) => b"true",
+            Some(false) => b"false",
+        });
+        out.extend_from_slice(b",\"starting_position\":");
+        out.extend_from_slice(start_json().as_bytes());
+        out.extend_from_slice(b",\"previous_moves\":");
+    }
+
+    /// The rest of the document, once the game is read.
+    fn finish(&mut self) {
+        self.flush();
+        let Some(outcome) = self.outcome else {
+            self.ok = false;
+            return;
+        };
+        if !self.direct {
+            self.header(outcome);
+            self.out.extend_from_slice(&self.moves);
+        }
+        let out = &mut *self.out;
+        out.extend_from_slice(if self.plies == 0 { b"[]" } else { b"]" });
+        out.extend_from_slice(b",\"...pcn_edition\":");
+        text(out, PCN_EDITION);
+        out.extend_from_slice(b",\"...pgn\":{\"edition\":");
+        text(out, EDITION);
+        out.extend_from_slice(b",\"tags\":");
+        for (i, (n, v)) in self.tags.iter().enumerate() {
+            out.extend_from_slice(if i == 0 { b"[[" } else { b",[" });
+            text(out, n);
+            out.push(b',');
+            text(out, v);
+            out.push(b']');
+        }
+        out.extend_from_slice(if self.tags.is_empty() { b"[]" } else { b"]" });
+        if !self.game_comments.is_empty() {
+            out.extend_from_slice(b",\"game_comment\":");
+            strings(out, &self.game_comments);
+        }
+        if !self.annotations.is_empty() {
+            out.extend_from_slice(b",\"annotations\":");
+            out.extend_from_slice(&self.annotations);
+            out.push(b']');
+        }
+        if !self.final_comments.is_empty() {
+            out.extend_from_slice(b",\"termination_comment\":");
+            strings(out, &self.final_comments);
+        }
+        out.extend_from_slice(b",\"result_token\":");
+        text(out, outcome.as_str());
+        out.extend_from_slice(b",\"source_notation\":\"SAN\"}}");
+    }
+}
+
+impl Visitor for Direct<'_> {
+    /// Whether the document was written.
+    type Output = bool;
+
+    fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, _at: Pos) {
+        let name = chess_pgn::text::decode(name).into_owned();
+        let value = chess_pgn::text::tag_value(value, escaped);
+        const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
+        // The model reader rewrites these (with a warning) or reads a start position
+        // or a variant from them.
+        let special = ["FEN", "SetUp", "Variant"]
+            .iter()
+            .any(|s| s.eq_ignore_ascii_case(&name));
+        let renamed = chess_pgn::writer::STR
+            .iter()
+            .any(|s| s.eq_ignore_ascii_case(&name) && *s != name);
+        if special || renamed || value.contains(BREAKS) || self.tag_value(&name).is_some() {
+            self.ok = false;
+        }
+        self.tags.push((name, value));
+    }
+
+    fn end_headers(&mut self) -> Skip {
+        Skip(!self.ok)
+    }
+
+    fn begin_movetext(&mut self) {
+        // The status comes from the result marker, which must equal the `Result` tag
+        // (else the game declines): with the tag, the header goes out before the moves.
+        if let Some(o) = self
+            .tag_value("Result")
+            .and_then(|r| Outcome::parse(r.trim().as_bytes()))
+            && self.ok
+        {
+            self.header(o);
+            self.direct = true;
+        }
+    }
+
+    fn san(&mut self, san: SanPlus, _raw: &[u8], _at: Pos) -> Control {
+        self.node();
+        if !self.ok || self.outcome.is_some() {
+            self.ok = false;
+            return Control::SkipMovetext;
+        }
+        // Null moves, illegal and ambiguous moves: the model path.
+        let Ok(mv) = san.san.to_move(&self.board) else {
+            self.ok = false;
+            return Control::SkipMovetext;
+        };
+        self.flush();
+        self.write_move(mv);
+        self.board.play_unchecked(mv);
+        self.pending.ply = self.plies;
+        if let Some(g) = san.glyph {
+            self.pending.nags.push(g);
+        }
+        self.plies += 1;
+        Control::Continue
+    }
+
+    fn nag(&mut self, nag: u8, _at: Pos) {
+        if self.plies > 0 && nag != 0 && self.outcome.is_none() {
+            self.pending.nags.push(nag);
+        } else {
+            // `$0`, or a NAG before any move: the model path drops it with a warning.
+            self.ok = false;
+        }
+    }
+
+    fn comment(&mut self, raw: &[u8], _at: Pos) {
+        self.node();
+        let text = chess_pgn::text::comment(raw);
+        if self.outcome.is_some() {
+            self.final_comments.push(text);
+            return;
+        }
+        if self.plies == 0 {
+            self.game_comments.push(text);
+            return;
+        }
+        let p = &mut self.pending;
+        let (clock, eval) = parse_commands(&text);
+        if clock.is_some() {
+            p.clock = clock;
+        }
+        if eval.is_some() {
+            p.eval = eval;
+        }
+        p.after.push(text);
+    }
+
+    fn begin_variation(&mut self, _at: Pos) -> Skip {
+        self.ok = false;
+        Skip(true)
+    }
+
+    fn outcome(&mut self, outcome: Outcome, _at: Pos) {
+        let tag = self
+            .tag_value("Result")
+            .and_then(|r| Outcome::parse(r.trim().as_bytes()));
+        if tag.is_some_and(|t| t != outcome) {
+            self.ok = false;
+        }
+        self.outcome = Some(outcome);
+    }
+
+    fn problem(&mut self, _problem: Problem, _text: &[u8], _at: Pos) {
+        self.ok = false;
+    }
+
+    fn escape(&mut self, _text: &[u8], _at: Pos) {
+        self.ok = false;
+    }
+
+    fn ignored(&mut self, _text: &[u8], _at: Pos) {
+        self.ok = false;
+    }
+
+    fn end_game(&mut self) -> bool {
+        if self.ok {
+            self.finish();
+        }
+        self.ok
+    }
+}
