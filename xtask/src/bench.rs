@@ -472,6 +472,18 @@ fn cli_rows(
         mib(pgn_replay),
         mib(pgn_check) / mib(pgn_replay)
     );
+    // The same library replay as a process (start-up and file reading counted, as for
+    // `check`), measured by the same clock: the in-process row above runs warm, from
+    // memory, and its clock differs.
+    match library_replay_process(pgn_path, rounds) {
+        Ok(lib) => println!(
+            "| `check -j1` classic PGN | {:.1} MiB/s | chess-pgn library replay (process, `throughput FILE replay`) {:.1} MiB/s | {:.2} (target >= 0.8) |",
+            mib(pgn_check),
+            mib(lib),
+            lib / pgn_check
+        ),
+        Err(e) => println!("| `check -j1` classic PGN | | library replay process: {e} | |"),
+    }
     match peer_replay(pgn_path, rounds) {
         Ok(peer) => println!(
             "| `check -j1` classic PGN | {:.1} MiB/s | pgn-reader + shakmaty replay (process) {:.1} MiB/s | {:.2} (target >= 1) |",
@@ -502,6 +514,28 @@ fn cli_rows(
     }
     let _ = std::fs::remove_file(&out);
     Ok(())
+}
+
+/// Best CPU seconds of the chess-pgn library replaying `pgn` in a process of its own
+/// (the crate's `throughput` example, built here).
+fn library_replay_process(pgn: &Path, rounds: u32) -> Result<f64, String> {
+    let status = cargo()
+        .args([
+            "build",
+            "--release",
+            "-q",
+            "-p",
+            "chess-pgn",
+            "--example",
+            "throughput",
+        ])
+        .status()
+        .map_err(|e| format!("cannot build the example: {e}"))?;
+    if !status.success() {
+        return Err("building chess-pgn's throughput example failed".into());
+    }
+    let bin = crate::release_dir().join("examples/throughput");
+    child_cpu(rounds, &format!("{} {} replay", quote(&bin), quote(pgn)))
 }
 
 /// Best CPU seconds of pgn-reader + shakmaty replaying `pgn` (`peers/pgn-reader-bench`,

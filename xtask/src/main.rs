@@ -114,6 +114,11 @@ pub fn build_cli() -> Result<PathBuf, String> {
     if !status.success() {
         return Err("building cescacs-cli failed".into());
     }
+    Ok(release_dir().join("cescacs"))
+}
+
+/// Where `cargo build --release` puts binaries (`CARGO_TARGET_DIR` respected).
+pub fn release_dir() -> PathBuf {
     let target = std::env::var("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|_| root().join("target"));
@@ -122,5 +127,5 @@ pub fn build_cli() -> Result<PathBuf, String> {
     } else {
         root().join(target)
     };
-    Ok(target.join("release/cescacs"))
+    target.join("release")
 }
