@@ -221,17 +221,7 @@ impl<R: Read> PgnReader<R> {
     /// buffer grows when a token needs it). For a game already in memory, its length
     /// plus one reads it in one go without zeroing a full-size buffer per game.
     pub fn with_capacity(inner: R, capacity: usize) -> PgnReader<R> {
-        PgnReader {
-            inner,
-            buf: vec![0; capacity.clamp(64, MAX_TOKEN)],
-            start: 0,
-            end: 0,
-            base: 0,
-            eof: false,
-            tok: Tokenizer::new(),
-            name: Vec::new(),
-            games: 0,
-        }
+        PgnReader::with_buffer(inner, Vec::new(), capacity)
     }
 
     /// Reads from `inner` into `buffer`, a buffer a former reader gave back

@@ -609,18 +609,8 @@ fn write_document(game: &Game, main: &[Move], out: &mut Vec<u8>) -> Result<(), C
             out.push(b',');
         }
     }
-    let (over, result) = status.keys();
-    out.extend_from_slice(if over {
-        b"\"over?\":true,\"...result?\":"
-    } else {
-        b"\"over?\":false,\"...result?\":"
-    });
-    out.extend_from_slice(match result {
-        None => b"null",
-        Some(true) => b"true",
-        Some(false) => b"false",
-    });
-    out.extend_from_slice(b",\"starting_position\":");
+    json::status(out, status);
+    out.extend_from_slice(b"\"starting_position\":");
     write_board(&start, game.start_tlpd().is_none(), out);
     out.extend_from_slice(b",\"previous_moves\":");
     // The main line's items go to a buffer the thread keeps: a fresh one per game (some

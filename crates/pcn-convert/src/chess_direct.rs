@@ -247,18 +247,8 @@ impl<'o> Direct<'o> {
                 out.push(b',');
             }
         }
-        let (over, result) = outcome_status(outcome).keys();
-        out.extend_from_slice(if over {
-            b"\"over?\":true,\"...result?\":"
-        } else {
-            b"\"over?\":false,\"...result?\":"
-        });
-        out.extend_from_slice(match result {
-            None => b"null",
-            Some(true) => b"true",
-            Some(false) => b"false",
-        });
-        out.extend_from_slice(b",\"starting_position\":");
+        common::json::status(out, outcome_status(outcome));
+        out.extend_from_slice(b"\"starting_position\":");
         out.extend_from_slice(start_json().as_bytes());
         out.extend_from_slice(b",\"previous_moves\":");
     }

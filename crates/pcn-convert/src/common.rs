@@ -252,6 +252,22 @@ pub(crate) mod json {
         }
     }
 
+    /// The `"over?"` and `"...result?"` members of a status (`pcn::Status::keys`),
+    /// each followed by a comma.
+    pub(crate) fn status(out: &mut Vec<u8>, status: pcn::Status) {
+        let (over, result) = status.keys();
+        out.extend_from_slice(if over {
+            b"\"over?\":true,\"...result?\":"
+        } else {
+            b"\"over?\":false,\"...result?\":"
+        });
+        out.extend_from_slice(match result {
+            None => b"null,",
+            Some(true) => b"true,",
+            Some(false) => b"false,",
+        });
+    }
+
     /// Closes an array whose elements `items` holds (`[` before the first, `,`
     /// between): `[]` when it has none.
     pub(crate) fn close(out: &mut Vec<u8>, items: &[u8]) {
