@@ -126,10 +126,18 @@ impl LetterTable {
 
     /// The glyph written in movetext for a man of `side`.
     pub fn glyph(&self, kind: PieceKind, side: Side) -> String {
+        let mut s = String::new();
+        self.push_glyph(&mut s, kind, side);
+        s
+    }
+
+    /// [`LetterTable::glyph`] appended to `s` (no allocation of its own: writers call
+    /// it for nearly every move).
+    pub fn push_glyph(&self, s: &mut String, kind: PieceKind, side: Side) {
         if self.fan {
-            kind.fan(side).to_string()
+            s.push_str(kind.fan(side));
         } else {
-            self.letter(kind).to_string()
+            s.push(self.letter(kind));
         }
     }
 

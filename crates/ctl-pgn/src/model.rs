@@ -276,6 +276,13 @@ impl MoveToken {
     /// colour-specific, the captured man being of the other colour).
     pub fn render(&self, letters: &LetterTable, side: Side) -> String {
         let mut s = String::new();
+        self.render_into(letters, side, &mut s);
+        s
+    }
+
+    /// [`MoveToken::render`] appended to `s`: no allocation but `s`'s own growth, for
+    /// writers that reuse one buffer move after move.
+    pub fn render_into(&self, letters: &LetterTable, side: Side, s: &mut String) {
         match self {
             MoveToken::Ordinary {
                 mover,
@@ -286,18 +293,18 @@ impl MoveToken {
                 promotion,
             } => {
                 if let Some(k) = mover {
-                    s.push_str(&letters.glyph(*k, side));
+                    letters.push_glyph(s, *k, side);
                 }
                 s.push_str(from);
                 s.push_str(sep.as_str());
                 if let Some(k) = captured {
-                    s.push_str(&letters.glyph(*k, side.opponent()));
+                    letters.push_glyph(s, *k, side.opponent());
                 }
                 s.push_str(to);
                 match promotion {
                     Some(Promotion::To(k)) => {
                         s.push('=');
-                        s.push_str(&letters.glyph(*k, side));
+                        letters.push_glyph(s, *k, side);
                     }
                     Some(Promotion::Awaiting) => s.push_str("=&"),
                     None => {}
@@ -306,7 +313,7 @@ impl MoveToken {
             MoveToken::ForcedPromotion { cell, piece } => {
                 s.push_str(cell);
                 s.push('=');
-                s.push_str(&letters.glyph(*piece, side));
+                letters.push_glyph(s, *piece, side);
             }
             MoveToken::Castling(c) => {
                 // FAN keeps the letter form (§7.2); only `T@R` changes the prefix (§7.6).
@@ -336,7 +343,6 @@ impl MoveToken {
                 }
             }
         }
-        s
     }
 }
 

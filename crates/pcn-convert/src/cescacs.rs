@@ -392,6 +392,7 @@ fn write_line(
     let keep_before = line.items.iter().any(|it| matches!(it, Item::Variation(_)));
     let mut ply = 0;
     let mut token = String::new();
+    let standard = ctl_pgn::LetterTable::standard();
     for (i, it) in line.items.iter().enumerate() {
         items.push(if i == 0 { b'[' } else { b',' });
         match it {
@@ -401,8 +402,11 @@ fn write_line(
                 items.push(b'}');
             }
             Item::Move(m) => {
-                // The token's standard text, written once for both uses.
-                standard_token(&m.token, &mut token);
+                // The token's standard text (`MoveToken::to_standard`), written once for
+                // both uses into a reused buffer.
+                token.clear();
+                m.token
+                    .render_into(&standard, ctl_pgn::Side::White, &mut token);
                 let known_mv = known.get(ply).copied();
                 if known_mv.is_none_or(|mv| keep_before || mv.kind() == MoveKind::Castling) {
                     // Catch up: the moves skipped so far are all known ones (empty
@@ -458,41 +462,6 @@ fn write_line(
         }
     }
     Ok(())
-}
-
-/// `token.to_standard()` into `s` (cleared first), without the allocations of the
-/// letter table's glyph strings for an ordinary move (nearly every move).
-fn standard_token(token: &ctl_pgn::MoveToken, s: &mut String) {
-    s.clear();
-    let ctl_pgn::MoveToken::Ordinary {
-        mover,
-        from,
-        sep,
-        captured,
-        to,
-        promotion,
-    } = token
-    else {
-        s.push_str(&token.to_standard());
-        return;
-    };
-    if let Some(k) = mover {
-        s.push(k.standard_letter());
-    }
-    s.push_str(from);
-    s.push_str(sep.as_str());
-    if let Some(k) = captured {
-        s.push(k.standard_letter());
-    }
-    s.push_str(to);
-    match promotion {
-        Some(ctl_pgn::Promotion::To(k)) => {
-            s.push('=');
-            s.push(k.standard_letter());
-        }
-        Some(ctl_pgn::Promotion::Awaiting) => s.push_str("=&"),
-        None => {}
-    }
 }
 
 /// The initial position (built once: `Position::initial` sets a whole board up).
@@ -1097,40 +1066,6 @@ pub fn final_position(game: &Game) -> Result<Position, ConvertError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn standard_tokens_are_the_model_s_own() {
-        // Every half-move (variations included) of every CTL-PGN file of the test
-        // corpora: `standard_token` writes what `MoveToken::to_standard` writes.
-        fn walk(line: &Line, s: &mut String, n: &mut usize) {
-            for it in &line.items {
-                match it {
-                    Item::Move(m) => {
-                        standard_token(&m.token, s);
-                        assert_eq!(*s, m.token.to_standard());
-                        *n += 1;
-                    }
-                    Item::Variation(v) => walk(&v.line, s, n),
-                    Item::Comment(_) => {}
-                }
-            }
-        }
-        let mut files = test_support::files_with_extension(&test_support::testdata(), "ctl-pgn");
-        files.extend(test_support::files_with_extension(
-            &test_support::shared("corpus/cescacs-real"),
-            "ctl-pgn",
-        ));
-        let (mut s, mut n) = (String::new(), 0);
-        for f in files {
-            let text = std::fs::read_to_string(&f).unwrap_or_default();
-            for r in ctl_pgn::read_str("", &text) {
-                if let Some(g) = &r.game {
-                    walk(&g.main, &mut s, &mut n);
-                }
-            }
-        }
-        assert!(n > 4000, "{n} half-moves");
-    }
 
     #[test]
     fn flat_order_is_spec_c4() {
