@@ -366,27 +366,34 @@ impl Converter {
         {
             return outcome;
         }
-        if self.to.is_none() && self.from == Format::Pgn && game.problem.is_none() {
+        let mut outcome = if self.to.is_none() && self.from == Format::Pgn && game.problem.is_none()
+        {
             // Checking classic PGN needs no game model: the same diagnostics without
             // building it (see `chess::check`).
-            let mut diagnostics = chess::check(game);
-            if self.options.strict {
-                for d in &mut diagnostics {
-                    d.severity = Severity::Error;
-                }
-            }
-            return GameOutcome {
+            GameOutcome {
                 output: Vec::new(),
-                diagnostics,
-            };
-        }
-        if self.from == Format::Pgn
+                diagnostics: chess::check(game),
+            }
+        } else if self.from == Format::Pgn
             && self.to == Some(Format::Pcn)
             && self.options.strip.is_empty()
             && let Some(outcome) = record::direct_pcn(game)
         {
-            return outcome;
+            outcome
+        } else {
+            self.through_records(game)
+        };
+        if self.options.strict {
+            for d in &mut outcome.diagnostics {
+                d.severity = Severity::Error;
+            }
         }
+        outcome
+    }
+
+    /// [`Converter::convert`] through the game model: read every record of `game`,
+    /// write those without errors.
+    fn through_records(&self, game: &RawGame) -> GameOutcome {
         let records = Record::read_all_with(self.from, game, &self.options);
         let mut outcome = GameOutcome::default();
         let mut outputs = Vec::new();
@@ -411,11 +418,6 @@ impl Converter {
                 for d in &mut outcome.diagnostics[start..] {
                     d.message.insert_str(0, prefix);
                 }
-            }
-        }
-        if self.options.strict {
-            for d in &mut outcome.diagnostics {
-                d.severity = Severity::Error;
             }
         }
         // Several outputs come from one PCN input holding several documents.
