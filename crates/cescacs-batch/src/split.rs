@@ -510,10 +510,9 @@ fn tags_end(line: &[u8], encoding: TextEncoding) -> Option<usize> {
     // The usual tag line (`[Name "value"]`, one per line) starts with `[` and has one
     // `]`, its last non-blank byte: whether the tag closes there or never does,
     // nothing follows it.
-    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
-    if let Some(last) = line.iter().rposition(|b| !blank(b))
+    if let Some(last) = line.iter().rposition(|b| !is_blank(b))
         && line[last] == b']'
-        && line.iter().find(|b| !blank(b)) == Some(&b'[')
+        && line.iter().find(|b| !is_blank(b)) == Some(&b'[')
         && !line[..last].contains(&b']')
     {
         return None;
@@ -525,7 +524,7 @@ fn tags_end(line: &[u8], encoding: TextEncoding) -> Option<usize> {
 fn tags_end_scan(line: &[u8], encoding: TextEncoding) -> Option<usize> {
     let mut i = 0;
     loop {
-        while i < line.len() && matches!(line[i], b' ' | b'\t' | b'\r' | b'\n') {
+        while line.get(i).is_some_and(is_blank) {
             i += 1;
         }
         if line[i..].starts_with(b"\xEF\xBB\xBF") {
@@ -658,6 +657,7 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> (usize, u64, bool) {
     (end, lines, movetext)
 }
 
+/// The blanks that end a PGN token (the lexer's and every line test's).
 fn is_blank(b: &u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
@@ -1361,11 +1361,9 @@ fn fill<R: BufRead>(reader: &mut R) -> io::Result<&[u8]> {
     reader.fill_buf()
 }
 
-fn trim_start(mut s: &[u8]) -> &[u8] {
-    while let [b' ' | b'\t' | b'\r' | b'\n', rest @ ..] = s {
-        s = rest;
-    }
-    s
+fn trim_start(s: &[u8]) -> &[u8] {
+    let k = s.iter().position(|b| !is_blank(b)).unwrap_or(s.len());
+    &s[k..]
 }
 
 #[cfg(test)]
