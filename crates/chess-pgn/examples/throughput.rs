@@ -1,11 +1,13 @@
 //! Throughput of chess-pgn on one PGN file, in the output format shared with the
 //! benchmark peers (`peers/run-chess-bench.sh` parses it).
 //!
-//! cargo run --release -p chess-pgn --example throughput -- <file.pgn> parse|replay
+//! cargo run --release -p chess-pgn --example throughput -- <file.pgn> parse|replay|check
 //!
 //! `parse`: tokens, tags and SAN parsed for every game, variations skipped (as the
 //! pgn-reader peer does by default). `replay`: additionally every main-line move
-//! resolved against the legal moves and played on cozy-chess.
+//! resolved against the legal moves and played on cozy-chess. `check`: what
+//! `cescacs check` runs on each game, the model builder with keeping switched off
+//! (variations and tags checked too), over the whole file without the batch engine.
 
 use std::fs::File;
 use std::time::Instant;
@@ -24,8 +26,8 @@ impl Visitor for Count {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 3 || !matches!(args[2].as_str(), "parse" | "replay") {
-        eprintln!("usage: throughput <file.pgn> parse|replay");
+    if args.len() != 3 || !matches!(args[2].as_str(), "parse" | "replay" | "check") {
+        eprintln!("usage: throughput <file.pgn> parse|replay|check");
         std::process::exit(2);
     }
     let path = &args[1];
@@ -37,6 +39,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args[2] == "parse" {
         while reader.read_game(&mut Count)?.is_some() {
             games += 1;
+        }
+    } else if args[2] == "check" {
+        let mut b = chess_pgn::GameBuilder::check_only();
+        while let Some(g) = reader.read_game(&mut b)? {
+            games += 1;
+            errors += u64::from(g.is_err());
         }
     } else {
         let mut r = Replayer::default();
