@@ -401,13 +401,16 @@ where
 /// the run goes on with the next input. The run stops early only when the sink cannot
 /// be written, or when [`Options::stop`] is raised (then [`Summary::interrupted`] is set
 /// and the footer is not written).
+///
+/// With [`Options::jobs`] = 1 everything runs on the calling thread, one game at a
+/// time; otherwise reading, processing and writing are three pipelined stages.
 pub fn run_streaming<W, F, D, P>(
     inputs: Vec<Input>,
     options: &Options,
     sink: &mut W,
     process: F,
-    mut on_diagnostic: D,
-    mut progress: P,
+    on_diagnostic: D,
+    progress: P,
 ) -> Result<Summary, RunError>
 where
     W: Write,
@@ -421,39 +424,29 @@ where
             reason: format!("at most {MAX_JOBS} worker threads are allowed"),
         });
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs)
-        .build()
-        .map_err(|e| RunError::Pool {
-            jobs: options.jobs,
-            reason: e.to_string(),
-        })?;
     let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
     let total_bytes = inputs.iter().map(|i| i.size).sum::<Option<u64>>();
-    let mut summary = Summary {
-        files: inputs.len(),
-        ..Summary::default()
+    let mut delivery = Delivery {
+        options,
+        names: &names,
+        sink,
+        on_diagnostic,
+        progress,
+        summary: Summary {
+            files: inputs.len(),
+            ..Summary::default()
+        },
+        done: Progress {
+            games: 0,
+            bytes: 0,
+            total_bytes,
+        },
+        first_output: !options.leading_separator,
     };
-    let mut done = Progress {
-        games: 0,
-        bytes: 0,
-        total_bytes,
-    };
-    let mut first_output = !options.leading_separator;
-    sink.write_all(&options.header).map_err(RunError::Write)?;
-    let stopped = || {
-        options
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
-    };
-
-    // Two batches in flight: one being processed, one being read.
-    let (tx, rx) = mpsc::sync_channel::<Batch>(1);
-    // Three stages joined by bounded channels: the reader cuts games, a compute thread
-    // keeps the pool busy with the next batch, and this thread writes in input order, so
-    // the workers never wait for output to be written.
-    let (done_tx, done_rx) = mpsc::sync_channel::<(Batch, Vec<GameOutcome>)>(1);
+    delivery
+        .sink
+        .write_all(&options.header)
+        .map_err(RunError::Write)?;
     let handle = |game: &RawGame| match &game.problem {
         Some(problem) => {
             let (line, column, message) = problem.describe();
@@ -461,75 +454,15 @@ where
         }
         None => process(game),
     };
-    std::thread::scope(|scope| -> Result<(), RunError> {
-        let reader_options = options.clone();
-        scope.spawn(move || read_batches(inputs, &reader_options, &tx));
-        let (pool, handle) = (&pool, &handle);
-        scope.spawn(move || {
-            for batch in rx {
-                let outcomes: Vec<GameOutcome> = if options.jobs == 1 {
-                    batch.games.iter().map(handle).collect()
-                } else {
-                    pool.install(|| batch.games.par_iter().map(handle).collect())
-                };
-                if done_tx.send((batch, outcomes)).is_err() {
-                    return;
-                }
-            }
-        });
-        for (batch, outcomes) in done_rx {
-            for (game, outcome) in batch.games.iter().zip(outcomes) {
-                summary.games += 1;
-                let mut warned = false;
-                for d in outcome.diagnostics.iter() {
-                    match d.severity {
-                        Severity::Warning => {
-                            summary.warnings += 1;
-                            warned = true;
-                        }
-                        Severity::Error => summary.errors += 1,
-                    }
-                    on_diagnostic(&Diagnostic {
-                        severity: d.severity,
-                        file: names[batch.file].clone(),
-                        game: game.index,
-                        line: game.line + d.line.saturating_sub(1),
-                        // A record that starts mid-line (a JSON array element) shifts
-                        // the columns of its first line.
-                        column: if d.line <= 1 {
-                            d.column + game.column.saturating_sub(1)
-                        } else {
-                            d.column
-                        },
-                        byte_offset: game.offset,
-                        message: clip_message(&d.message),
-                    });
-                }
-                if outcome.is_bad() {
-                    summary.games_bad += 1;
-                    continue;
-                }
-                summary.games_with_warnings += warned as usize;
-                summary.games_converted += 1;
-                if !first_output {
-                    sink.write_all(&options.separator)
-                        .map_err(RunError::Write)?;
-                }
-                first_output = false;
-                sink.write_all(&outcome.output).map_err(RunError::Write)?;
-            }
-            done.games += batch.games.len();
-            done.bytes += batch.bytes;
-            progress(done);
-            if stopped() {
-                summary.interrupted = true;
-                // Dropping the receiver stops the other stages after their batch.
-                break;
-            }
-        }
-        Ok(())
-    })?;
-    if !summary.interrupted && stopped() {
+    if options.jobs == 1 {
+        run_sequential(inputs, &mut delivery, handle)?;
+    } else {
+        run_pipelined(inputs, &mut delivery, handle)?;
+    }
+    let Delivery {
+        mut summary, sink, ..
+    } = delivery;
+    if !summary.interrupted && options.stopped() {
         summary.interrupted = true;
     }
     if !summary.interrupted {
@@ -539,16 +472,190 @@ where
     Ok(summary)
 }
 
-/// The reader thread: cuts every input into games and sends them in bounded batches.
-fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Batch>) {
+/// One thread reads, processes and writes each game in turn. Against the pipeline it
+/// saves what the hand-over between threads costs: the games' bytes stay in this
+/// core's cache from the cut to the check, and each game's memory is freed before the
+/// next one is read, so the allocator hands the same warm memory out again instead of
+/// a batch's worth of fresh pages the kernel must zero (most of the difference between
+/// `check -j1` and its library, measured in docs/chess-pgn-benchmarks.md).
+fn run_sequential<W, D, P>(
+    inputs: Vec<Input>,
+    delivery: &mut Delivery<'_, W, D, P>,
+    handle: impl Fn(&RawGame) -> GameOutcome,
+) -> Result<(), RunError>
+where
+    W: Write,
+    D: FnMut(&Diagnostic),
+    P: FnMut(Progress),
+{
+    let options = delivery.options;
     for (file, input) in inputs.into_iter().enumerate() {
-        if options
-            .stop
+        if options.stopped() {
+            return Ok(());
+        }
+        // Progress comes as often as the pipeline's batches would bring it.
+        let (mut games, mut bytes) = (0usize, 0u64);
+        for game in InputGames::new(input, options) {
+            let outcome = handle(&game);
+            delivery.game(file, &game, outcome)?;
+            games += 1;
+            bytes += game.bytes.len() as u64;
+            if bytes as usize >= options.batch_bytes || games >= options.batch_games {
+                if delivery.batch_done(games, bytes) {
+                    return Ok(());
+                }
+                (games, bytes) = (0, 0);
+            }
+        }
+        if games > 0 && delivery.batch_done(games, bytes) {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// Three stages joined by bounded channels: the reader cuts games, a compute thread
+/// keeps the pool busy with the next batch, and the calling thread writes in input
+/// order, so the workers never wait for output to be written.
+fn run_pipelined<W, D, P>(
+    inputs: Vec<Input>,
+    delivery: &mut Delivery<'_, W, D, P>,
+    handle: impl Fn(&RawGame) -> GameOutcome + Sync,
+) -> Result<(), RunError>
+where
+    W: Write,
+    D: FnMut(&Diagnostic),
+    P: FnMut(Progress),
+{
+    let options = delivery.options;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs)
+        .build()
+        .map_err(|e| RunError::Pool {
+            jobs: options.jobs,
+            reason: e.to_string(),
+        })?;
+    // Two batches in flight: one being processed, one being read.
+    let (tx, rx) = mpsc::sync_channel::<Batch>(1);
+    let (done_tx, done_rx) = mpsc::sync_channel::<(Batch, Vec<GameOutcome>)>(1);
+    std::thread::scope(|scope| -> Result<(), RunError> {
+        let reader_options = options.clone();
+        scope.spawn(move || read_batches(inputs, &reader_options, &tx));
+        let (pool, handle) = (&pool, &handle);
+        scope.spawn(move || {
+            for batch in rx {
+                let outcomes: Vec<GameOutcome> =
+                    pool.install(|| batch.games.par_iter().map(handle).collect());
+                if done_tx.send((batch, outcomes)).is_err() {
+                    return;
+                }
+            }
+        });
+        for (batch, outcomes) in done_rx {
+            for (game, outcome) in batch.games.iter().zip(outcomes) {
+                delivery.game(batch.file, game, outcome)?;
+            }
+            if delivery.batch_done(batch.games.len(), batch.bytes) {
+                // Dropping the receiver stops the other stages after their batch.
+                break;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The writing end of a run: counts, diagnostics and outputs in input order.
+struct Delivery<'a, W, D, P> {
+    options: &'a Options,
+    names: &'a [String],
+    sink: &'a mut W,
+    on_diagnostic: D,
+    progress: P,
+    summary: Summary,
+    done: Progress,
+    first_output: bool,
+}
+
+impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> {
+    /// Reports one game's diagnostics and writes its output unless it is bad.
+    fn game(&mut self, file: usize, game: &RawGame, outcome: GameOutcome) -> Result<(), RunError> {
+        let summary = &mut self.summary;
+        summary.games += 1;
+        let mut warned = false;
+        for d in outcome.diagnostics.iter() {
+            match d.severity {
+                Severity::Warning => {
+                    summary.warnings += 1;
+                    warned = true;
+                }
+                Severity::Error => summary.errors += 1,
+            }
+            (self.on_diagnostic)(&Diagnostic {
+                severity: d.severity,
+                file: self.names[file].clone(),
+                game: game.index,
+                line: game.line + d.line.saturating_sub(1),
+                // A record that starts mid-line (a JSON array element) shifts the
+                // columns of its first line.
+                column: if d.line <= 1 {
+                    d.column + game.column.saturating_sub(1)
+                } else {
+                    d.column
+                },
+                byte_offset: game.offset,
+                message: clip_message(&d.message),
+            });
+        }
+        if outcome.is_bad() {
+            summary.games_bad += 1;
+            return Ok(());
+        }
+        summary.games_with_warnings += warned as usize;
+        summary.games_converted += 1;
+        if !self.first_output {
+            self.sink
+                .write_all(&self.options.separator)
+                .map_err(RunError::Write)?;
+        }
+        self.first_output = false;
+        self.sink
+            .write_all(&outcome.output)
+            .map_err(RunError::Write)
+    }
+
+    /// Reports progress after a batch; true when the run must stop.
+    fn batch_done(&mut self, games: usize, bytes: u64) -> bool {
+        self.done.games += games;
+        self.done.bytes += bytes;
+        (self.progress)(self.done);
+        if self.options.stopped() {
+            self.summary.interrupted = true;
+            return true;
+        }
+        false
+    }
+}
+
+impl Options {
+    /// Whether [`Options::stop`] was raised.
+    fn stopped(&self) -> bool {
+        self.stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
-        {
-            return;
-        }
+    }
+}
+
+/// The games of one input in order. A read error ends the input as a game of its own,
+/// located after the last game read, so the run reports it and goes on with the next
+/// input.
+struct InputGames {
+    splitter: GameSplitter<std::io::BufReader<Box<dyn io::BufRead + Send>>>,
+    games_read: usize,
+    ended: bool,
+}
+
+impl InputGames {
+    fn new(input: Input, options: &Options) -> InputGames {
         let framing = input.framing.unwrap_or(options.framing);
         let encoding = input
             .encoding
@@ -557,47 +664,69 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
         // Buffered here, in a type the splitter knows: its many small `fill_buf` and
         // `consume` calls (a few per line) are then inlined, not virtual calls on the box.
         let reader = std::io::BufReader::with_capacity(1 << 16, input.reader);
-        let mut splitter = GameSplitter::new(reader, options.max_game_bytes)
-            .framing(framing)
-            .encoding(encoding);
+        InputGames {
+            splitter: GameSplitter::new(reader, options.max_game_bytes)
+                .framing(framing)
+                .encoding(encoding),
+            games_read: 0,
+            ended: false,
+        }
+    }
+}
+
+impl Iterator for InputGames {
+    type Item = RawGame;
+
+    fn next(&mut self) -> Option<RawGame> {
+        if self.ended {
+            return None;
+        }
+        match self.splitter.next_game() {
+            Ok(Some(game)) => {
+                self.games_read = game.index;
+                Some(game)
+            }
+            Ok(None) => {
+                self.ended = true;
+                None
+            }
+            Err(source) => {
+                self.ended = true;
+                Some(RawGame {
+                    index: self.games_read + 1,
+                    line: self.splitter.line(),
+                    column: 1,
+                    offset: self.splitter.offset(),
+                    bytes: Vec::new(),
+                    truncated: true,
+                    problem: Some(Problem::Read {
+                        message: source.to_string(),
+                    }),
+                })
+            }
+        }
+    }
+}
+
+/// The reader thread: cuts every input into games and sends them in bounded batches.
+fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Batch>) {
+    for (file, input) in inputs.into_iter().enumerate() {
+        if options.stopped() {
+            return;
+        }
+        // Each batch's vector is sized from the one before: grown from empty, a batch
+        // of thousands of games reallocated (and the allocator zeroed fresh pages for)
+        // a copy at every doubling.
+        let mut batch_len = 0;
         let mut batch = Batch {
             file,
             games: Vec::new(),
             bytes: 0,
         };
-        // Each batch's vector is sized from the one before: grown from empty, a batch
-        // of thousands of games reallocated (and the allocator zeroed fresh pages for)
-        // a copy at every doubling.
-        let mut batch_len = 0;
-        let mut games_read = 0;
-        loop {
-            let next = splitter.next_game();
-            let ended = !matches!(next, Ok(Some(_)));
-            match next {
-                Ok(Some(game)) => {
-                    games_read = game.index;
-                    batch.bytes += game.bytes.len() as u64;
-                    batch.games.push(game);
-                }
-                Ok(None) => {}
-                Err(source) => {
-                    // Reported as a game of its own, located at the last game read, so
-                    // the other inputs are still processed.
-                    batch.games.push(RawGame {
-                        index: games_read + 1,
-                        line: splitter.line(),
-                        column: 1,
-                        offset: splitter.offset(),
-                        bytes: Vec::new(),
-                        truncated: true,
-                        problem: Some(Problem::Read {
-                            message: source.to_string(),
-                        }),
-                    });
-                }
-            }
-            if ended
-                || batch.bytes as usize >= options.batch_bytes
+        for game in InputGames::new(input, options) {
+            batch.bytes += game.bytes.len() as u64;
+            batch.games.push(game);
+            if batch.bytes as usize >= options.batch_bytes
                 || batch.games.len() >= options.batch_games
             {
                 batch_len = batch_len.max(batch.games.len());
@@ -609,13 +738,13 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
                         bytes: 0,
                     },
                 );
-                if !full.games.is_empty() && tx.send(full).is_err() {
+                if tx.send(full).is_err() {
                     return;
                 }
             }
-            if ended {
-                break;
-            }
+        }
+        if !batch.games.is_empty() && tx.send(batch).is_err() {
+            return;
         }
     }
 }
