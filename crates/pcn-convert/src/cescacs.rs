@@ -125,8 +125,7 @@ pub fn board_of(p: &Position) -> pcn::Board {
 /// Actions moving several pieces "at once" (castling): each goes when its
 /// destination is free, king first when possible; a cycle is broken by lifting one
 /// piece with `jump` and putting it down with `land` once its cell is free.
-fn simultaneous(board: &pcn::Board, moves: &[(usize, usize)]) -> Vec<Action> {
-    let mut occupied: Vec<bool> = board.squares().iter().map(Option::is_some).collect();
+fn simultaneous(mut occupied: Vec<bool>, moves: &[(usize, usize)]) -> Vec<Action> {
     let mut pending: Vec<(usize, usize)> = moves.iter().copied().filter(|(f, t)| f != t).collect();
     let mut hovering: Option<usize> = None;
     let mut out = Vec::new();
@@ -159,31 +158,30 @@ fn simultaneous(board: &pcn::Board, moves: &[(usize, usize)]) -> Vec<Action> {
 
 /// The actions of one legal move played from `p`.
 pub fn encode(p: &Position, m: Move) -> pcn::Move {
-    encode_on(None, p, m)
+    let side = p.side_to_move();
+    if m.kind() == MoveKind::Castling {
+        encode_castling(side, m)
+    } else {
+        encode_moving(side, m)
+    }
 }
 
-/// [`encode`], given the position's PCN board when the caller has it: only castling
-/// needs it, and building it for every move would dominate the conversion time.
-fn encode_on(board: Option<&pcn::Board>, p: &Position, m: Move) -> pcn::Move {
-    let side = p.side_to_move();
-    if m.kind() != MoveKind::Castling {
-        return encode_moving(side, m);
-    }
+/// The actions of a castling of `side`. The order of the king's and rooks' actions
+/// depends only on which of their destinations are occupied, and a legal castling's
+/// destinations are empty or the origin of one of its own pieces: the origins are the
+/// occupancy it needs, so no position (nor the moves before it) is needed.
+fn encode_castling(side: Side, m: Move) -> pcn::Move {
     let mut moves = vec![(flat(m.from()), flat(m.to()))];
     moves.extend(
         m.castling_rooks(side)
             .into_iter()
             .map(|(f, t)| (flat(f), flat(t))),
     );
-    let built;
-    let board = match board {
-        Some(b) => b,
-        None => {
-            built = board_of(p);
-            &built
-        }
-    };
-    pcn::Move(simultaneous(board, &moves))
+    let mut occupied = vec![false; Cell::all().count()];
+    for &(from, _) in &moves {
+        occupied[from] = true;
+    }
+    pcn::Move(simultaneous(occupied, &moves))
 }
 
 /// [`encode`] of a move other than castling, which needs of its position only the side
@@ -310,8 +308,8 @@ fn write_node(ply: usize, m: &MoveNode, token: &str, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
-/// A shift or a capture on the destination: one action that needs nothing of the
-/// position (every other move is encoded from the position it is played from).
+/// A shift or a capture on the destination: one action, written without building
+/// the action list.
 fn is_plain(m: Move) -> bool {
     m.promotion().is_none()
         && !matches!(m.kind(), MoveKind::Castling | MoveKind::PromotionInPlace)
@@ -319,12 +317,11 @@ fn is_plain(m: Move) -> bool {
 }
 
 /// A move's actions as `encode` makes them; the plain shift and capture (nearly every
-/// move) are written without building the action list.
-/// `p` must be the position the move is played from when it is a castling; otherwise
-/// only `side`, the side to move, is used.
-fn write_move(p: &Position, side: Side, m: Move, out: &mut Vec<u8>) {
+/// move) are written without building the action list. `side` is the side to move:
+/// no move needs more of its position.
+fn write_move(side: Side, m: Move, out: &mut Vec<u8>) {
     if m.kind() == MoveKind::Castling {
-        json::value(out, &encode(p, m));
+        json::value(out, &encode_castling(side, m));
         return;
     }
     if !is_plain(m) {
@@ -408,7 +405,7 @@ fn write_line(
                 m.token
                     .render_into(&standard, ctl_pgn::Side::White, &mut token);
                 let known_mv = known.get(ply).copied();
-                if known_mv.is_none_or(|mv| keep_before || mv.kind() == MoveKind::Castling) {
+                if known_mv.is_none() || keep_before {
                     // Catch up: the moves skipped so far are all known ones (empty
                     // when nothing was skipped).
                     for &mv in known.get(played..ply).unwrap_or_default() {
@@ -429,7 +426,7 @@ fn write_line(
                     pos.side_to_move().opponent()
                 };
                 moves.push(if ply == 0 { b'[' } else { b',' });
-                write_move(&pos, side, mv, moves);
+                write_move(side, mv, moves);
                 write_node(ply, m, &token, items);
                 if keep_before {
                     before.push((m.number, m.side, pos.clone()));
@@ -827,7 +824,7 @@ fn line_from(
             &moves[i],
             &pos.legal_moves(),
             |m| flat(m.from()),
-            |m| encode_on(Some(&board), pos, m),
+            |m| encode(pos, m),
         )
         .map_err(|reason| ConvertError::Move {
             path: format!("{path}[{i}]"),
@@ -1066,6 +1063,59 @@ pub fn final_position(game: &Game) -> Result<Position, ConvertError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `encode_castling` orders the pieces from their origins alone; the reference
+    /// orders them on the whole board. Compared on every castling legal in the oracle
+    /// test positions and along random games from the initial position.
+    #[test]
+    fn castling_needs_no_position() {
+        let reference = |p: &Position, m: Move| {
+            let mut moves = vec![(flat(m.from()), flat(m.to()))];
+            moves.extend(
+                m.castling_rooks(p.side_to_move())
+                    .into_iter()
+                    .map(|(f, t)| (flat(f), flat(t))),
+            );
+            let occupied = board_of(p).squares().iter().map(Option::is_some).collect();
+            pcn::Move(simultaneous(occupied, &moves))
+        };
+        let mut compared = 0;
+        let mut jumps = 0;
+        let mut check = |p: &Position| {
+            for &m in p.legal_moves().iter() {
+                if m.kind() == MoveKind::Castling {
+                    let ours = encode(p, m);
+                    assert_eq!(ours, reference(p, m), "{m:?} in {p:?}");
+                    compared += 1;
+                    jumps += usize::from(ours.0.iter().any(|a| a.verb == Verb::Jump));
+                }
+            }
+        };
+        let tests = std::fs::read_to_string(test_support::shared("oracle/positions.jsonl"))
+            .expect("oracle/positions.jsonl");
+        for line in tests.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Value = serde_json::from_str(line).expect("a JSON line");
+            let tlpd = v["tlpd"].as_str().expect("a tlpd member");
+            check(&cescacs_tlpd::parse(tlpd).expect("an oracle position"));
+        }
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..400 {
+            let mut p = Position::initial();
+            for _ in 0..60 {
+                check(&p);
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                p.play(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(compared > 1000, "only {compared} castlings compared");
+        eprintln!("{compared} castlings compared, {jumps} with a jump");
+    }
 
     #[test]
     fn flat_order_is_spec_c4() {
