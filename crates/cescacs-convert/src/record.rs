@@ -3,8 +3,9 @@
 use crate::{Format, GameKind, Options, Severity, Strip, error, raw_game};
 use cescacs_batch::{GameDiagnostic, RawGame};
 
-/// The largest PCN scratch buffer a worker thread keeps between documents: one huge
-/// document does not pin its memory for the rest of the run.
+/// The largest PCN scratch buffer a worker thread keeps between documents, and the
+/// largest size hint for the next document's buffer: one huge document does not pin
+/// its memory, or inflate every later buffer, for the rest of the run.
 const SCRATCH_KEPT: usize = 1 << 20;
 
 thread_local! {
@@ -30,6 +31,25 @@ fn with_scratch<T>(f: impl FnOnce(&mut Vec<u8>) -> T) -> T {
     })
 }
 
+thread_local! {
+    static LAST_OUTPUT_LEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f` on an empty buffer sized from the last document this thread wrote, and
+/// returns the buffer as the output: written in place and handed on without a copy
+/// (documents run to several times the size of their games), it seldom grows, since
+/// the games of one file have documents of much the same size.
+fn with_output<T>(f: impl FnOnce(&mut Vec<u8>) -> T) -> (Vec<u8>, T) {
+    let last = LAST_OUTPUT_LEN.get().min(SCRATCH_KEPT);
+    let mut buf = Vec::with_capacity(last + last / 4);
+    let result = f(&mut buf);
+    // A declined document leaves nothing: the hint stays that of the last one written.
+    if !buf.is_empty() {
+        LAST_OUTPUT_LEN.set(buf.len());
+    }
+    (buf, result)
+}
+
 /// The text of a PCN document written into a scratch buffer (serde_json writes UTF-8
 /// only: strings come from `String`s and escapes).
 fn scratch_text(buf: &[u8]) -> String {
@@ -47,11 +67,13 @@ pub(crate) fn direct_pcn(game: &RawGame) -> Option<cescacs_batch::GameOutcome> {
     }
     // The bytes go out as they are: serde_json writes UTF-8 only, and the direct
     // writer's own bytes are ASCII.
-    let output = with_scratch(|buf| {
-        (pcn_convert::chess::write_pcn_from_pgn(&game.bytes, buf)
-            && buf.len() <= crate::MAX_PCN_DOCUMENT_BYTES)
-            .then(|| buf.clone())
-    })?;
+    let (output, written) = with_output(|buf| {
+        pcn_convert::chess::write_pcn_from_pgn(&game.bytes, buf)
+            && buf.len() <= crate::MAX_PCN_DOCUMENT_BYTES
+    });
+    if !written {
+        return None;
+    }
     Some(cescacs_batch::GameOutcome {
         output,
         diagnostics: Vec::new(),
@@ -525,11 +547,8 @@ impl Record {
                 .write(to, options)
                 .map(|w| (w.text.into_bytes(), w.warnings));
         }
-        let (text, warnings) = with_scratch(|buf| {
-            let warnings = self.write_pcn(buf)?;
-            Ok::<_, WriteError>((buf.clone(), warnings))
-        })?;
-        let warnings = self.pcn_write_warnings(text.len(), warnings);
+        let (text, warnings) = with_output(|buf| self.write_pcn(buf));
+        let warnings = self.pcn_write_warnings(text.len(), warnings?);
         Ok((text, warnings))
     }
 

@@ -185,6 +185,14 @@ impl CellName {
     }
 }
 
+/// Appends a cell name byte by byte: its bytes are ASCII, and going through `&str`
+/// would validate them as UTF-8 again for every move written.
+fn push_cell(s: &mut String, cell: &CellName) {
+    for &b in cell.as_bytes() {
+        s.push(char::from(b));
+    }
+}
+
 impl std::ops::Deref for CellName {
     type Target = str;
     fn deref(&self) -> &str {
@@ -295,12 +303,12 @@ impl MoveToken {
                 if let Some(k) = mover {
                     letters.push_glyph(s, *k, side);
                 }
-                s.push_str(from);
+                push_cell(s, from);
                 s.push_str(sep.as_str());
                 if let Some(k) = captured {
                     letters.push_glyph(s, *k, side.opponent());
                 }
-                s.push_str(to);
+                push_cell(s, to);
                 match promotion {
                     Some(Promotion::To(k)) => {
                         s.push('=');
@@ -311,7 +319,7 @@ impl MoveToken {
                 }
             }
             MoveToken::ForcedPromotion { cell, piece } => {
-                s.push_str(cell);
+                push_cell(s, cell);
                 s.push('=');
                 letters.push_glyph(s, *piece, side);
             }

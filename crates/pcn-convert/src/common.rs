@@ -192,16 +192,31 @@ pub(crate) mod json {
     }
 
     /// An unsigned integer.
-    pub(crate) fn uint(out: &mut Vec<u8>, mut n: u64) {
-        // Plies, move numbers and squares: nearly always below 1000.
-        if n < 10 {
-            out.push(b'0' + n as u8);
+    #[inline]
+    pub(crate) fn uint(out: &mut Vec<u8>, n: u64) {
+        // Plies, move numbers and cells: nearly always below 1000, written here with
+        // no loop and one reservation; the rest out of line.
+        if n < 1000 {
+            let (h, t, u) = (
+                b'0' + (n / 100) as u8,
+                b'0' + (n / 10 % 10) as u8,
+                b'0' + (n % 10) as u8,
+            );
+            out.reserve(3);
+            if n >= 100 {
+                out.push(h);
+            }
+            if n >= 10 {
+                out.push(t);
+            }
+            out.push(u);
             return;
         }
-        if n < 100 {
-            out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
-            return;
-        }
+        long_uint(out, n);
+    }
+
+    #[inline(never)]
+    fn long_uint(out: &mut Vec<u8>, mut n: u64) {
         let mut digits = [0u8; 20];
         let mut i = digits.len();
         loop {
