@@ -4,7 +4,9 @@
 //! [`GameSplitter`] (a lexical cut at game boundaries), hands batches of games to a
 //! per-game function on a rayon pool, and writes the results **in input order**. Reading
 //! the next batch overlaps with processing the current one, and at most a few batches
-//! are in memory at once, so memory is bounded by the batch size, not by the file.
+//! are in memory at once, so memory is bounded by the batch size, not by the file. With
+//! one job ([`Options::jobs`] = 1) there is no pool and no batch: each game is cut,
+//! processed and written in turn on the calling thread.
 //!
 //! ```
 //! use cescacs_batch::{run, GameOutcome, Input, Options, Severity};
@@ -224,7 +226,7 @@ pub enum Framing {
 pub struct Options {
     /// How inputs are cut into records.
     pub framing: Framing,
-    /// Worker threads; 0 means one per core.
+    /// Worker threads; 0 means one per core, 1 runs everything on the calling thread.
     pub jobs: usize,
     /// A batch is closed when it holds this many bytes of games…
     pub batch_bytes: usize,
