@@ -123,7 +123,8 @@ impl<'o> Direct<'o> {
         Direct {
             out,
             ok: true,
-            tags: Vec::new(),
+            // A usual game has the Seven Tag Roster and a few more.
+            tags: Vec::with_capacity(16),
             board: Board::default(),
             moves: Vec::new(),
             direct: false,
@@ -303,9 +304,13 @@ impl Visitor for Direct<'_> {
     type Output = bool;
 
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, _at: Pos) {
+        // Decoding and unescaping keep or drop none of the break bytes: the raw bytes
+        // tell whether the value has any (the model reader reads them as spaces).
+        let breaks = value
+            .iter()
+            .any(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c));
         let name = chess_pgn::text::decode(name).into_owned();
         let value = chess_pgn::text::tag_value(value, escaped);
-        const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
         // The model reader rewrites these (with a warning) or reads a start position
         // or a variant from them.
         let special = ["FEN", "SetUp", "Variant"]
@@ -314,7 +319,7 @@ impl Visitor for Direct<'_> {
         let renamed = chess_pgn::writer::STR
             .iter()
             .any(|s| s.eq_ignore_ascii_case(&name) && *s != name);
-        if special || renamed || value.contains(BREAKS) || self.tag_value(&name).is_some() {
+        if special || renamed || breaks || self.tag_value(&name).is_some() {
             self.ok = false;
         }
         self.tags.push((name, value));

@@ -88,12 +88,15 @@ pub(crate) fn started_at(tags: &[(&str, &str)]) -> Option<String> {
         (None, Some(d)) => (d, get("Time"), ""),
         (None, None) => return None,
     };
-    let d: Vec<&str> = date.split('.').collect();
-    if d.len() != 3
-        || d[0].len() != 4
-        || d[1].len() != 2
-        || d[2].len() != 2
-        || !d.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+    // `YYYY.MM.DD`, all digits.
+    let b = date.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    if b.len() != 10
+        || b[4] != b'.'
+        || b[7] != b'.'
+        || !digits(0..4)
+        || !digits(5..7)
+        || !digits(8..10)
     {
         return None;
     }
@@ -102,7 +105,19 @@ pub(crate) fn started_at(tags: &[(&str, &str)]) -> Option<String> {
         Some(_) => return None,
         None => "00:00:00",
     };
-    let iso = format!("{}-{}-{}T{t}{zone}", d[0], d[1], d[2]);
+    let mut iso = String::with_capacity(20);
+    for part in [
+        &date[0..4],
+        "-",
+        &date[5..7],
+        "-",
+        &date[8..10],
+        "T",
+        t,
+        zone,
+    ] {
+        iso.push_str(part);
+    }
     pcn::is_date_time(&iso).then_some(iso)
 }
 
