@@ -405,7 +405,10 @@ fn write_line(
                 m.token
                     .render_into(&standard, ctl_pgn::Side::White, &mut token);
                 let known_mv = known.get(ply).copied();
-                if known_mv.is_none() || keep_before {
+                // The position is needed to resolve a move, or to keep it for the
+                // variations; a known move is otherwise written without it.
+                let needs_position = known_mv.is_none() || keep_before;
+                if needs_position {
                     // Catch up: the moves skipped so far are all known ones (empty
                     // when nothing was skipped).
                     for &mv in known.get(played..ply).unwrap_or_default() {
@@ -431,7 +434,8 @@ fn write_line(
                 if keep_before {
                     before.push((m.number, m.side, pos.clone()));
                 }
-                if played == ply {
+                if needs_position {
+                    // Caught up above: `played` was `ply`.
                     pos.play(mv);
                     played += 1;
                 }
