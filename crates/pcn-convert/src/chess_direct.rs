@@ -191,11 +191,12 @@ impl<'o> Direct<'o> {
     /// written without building the action list.
     fn write_move(&mut self, mv: Move) {
         let b = &self.board;
-        let mover = b.piece_on(mv.from);
-        let target = b.piece_on(mv.to);
-        let castles = mover == Some(Piece::King) && b.color_on(mv.to) == Some(b.side_to_move());
+        // Bit tests, not `piece_on` (a search of the piece sets): cozy-chess moves the
+        // king onto its own rook to castle.
+        let occupied = b.occupied().has(mv.to);
+        let castles = b.colors(b.side_to_move()).has(mv.to);
         let en_passant =
-            mover == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && target.is_none();
+            !occupied && mv.from.file() != mv.to.file() && b.pieces(Piece::Pawn).has(mv.from);
         let m = if self.direct {
             &mut *self.out
         } else {
@@ -208,7 +209,7 @@ impl<'o> Direct<'o> {
         }
         m.extend_from_slice(b"[[");
         push_index(m, flat(mv.from));
-        m.extend_from_slice(if target.is_some() {
+        m.extend_from_slice(if occupied {
             b",\"remove\","
         } else {
             b",\"shift\","
