@@ -605,12 +605,12 @@ pub struct GameBuilder {
     game: Game,
     /// Only the diagnostics are wanted (see [`GameBuilder::check_only`]).
     check_only: bool,
-    /// The tags when only checking: names (for duplicates) and the few values that
-    /// matter ([`GameBuilder::tag`]); kept here, not in the game, so that a builder
-    /// reused from game to game reuses the vector.
-    checked_tags: Vec<(String, String)>,
-    /// How many of `checked_tags` belong to this game.
-    checked_len: usize,
+    /// The names of this game's tags so far (with the `XDuplicate…` names made), for
+    /// the duplicate test in both modes; a builder reused from game to game reuses it.
+    tag_names: TagNames,
+    /// When only checking: the value of the `Result` tag (the one tag value that
+    /// matters after the tags; the model path reads it from the game's tags).
+    checked_result: Option<String>,
     frames: Vec<Frame>,
     fatal: Option<GameError>,
     setup_one: bool,
@@ -652,7 +652,7 @@ impl GameBuilder {
     /// The `Result` tag's value, as [`Game::tag`] finds it.
     fn result_tag(&self) -> Option<&str> {
         if self.check_only {
-            tag_in(&self.checked_tags[..self.checked_len], "Result")
+            self.checked_result.as_deref()
         } else {
             self.game.tag("Result")
         }
@@ -756,16 +756,155 @@ impl GameBuilder {
     }
 }
 
-/// Sets tag `len` of `tags` (those past `len` are stale, kept for their allocations:
-/// a checking builder reuses them from game to game).
-fn push_tag(tags: &mut Vec<(String, String)>, len: usize, name: &str, value: String) {
-    match tags.get_mut(len) {
-        Some(slot) => {
-            slot.0.clear();
-            slot.0.push_str(name);
-            slot.1 = value;
+/// What a tag name means to the builder, told from its bytes without decoding them
+/// (every name compared here is ASCII, and a name with another byte equals none of
+/// them ignoring ASCII case, decoded or not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TagName {
+    /// `FEN`, in any case: the start position, not kept as a tag.
+    Fen,
+    /// `SetUp`, in any case: not kept as a tag.
+    SetUp,
+    /// `Variant`, in any case: the rules, also kept as a tag.
+    Variant,
+    /// A Seven Tag Roster name in any case, with its canonical spelling.
+    Roster(&'static str),
+    /// Any other name.
+    Other,
+}
+
+impl TagName {
+    fn of(name: &[u8]) -> TagName {
+        // The length and first letter pick the one name a name can equal, ignoring case.
+        let first = name.first().map_or(0, |b| b | 0x20);
+        let known = match (name.len(), first) {
+            (3, b'f') => "FEN",
+            (4, b's') => "Site",
+            (4, b'd') => "Date",
+            (5, b's') => "SetUp",
+            (5, b'e') => "Event",
+            (5, b'r') => "Round",
+            (5, b'w') => "White",
+            (5, b'b') => "Black",
+            (6, b'r') => "Result",
+            (7, b'v') => "Variant",
+            _ => return TagName::Other,
+        };
+        if !known.as_bytes().eq_ignore_ascii_case(name) {
+            return TagName::Other;
         }
-        None => tags.push((name.to_owned(), value)),
+        match known {
+            "FEN" => TagName::Fen,
+            "SetUp" => TagName::SetUp,
+            "Variant" => TagName::Variant,
+            canon => {
+                debug_assert!(crate::writer::STR.contains(&canon));
+                TagName::Roster(canon)
+            }
+        }
+    }
+
+    /// Whether checking needs the value: the tags that decide how the game is read,
+    /// and `Result` (compared with the marker).
+    fn value_needed(self) -> bool {
+        matches!(
+            self,
+            TagName::Fen | TagName::SetUp | TagName::Variant | TagName::Roster("Result")
+        )
+    }
+}
+
+/// Whether raw tag value bytes hold a tab or line break (`\t \n \r \x0b \x0c`),
+/// eight bytes at a time: a word with no byte below 14 has none of them.
+fn has_break(value: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let is_break = |b: &u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    let mut words = value.chunks_exact(8);
+    for w in &mut words {
+        let mut x = [0; 8];
+        x.copy_from_slice(w);
+        let x = u64::from_ne_bytes(x);
+        // Nonzero exactly when some byte of `x` is below 14.
+        if x.wrapping_sub(14 * ONES) & !x & HIGH != 0 && w.iter().any(is_break) {
+            return true;
+        }
+    }
+    words.remainder().iter().any(is_break)
+}
+
+/// The set of one game's tag names (decoded), for the duplicate test. Names are kept
+/// end to end in one buffer; a 64-bit filter answers most lookups of a new name
+/// without a scan, and past [`TagNames::SMALL`] names a hash set takes over, so that a
+/// game with very many tags costs linear time.
+#[derive(Default)]
+struct TagNames {
+    bytes: Vec<u8>,
+    /// End offset in `bytes` of each name, in order.
+    ends: Vec<usize>,
+    /// One bit per name, chosen by [`TagNames::bit`].
+    filter: u64,
+    /// Every name, once there are more than [`TagNames::SMALL`].
+    many: std::collections::HashSet<Vec<u8>>,
+}
+
+impl TagNames {
+    /// Names looked up by a scan; more go to the hash set.
+    const SMALL: usize = 32;
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+        self.filter = 0;
+        self.many.clear();
+    }
+
+    /// The filter bit of a name: from its length and a few of its bytes (real tag
+    /// names share prefixes such as `White…`/`Black…`, so the last bytes count too).
+    fn bit(name: &[u8]) -> u64 {
+        let n = name.len();
+        let at = |i: usize| u32::from(name.get(i).copied().unwrap_or(0));
+        let key = (n as u32)
+            ^ (at(0) << 8)
+            ^ (at(n.wrapping_sub(1)) << 16)
+            ^ (at(n.wrapping_sub(2)) << 24);
+        1 << (key.wrapping_mul(0x9E37_79B1) >> 26)
+    }
+
+    fn contains(&self, name: &[u8]) -> bool {
+        if self.ends.len() > Self::SMALL {
+            return self.many.contains(name);
+        }
+        if self.filter & Self::bit(name) == 0 {
+            return false;
+        }
+        let mut start = 0;
+        self.ends.iter().any(|&end| {
+            let found = &self.bytes[start..end] == name;
+            start = end;
+            found
+        })
+    }
+
+    /// Adds the name `prefix` + `name`.
+    fn add(&mut self, prefix: &[u8], name: &[u8]) {
+        let start = self.bytes.len();
+        if !prefix.is_empty() {
+            self.bytes.extend_from_slice(prefix);
+        }
+        self.bytes.extend_from_slice(name);
+        self.ends.push(self.bytes.len());
+        let added = &self.bytes[start..];
+        self.filter |= Self::bit(added);
+        if self.ends.len() == Self::SMALL + 1 {
+            let mut start = 0;
+            for &end in &self.ends {
+                self.many.insert(self.bytes[start..end].to_vec());
+                start = end;
+            }
+        } else if self.ends.len() > Self::SMALL {
+            self.many.insert(added.to_vec());
+        }
     }
 }
 
@@ -796,31 +935,35 @@ impl Visitor for GameBuilder {
     type Output = Result<Game, GameError>;
 
     fn begin_game(&mut self, at: Pos) {
-        self.checked_len = 0;
+        self.tag_names.clear();
+        self.checked_result = None;
         self.game.at = at;
         self.index_base += 1;
         self.game.index = self.index_base;
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
-        let mut name = text::decode(name);
+        // Names are compared as decoded text; an ASCII name is its own decoding, so
+        // only the odd other name is decoded here (diagnostics decode when they speak).
+        let decoded;
+        let name: &[u8] = if name.is_ascii() {
+            name
+        } else {
+            decoded = text::decode(name);
+            decoded.as_bytes()
+        };
+        let kind = TagName::of(name);
         const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
         // Checking needs the values of only the tags that decide how the game is read
         // (and `Result`, compared with the marker). Decoding and unescaping keep or
         // drop none of the break bytes, so the raw bytes tell whether there are any.
-        let needed = !self.check_only
-            || ["FEN", "SetUp", "Variant", "Result"]
-                .iter()
-                .any(|n| n.eq_ignore_ascii_case(&name));
+        let needed = !self.check_only || kind.value_needed();
         let (mut value, breaks) = if needed {
             let v = text::tag_value(value, escaped);
             let breaks = v.contains(BREAKS);
             (v, breaks)
         } else {
-            let breaks = value
-                .iter()
-                .any(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c));
-            (String::new(), breaks)
+            (String::new(), has_break(value))
         };
         if breaks {
             // Export cannot carry these in a string (spec §2), so read them as spaces.
@@ -828,44 +971,65 @@ impl Visitor for GameBuilder {
             self.diag(
                 Severity::Warning,
                 at,
-                format!("tab or line break in tag {name} read as a space"),
+                format!(
+                    "tab or line break in tag {} read as a space",
+                    text::decode(name)
+                ),
             );
         }
-        if name.eq_ignore_ascii_case("FEN") {
-            self.fen = Some(value);
-            return;
-        } else if name.eq_ignore_ascii_case("SetUp") {
-            self.setup_one = value.trim() == "1";
-            return;
-        } else if name.eq_ignore_ascii_case("Variant") {
-            self.variant_tag = Some(value.clone());
-        }
-        if let Some(canon) = crate::writer::STR
-            .iter()
-            .find(|s| s.eq_ignore_ascii_case(&name))
-            && *canon != name
-        {
-            self.diag(Severity::Warning, at, format!("tag {name} read as {canon}"));
-            name = std::borrow::Cow::Borrowed(canon);
-        }
-        let (tags, len) = if self.check_only {
-            (&mut self.checked_tags, self.checked_len)
-        } else {
-            let n = self.game.tags.len();
-            (&mut self.game.tags, n)
-        };
-        let duplicate = tags[..len].iter().position(|(n, _)| *n == name);
-        match duplicate {
-            Some(i) => {
-                let old = std::mem::replace(&mut tags[i].1, value);
-                push_tag(tags, len, &format!("XDuplicate{name}"), old);
+        match kind {
+            TagName::Fen => {
+                self.fen = Some(value);
+                return;
             }
-            None => push_tag(tags, len, &name, value),
+            TagName::SetUp => {
+                self.setup_one = value.trim() == "1";
+                return;
+            }
+            TagName::Variant => self.variant_tag = Some(value.clone()),
+            _ => {}
+        }
+        let name: &[u8] = match kind {
+            TagName::Roster(canon) if canon.as_bytes() != name => {
+                self.diag(
+                    Severity::Warning,
+                    at,
+                    format!("tag {} read as {canon}", text::decode(name)),
+                );
+                canon.as_bytes()
+            }
+            _ => name,
+        };
+        // A repeated name keeps its last value, the earlier one going to a new tag
+        // `XDuplicate<Name>` (itself a name a later tag can repeat).
+        let duplicate = self.tag_names.contains(name);
+        if duplicate {
+            self.tag_names.add(b"XDuplicate", name);
+        } else {
+            self.tag_names.add(b"", name);
         }
         if self.check_only {
-            self.checked_len += 1;
+            if name == b"Result" {
+                self.checked_result = Some(value);
+            }
+        } else {
+            let tags = &mut self.game.tags;
+            let earlier = if duplicate {
+                tags.iter().position(|(n, _)| n.as_bytes() == name)
+            } else {
+                None
+            };
+            let name = text::decode(name);
+            match earlier {
+                Some(i) => {
+                    let old = std::mem::replace(&mut tags[i].1, value);
+                    tags.push((format!("XDuplicate{name}"), old));
+                }
+                None => tags.push((name.into_owned(), value)),
+            }
         }
-        if duplicate.is_some() {
+        if duplicate {
+            let name = text::decode(name);
             self.diag(
                 Severity::Warning,
                 at,
@@ -1187,12 +1351,12 @@ impl Visitor for GameBuilder {
         let mut game = std::mem::take(&mut self.game);
         game.moves = main.0;
         if !self.outcome_marker {
-            let tags = if self.check_only {
-                &self.checked_tags[..self.checked_len]
+            let result = if self.check_only {
+                self.checked_result.as_deref()
             } else {
-                &game.tags
+                tag_in(&game.tags, "Result")
             };
-            game.outcome = tag_in(tags, "Result")
+            game.outcome = result
                 .and_then(|r| Outcome::parse(r.trim().as_bytes()))
                 .unwrap_or(Outcome::Unknown);
             game.diagnostics.push(Diagnostic {
@@ -1202,7 +1366,8 @@ impl Visitor for GameBuilder {
             });
         }
         self.outcome_marker = false;
-        self.checked_len = 0;
+        self.tag_names.clear();
+        self.checked_result = None;
         self.nodes = 0;
         self.over_cap = false;
         self.setup_one = false;
