@@ -757,8 +757,8 @@ impl GameBuilder {
 }
 
 /// What a tag name means to the builder, told from its bytes without decoding them
-/// (every name compared here is ASCII, and a name with another byte equals none of
-/// them ignoring ASCII case, decoded or not).
+/// (every name compared here is ASCII letters, and a name with another byte equals
+/// none of them ignoring ASCII case, decoded or not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum TagName {
     /// `FEN`, in any case: the start position, not kept as a tag.
@@ -767,40 +767,51 @@ enum TagName {
     SetUp,
     /// `Variant`, in any case: the rules, also kept as a tag.
     Variant,
-    /// A Seven Tag Roster name in any case, with its canonical spelling.
+    /// `Result`, in any case: a roster name whose value checking needs.
+    Result,
+    /// Another Seven Tag Roster name in any case, with its canonical spelling.
     Roster(&'static str),
     /// Any other name.
     Other,
 }
 
 impl TagName {
-    fn of(name: &[u8]) -> TagName {
+    /// The meaning of a name (whose [`ShortName`] is `key`), and whether it is spelled
+    /// exactly as the canonical name it equals ignoring case.
+    fn of(name: &[u8], key: Option<ShortName>) -> (TagName, bool) {
         // The length and first letter pick the one name a name can equal, ignoring case.
         let first = name.first().map_or(0, |b| b | 0x20);
-        let known = match (name.len(), first) {
-            (3, b'f') => "FEN",
-            (4, b's') => "Site",
-            (4, b'd') => "Date",
-            (5, b's') => "SetUp",
-            (5, b'e') => "Event",
-            (5, b'r') => "Round",
-            (5, b'w') => "White",
-            (5, b'b') => "Black",
-            (6, b'r') => "Result",
-            (7, b'v') => "Variant",
-            _ => return TagName::Other,
+        let (kind, canon) = match (name.len(), first) {
+            (3, b'f') => (TagName::Fen, "FEN"),
+            (4, b's') => (TagName::Roster("Site"), "Site"),
+            (4, b'd') => (TagName::Roster("Date"), "Date"),
+            (5, b's') => (TagName::SetUp, "SetUp"),
+            (5, b'e') => (TagName::Roster("Event"), "Event"),
+            (5, b'r') => (TagName::Roster("Round"), "Round"),
+            (5, b'w') => (TagName::Roster("White"), "White"),
+            (5, b'b') => (TagName::Roster("Black"), "Black"),
+            (6, b'r') => (TagName::Result, "Result"),
+            (7, b'v') => (TagName::Variant, "Variant"),
+            _ => return (TagName::Other, false),
         };
-        if !known.as_bytes().eq_ignore_ascii_case(name) {
-            return TagName::Other;
+        let (Some(key), Some(want)) = (key, ShortName::of(canon.as_bytes())) else {
+            return (TagName::Other, false);
+        };
+        // Canonical names are letters: a byte equals a letter ignoring ASCII case
+        // exactly when it equals the lowercase letter once bit 5 is set.
+        if key.ascii_letters_lowered() != want.ascii_letters_lowered() {
+            return (TagName::Other, false);
         }
-        match known {
-            "FEN" => TagName::Fen,
-            "SetUp" => TagName::SetUp,
-            "Variant" => TagName::Variant,
-            canon => {
-                debug_assert!(crate::writer::STR.contains(&canon));
-                TagName::Roster(canon)
-            }
+        debug_assert!(canon.as_bytes().eq_ignore_ascii_case(name));
+        (kind, key == want)
+    }
+
+    /// The canonical spelling of a Seven Tag Roster name.
+    fn roster(self) -> Option<&'static str> {
+        match self {
+            TagName::Result => Some("Result"),
+            TagName::Roster(canon) => Some(canon),
+            _ => None,
         }
     }
 
@@ -809,7 +820,7 @@ impl TagName {
     fn value_needed(self) -> bool {
         matches!(
             self,
-            TagName::Fen | TagName::SetUp | TagName::Variant | TagName::Roster("Result")
+            TagName::Fen | TagName::SetUp | TagName::Variant | TagName::Result
         )
     }
 }
@@ -820,90 +831,176 @@ fn has_break(value: &[u8]) -> bool {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
     let is_break = |b: &u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
-    let mut words = value.chunks_exact(8);
-    for w in &mut words {
-        let mut x = [0; 8];
-        x.copy_from_slice(w);
-        let x = u64::from_ne_bytes(x);
-        // Nonzero exactly when some byte of `x` is below 14.
-        if x.wrapping_sub(14 * ONES) & !x & HIGH != 0 && w.iter().any(is_break) {
-            return true;
-        }
+    // Nonzero exactly when some byte of the word is below 14.
+    let low = |w: &[u8; 8]| {
+        let x = u64::from_ne_bytes(*w);
+        x.wrapping_sub(14 * ONES) & !x & HIGH != 0
+    };
+    let (words, rest) = value.as_chunks::<8>();
+    if words.iter().any(|w| low(w) && w.iter().any(is_break)) {
+        return true;
     }
-    words.remainder().iter().any(is_break)
+    match value.last_chunk::<8>() {
+        // The last eight bytes cover the rest.
+        Some(last) if !rest.is_empty() => low(last) && last.iter().any(is_break),
+        _ => rest.iter().any(is_break),
+    }
 }
 
-/// The set of one game's tag names (decoded), for the duplicate test. Names are kept
-/// end to end in one buffer; a 64-bit filter answers most lookups of a new name
-/// without a scan, and past [`TagNames::SMALL`] names a hash set takes over, so that a
-/// game with very many tags costs linear time.
+/// A tag name of at most 16 bytes as two words and a length, built from overlapping
+/// loads: two names have equal keys exactly when they are equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct ShortName {
+    head: u64,
+    tail: u64,
+    len: usize,
+}
+
+impl ShortName {
+    fn of(name: &[u8]) -> Option<ShortName> {
+        let n = name.len();
+        let word4 = |b: Option<&[u8; 4]>| b.map_or(0, |b| u64::from(u32::from_le_bytes(*b)));
+        let word8 = |b: Option<&[u8; 8]>| b.map_or(0, |b| u64::from_le_bytes(*b));
+        let (head, tail) = match n {
+            0 => (0, 0),
+            // Bytes 0, n/2 and n-1 are all the bytes of a name this short.
+            1..=3 => (
+                u64::from(name[0]) | u64::from(name[n / 2]) << 8 | u64::from(name[n - 1]) << 16,
+                0,
+            ),
+            4..=7 => (word4(name.first_chunk()), word4(name.last_chunk())),
+            8..=16 => (word8(name.first_chunk()), word8(name.last_chunk())),
+            _ => return None,
+        };
+        Some(ShortName { head, tail, len: n })
+    }
+
+    /// The key with bit 5 of every byte of the name set (`A`..`Z` read as `a`..`z`).
+    fn ascii_letters_lowered(self) -> ShortName {
+        let bytes = |n: usize| u64::MAX >> (64 - 8 * n.min(8));
+        let lower = 0x2020_2020_2020_2020;
+        let (head, tail) = match self.len {
+            0 => (0, 0),
+            1..=3 => (lower & bytes(3), 0),
+            4..=7 => (lower & bytes(4), lower & bytes(4)),
+            _ => (lower, lower),
+        };
+        ShortName {
+            head: self.head | head,
+            tail: self.tail | tail,
+            len: self.len,
+        }
+    }
+
+    /// The filter bit of the name (see [`TagNames`]).
+    fn bit(self) -> u64 {
+        let mix = (self.head ^ self.tail.rotate_left(29) ^ self.len as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        1 << (mix >> 58)
+    }
+}
+
+/// The set of one game's tag names (decoded), for the duplicate test. Names of up to
+/// 16 bytes (nearly all) are kept as [`ShortName`] keys, longer ones end to end in a
+/// buffer; a 64-bit filter answers most lookups of a new name without a scan, and past
+/// [`TagNames::SMALL`] names hash sets take over, so that a game with very many tags
+/// costs linear time.
 #[derive(Default)]
 struct TagNames {
-    bytes: Vec<u8>,
-    /// End offset in `bytes` of each name, in order.
-    ends: Vec<usize>,
-    /// One bit per name, chosen by [`TagNames::bit`].
+    short: Vec<ShortName>,
+    long: Vec<u8>,
+    /// End offset in `long` of each long name, in order.
+    long_ends: Vec<usize>,
+    /// One bit per short name, chosen by [`ShortName::bit`].
     filter: u64,
     /// Every name, once there are more than [`TagNames::SMALL`].
-    many: std::collections::HashSet<Vec<u8>>,
+    many_short: std::collections::HashSet<ShortName>,
+    many_long: std::collections::HashSet<Vec<u8>>,
+    /// A prefixed name being built.
+    scratch: Vec<u8>,
 }
 
 impl TagNames {
-    /// Names looked up by a scan; more go to the hash set.
+    /// Names looked up by a scan; more go to the hash sets.
     const SMALL: usize = 32;
 
     fn clear(&mut self) {
-        self.bytes.clear();
-        self.ends.clear();
+        self.short.clear();
+        self.long.clear();
+        self.long_ends.clear();
         self.filter = 0;
-        self.many.clear();
+        self.many_short.clear();
+        self.many_long.clear();
     }
 
-    /// The filter bit of a name: from its length and a few of its bytes (real tag
-    /// names share prefixes such as `White…`/`Black…`, so the last bytes count too).
-    fn bit(name: &[u8]) -> u64 {
-        let n = name.len();
-        let at = |i: usize| u32::from(name.get(i).copied().unwrap_or(0));
-        let key = (n as u32)
-            ^ (at(0) << 8)
-            ^ (at(n.wrapping_sub(1)) << 16)
-            ^ (at(n.wrapping_sub(2)) << 24);
-        1 << (key.wrapping_mul(0x9E37_79B1) >> 26)
+    fn len(&self) -> usize {
+        self.short.len() + self.long_ends.len()
     }
 
-    fn contains(&self, name: &[u8]) -> bool {
-        if self.ends.len() > Self::SMALL {
-            return self.many.contains(name);
+    fn contains(&self, name: &[u8], key: Option<ShortName>) -> bool {
+        let many = self.len() > Self::SMALL;
+        match key {
+            Some(key) if many => self.many_short.contains(&key),
+            Some(key) => self.filter & key.bit() != 0 && self.short.contains(&key),
+            None if many => self.many_long.contains(name),
+            None => {
+                let mut start = 0;
+                self.long_ends.iter().any(|&end| {
+                    let found = &self.long[start..end] == name;
+                    start = end;
+                    found
+                })
+            }
         }
-        if self.filter & Self::bit(name) == 0 {
+    }
+
+    /// Adds a name (whose [`ShortName`] is `key`) when it is new and returns false;
+    /// else adds `XDuplicate` + name (the tag the earlier value goes to) and returns
+    /// true.
+    #[inline]
+    fn insert(&mut self, name: &[u8], key: Option<ShortName>) -> bool {
+        if !self.contains(name, key) {
+            self.add(name, key);
             return false;
         }
-        let mut start = 0;
-        self.ends.iter().any(|&end| {
-            let found = &self.bytes[start..end] == name;
-            start = end;
-            found
-        })
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.extend_from_slice(b"XDuplicate");
+        scratch.extend_from_slice(name);
+        self.add(&scratch, ShortName::of(&scratch));
+        self.scratch = scratch;
+        true
     }
 
-    /// Adds the name `prefix` + `name`.
-    fn add(&mut self, prefix: &[u8], name: &[u8]) {
-        let start = self.bytes.len();
-        if !prefix.is_empty() {
-            self.bytes.extend_from_slice(prefix);
+    #[inline]
+    fn add(&mut self, name: &[u8], key: Option<ShortName>) {
+        match key {
+            Some(key) => {
+                self.short.push(key);
+                self.filter |= key.bit();
+            }
+            None => {
+                self.long.extend_from_slice(name);
+                self.long_ends.push(self.long.len());
+            }
         }
-        self.bytes.extend_from_slice(name);
-        self.ends.push(self.bytes.len());
-        let added = &self.bytes[start..];
-        self.filter |= Self::bit(added);
-        if self.ends.len() == Self::SMALL + 1 {
+        let n = self.len();
+        if n == Self::SMALL + 1 {
+            self.many_short.extend(self.short.iter().copied());
             let mut start = 0;
-            for &end in &self.ends {
-                self.many.insert(self.bytes[start..end].to_vec());
+            for &end in &self.long_ends {
+                self.many_long.insert(self.long[start..end].to_vec());
                 start = end;
             }
-        } else if self.ends.len() > Self::SMALL {
-            self.many.insert(added.to_vec());
+        } else if n > Self::SMALL {
+            match key {
+                Some(key) => {
+                    self.many_short.insert(key);
+                }
+                None => {
+                    self.many_long.insert(name.to_vec());
+                }
+            }
         }
     }
 }
@@ -946,13 +1043,16 @@ impl Visitor for GameBuilder {
         // Names are compared as decoded text; an ASCII name is its own decoding, so
         // only the odd other name is decoded here (diagnostics decode when they speak).
         let decoded;
-        let name: &[u8] = if name.is_ascii() {
-            name
-        } else {
-            decoded = text::decode(name);
-            decoded.as_bytes()
+        let (name, key) = match ShortName::of(name) {
+            // The key's words hold every byte of the name: ASCII when no high bit is set.
+            Some(k) if (k.head | k.tail) & 0x8080_8080_8080_8080 == 0 => (name, Some(k)),
+            None if name.is_ascii() => (name, None),
+            _ => {
+                decoded = text::decode(name);
+                (decoded.as_bytes(), ShortName::of(decoded.as_bytes()))
+            }
         };
-        let kind = TagName::of(name);
+        let (kind, exact) = TagName::of(name, key);
         const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
         // Checking needs the values of only the tags that decide how the game is read
         // (and `Result`, compared with the marker). Decoding and unescaping keep or
@@ -989,27 +1089,22 @@ impl Visitor for GameBuilder {
             TagName::Variant => self.variant_tag = Some(value.clone()),
             _ => {}
         }
-        let name: &[u8] = match kind {
-            TagName::Roster(canon) if canon.as_bytes() != name => {
+        let (name, key) = match kind.roster() {
+            Some(canon) if !exact => {
                 self.diag(
                     Severity::Warning,
                     at,
                     format!("tag {} read as {canon}", text::decode(name)),
                 );
-                canon.as_bytes()
+                (canon.as_bytes(), ShortName::of(canon.as_bytes()))
             }
-            _ => name,
+            _ => (name, key),
         };
         // A repeated name keeps its last value, the earlier one going to a new tag
         // `XDuplicate<Name>` (itself a name a later tag can repeat).
-        let duplicate = self.tag_names.contains(name);
-        if duplicate {
-            self.tag_names.add(b"XDuplicate", name);
-        } else {
-            self.tag_names.add(b"", name);
-        }
+        let duplicate = self.tag_names.insert(name, key);
         if self.check_only {
-            if name == b"Result" {
+            if kind == TagName::Result {
                 self.checked_result = Some(value);
             }
         } else {
