@@ -255,8 +255,13 @@ fn tags_seen(head: &[u8]) -> u32 {
     let mut seen = 0;
     for at in memchr::memchr_iter(b'[', head) {
         let rest = &head[at..];
+        // Every opening is `[` and a letter: the next byte rules most of them out.
+        let Some(&next) = rest.get(1) else { continue };
         for (i, tag) in SNIFF_TAGS.iter().enumerate() {
-            if rest.len() >= tag.len() && rest[..tag.len()].eq_ignore_ascii_case(tag) {
+            if next | 0x20 == tag[1]
+                && rest.len() >= tag.len()
+                && rest[..tag.len()].eq_ignore_ascii_case(tag)
+            {
                 seen |= 1 << i;
             }
         }
