@@ -127,16 +127,28 @@ fn duplicates_roster_case_and_encodings() {
 fn games_with_many_tags() {
     // Past the table's small size the names go to a hash set: duplicates are still
     // found, among hundreds of names, in any case.
-    for n in [31, 32, 33, 34, 100, 300] {
-        let mut pgn = Vec::new();
-        for i in 0..n {
-            pgn.extend(format!("[Tag{i} \"v{i}\"]\n").bytes());
+    // Names longer than 16 bytes are kept apart from the short ones: mixed in, they
+    // count towards the same limit.
+    let name = |i: usize, long: usize| {
+        if long > 0 && i.is_multiple_of(long) {
+            format!("ALongTagNameNumber{i}")
+        } else {
+            format!("Tag{i}")
         }
-        for i in (0..n).step_by(7) {
-            pgn.extend(format!("[Tag{i} \"again\"]\n[tag{i} \"case\"]\n").bytes());
+    };
+    for long in [0, 1, 3] {
+        for n in [31, 32, 33, 34, 100, 300] {
+            let mut pgn = Vec::new();
+            for i in 0..n {
+                pgn.extend(format!("[{} \"v{i}\"]\n", name(i, long)).bytes());
+            }
+            for i in (0..n).step_by(7) {
+                let t = name(i, long);
+                pgn.extend(format!("[{t} \"again\"]\n[{} \"case\"]\n", t.to_lowercase()).bytes());
+            }
+            pgn.extend(b"[Event \"e\"]\n[Tag0 \"third\"]\n[XDuplicateTag0 \"x\"]\n\n*");
+            compare(&format!("{n} tags, long every {long}"), &pgn);
         }
-        pgn.extend(b"[Event \"e\"]\n[Tag0 \"third\"]\n[XDuplicateTag0 \"x\"]\n\n*");
-        compare(&format!("{n} tags"), &pgn);
     }
 }
 
