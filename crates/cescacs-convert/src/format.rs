@@ -166,7 +166,11 @@ pub fn sniff(head: &[u8]) -> Option<Format> {
     // Every test below is on ASCII text, which decoding (lossy UTF-8) and ASCII
     // lowercasing keep in place: the raw bytes are searched, ignoring ASCII case,
     // without copying the head.
-    let text = String::from_utf8_lossy(head);
+    // (`from_utf8` first: it checks ASCII a word at a time, `from_utf8_lossy` a byte.)
+    let text = match std::str::from_utf8(head) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(head),
+    };
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.starts_with('{') && contains_ignore_case(trimmed.as_bytes(), b"\"board\"") {
         return Some(Format::Pcn);

@@ -110,10 +110,15 @@ fn move_points(w: &str) -> (u32, u32) {
     if w.chars().count() > crate::lexer::MAX_MOVE_CHARS {
         return (0, 0);
     }
-    if is_chinese_move(w) {
+    // An ASCII word is its own full-width folding, and no Chinese move (whose third
+    // character is 进, 退 or 平).
+    let f = if w.is_ascii() {
+        Cow::Borrowed(w)
+    } else if is_chinese_move(w) {
         return (2, 0);
-    }
-    let f = fold_fullwidth(w);
+    } else {
+        Cow::Owned(fold_fullwidth(w))
+    };
     match classify(&f) {
         Some(TokenKind::Wxf) if f.chars().count() == 4 => (2, 0),
         Some(TokenKind::Coordinates | TokenKind::CoordinatesRank10) => {
