@@ -610,7 +610,10 @@ pub struct GameBuilder {
     tag_names: TagNames,
     /// When only checking: the value of the `Result` tag (the one tag value that
     /// matters after the tags; the model path reads it from the game's tags).
-    checked_result: Option<String>,
+    /// (Kept from game to game for its allocation; `has_result` says whether this game
+    /// has one.)
+    checked_result: String,
+    has_result: bool,
     frames: Vec<Frame>,
     fatal: Option<GameError>,
     setup_one: bool,
@@ -652,7 +655,7 @@ impl GameBuilder {
     /// The `Result` tag's value, as [`Game::tag`] finds it.
     fn result_tag(&self) -> Option<&str> {
         if self.check_only {
-            self.checked_result.as_deref()
+            self.has_result.then_some(self.checked_result.as_str())
         } else {
             self.game.tag("Result")
         }
@@ -797,7 +800,8 @@ impl GameBuilder {
         let duplicate = self.tag_names.insert(name, key);
         if self.check_only {
             if kind == TagName::Result {
-                self.checked_result = Some(value);
+                self.checked_result = value;
+                self.has_result = true;
             }
         } else {
             let tags = &mut self.game.tags;
@@ -1158,7 +1162,7 @@ impl Visitor for GameBuilder {
 
     fn begin_game(&mut self, at: Pos) {
         self.tag_names.clear();
-        self.checked_result = None;
+        self.has_result = false;
         self.game.at = at;
         self.index_base += 1;
         self.game.index = self.index_base;
@@ -1175,6 +1179,22 @@ impl Visitor for GameBuilder {
         {
             let (kind, exact) = TagName::of(name, Some(key));
             if !kind.value_needed() && (exact || kind.roster().is_none()) && !has_break(value) {
+                if self.tag_names.insert(name, Some(key)) {
+                    self.duplicate_tag(name, at);
+                }
+                return;
+            }
+            // `Result` so spelled, with a plain value: the value is its own decoding.
+            if kind == TagName::Result
+                && exact
+                && !escaped
+                && let Ok(v) = std::str::from_utf8(value)
+                && v.is_ascii()
+                && !has_break(value)
+            {
+                self.checked_result.clear();
+                self.checked_result.push_str(v);
+                self.has_result = true;
                 if self.tag_names.insert(name, Some(key)) {
                     self.duplicate_tag(name, at);
                 }
@@ -1498,7 +1518,7 @@ impl Visitor for GameBuilder {
         game.moves = main.0;
         if !self.outcome_marker {
             let result = if self.check_only {
-                self.checked_result.as_deref()
+                self.has_result.then_some(self.checked_result.as_str())
             } else {
                 tag_in(&game.tags, "Result")
             };
@@ -1513,7 +1533,7 @@ impl Visitor for GameBuilder {
         }
         self.outcome_marker = false;
         self.tag_names.clear();
-        self.checked_result = None;
+        self.has_result = false;
         self.nodes = 0;
         self.over_cap = false;
         self.setup_one = false;
