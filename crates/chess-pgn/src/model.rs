@@ -824,6 +824,22 @@ impl GameBuilder {
         }
     }
 
+    /// A move that could not be played: the rest of the line becomes unparsed text.
+    #[cold]
+    fn move_error(&mut self, e: ResolveError, raw: &[u8], at: Pos) {
+        let text = String::from_utf8_lossy(raw).into_owned();
+        let dead = self.dead_text(&text);
+        self.top().dead = Some(dead);
+        let depth = self.frames.len() - 1;
+        let what = if depth == 0 { "main line" } else { "variation" };
+        let msg = match e {
+            ResolveError::Illegal => format!("illegal move {text} in {what}"),
+            ResolveError::Ambiguous => format!("ambiguous move {text} in {what}"),
+            other => format!("{other}: {text} in {what}"),
+        };
+        self.diag(Severity::Error, at, msg);
+    }
+
     /// Reports a repeated tag name (canonical spelling).
     #[cold]
     fn duplicate_tag(&mut self, name: &[u8], at: Pos) {
@@ -1212,6 +1228,30 @@ impl Visitor for GameBuilder {
         if self.fatal.is_some() || self.over_cap || self.count_node(at) {
             return Control::SkipMovetext;
         }
+        if self.check_only {
+            // What the general code below does when nothing is kept, without its set-up.
+            let f = self.top();
+            if f.dead.is_some() {
+                return Control::Continue;
+            }
+            let resolved = match san.san {
+                crate::san::San::Null => f
+                    .board
+                    .null_move()
+                    .map(|_| None)
+                    .ok_or(ResolveError::Illegal),
+                _ => san.san.to_move(&f.board).map(Some),
+            };
+            match resolved {
+                Ok(mv) => {
+                    f.before = f.board.clone();
+                    play(&mut f.board, mv);
+                    f.moves += 1;
+                }
+                Err(e) => self.move_error(e, raw, at),
+            }
+            return Control::Continue;
+        }
         let keep = !self.check_only;
         let f = self.top();
         if let Some(d) = f.dead.as_mut() {
@@ -1264,19 +1304,7 @@ impl Visitor for GameBuilder {
                     m.nags.push(g);
                 }
             }
-            Err(e) => {
-                let text = String::from_utf8_lossy(raw).into_owned();
-                let dead = self.dead_text(&text);
-                self.top().dead = Some(dead);
-                let depth = self.frames.len() - 1;
-                let what = if depth == 0 { "main line" } else { "variation" };
-                let msg = match e {
-                    ResolveError::Illegal => format!("illegal move {text} in {what}"),
-                    ResolveError::Ambiguous => format!("ambiguous move {text} in {what}"),
-                    other => format!("{other}: {text} in {what}"),
-                };
-                self.diag(Severity::Error, at, msg);
-            }
+            Err(e) => self.move_error(e, raw, at),
         }
         Control::Continue
     }
