@@ -163,26 +163,34 @@ pub fn sniff(head: &[u8]) -> Option<Format> {
         let (text, _) = encoding.decode_without_bom_handling(&head[bom..]);
         return sniff(text.as_bytes());
     }
-    let text = String::from_utf8_lossy(head);
-    let lower = text.to_ascii_lowercase();
-    let trimmed = lower.trim_start_matches('\u{feff}').trim_start();
-    if trimmed.starts_with('{') && trimmed.contains("\"board\"") {
+    // Every test below is on ASCII text, which decoding (lossy UTF-8) and ASCII
+    // lowercasing keep in place: the raw bytes are searched, ignoring ASCII case,
+    // without copying the head.
+    // (`from_utf8` first: it checks ASCII a word at a time, `from_utf8_lossy` a byte.)
+    let text = match std::str::from_utf8(head) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(head),
+    };
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.starts_with('{') && contains_ignore_case(trimmed.as_bytes(), b"\"board\"") {
         return Some(Format::Pcn);
     }
-    if lower.contains("[variant \"c'escacs")
-        || lower.contains("[variant \"cescacs")
-        || lower.contains("[tlpd ")
-        || lower.contains("[pdtl ")
+    let tags = tags_seen(head);
+    let seen = |t: SniffTag| tags & (1 << t as u32) != 0;
+    if seen(SniffTag::CescacsVariant)
+        || seen(SniffTag::CescacsVariantPlain)
+        || seen(SniffTag::Tlpd)
+        || seen(SniffTag::Pdtl)
     {
         return Some(Format::CtlPgn);
     }
-    if lower.contains("[game \"chinese chess\"]")
-        || lower.contains("[variant \"xiangqi\"]")
-        || lower.contains("[format \"iccs\"]")
-        || lower.contains("[format \"wxf\"]")
-        || lower.contains("[format \"chinese\"]")
-        || lower.contains("[redteam ")
-        || lower.contains("[red ")
+    if seen(SniffTag::ChineseChess)
+        || seen(SniffTag::XiangqiVariant)
+        || seen(SniffTag::FormatIccs)
+        || seen(SniffTag::FormatWxf)
+        || seen(SniffTag::FormatChinese)
+        || seen(SniffTag::RedTeam)
+        || seen(SniffTag::Red)
     {
         return Some(Format::XiangqiPgn);
     }
@@ -198,14 +206,81 @@ pub fn sniff(head: &[u8]) -> Option<Format> {
     {
         return Some(Format::Pcn);
     }
-    if lower.contains("[event ")
-        || lower.contains("[white ")
+    // The first word is read lowercased, as it always was.
+    let first = trimmed.split_ascii_whitespace().next().unwrap_or("");
+    if seen(SniffTag::Event)
+        || seen(SniffTag::White)
         || trimmed.starts_with("1.")
-        || starts_with_san(trimmed)
+        || starts_with_san(&first.to_ascii_lowercase())
     {
         return Some(Format::Pgn);
     }
     None
+}
+
+/// The tag openings [`sniff`] looks for, each a bit of [`tags_seen`]'s answer.
+#[derive(Debug, Clone, Copy)]
+enum SniffTag {
+    CescacsVariant,
+    CescacsVariantPlain,
+    Tlpd,
+    Pdtl,
+    ChineseChess,
+    XiangqiVariant,
+    FormatIccs,
+    FormatWxf,
+    FormatChinese,
+    RedTeam,
+    Red,
+    Event,
+    White,
+}
+
+/// The openings, lowercase, in [`SniffTag`] order.
+const SNIFF_TAGS: [&[u8]; 13] = [
+    b"[variant \"c'escacs",
+    b"[variant \"cescacs",
+    b"[tlpd ",
+    b"[pdtl ",
+    b"[game \"chinese chess\"]",
+    b"[variant \"xiangqi\"]",
+    b"[format \"iccs\"]",
+    b"[format \"wxf\"]",
+    b"[format \"chinese\"]",
+    b"[redteam ",
+    b"[red ",
+    b"[event ",
+    b"[white ",
+];
+
+/// Which of [`SNIFF_TAGS`] occur in `head`, ignoring ASCII case, as bits: one pass
+/// over the `[` of the head.
+fn tags_seen(head: &[u8]) -> u32 {
+    let mut seen = 0;
+    for at in memchr::memchr_iter(b'[', head) {
+        let rest = &head[at..];
+        // Every opening is `[` and a letter: the next byte rules most of them out.
+        let Some(&next) = rest.get(1) else { continue };
+        for (i, tag) in SNIFF_TAGS.iter().enumerate() {
+            if next | 0x20 == tag[1]
+                && rest.len() >= tag.len()
+                && rest[..tag.len()].eq_ignore_ascii_case(tag)
+            {
+                seen |= 1 << i;
+            }
+        }
+    }
+    seen
+}
+
+/// Whether `hay` contains `needle` (lowercase ASCII), ignoring ASCII case.
+fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, _)) = needle.split_first() else {
+        return true;
+    };
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), hay).any(|at| {
+        hay.len() - at >= needle.len() && hay[at..at + needle.len()].eq_ignore_ascii_case(needle)
+    })
 }
 
 /// A file name without its compression extension (`.gz`, `.bz2`, `.zst`, `.xz`, any
@@ -249,6 +324,147 @@ fn starts_with_san(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`sniff`] as first written (the whole head decoded and lowercased, searched
+    /// once per tag): the new one must answer alike on every input.
+    fn sniff_reference(head: &[u8]) -> Option<Format> {
+        use cescacs_batch::encoding_rs;
+        if let Some((encoding, bom)) = encoding_rs::Encoding::for_bom(head)
+            && encoding != encoding_rs::UTF_8
+        {
+            let (text, _) = encoding.decode_without_bom_handling(&head[bom..]);
+            return sniff_reference(text.as_bytes());
+        }
+        let text = String::from_utf8_lossy(head);
+        let lower = text.to_ascii_lowercase();
+        let trimmed = lower.trim_start_matches('\u{feff}').trim_start();
+        if trimmed.starts_with('{') && trimmed.contains("\"board\"") {
+            return Some(Format::Pcn);
+        }
+        if lower.contains("[variant \"c'escacs")
+            || lower.contains("[variant \"cescacs")
+            || lower.contains("[tlpd ")
+            || lower.contains("[pdtl ")
+        {
+            return Some(Format::CtlPgn);
+        }
+        if lower.contains("[game \"chinese chess\"]")
+            || lower.contains("[variant \"xiangqi\"]")
+            || lower.contains("[format \"iccs\"]")
+            || lower.contains("[format \"wxf\"]")
+            || lower.contains("[format \"chinese\"]")
+            || lower.contains("[redteam ")
+            || lower.contains("[red ")
+        {
+            return Some(Format::XiangqiPgn);
+        }
+        if xiangqi_pgn::looks_like_xiangqi(head) {
+            return Some(Format::XiangqiPgn);
+        }
+        if let Some(rest) = trimmed.strip_prefix('[')
+            && rest.trim_start().starts_with('{')
+        {
+            return Some(Format::Pcn);
+        }
+        if lower.contains("[event ")
+            || lower.contains("[white ")
+            || trimmed.starts_with("1.")
+            || starts_with_san(trimmed)
+        {
+            return Some(Format::Pgn);
+        }
+        None
+    }
+
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                files(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn sniff_agrees_with_the_reference() {
+        let mut all = Vec::new();
+        files(&test_support::testdata(), &mut all);
+        files(&test_support::shared_dir(), &mut all);
+        all.sort();
+        let mut rng = test_support::Rng::new(0x5111_ff00);
+        let mut kinds = std::collections::HashSet::new();
+        for p in &all {
+            let bytes = std::fs::read(p).unwrap();
+            let head = &bytes[..bytes.len().min(64 << 10)];
+            let want = sniff_reference(head);
+            assert_eq!(sniff(head), want, "{}", p.display());
+            kinds.insert(want);
+            for _ in 0..3 {
+                let from = rng.below(head.len().min(512) + 1);
+                let to = from + rng.below(head.len() - from + 1);
+                let cut = &head[from..to];
+                assert_eq!(
+                    sniff(cut),
+                    sniff_reference(cut),
+                    "{} [{from}..{to}]",
+                    p.display()
+                );
+            }
+        }
+        assert!(kinds.len() >= 4, "{kinds:?}");
+        const PIECES: &[&str] = &[
+            "[",
+            "{",
+            " ",
+            "\n",
+            "\u{feff}",
+            "\u{a0}",
+            "\"board\"",
+            "\"BOARD\"",
+            "[Variant \"",
+            "C'escacs",
+            "cescacs",
+            "[TLPD ",
+            "[pdtl ",
+            "[Game \"Chinese Chess\"]",
+            "xiangqi\"]",
+            "[Format \"",
+            "ICCS\"]",
+            "wxf\"]",
+            "Chinese\"]",
+            "[RedTeam ",
+            "[RED ",
+            "[Event ",
+            "[WHITE ",
+            "1.",
+            "e4",
+            "Nf3",
+            "O-O",
+            "炮二平五",
+            "é",
+            "\u{130}",
+            "\u{212a}",
+        ];
+        for case in 0..test_support::proptest_cases() * 16 {
+            let mut s = String::new();
+            for _ in 0..rng.below(12) {
+                s.push_str(rng.pick_cloned(PIECES));
+            }
+            let mut b = s.into_bytes();
+            if rng.chance(30) {
+                let at = rng.below(b.len() + 1);
+                b.insert(at, 0x80 + rng.below(0x80) as u8);
+            }
+            assert_eq!(
+                sniff(&b),
+                sniff_reference(&b),
+                "case {case}: {:?}",
+                String::from_utf8_lossy(&b)
+            );
+        }
+    }
 
     #[test]
     fn extensions_then_content() {

@@ -605,12 +605,15 @@ pub struct GameBuilder {
     game: Game,
     /// Only the diagnostics are wanted (see [`GameBuilder::check_only`]).
     check_only: bool,
-    /// The tags when only checking: names (for duplicates) and the few values that
-    /// matter ([`GameBuilder::tag`]); kept here, not in the game, so that a builder
-    /// reused from game to game reuses the vector.
-    checked_tags: Vec<(String, String)>,
-    /// How many of `checked_tags` belong to this game.
-    checked_len: usize,
+    /// The names of this game's tags so far (with the `XDuplicate…` names made), for
+    /// the duplicate test in both modes; a builder reused from game to game reuses it.
+    tag_names: TagNames,
+    /// When only checking: the value of the `Result` tag (the one tag value that
+    /// matters after the tags; the model path reads it from the game's tags).
+    /// (Kept from game to game for its allocation; `has_result` says whether this game
+    /// has one.)
+    checked_result: String,
+    has_result: bool,
     frames: Vec<Frame>,
     fatal: Option<GameError>,
     setup_one: bool,
@@ -652,7 +655,7 @@ impl GameBuilder {
     /// The `Result` tag's value, as [`Game::tag`] finds it.
     fn result_tag(&self) -> Option<&str> {
         if self.check_only {
-            tag_in(&self.checked_tags[..self.checked_len], "Result")
+            self.has_result.then_some(self.checked_result.as_str())
         } else {
             self.game.tag("Result")
         }
@@ -728,6 +731,126 @@ impl GameBuilder {
         self.frames.push(Frame::new(board));
     }
 
+    /// [`Visitor::tag`] for any tag (the usual one when only checking takes a
+    /// shorter way there).
+    #[inline(never)]
+    fn tag_general(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
+        // Names are compared as decoded text; an ASCII name is its own decoding, so
+        // only the odd other name is decoded here (diagnostics decode when they speak).
+        let decoded;
+        let (name, key) = match ShortName::of(name) {
+            // The key's words hold every byte of the name: ASCII when no high bit is set.
+            Some(k) if (k.head | k.tail) & 0x8080_8080_8080_8080 == 0 => (name, Some(k)),
+            None if name.is_ascii() => (name, None),
+            _ => {
+                decoded = text::decode(name);
+                (decoded.as_bytes(), ShortName::of(decoded.as_bytes()))
+            }
+        };
+        let (kind, exact) = TagName::of(name, key);
+        const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
+        // Checking needs the values of only the tags that decide how the game is read
+        // (and `Result`, compared with the marker). Decoding and unescaping keep or
+        // drop none of the break bytes, so the raw bytes tell whether there are any.
+        let needed = !self.check_only || kind.value_needed();
+        let (mut value, breaks) = if needed {
+            let v = text::tag_value(value, escaped);
+            let breaks = v.contains(BREAKS);
+            (v, breaks)
+        } else {
+            (String::new(), has_break(value))
+        };
+        if breaks {
+            // Export cannot carry these in a string (spec §2), so read them as spaces.
+            value = value.replace(BREAKS, " ");
+            self.diag(
+                Severity::Warning,
+                at,
+                format!(
+                    "tab or line break in tag {} read as a space",
+                    text::decode(name)
+                ),
+            );
+        }
+        match kind {
+            TagName::Fen => {
+                self.fen = Some(value);
+                return;
+            }
+            TagName::SetUp => {
+                self.setup_one = value.trim() == "1";
+                return;
+            }
+            TagName::Variant => self.variant_tag = Some(value.clone()),
+            _ => {}
+        }
+        let (name, key) = match kind.roster() {
+            Some(canon) if !exact => {
+                self.diag(
+                    Severity::Warning,
+                    at,
+                    format!("tag {} read as {canon}", text::decode(name)),
+                );
+                (canon.as_bytes(), ShortName::of(canon.as_bytes()))
+            }
+            _ => (name, key),
+        };
+        // A repeated name keeps its last value, the earlier one going to a new tag
+        // `XDuplicate<Name>` (itself a name a later tag can repeat).
+        let duplicate = self.tag_names.insert(name, key);
+        if self.check_only {
+            if kind == TagName::Result {
+                self.checked_result = value;
+                self.has_result = true;
+            }
+        } else {
+            let tags = &mut self.game.tags;
+            let earlier = if duplicate {
+                tags.iter().position(|(n, _)| n.as_bytes() == name)
+            } else {
+                None
+            };
+            let name = text::decode(name);
+            match earlier {
+                Some(i) => {
+                    let old = std::mem::replace(&mut tags[i].1, value);
+                    tags.push((format!("XDuplicate{name}"), old));
+                }
+                None => tags.push((name.into_owned(), value)),
+            }
+        }
+        if duplicate {
+            self.duplicate_tag(name, at);
+        }
+    }
+
+    /// A move that could not be played: the rest of the line becomes unparsed text.
+    #[cold]
+    fn move_error(&mut self, e: ResolveError, raw: &[u8], at: Pos) {
+        let text = String::from_utf8_lossy(raw).into_owned();
+        let dead = self.dead_text(&text);
+        self.top().dead = Some(dead);
+        let depth = self.frames.len() - 1;
+        let what = if depth == 0 { "main line" } else { "variation" };
+        let msg = match e {
+            ResolveError::Illegal => format!("illegal move {text} in {what}"),
+            ResolveError::Ambiguous => format!("ambiguous move {text} in {what}"),
+            other => format!("{other}: {text} in {what}"),
+        };
+        self.diag(Severity::Error, at, msg);
+    }
+
+    /// Reports a repeated tag name (canonical spelling).
+    #[cold]
+    fn duplicate_tag(&mut self, name: &[u8], at: Pos) {
+        let name = text::decode(name);
+        self.diag(
+            Severity::Warning,
+            at,
+            format!("duplicate tag {name}; earlier value kept as XDuplicate{name}"),
+        );
+    }
+
     /// Counts one more node; true (with the error reported once) when the game is
     /// over [`MAX_GAME_NODES`] and this node must be skipped.
     fn count_node(&mut self, at: Pos) -> bool {
@@ -756,16 +879,274 @@ impl GameBuilder {
     }
 }
 
-/// Sets tag `len` of `tags` (those past `len` are stale, kept for their allocations:
-/// a checking builder reuses them from game to game).
-fn push_tag(tags: &mut Vec<(String, String)>, len: usize, name: &str, value: String) {
-    match tags.get_mut(len) {
-        Some(slot) => {
-            slot.0.clear();
-            slot.0.push_str(name);
-            slot.1 = value;
+/// What a tag name means to the builder, told from its bytes without decoding them
+/// (every name compared here is ASCII letters, and a name with another byte equals
+/// none of them ignoring ASCII case, decoded or not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TagName {
+    /// `FEN`, in any case: the start position, not kept as a tag.
+    Fen,
+    /// `SetUp`, in any case: not kept as a tag.
+    SetUp,
+    /// `Variant`, in any case: the rules, also kept as a tag.
+    Variant,
+    /// `Result`, in any case: a roster name whose value checking needs.
+    Result,
+    /// Another Seven Tag Roster name in any case, with its canonical spelling.
+    Roster(&'static str),
+    /// Any other name.
+    Other,
+}
+
+impl TagName {
+    /// The meaning of a name (whose [`ShortName`] is `key`), and whether it is spelled
+    /// exactly as the canonical name it equals ignoring case.
+    #[inline(always)]
+    fn of(name: &[u8], key: Option<ShortName>) -> (TagName, bool) {
+        // The length and first letter pick the one name a name can equal, ignoring case.
+        let first = name.first().map_or(0, |b| b | 0x20);
+        let (kind, canon) = match (name.len(), first) {
+            (3, b'f') => (TagName::Fen, "FEN"),
+            (4, b's') => (TagName::Roster("Site"), "Site"),
+            (4, b'd') => (TagName::Roster("Date"), "Date"),
+            (5, b's') => (TagName::SetUp, "SetUp"),
+            (5, b'e') => (TagName::Roster("Event"), "Event"),
+            (5, b'r') => (TagName::Roster("Round"), "Round"),
+            (5, b'w') => (TagName::Roster("White"), "White"),
+            (5, b'b') => (TagName::Roster("Black"), "Black"),
+            (6, b'r') => (TagName::Result, "Result"),
+            (7, b'v') => (TagName::Variant, "Variant"),
+            _ => return (TagName::Other, false),
+        };
+        let (Some(key), Some(want)) = (key, ShortName::of(canon.as_bytes())) else {
+            return (TagName::Other, false);
+        };
+        // Canonical names are letters: a byte equals a letter ignoring ASCII case
+        // exactly when it equals the lowercase letter once bit 5 is set.
+        if key.ascii_letters_lowered() != want.ascii_letters_lowered() {
+            return (TagName::Other, false);
         }
-        None => tags.push((name.to_owned(), value)),
+        debug_assert!(canon.as_bytes().eq_ignore_ascii_case(name));
+        (kind, key == want)
+    }
+
+    /// The canonical spelling of a Seven Tag Roster name.
+    fn roster(self) -> Option<&'static str> {
+        match self {
+            TagName::Result => Some("Result"),
+            TagName::Roster(canon) => Some(canon),
+            _ => None,
+        }
+    }
+
+    /// Whether checking needs the value: the tags that decide how the game is read,
+    /// and `Result` (compared with the marker).
+    fn value_needed(self) -> bool {
+        matches!(
+            self,
+            TagName::Fen | TagName::SetUp | TagName::Variant | TagName::Result
+        )
+    }
+}
+
+/// Whether raw tag value bytes hold a tab or line break (`\t \n \r \x0b \x0c`),
+/// eight bytes at a time: a word with no byte below 14 has none of them.
+#[inline(always)]
+fn has_break(value: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let is_break = |b: &u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    // Nonzero exactly when some byte of the word is below 14.
+    let low = |w: &[u8; 8]| {
+        let x = u64::from_ne_bytes(*w);
+        x.wrapping_sub(14 * ONES) & !x & HIGH != 0
+    };
+    let (words, rest) = value.as_chunks::<8>();
+    if words.iter().any(|w| low(w) && w.iter().any(is_break)) {
+        return true;
+    }
+    match value.last_chunk::<8>() {
+        // The last eight bytes cover the rest.
+        Some(last) if !rest.is_empty() => low(last) && last.iter().any(is_break),
+        _ => rest.iter().any(is_break),
+    }
+}
+
+/// A tag name of at most 16 bytes as two words and a length, built from overlapping
+/// loads: two names have equal keys exactly when they are equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct ShortName {
+    head: u64,
+    tail: u64,
+    len: usize,
+}
+
+impl ShortName {
+    #[inline(always)]
+    fn of(name: &[u8]) -> Option<ShortName> {
+        let n = name.len();
+        let word4 = |b: Option<&[u8; 4]>| b.map_or(0, |b| u64::from(u32::from_le_bytes(*b)));
+        let word8 = |b: Option<&[u8; 8]>| b.map_or(0, |b| u64::from_le_bytes(*b));
+        let (head, tail) = match n {
+            0 => (0, 0),
+            // Bytes 0, n/2 and n-1 are all the bytes of a name this short.
+            1..=3 => (
+                u64::from(name[0]) | u64::from(name[n / 2]) << 8 | u64::from(name[n - 1]) << 16,
+                0,
+            ),
+            4..=7 => (word4(name.first_chunk()), word4(name.last_chunk())),
+            8..=16 => (word8(name.first_chunk()), word8(name.last_chunk())),
+            _ => return None,
+        };
+        Some(ShortName { head, tail, len: n })
+    }
+
+    /// The key with bit 5 of every byte of the name set (`A`..`Z` read as `a`..`z`).
+    fn ascii_letters_lowered(self) -> ShortName {
+        let bytes = |n: usize| u64::MAX >> (64 - 8 * n.min(8));
+        let lower = 0x2020_2020_2020_2020;
+        let (head, tail) = match self.len {
+            0 => (0, 0),
+            1..=3 => (lower & bytes(3), 0),
+            4..=7 => (lower & bytes(4), lower & bytes(4)),
+            _ => (lower, lower),
+        };
+        ShortName {
+            head: self.head | head,
+            tail: self.tail | tail,
+            len: self.len,
+        }
+    }
+
+    /// The filter bit of the name (see [`TagNames`]).
+    fn bit(self) -> u64 {
+        let mix = (self.head ^ self.tail.rotate_left(29) ^ self.len as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        1 << (mix >> 58)
+    }
+}
+
+/// The set of one game's tag names (decoded), for the duplicate test. Names of up to
+/// 16 bytes (nearly all) are kept as [`ShortName`] keys, longer ones end to end in a
+/// buffer; a 64-bit filter answers most lookups of a new name without a scan, and past
+/// [`TagNames::SMALL`] names hash sets take over, so that a game with very many tags
+/// costs linear time.
+#[derive(Default)]
+struct TagNames {
+    short: Vec<ShortName>,
+    long: Vec<u8>,
+    /// End offset in `long` of each long name, in order.
+    long_ends: Vec<usize>,
+    /// One bit per short name, chosen by [`ShortName::bit`].
+    filter: u64,
+    /// Every name, once there are more than [`TagNames::SMALL`].
+    many_short: std::collections::HashSet<ShortName>,
+    many_long: std::collections::HashSet<Vec<u8>>,
+    /// A prefixed name being built.
+    scratch: Vec<u8>,
+}
+
+impl TagNames {
+    /// Names looked up by a scan; more go to the hash sets.
+    const SMALL: usize = 32;
+
+    fn clear(&mut self) {
+        self.short.clear();
+        self.long.clear();
+        self.long_ends.clear();
+        self.filter = 0;
+        self.many_short.clear();
+        self.many_long.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.short.len() + self.long_ends.len()
+    }
+
+    #[inline(always)]
+    fn contains(&self, name: &[u8], key: Option<ShortName>) -> bool {
+        let many = self.len() > Self::SMALL;
+        match key {
+            Some(key) if many => self.many_short.contains(&key),
+            Some(key) => self.filter & key.bit() != 0 && self.short.contains(&key),
+            None if many => self.many_long.contains(name),
+            None => {
+                let mut start = 0;
+                self.long_ends.iter().any(|&end| {
+                    let found = &self.long[start..end] == name;
+                    start = end;
+                    found
+                })
+            }
+        }
+    }
+
+    /// Adds a name (whose [`ShortName`] is `key`) when it is new and returns false;
+    /// else adds `XDuplicate` + name (the tag the earlier value goes to) and returns
+    /// true.
+    #[inline(always)]
+    fn insert(&mut self, name: &[u8], key: Option<ShortName>) -> bool {
+        if !self.contains(name, key) {
+            self.add(name, key);
+            return false;
+        }
+        self.add_duplicate(name);
+        true
+    }
+
+    /// Adds `XDuplicate` + name: the tag the earlier value of a repeated name goes to.
+    #[cold]
+    fn add_duplicate(&mut self, name: &[u8]) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.extend_from_slice(b"XDuplicate");
+        scratch.extend_from_slice(name);
+        self.add(&scratch, ShortName::of(&scratch));
+        self.scratch = scratch;
+    }
+
+    #[inline(always)]
+    fn add(&mut self, name: &[u8], key: Option<ShortName>) {
+        match key {
+            Some(key) if self.len() < Self::SMALL => {
+                self.short.push(key);
+                self.filter |= key.bit();
+            }
+            _ => self.add_rare(name, key),
+        }
+    }
+
+    /// [`TagNames::add`] for a long name or past [`TagNames::SMALL`] names.
+    #[cold]
+    fn add_rare(&mut self, name: &[u8], key: Option<ShortName>) {
+        match key {
+            Some(key) => {
+                self.short.push(key);
+                self.filter |= key.bit();
+            }
+            None => {
+                self.long.extend_from_slice(name);
+                self.long_ends.push(self.long.len());
+            }
+        }
+        let n = self.len();
+        if n == Self::SMALL + 1 {
+            self.many_short.extend(self.short.iter().copied());
+            let mut start = 0;
+            for &end in &self.long_ends {
+                self.many_long.insert(self.long[start..end].to_vec());
+                start = end;
+            }
+        } else if n > Self::SMALL {
+            match key {
+                Some(key) => {
+                    self.many_short.insert(key);
+                }
+                None => {
+                    self.many_long.insert(name.to_vec());
+                }
+            }
+        }
     }
 }
 
@@ -796,82 +1177,47 @@ impl Visitor for GameBuilder {
     type Output = Result<Game, GameError>;
 
     fn begin_game(&mut self, at: Pos) {
-        self.checked_len = 0;
+        self.tag_names.clear();
+        self.has_result = false;
         self.game.at = at;
         self.index_base += 1;
         self.game.index = self.index_base;
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
-        let mut name = text::decode(name);
-        const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
-        // Checking needs the values of only the tags that decide how the game is read
-        // (and `Result`, compared with the marker). Decoding and unescaping keep or
-        // drop none of the break bytes, so the raw bytes tell whether there are any.
-        let needed = !self.check_only
-            || ["FEN", "SetUp", "Variant", "Result"]
-                .iter()
-                .any(|n| n.eq_ignore_ascii_case(&name));
-        let (mut value, breaks) = if needed {
-            let v = text::tag_value(value, escaped);
-            let breaks = v.contains(BREAKS);
-            (v, breaks)
-        } else {
-            let breaks = value
-                .iter()
-                .any(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c));
-            (String::new(), breaks)
-        };
-        if breaks {
-            // Export cannot carry these in a string (spec §2), so read them as spaces.
-            value = value.replace(BREAKS, " ");
-            self.diag(
-                Severity::Warning,
-                at,
-                format!("tab or line break in tag {name} read as a space"),
-            );
-        }
-        if name.eq_ignore_ascii_case("FEN") {
-            self.fen = Some(value);
-            return;
-        } else if name.eq_ignore_ascii_case("SetUp") {
-            self.setup_one = value.trim() == "1";
-            return;
-        } else if name.eq_ignore_ascii_case("Variant") {
-            self.variant_tag = Some(value.clone());
-        }
-        if let Some(canon) = crate::writer::STR
-            .iter()
-            .find(|s| s.eq_ignore_ascii_case(&name))
-            && *canon != name
+        // The usual tag when only checking: an ASCII name that is not spelled as a
+        // roster name in another case and whose value is not needed, a value without
+        // breaks. All there is to do is the duplicate test; this is what the general
+        // path does for such a tag, without its set-up.
+        if self.check_only
+            && let Some(key) = ShortName::of(name)
+            && (key.head | key.tail) & 0x8080_8080_8080_8080 == 0
         {
-            self.diag(Severity::Warning, at, format!("tag {name} read as {canon}"));
-            name = std::borrow::Cow::Borrowed(canon);
-        }
-        let (tags, len) = if self.check_only {
-            (&mut self.checked_tags, self.checked_len)
-        } else {
-            let n = self.game.tags.len();
-            (&mut self.game.tags, n)
-        };
-        let duplicate = tags[..len].iter().position(|(n, _)| *n == name);
-        match duplicate {
-            Some(i) => {
-                let old = std::mem::replace(&mut tags[i].1, value);
-                push_tag(tags, len, &format!("XDuplicate{name}"), old);
+            let (kind, exact) = TagName::of(name, Some(key));
+            if !kind.value_needed() && (exact || kind.roster().is_none()) && !has_break(value) {
+                if self.tag_names.insert(name, Some(key)) {
+                    self.duplicate_tag(name, at);
+                }
+                return;
             }
-            None => push_tag(tags, len, &name, value),
+            // `Result` so spelled, with a plain value: the value is its own decoding.
+            if kind == TagName::Result
+                && exact
+                && !escaped
+                && let Ok(v) = std::str::from_utf8(value)
+                && v.is_ascii()
+                && !has_break(value)
+            {
+                self.checked_result.clear();
+                self.checked_result.push_str(v);
+                self.has_result = true;
+                if self.tag_names.insert(name, Some(key)) {
+                    self.duplicate_tag(name, at);
+                }
+                return;
+            }
         }
-        if self.check_only {
-            self.checked_len += 1;
-        }
-        if duplicate.is_some() {
-            self.diag(
-                Severity::Warning,
-                at,
-                format!("duplicate tag {name}; earlier value kept as XDuplicate{name}"),
-            );
-        }
+        self.tag_general(name, value, escaped, at);
     }
 
     fn begin_movetext(&mut self) {
@@ -881,6 +1227,30 @@ impl Visitor for GameBuilder {
     fn san(&mut self, san: SanPlus, raw: &[u8], at: Pos) -> Control {
         if self.fatal.is_some() || self.over_cap || self.count_node(at) {
             return Control::SkipMovetext;
+        }
+        if self.check_only {
+            // What the general code below does when nothing is kept, without its set-up.
+            let f = self.top();
+            if f.dead.is_some() {
+                return Control::Continue;
+            }
+            let resolved = match san.san {
+                crate::san::San::Null => f
+                    .board
+                    .null_move()
+                    .map(|_| None)
+                    .ok_or(ResolveError::Illegal),
+                _ => san.san.to_move(&f.board).map(Some),
+            };
+            match resolved {
+                Ok(mv) => {
+                    f.before = f.board.clone();
+                    play(&mut f.board, mv);
+                    f.moves += 1;
+                }
+                Err(e) => self.move_error(e, raw, at),
+            }
+            return Control::Continue;
         }
         let keep = !self.check_only;
         let f = self.top();
@@ -934,19 +1304,7 @@ impl Visitor for GameBuilder {
                     m.nags.push(g);
                 }
             }
-            Err(e) => {
-                let text = String::from_utf8_lossy(raw).into_owned();
-                let dead = self.dead_text(&text);
-                self.top().dead = Some(dead);
-                let depth = self.frames.len() - 1;
-                let what = if depth == 0 { "main line" } else { "variation" };
-                let msg = match e {
-                    ResolveError::Illegal => format!("illegal move {text} in {what}"),
-                    ResolveError::Ambiguous => format!("ambiguous move {text} in {what}"),
-                    other => format!("{other}: {text} in {what}"),
-                };
-                self.diag(Severity::Error, at, msg);
-            }
+            Err(e) => self.move_error(e, raw, at),
         }
         Control::Continue
     }
@@ -1187,12 +1545,12 @@ impl Visitor for GameBuilder {
         let mut game = std::mem::take(&mut self.game);
         game.moves = main.0;
         if !self.outcome_marker {
-            let tags = if self.check_only {
-                &self.checked_tags[..self.checked_len]
+            let result = if self.check_only {
+                self.has_result.then_some(self.checked_result.as_str())
             } else {
-                &game.tags
+                tag_in(&game.tags, "Result")
             };
-            game.outcome = tag_in(tags, "Result")
+            game.outcome = result
                 .and_then(|r| Outcome::parse(r.trim().as_bytes()))
                 .unwrap_or(Outcome::Unknown);
             game.diagnostics.push(Diagnostic {
@@ -1202,7 +1560,8 @@ impl Visitor for GameBuilder {
             });
         }
         self.outcome_marker = false;
-        self.checked_len = 0;
+        self.tag_names.clear();
+        self.has_result = false;
         self.nodes = 0;
         self.over_cap = false;
         self.setup_one = false;

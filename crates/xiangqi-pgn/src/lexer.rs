@@ -343,7 +343,7 @@ impl<'a> Lexer<'a> {
 }
 
 /// Splits one whitespace-delimited word into move number, move, result and glyph tokens.
-fn classify_word<'a>(w: &'a str, mut push: impl FnMut(TokKind<'a>, &'a str)) {
+pub(crate) fn classify_word<'a>(w: &'a str, mut push: impl FnMut(TokKind<'a>, &'a str)) {
     if w.chars().count() > MAX_MOVE_CHARS * 4 {
         // Far too long for any token but junk: no folding or classification.
         push(TokKind::Move(w), w);

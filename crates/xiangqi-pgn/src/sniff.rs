@@ -2,8 +2,12 @@
 //! move texts), never from the share of high bytes: a classic chess PGN with Cyrillic
 //! or Chinese names is still chess.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
 use crate::encoding::{TextEncoding, decode_as, detect};
-use crate::lexer::{Lexer, Mark, TokKind};
+use crate::lexer::{TokKind, classify_word, is_tag_line};
 use crate::notation::{Notation, TokenKind, classify, fold_fullwidth};
 
 /// Tokens looked at: the first games of a file are enough.
@@ -34,13 +38,14 @@ impl Evidence {
     }
 }
 
-/// Decodes a file's first bytes, tolerating a multi-byte character cut at the end.
-fn decode_head(head: &[u8]) -> String {
+/// Decodes a file's first bytes, tolerating a multi-byte character cut at the end
+/// (borrowed when they are UTF-8, as nearly all files are).
+fn decode_head(head: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(head) {
-        Ok(s) => s.to_string(),
+        Ok(s) => Cow::Borrowed(s),
         Err(e) if e.error_len().is_none() => {
             // Valid UTF-8 cut in the middle of a character.
-            String::from_utf8_lossy(&head[..e.valid_up_to()]).into_owned()
+            String::from_utf8_lossy(&head[..e.valid_up_to()])
         }
         Err(_) => {
             let d = detect(head);
@@ -48,7 +53,7 @@ fn decode_head(head: &[u8]) -> String {
                 TextEncoding::Utf8 | TextEncoding::Utf8Bom => TextEncoding::Utf8,
                 e => e,
             };
-            decode_as(head, enc)
+            Cow::Owned(decode_as(head, enc))
         }
     }
 }
@@ -69,76 +74,325 @@ fn is_chinese_move(t: &str) -> bool {
         && (NUMS.contains(c[1]) || PIECES.contains(c[1]))
 }
 
+/// Points `(xiangqi, chess)` of one tag (name full-width folded, value unescaped).
+fn tag_points(name: &str, value: &str) -> (u32, u32) {
+    let n = name.to_ascii_lowercase();
+    let v = || value.trim().to_ascii_lowercase();
+    match n.as_str() {
+        "game" | "variant" => {
+            let v = v();
+            if v.contains("chinese chess") || v.contains("xiangqi") {
+                (10, 0)
+            } else if v == "chess" || v == "standard" || v.contains("960") {
+                (0, 10)
+            } else {
+                (0, 0)
+            }
+        }
+        "format" if Notation::from_name(value).is_some() => (5, 0),
+        "red" | "redteam" | "redelo" | "redclock" => (3, 0),
+        "ecco" => (3, 0),
+        "eco" => (0, 3),
+        "fen" => {
+            let board = value.split_whitespace().next().unwrap_or("");
+            match board.split('/').count() {
+                10 => (10, 0),
+                8 => (0, 10),
+                _ => (0, 0),
+            }
+        }
+        _ => (0, 0),
+    }
+}
+
+/// Points `(xiangqi, chess)` of one move token.
+fn move_points(w: &str) -> (u32, u32) {
+    if w.chars().count() > crate::lexer::MAX_MOVE_CHARS {
+        return (0, 0);
+    }
+    // An ASCII word is its own full-width folding, and no Chinese move (whose third
+    // character is 进, 退 or 平).
+    let f = if w.is_ascii() {
+        Cow::Borrowed(w)
+    } else if is_chinese_move(w) {
+        return (2, 0);
+    } else {
+        Cow::Owned(fold_fullwidth(w))
+    };
+    match classify(&f) {
+        Some(TokenKind::Wxf) if f.chars().count() == 4 => (2, 0),
+        Some(TokenKind::Coordinates | TokenKind::CoordinatesRank10) => {
+            let l = f.to_ascii_lowercase();
+            // Chess coordinates stay within a-h and 1-8.
+            if l.contains(['i', '0', '9']) {
+                (2, 0)
+            } else {
+                (0, 0)
+            }
+        }
+        _ => {
+            // R, N, B, K and pawn moves are written alike in both games'
+            // SAN; a queen, castling or a promotion is chess, a cannon,
+            // elephant, advisor or horse letter (WinBoard) is xiangqi.
+            let b = f.as_bytes();
+            let chess_san = f.starts_with("O-O")
+                || f.contains("=Q")
+                || (b.first() == Some(&b'Q') && b.len() >= 3);
+            let xq_san = b.len() >= 3
+                && b"CHEA".contains(&b[0])
+                && b[1..].iter().any(|c| (b'a'..=b'i').contains(c))
+                && b[b.len() - 1].is_ascii_digit();
+            if chess_san {
+                (0, 1)
+            } else if xq_san {
+                (1, 0)
+            } else {
+                (0, 0)
+            }
+        }
+    }
+}
+
+/// The tokens the lexer makes of one word of movetext (a move number, a move, a
+/// result, a glyph: at most three) and the points of each; a pure function of the
+/// word, so that a word met again (`e4`, `Nf3`, `12.`) is looked up, not redone.
+#[derive(Debug, Clone, Copy, Default)]
+struct WordPoints {
+    tokens: u8,
+    points: [(u32, u32); 3],
+}
+
+fn word_points(w: &str) -> WordPoints {
+    let mut out = WordPoints::default();
+    classify_word(w, |kind, _| {
+        let p = match kind {
+            TokKind::Move(m) => move_points(m),
+            _ => (0, 0),
+        };
+        if let Some(slot) = out.points.get_mut(usize::from(out.tokens)) {
+            *slot = p;
+        }
+        out.tokens = out.tokens.saturating_add(1);
+    });
+    out
+}
+
+/// FNV-1a: words are short and hashed once each; the standard hasher costs more than
+/// the lookup saves. Collisions only cost a comparison.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// The char at byte `pos` of `text` (a char boundary below its length).
+fn char_at(text: &str, pos: usize) -> Option<char> {
+    match text.as_bytes().get(pos) {
+        Some(&b) if b < 0x80 => Some(char::from(b)),
+        Some(_) => text[pos..].chars().next(),
+        None => None,
+    }
+}
+
+/// The first line break at or after `pos` (the end when none): where a rest-of-line
+/// token (`%` escape, `;` comment, unreadable tag) stops.
+fn eol(bytes: &[u8], pos: usize) -> usize {
+    bytes[pos..]
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map_or(bytes.len(), |n| pos + n)
+}
+
 /// Collects the evidence of a file's head (its first few kilobytes are enough).
+///
+/// The head is read token by token exactly as the xiangqi lexer reads it (the same
+/// tokens, the same first [`MAX_TOKENS`] of them), but the tokens that carry no
+/// evidence are only stepped over, and each distinct word is classified once.
 pub fn evidence(head: &[u8]) -> Evidence {
     let text = decode_head(head);
+    let text: &str = &text;
+    let bytes = text.as_bytes();
+    let mut words: HashMap<&str, WordPoints, BuildHasherDefault<Fnv>> = HashMap::default();
     let mut ev = Evidence::default();
-    for t in Lexer::new(&text, Mark::origin(), text.len()).take(MAX_TOKENS) {
-        match &t.kind {
-            TokKind::Tag(name, value) => {
-                let n = name.to_ascii_lowercase();
-                let v = value.trim().to_ascii_lowercase();
-                match n.as_str() {
-                    "game" | "variant" if v.contains("chinese chess") || v.contains("xiangqi") => {
-                        ev.xiangqi += 10
-                    }
-                    "game" | "variant" if v == "chess" || v == "standard" || v.contains("960") => {
-                        ev.chess += 10
-                    }
-                    "format" if Notation::from_name(value).is_some() => ev.xiangqi += 5,
-                    "red" | "redteam" | "redelo" | "redclock" => ev.xiangqi += 3,
-                    "ecco" => ev.xiangqi += 3,
-                    "eco" => ev.chess += 3,
-                    "fen" => {
-                        let board = value.split_whitespace().next().unwrap_or("");
-                        match board.split('/').count() {
-                            10 => ev.xiangqi += 10,
-                            8 => ev.chess += 10,
-                            _ => {}
-                        }
-                    }
-                    _ => {}
+    let mut tokens = 0;
+    let mut pos = 0;
+    while tokens < MAX_TOKENS {
+        let Some(ch) = char_at(text, pos) else {
+            break;
+        };
+        if ch.is_whitespace() || ch == '\u{feff}' {
+            // A CRLF is two bytes of whitespace here; the lexer steps it as one.
+            pos += ch.len_utf8();
+            continue;
+        }
+        // Column 1: the start of the text or just after a line break.
+        let line_start = pos == 0 || matches!(bytes[pos - 1], b'\n' | b'\r');
+        tokens += 1;
+        match ch {
+            '%' if line_start => pos = eol(bytes, pos + 1),
+            '[' => {
+                let (next, tag) = read_tag(text, pos);
+                pos = next;
+                if let Some((name, value)) = tag {
+                    let (x, c) = tag_points(&name, &value);
+                    ev.xiangqi += x;
+                    ev.chess += c;
                 }
             }
-            TokKind::Move(w) if w.chars().count() <= crate::lexer::MAX_MOVE_CHARS => {
-                if is_chinese_move(w) {
-                    ev.xiangqi += 2;
-                    continue;
+            '{' => pos = brace_comment_end(text, pos),
+            ';' => pos = eol(bytes, pos + 1),
+            '(' | ')' | ']' | '}' => pos += 1,
+            _ => {
+                tokens -= 1;
+                let start = pos;
+                while let Some(x) = char_at(text, pos) {
+                    if x.is_whitespace() || matches!(x, '{' | '}' | '(' | ')' | '[' | ']' | ';') {
+                        break;
+                    }
+                    pos += x.len_utf8();
                 }
-                let f = fold_fullwidth(w);
-                match classify(&f) {
-                    Some(TokenKind::Wxf) if f.chars().count() == 4 => ev.xiangqi += 2,
-                    Some(TokenKind::Coordinates | TokenKind::CoordinatesRank10) => {
-                        let l = f.to_ascii_lowercase();
-                        // Chess coordinates stay within a-h and 1-8.
-                        if l.contains(['i', '0', '9']) {
-                            ev.xiangqi += 2;
-                        }
-                    }
-                    _ => {
-                        // R, N, B, K and pawn moves are written alike in both games'
-                        // SAN; a queen, castling or a promotion is chess, a cannon,
-                        // elephant, advisor or horse letter (WinBoard) is xiangqi.
-                        let b = f.as_bytes();
-                        let chess_san = f.starts_with("O-O")
-                            || f.contains("=Q")
-                            || (b.first() == Some(&b'Q') && b.len() >= 3);
-                        let xq_san = b.len() >= 3
-                            && b"CHEA".contains(&b[0])
-                            && b[1..].iter().any(|c| (b'a'..=b'i').contains(c))
-                            && b[b.len() - 1].is_ascii_digit();
-                        if chess_san {
-                            ev.chess += 1;
-                        } else if xq_san {
-                            ev.xiangqi += 1;
-                        }
-                    }
+                let w = &text[start..pos];
+                let p = *words.entry(w).or_insert_with(|| word_points(w));
+                let n = usize::from(p.tokens).min(MAX_TOKENS - tokens);
+                for &(x, c) in &p.points[..n.min(p.points.len())] {
+                    ev.xiangqi += x;
+                    ev.chess += c;
+                }
+                tokens += n;
+            }
+        }
+    }
+    ev
+}
+
+/// Reads the tag starting with the `[` at `pos` as the lexer does: where the token
+/// ends, and the name (full-width folded) and value (unescaped) when it is a tag.
+fn read_tag(text: &str, pos: usize) -> (usize, Option<(String, Cow<'_, str>)>) {
+    let bytes = text.as_bytes();
+    let end = bytes.len();
+    let mut pos = pos + 1;
+    while matches!(bytes.get(pos), Some(b' ' | b'\t')) {
+        pos += 1;
+    }
+    let name_start = pos;
+    while let Some(x) = char_at(text, pos) {
+        if x.is_whitespace() || x == '"' || x == ']' {
+            break;
+        }
+        pos += x.len_utf8();
+    }
+    let name = &text[name_start..pos];
+    while let Some(x @ (' ' | '\t' | '\u{3000}')) = char_at(text, pos) {
+        pos += x.len_utf8();
+    }
+    if bytes.get(pos) != Some(&b'"') {
+        return (eol(bytes, pos), None);
+    }
+    pos += 1;
+    // The value ends at the quote followed by `]`, within two lines (see the lexer).
+    let start = pos;
+    let mut j = start;
+    let mut newlines = 0;
+    let mut found = None;
+    while j < end {
+        match bytes[j] {
+            b'\\' if j + 1 < end && matches!(bytes[j + 1], b'"' | b'\\') => {
+                j += 2;
+                continue;
+            }
+            b'"' => {
+                let mut k = j + 1;
+                while k < end && matches!(bytes[k], b' ' | b'\t') {
+                    k += 1;
+                }
+                if k < end && bytes[k] == b']' {
+                    found = Some((j, k));
+                    break;
+                }
+            }
+            b'\n' => {
+                newlines += 1;
+                if newlines > 1 || (j > start && bytes[j - 1] == b'\n') {
+                    break;
+                }
+            }
+            b'\r' if !(j + 1 < end && bytes[j + 1] == b'\n') => {
+                newlines += 1;
+                if newlines > 1 {
+                    break;
                 }
             }
             _ => {}
         }
+        j += 1;
     }
-    ev
+    let Some((vend, close)) = found else {
+        return (eol(bytes, pos), None);
+    };
+    let raw_value = &text[start..vend];
+    let mut value: Cow<'_, str> = if raw_value.contains('\\') {
+        let mut v = String::with_capacity(raw_value.len());
+        let mut it = raw_value.chars().peekable();
+        while let Some(x) = it.next() {
+            if x == '\\' && matches!(it.peek(), Some('"' | '\\')) {
+                v.extend(it.next());
+            } else {
+                v.push(x);
+            }
+        }
+        Cow::Owned(v)
+    } else {
+        Cow::Borrowed(raw_value)
+    };
+    if value.contains('\r') {
+        value = Cow::Owned(value.replace("\r\n", "\n").replace('\r', "\n"));
+    }
+    (close + 1, Some((fold_fullwidth(name), value)))
+}
+
+/// Where the brace comment starting with the `{` at `pos` ends as the lexer reads it:
+/// after its `}`, or at the line break before a line that is a whole tag pair (an
+/// unclosed comment), or at the end of the text.
+fn brace_comment_end(text: &str, pos: usize) -> usize {
+    let bytes = text.as_bytes();
+    let end = bytes.len();
+    let mut j = pos + 1;
+    while j < end {
+        match bytes[j] {
+            b'}' => return j + 1,
+            b'\n' | b'\r' => {
+                let next = if bytes[j] == b'\r' && bytes.get(j + 1) == Some(&b'\n') {
+                    j + 2
+                } else {
+                    j + 1
+                };
+                let rest = &text[next.min(end)..];
+                let line = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
+                if is_tag_line(line) {
+                    return j;
+                }
+                j = next;
+                continue;
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    end
 }
 
 /// How sure the text is xiangqi, 0..=100 (see [`evidence`]).
@@ -160,4 +414,273 @@ pub fn xiangqi_confidence(head: &[u8]) -> u8 {
 pub fn looks_like_xiangqi(head: &[u8]) -> bool {
     let ev = evidence(head);
     ev.xiangqi >= 4 && ev.xiangqi > 2 * ev.chess
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::{Lexer, Mark};
+
+    /// The evidence as first written: every token built by the lexer, every move
+    /// classified. [`evidence`] must give exactly this on every input.
+    pub(crate) fn evidence_reference(head: &[u8]) -> Evidence {
+        let text = decode_head(head).into_owned();
+        let mut ev = Evidence::default();
+        for t in Lexer::new(&text, Mark::origin(), text.len()).take(MAX_TOKENS) {
+            match &t.kind {
+                TokKind::Tag(name, value) => {
+                    let n = name.to_ascii_lowercase();
+                    let v = value.trim().to_ascii_lowercase();
+                    match n.as_str() {
+                        "game" | "variant"
+                            if v.contains("chinese chess") || v.contains("xiangqi") =>
+                        {
+                            ev.xiangqi += 10
+                        }
+                        "game" | "variant"
+                            if v == "chess" || v == "standard" || v.contains("960") =>
+                        {
+                            ev.chess += 10
+                        }
+                        "format" if Notation::from_name(value).is_some() => ev.xiangqi += 5,
+                        "red" | "redteam" | "redelo" | "redclock" => ev.xiangqi += 3,
+                        "ecco" => ev.xiangqi += 3,
+                        "eco" => ev.chess += 3,
+                        "fen" => {
+                            let board = value.split_whitespace().next().unwrap_or("");
+                            match board.split('/').count() {
+                                10 => ev.xiangqi += 10,
+                                8 => ev.chess += 10,
+                                _ => {}
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                TokKind::Move(w) if w.chars().count() <= crate::lexer::MAX_MOVE_CHARS => {
+                    if is_chinese_move(w) {
+                        ev.xiangqi += 2;
+                        continue;
+                    }
+                    let f = fold_fullwidth(w);
+                    match classify(&f) {
+                        Some(TokenKind::Wxf) if f.chars().count() == 4 => ev.xiangqi += 2,
+                        Some(TokenKind::Coordinates | TokenKind::CoordinatesRank10) => {
+                            let l = f.to_ascii_lowercase();
+                            if l.contains(['i', '0', '9']) {
+                                ev.xiangqi += 2;
+                            }
+                        }
+                        _ => {
+                            let b = f.as_bytes();
+                            let chess_san = f.starts_with("O-O")
+                                || f.contains("=Q")
+                                || (b.first() == Some(&b'Q') && b.len() >= 3);
+                            let xq_san = b.len() >= 3
+                                && b"CHEA".contains(&b[0])
+                                && b[1..].iter().any(|c| (b'a'..=b'i').contains(c))
+                                && b[b.len() - 1].is_ascii_digit();
+                            if chess_san {
+                                ev.chess += 1;
+                            } else if xq_san {
+                                ev.xiangqi += 1;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        ev
+    }
+
+    /// Every file under `dir`, recursively.
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                files(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+
+    fn agree(what: &dyn std::fmt::Display, head: &[u8]) {
+        assert_eq!(evidence(head), evidence_reference(head), "{what}");
+    }
+
+    #[test]
+    fn every_test_file_and_its_cuts_agree_with_the_reference() {
+        let mut all = Vec::new();
+        files(&test_support::testdata(), &mut all);
+        files(&test_support::shared_dir(), &mut all);
+        all.sort();
+        assert!(all.len() > 100, "{} files", all.len());
+        let mut rng = test_support::Rng::new(0xe71d_e9ce);
+        let mut seen = (0, 0);
+        for p in &all {
+            let bytes = std::fs::read(p).unwrap();
+            let head = &bytes[..bytes.len().min(64 << 10)];
+            let ev = evidence(head);
+            agree(&p.display(), head);
+            seen.0 += usize::from(ev.xiangqi > 0);
+            seen.1 += usize::from(ev.chess > 0);
+            // Cuts anywhere: in a tag, a comment, a word, a multi-byte character, a CRLF.
+            let cuts = if head.len() < 4096 { 6 } else { 3 };
+            for _ in 0..cuts {
+                let from = rng.below(head.len().min(2048) + 1);
+                let to = from + rng.below(head.len() - from + 1);
+                agree(
+                    &format_args!("{} [{from}..{to}]", p.display()),
+                    &head[from..to],
+                );
+            }
+        }
+        // Both kinds of evidence were met (the comparison is not between zeros).
+        assert!(seen.0 > 20 && seen.1 > 20, "{seen:?}");
+    }
+
+    #[test]
+    fn random_soups_agree_with_the_reference() {
+        // Pieces of every token kind, in any order, in several encodings' bytes.
+        const PIECES: &[&str] = &[
+            "[",
+            "]",
+            "{",
+            "}",
+            "(",
+            ")",
+            ";",
+            "%",
+            "\"",
+            "\\",
+            " ",
+            "\t",
+            "\n",
+            "\r",
+            "\r\n",
+            "\u{feff}",
+            "\u{3000}",
+            "\u{a0}",
+            "Game",
+            "Variant",
+            "Format",
+            "FEN",
+            "Red",
+            "ECCO",
+            "ECO",
+            "Event",
+            " \"Chinese Chess\"]",
+            " \"chess\"]",
+            " \"WXF\"]",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+            "8/8/8/8/8/8/8/8",
+            "1.",
+            "12...",
+            "…",
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+            "½-½",
+            "*",
+            "$1",
+            "!?",
+            "??",
+            "炮二平五",
+            "马8进7",
+            "前车进一",
+            "C2.5",
+            "H8+7",
+            "66.7",
+            "+P.1",
+            "h2e2",
+            "a10a9",
+            "i0i1",
+            "e4",
+            "Nf3",
+            "O-O",
+            "e8=Q",
+            "Qh5",
+            "Ca3",
+            "Ｃ２．５",
+            "ｈ２ｅ２",
+            "ab",
+            "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "é",
+            "\u{1f600}",
+        ];
+        let mut rng = test_support::Rng::new(0x50c1_55ed);
+        for case in 0..test_support::proptest_cases() * 64 {
+            let mut s = String::new();
+            for _ in 0..rng.below(80) {
+                s.push_str(rng.pick_cloned(PIECES));
+            }
+            let mut bytes = s.into_bytes();
+            // Now and then raw bytes: invalid UTF-8 (legacy encodings), a cut character.
+            if rng.chance(30) {
+                for _ in 0..1 + rng.below(6) {
+                    let at = rng.below(bytes.len() + 1);
+                    bytes.insert(at, 0x80 + rng.below(0x80) as u8);
+                }
+            }
+            if rng.chance(20) && !bytes.is_empty() {
+                bytes.truncate(rng.below(bytes.len()));
+            }
+            agree(
+                &format_args!("case {case}: {:?}", String::from_utf8_lossy(&bytes)),
+                &bytes,
+            );
+        }
+        // More tokens than are looked at: the count must stop at the same token, even
+        // inside a word that makes several (`1.e4!?`).
+        for word in [
+            "1.Qh5!? ",
+            "1.Qh5 ",
+            "Qh5!? ",
+            "Qh5 ",
+            "[ECO \"b\"] ",
+            "1... ",
+            "{c} ",
+        ] {
+            for pad in 0..4 {
+                let text =
+                    "* ".repeat(pad) + &word.repeat(MAX_TOKENS / 2 + 3) + "[Game \"xiangqi\"]";
+                let ev = evidence(text.as_bytes());
+                assert!(ev.chess > 0 || word.starts_with("1...") || word.starts_with('{'));
+                agree(
+                    &format_args!("{word:?} x many after {pad}"),
+                    text.as_bytes(),
+                );
+            }
+        }
+        // Bytes of any value.
+        for case in 0..test_support::proptest_cases() * 16 {
+            let bytes: Vec<u8> = (0..rng.below(300)).map(|_| rng.below(256) as u8).collect();
+            agree(&format_args!("random bytes {case}: {bytes:?}"), &bytes);
+        }
+    }
+
+    #[test]
+    fn small_texts_agree_with_the_reference() {
+        for t in [
+            "",
+            "[",
+            "[Game \"Chinese Chess\"]\n1. 炮二平五 马8进7 *",
+            "%escape\n%x [FEN \"a/b\"]",
+            "{unclosed\n[Event \"x\"]\n1. e4",
+            "[Format \"WXF\"]\r\n1. C2.5 H8+7\r2. H2+3 *",
+            "12.e4!? 13...Nf6?? 1-0 ½-½ $1 !! 1.h2e2 66.7 a10a9",
+            "[Name\"v\\\"\"]  [ Red  \"x\r\ny\"] ]}()",
+        ] {
+            assert_eq!(
+                evidence(t.as_bytes()),
+                evidence_reference(t.as_bytes()),
+                "{t:?}"
+            );
+        }
+    }
 }
