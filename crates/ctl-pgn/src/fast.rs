@@ -22,15 +22,20 @@ use crate::read::{Expect, Frame, MAX_GAME_NODES, MAX_VARIATION_DEPTH, Record};
 /// writer's escapes are decoded ([`crate::escape`]).
 pub fn read_str(file: &str, src: &str) -> Vec<Record> {
     let mut loc = Locator::new(src);
-    let mut out = Vec::new();
+    let mut tags = Vec::new();
+    let ranges = split_records(src);
+    let mut out = Vec::with_capacity(ranges.len());
     let mut lines = None;
-    for (i, (start, end)) in split_records(src).into_iter().enumerate() {
+    for (i, (start, end)) in ranges.into_iter().enumerate() {
         let index = i + 1;
-        let mut r = match read_record_fast(file, src, &mut loc, index, start, end) {
+        let mut r = match read_record_fast(file, src, &mut loc, &mut tags, index, start, end) {
             Some(r) => r,
             None => pest_record(file, src, &mut lines, index, start, end),
         };
-        if let Some(g) = &mut r.game {
+        // Every escape starts with a backslash: a record without one has none to decode.
+        if let Some(g) = &mut r.game
+            && memchr::memchr(b'\\', &src.as_bytes()[start..end]).is_some()
+        {
             crate::escape::decode(g);
         }
         out.push(r);
@@ -54,7 +59,7 @@ pub fn read_record_scanner(
     end: usize,
 ) -> Option<Record> {
     let mut loc = Locator::new(src);
-    read_record_fast(file, src, &mut loc, index, start, end)
+    read_record_fast(file, src, &mut loc, &mut Vec::new(), index, start, end)
 }
 
 /// The pest reader on one record, located in the whole file (its line index is built
@@ -71,59 +76,84 @@ fn pest_record<'a>(
     crate::read::read_record(file, src, lines, index, start, end)
 }
 
-/// [`crate::read::split_records`] on bytes: the same ranges, one `memchr` per line.
+/// [`crate::read::split_records`] on bytes: the same ranges, in one `memchr3` pass over
+/// the line ends and braces (a `memchr` per line cost more than the search itself on
+/// lines of 20 bytes).
 pub fn split_records(src: &str) -> Vec<(usize, usize)> {
     let b = src.as_bytes();
-    let mut ranges = Vec::new();
-    let mut start = 0usize;
-    let mut in_movetext = false;
-    let mut in_comment = false;
-    let mut has_variant = false;
-    let mut has_content = false;
-    let mut pos = 0usize;
-    while pos < b.len() {
-        let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |n| pos + n + 1);
-        let line = &b[pos..end];
-        let mut k = 0;
+    let mut st = Splitter::default();
+    // Whether the braces of the current line count (a movetext line).
+    let mut movetext = !b.is_empty() && st.line(src, 0);
+    for n in memchr::memchr3_iter(b'\n', b'{', b'}', b) {
+        match b[n] {
+            b'\n' => movetext = n + 1 < b.len() && st.line(src, n + 1),
+            b'{' => st.in_comment |= movetext,
+            _ => st.in_comment &= !movetext,
+        }
+    }
+    if st.has_content {
+        st.ranges.push((st.start, src.len()));
+    }
+    st.ranges
+}
+
+/// The state of [`split_records`] between lines.
+#[derive(Default)]
+struct Splitter {
+    ranges: Vec<(usize, usize)>,
+    start: usize,
+    in_movetext: bool,
+    in_comment: bool,
+    has_variant: bool,
+    has_content: bool,
+}
+
+impl Splitter {
+    /// The line starting at `pos`: true when it is a movetext line (its braces open and
+    /// close comments).
+    fn line(&mut self, src: &str, pos: usize) -> bool {
+        let b = src.as_bytes();
+        let mut k = pos;
         loop {
-            match line.get(k) {
+            match b.get(k) {
                 Some(b' ' | b'\t') => k += 1,
-                Some(0xEF) if line.get(k + 1..k + 3) == Some(&[0xBB, 0xBF]) => k += 3,
+                Some(0xEF) if b.get(k + 1..k + 3) == Some(&[0xBB, 0xBF]) => k += 3,
                 _ => break,
             }
         }
-        let t = &line[k..];
+        let t = &b[k..];
         let is_variant = t.starts_with(b"[Variant");
-        let is_tag = t.first() == Some(&b'[') && (!in_comment || is_variant);
+        let is_tag = t.first() == Some(&b'[') && (!self.in_comment || is_variant);
         if is_tag {
-            if (in_movetext || (is_variant && has_variant)) && has_content {
-                ranges.push((start, pos));
-                start = pos;
-                has_variant = false;
+            if (self.in_movetext || (is_variant && self.has_variant)) && self.has_content {
+                self.ranges.push((self.start, pos));
+                self.start = pos;
+                self.has_variant = false;
             }
-            in_movetext = false;
-            in_comment = false;
-            has_variant |= is_variant;
-            has_content = true;
-        } else if !blank(&src[pos + k..end]) {
-            in_movetext = true;
-            has_content = true;
-            let mut rest = line;
-            while let Some(n) = memchr::memchr2(b'{', b'}', rest) {
-                match rest[n] {
-                    b'{' if !in_comment => in_comment = true,
-                    b'}' if in_comment => in_comment = false,
-                    _ => {}
-                }
-                rest = &rest[n + 1..];
-            }
+            self.in_movetext = false;
+            self.in_comment = false;
+            self.has_variant |= is_variant;
+            self.has_content = true;
+            return false;
         }
-        pos = end;
+        let blank_line = match t.first() {
+            None => true,
+            // Not white space: the usual first byte of a movetext line.
+            Some(&c) if c < 0x80 && !matches!(c, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') => {
+                false
+            }
+            Some(_) => {
+                let end = memchr::memchr(b'\n', t).map_or(b.len(), |n| k + n + 1);
+                blank(&src[k..end])
+            }
+        };
+        if blank_line {
+            return false;
+        }
+        self.in_movetext = true;
+        self.has_content = true;
+        true
     }
-    if has_content {
-        ranges.push((start, src.len()));
-    }
-    ranges
 }
 
 /// `str::trim` leaves nothing (Unicode white space, as the pest-side splitter says).
@@ -163,7 +193,32 @@ impl<'a> Locator<'a> {
             self.line = 1;
             self.col = 1;
         }
-        for &b in &self.src[self.off..offset] {
+        // Eight bytes at a time: a word without a line feed adds its chars (the bytes
+        // that are not UTF-8 continuation bytes, `10xxxxxx`) to the column.
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let src = self.src;
+        let mut chunks = src[self.off..offset].chunks_exact(8);
+        for c in &mut chunks {
+            let Ok(w) = <[u8; 8]>::try_from(c) else {
+                continue;
+            };
+            let x = u64::from_le_bytes(w);
+            let lf = x ^ (ONES * u64::from(b'\n'));
+            if lf.wrapping_sub(ONES) & !lf & HIGH != 0 {
+                self.step(c);
+            } else {
+                let continuation = x & !(x << 1) & HIGH;
+                self.col += 8 - continuation.count_ones();
+            }
+        }
+        self.step(chunks.remainder());
+        self.off = offset;
+        (self.line, self.col)
+    }
+
+    fn step(&mut self, bytes: &[u8]) {
+        for &b in bytes {
             if b == b'\n' {
                 self.line += 1;
                 self.col = 1;
@@ -171,8 +226,6 @@ impl<'a> Locator<'a> {
                 self.col += 1;
             }
         }
-        self.off = offset;
-        (self.line, self.col)
     }
 }
 
@@ -323,7 +376,9 @@ enum NumberMark {
 struct OrdinaryParts {
     mover: Option<(usize, usize)>,
     from: (usize, usize),
-    sep: (usize, usize, Separator),
+    /// The separator's position and kind, and whether its spelling is reported (`*`,
+    /// `x`, `–`: not the writer's and not `‐`).
+    sep: (usize, Separator, bool),
     captured: Option<(usize, usize)>,
     to: (usize, usize),
     /// `=&` (`None` range) or `=X` (the letter's range).
@@ -343,21 +398,17 @@ fn ordinary(s: &str, i: usize) -> Option<(usize, OrdinaryParts)> {
     let fe = coord_end(t, j)?;
     let from = (j, fe);
     j = fe;
-    let (sl, kind) = if starts(t, j, "@@") {
-        (2, Separator::FarEp)
-    } else if t.get(j) == Some(&b'@') {
-        (1, Separator::NearEp)
-    } else if starts(t, j, "×") {
-        (2, Separator::Capture)
-    } else if matches!(t.get(j), Some(b'*' | b'x')) {
-        (1, Separator::Capture)
-    } else {
-        match hyphen_len(t, j) {
-            0 => return None,
-            n => (n, Separator::Move),
-        }
+    let (sl, kind, noted) = match t.get(j) {
+        Some(b'-') => (1, Separator::Move, false),
+        Some(b'@') if t.get(j + 1) == Some(&b'@') => (2, Separator::FarEp, false),
+        Some(b'@') => (1, Separator::NearEp, false),
+        Some(b'*' | b'x') => (1, Separator::Capture, true),
+        _ if starts(t, j, "×") => (2, Separator::Capture, false),
+        _ if starts(t, j, "‐") => (3, Separator::Move, false),
+        _ if starts(t, j, "–") => (3, Separator::Move, true),
+        _ => return None,
     };
-    let sep = (j, j + sl, kind);
+    let sep = (j, kind, noted);
     j += sl;
     let mut captured = None;
     if let Some(e) = piece_end(s, j)
@@ -476,6 +527,9 @@ enum TokenParts {
 
 /// `check`: (end, mark, old spelling).
 fn check_mark(t: &[u8], i: usize) -> Option<(usize, CheckMark, bool)> {
+    if !matches!(t.get(i), Some(b'+' | b'^' | b'#')) {
+        return None;
+    }
     if starts(t, i, "++") {
         Some((i + 2, CheckMark::Double, false))
     } else if starts(t, i, "+^") {
@@ -494,6 +548,10 @@ fn check_mark(t: &[u8], i: usize) -> Option<(usize, CheckMark, bool)> {
 }
 
 fn assessment(t: &[u8], i: usize) -> Option<(usize, Assessment)> {
+    // `?`, `!` or the first byte of `◇`.
+    if !matches!(t.get(i), Some(b'?' | b'!' | 0xE2)) {
+        return None;
+    }
     const ALL: [(&str, Assessment); 7] = [
         ("??", Assessment::Blunder),
         ("?!", Assessment::Dubious),
@@ -519,11 +577,30 @@ struct Ctx<'a, 'l> {
     base: usize,
     game: usize,
     loc: &'l mut Locator<'a>,
+    /// The tags of the record, as read before they are copied into the game (one
+    /// buffer for the whole file, so that the game's tag list is allocated once, at its
+    /// size).
+    tags: &'l mut Vec<TagParts>,
     letters: LetterTable,
+    /// `letters` is the standard set: a one-byte glyph is read with [`STANDARD_KINDS`].
+    standard: bool,
     diags: Vec<Diagnostic>,
     /// Moves, comments and variations read so far (see [`MAX_GAME_NODES`]).
     nodes: usize,
 }
+
+/// The kind of each standard ASCII letter ([`LetterTable::read`] of a one-byte glyph in
+/// a record without `Redefine`, without its checks of the table).
+const STANDARD_KINDS: [Option<PieceKind>; 128] = {
+    let mut t = [None; 128];
+    let mut k = 0;
+    while k < PieceKind::ALL.len() {
+        let kind = PieceKind::ALL[k];
+        t[kind.standard_letter() as usize] = Some(kind);
+        k += 1;
+    }
+    t
+};
 
 impl<'a> Ctx<'a, '_> {
     /// Counts one node: past [`MAX_GAME_NODES`] the record goes to the pest reader,
@@ -563,11 +640,26 @@ impl<'a> Ctx<'a, '_> {
         });
     }
 
+    /// The cell of a `coord` the scanner matched (a column letter, then one or two
+    /// digits).
+    fn cell(&self, r: (usize, usize)) -> CellName {
+        CellName::from_coord(&self.s.as_bytes()[r.0..r.1])
+    }
+
     fn text(&self, r: (usize, usize)) -> &'a str {
         &self.s[r.0..r.1]
     }
 
     fn letter(&mut self, r: (usize, usize), side: Side) -> Result<PieceKind, Fail> {
+        if self.standard && r.1 == r.0 + 1 {
+            // One byte: an ASCII letter (FAN glyphs are longer), valid only if standard.
+            let b = self.s.as_bytes()[r.0];
+            return STANDARD_KINDS
+                .get(usize::from(b))
+                .copied()
+                .flatten()
+                .ok_or(Fail);
+        }
         let s = self.text(r);
         match self.letters.read(s) {
             Some(LetterRead::Ok(k)) => Ok(k),
@@ -591,6 +683,7 @@ fn read_record_fast<'a>(
     file: &'a str,
     src: &'a str,
     loc: &mut Locator<'a>,
+    tags: &mut Vec<TagParts>,
     index: usize,
     start: usize,
     end: usize,
@@ -603,7 +696,9 @@ fn read_record_fast<'a>(
         base: start,
         game: index,
         loc,
+        tags,
         letters: LetterTable::standard(),
+        standard: true,
         diags: Vec::new(),
         nodes: 0,
     };
@@ -625,12 +720,21 @@ fn build(ctx: &mut Ctx<'_, '_>, span: Span) -> Result<Game, Fail> {
     let s = ctx.s;
     let t = s.as_bytes();
     let mut i = skip_ws(t, 0);
-    let mut tags = Vec::new();
+    ctx.tags.clear();
     while t.get(i) == Some(&b'[') {
-        let (e, tag) = tag(ctx, i).ok_or(Fail)?;
-        tags.push(tag);
+        let (e, parts) = tag(ctx, i).ok_or(Fail)?;
+        ctx.tags.push(parts);
         i = skip_ws(t, e);
     }
+    let tags: Vec<Tag> = ctx
+        .tags
+        .iter()
+        .map(|&(name, value, span)| Tag {
+            name: s[name.0..name.1].to_string(),
+            value: s[value.0..value.1].to_string(),
+            span,
+        })
+        .collect();
     check_tags(ctx, &tags)?;
     let (main, result, final_comments) = movetext(ctx, i)?;
     Ok(Game {
@@ -642,7 +746,10 @@ fn build(ctx: &mut Ctx<'_, '_>, span: Span) -> Result<Game, Fail> {
     })
 }
 
-fn tag(ctx: &mut Ctx<'_, '_>, i: usize) -> Option<(usize, Tag)> {
+/// A tag as read: the name's and the value's ranges, and where it was read.
+type TagParts = (Range, Range, Span);
+
+fn tag(ctx: &mut Ctx<'_, '_>, i: usize) -> Option<(usize, TagParts)> {
     let t = ctx.s.as_bytes();
     let mut j = skip_sp(t, i + 1);
     let ns = j;
@@ -677,15 +784,7 @@ fn tag(ctx: &mut Ctx<'_, '_>, i: usize) -> Option<(usize, Tag)> {
     loop {
         if let Some(e) = tag_end(j) {
             let value = (vs, j);
-            let span = ctx.span(i, e);
-            return Some((
-                e,
-                Tag {
-                    name: ctx.text(name).to_string(),
-                    value: ctx.text(value).to_string(),
-                    span,
-                },
-            ));
+            return Some((e, (name, value, ctx.span(i, e))));
         }
         match t.get(j) {
             None | Some(b'\n' | b'\r') => return None,
@@ -717,6 +816,7 @@ fn check_tags(ctx: &mut Ctx<'_, '_>, tags: &[Tag]) -> Result<(), Fail> {
     }
     if let Some(t) = tags.iter().find(|t| t.name == "Redefine") {
         ctx.letters = LetterTable::from_redefine(&t.value).map_err(|_| Fail)?;
+        ctx.standard = ctx.letters.is_standard();
         if t.value.contains('"') {
             ctx.push(
                 Severity::Note,
@@ -850,7 +950,19 @@ fn movetext(ctx: &mut Ctx<'_, '_>, mut i: usize) -> Result<Built, Fail> {
             return Err(Fail);
         }
         let text = &s[i..e];
-        let parsed = GameResult::parse(text).unwrap_or(GameResult::Unfinished);
+        // The writer's spellings without `GameResult::parse`'s copy of the text.
+        let parsed = [
+            GameResult::Unfinished,
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+            GameResult::WhiteStalemates,
+            GameResult::BlackStalemates,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == text)
+        .or_else(|| GameResult::parse(text))
+        .unwrap_or(GameResult::Unfinished);
         if parsed.as_str() != text {
             ctx.diag(
                 Severity::Note,
@@ -1071,9 +1183,10 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
                 Some(r) => Some(ctx.letter(r, side)?),
                 None => None,
             };
-            let (ss, se, sep) = p.sep;
-            let st = ctx.text((ss, se));
-            if st != sep.as_str() && st != "‐" {
+            let (ss, sep, noted) = p.sep;
+            if noted {
+                let se = p.captured.map_or(p.to.0, |c| c.0);
+                let st = ctx.text((ss, se));
                 ctx.diag(
                     Severity::Note,
                     Code::Spelling,
@@ -1092,17 +1205,17 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
             };
             Ok(MoveToken::Ordinary {
                 mover,
-                from: CellName::new(ctx.text(p.from)).ok_or(Fail)?,
+                from: ctx.cell(p.from),
                 sep,
                 captured,
-                to: CellName::new(ctx.text(p.to)).ok_or(Fail)?,
+                to: ctx.cell(p.to),
                 promotion,
             })
         }
         TokenParts::Forced(cell, piece) => {
             let piece = ctx.letter(piece, side)?;
             Ok(MoveToken::ForcedPromotion {
-                cell: CellName::new(ctx.text(cell)).ok_or(Fail)?,
+                cell: ctx.cell(cell),
                 piece,
             })
         }

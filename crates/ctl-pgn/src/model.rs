@@ -173,6 +173,15 @@ impl CellName {
         })
     }
 
+    /// A `coord` the fast reader matched: an ASCII upper-case letter and one or two
+    /// ASCII digits (not checked again).
+    pub(crate) fn from_coord(b: &[u8]) -> CellName {
+        CellName {
+            bytes: [b[0], b[1], b.get(2).copied().unwrap_or(0)],
+            len: b.len() as u8,
+        }
+    }
+
     /// The name's bytes: an ASCII upper-case letter and one or two ASCII digits.
     pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
