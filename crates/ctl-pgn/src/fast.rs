@@ -193,32 +193,7 @@ impl<'a> Locator<'a> {
             self.line = 1;
             self.col = 1;
         }
-        // Eight bytes at a time: a word without a line feed adds its chars (the bytes
-        // that are not UTF-8 continuation bytes, `10xxxxxx`) to the column.
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        let src = self.src;
-        let mut chunks = src[self.off..offset].chunks_exact(8);
-        for c in &mut chunks {
-            let Ok(w) = <[u8; 8]>::try_from(c) else {
-                continue;
-            };
-            let x = u64::from_le_bytes(w);
-            let lf = x ^ (ONES * u64::from(b'\n'));
-            if lf.wrapping_sub(ONES) & !lf & HIGH != 0 {
-                self.step(c);
-            } else {
-                let continuation = x & !(x << 1) & HIGH;
-                self.col += 8 - continuation.count_ones();
-            }
-        }
-        self.step(chunks.remainder());
-        self.off = offset;
-        (self.line, self.col)
-    }
-
-    fn step(&mut self, bytes: &[u8]) {
-        for &b in bytes {
+        for &b in &self.src[self.off..offset] {
             if b == b'\n' {
                 self.line += 1;
                 self.col = 1;
@@ -226,6 +201,8 @@ impl<'a> Locator<'a> {
                 self.col += 1;
             }
         }
+        self.off = offset;
+        (self.line, self.col)
     }
 }
 
@@ -1129,35 +1106,36 @@ fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<u
         Expect::Start | Expect::Number => f.side,
         Expect::BlackAfterEllipsis | Expect::Comma | Expect::Black => Side::Black,
     };
-    let token = build_token(ctx, parts, side)?;
-    let check = match check {
-        Some((at, mark, old)) => {
-            if old {
-                ctx.diag(
-                    Severity::Warning,
-                    Code::Spelling,
-                    at,
-                    "old check marker `^+` read as `+^`".into(),
-                );
-            }
-            Some(mark)
-        }
-        None => None,
-    };
-    let span = ctx.span(i, e);
+    ctx.count()?;
     let f = top(stack);
-    let node = MoveNode {
-        number: f.number,
-        side,
-        number_unknown: f.unknown,
-        token,
-        check,
-        assessment: assess,
-        draw_offer,
-        end_mark,
-        span,
+    let (number, number_unknown) = (f.number, f.unknown);
+    // The node is written in place, field by field: assembled on the stack then
+    // copied, its narrow stores stalled the copy's wide loads (a tenth of the reader's
+    // time). A failure below drops the whole record, placeholder included.
+    f.line.items.push(PLACEHOLDER);
+    let Some(Item::Move(m)) = f.line.items.last_mut() else {
+        return Err(Fail);
     };
-    f.last_move = Some((f.number, side));
+    // Before the token's own notes, which lie after `i`: the locator only goes forwards.
+    m.span = ctx.span(i, e);
+    build_token(ctx, parts, side, &mut m.token)?;
+    if let Some((at, _, true)) = check {
+        ctx.diag(
+            Severity::Warning,
+            Code::Spelling,
+            at,
+            "old check marker `^+` read as `+^`".into(),
+        );
+    }
+    m.number = number;
+    m.side = side;
+    m.number_unknown = number_unknown;
+    m.check = check.map(|(_, mark, _)| mark);
+    m.assessment = assess;
+    m.draw_offer = draw_offer;
+    m.end_mark = end_mark;
+    let f = top(stack);
+    f.last_move = Some((number, side));
     f.unknown = false;
     f.started = true;
     match side {
@@ -1171,12 +1149,37 @@ fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<u
             f.expect = Expect::Number;
         }
     }
-    ctx.count()?;
-    f.line.items.push(Item::Move(node));
     Ok(Some(e))
 }
 
-fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<MoveToken, Fail> {
+/// What a move node holds before [`half`] writes its fields.
+const PLACEHOLDER: Item = Item::Move(MoveNode {
+    number: 0,
+    side: Side::White,
+    number_unknown: false,
+    token: MoveToken::ForcedPromotion {
+        cell: CellName::BLANK,
+        piece: PieceKind::Pawn,
+    },
+    check: None,
+    assessment: None,
+    draw_offer: false,
+    end_mark: false,
+    span: Span {
+        start: 0,
+        end: 0,
+        line: 0,
+        col: 0,
+    },
+});
+
+/// The token of `parts`, written to `out`.
+fn build_token(
+    ctx: &mut Ctx<'_, '_>,
+    parts: TokenParts,
+    side: Side,
+    out: &mut MoveToken,
+) -> Result<(), Fail> {
     match parts {
         TokenParts::Ordinary(p) => {
             let mover = match p.mover {
@@ -1203,21 +1206,21 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
                 Some(None) => Some(Promotion::Awaiting),
                 Some(Some(r)) => Some(Promotion::To(ctx.letter(r, side)?)),
             };
-            Ok(MoveToken::Ordinary {
+            *out = MoveToken::Ordinary {
                 mover,
                 from: ctx.cell(p.from),
                 sep,
                 captured,
                 to: ctx.cell(p.to),
                 promotion,
-            })
+            };
         }
         TokenParts::Forced(cell, piece) => {
             let piece = ctx.letter(piece, side)?;
-            Ok(MoveToken::ForcedPromotion {
+            *out = MoveToken::ForcedPromotion {
                 cell: ctx.cell(cell),
                 piece,
-            })
+            };
         }
         TokenParts::Castling(p) => {
             let t = ctx.s.as_bytes();
@@ -1244,7 +1247,7 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
                 return Err(Fail);
             }
             let columns = ctx.text(p.columns).to_string();
-            Ok(MoveToken::Castling(Box::new(if p.double {
+            *out = MoveToken::Castling(Box::new(if p.double {
                 Castling::Double { columns }
             } else {
                 Castling::Single {
@@ -1252,9 +1255,10 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
                     columns,
                     suffix: ctx.text(p.suffix).to_string(),
                 }
-            })))
+            }));
         }
     }
+    Ok(())
 }
 
 /// A comment starting at `i` (depth dots, if any, end at `d` on the `{`).

@@ -173,6 +173,12 @@ impl CellName {
         })
     }
 
+    /// No cell (a placeholder the fast reader overwrites).
+    pub(crate) const BLANK: CellName = CellName {
+        bytes: [0; 3],
+        len: 0,
+    };
+
     /// A `coord` the fast reader matched: an ASCII upper-case letter and one or two
     /// ASCII digits (not checked again).
     pub(crate) fn from_coord(b: &[u8]) -> CellName {
