@@ -21,14 +21,15 @@ use crate::read::{Expect, Frame, MAX_GAME_NODES, MAX_VARIATION_DEPTH, Record};
 /// Same records and diagnostics as [`crate::read::read_str`], which uses pest; then the
 /// writer's escapes are decoded ([`crate::escape`]).
 pub fn read_str(file: &str, src: &str) -> Vec<Record> {
-    let mut loc = Locator::new(src);
-    let mut tags = Vec::new();
-    let ranges = split_records(src);
+    let mut lfs = Vec::new();
+    let ranges = split_and_index(src, Some(&mut lfs));
+    let mut loc = Locator::with_line_feeds(src, lfs);
+    let mut scratch = Scratch::default();
     let mut out = Vec::with_capacity(ranges.len());
     let mut lines = None;
     for (i, (start, end)) in ranges.into_iter().enumerate() {
         let index = i + 1;
-        let mut r = match read_record_fast(file, src, &mut loc, &mut tags, index, start, end) {
+        let mut r = match read_record_fast(file, src, &mut loc, &mut scratch, index, start, end) {
             Some(r) => r,
             None => pest_record(file, src, &mut lines, index, start, end),
         };
@@ -59,7 +60,15 @@ pub fn read_record_scanner(
     end: usize,
 ) -> Option<Record> {
     let mut loc = Locator::new(src);
-    read_record_fast(file, src, &mut loc, &mut Vec::new(), index, start, end)
+    read_record_fast(
+        file,
+        src,
+        &mut loc,
+        &mut Scratch::default(),
+        index,
+        start,
+        end,
+    )
 }
 
 /// The pest reader on one record, located in the whole file (its line index is built
@@ -80,13 +89,24 @@ fn pest_record<'a>(
 /// the line ends and braces (a `memchr` per line cost more than the search itself on
 /// lines of 20 bytes).
 pub fn split_records(src: &str) -> Vec<(usize, usize)> {
+    split_and_index(src, None)
+}
+
+/// [`split_records`], and the offset of every line feed pushed to `lfs` (for the
+/// [`Locator`]: the same pass finds them).
+fn split_and_index(src: &str, mut lfs: Option<&mut Vec<usize>>) -> Vec<(usize, usize)> {
     let b = src.as_bytes();
     let mut st = Splitter::default();
     // Whether the braces of the current line count (a movetext line).
     let mut movetext = !b.is_empty() && st.line(src, 0);
     for n in memchr::memchr3_iter(b'\n', b'{', b'}', b) {
         match b[n] {
-            b'\n' => movetext = n + 1 < b.len() && st.line(src, n + 1),
+            b'\n' => {
+                if let Some(lfs) = &mut lfs {
+                    lfs.push(n);
+                }
+                movetext = n + 1 < b.len() && st.line(src, n + 1);
+            }
             b'{' => st.in_comment |= movetext,
             _ => st.in_comment &= !movetext,
         }
@@ -167,42 +187,61 @@ fn blank(s: &str) -> bool {
 }
 
 /// Byte offset -> 1-based line and column (chars), advancing through the file as the
-/// scanner does: linear in the file, whatever the line lengths.
+/// scanner does: linear in the file, whatever the line lengths. The lines come from an
+/// index of the line feeds (made by the record splitter's pass); the column counts the
+/// chars since the last query, one `is_ascii` (a word at a time) for most steps.
 pub(crate) struct Locator<'a> {
     src: &'a [u8],
+    /// Offsets of the line feeds of `src`, in order.
+    lfs: Vec<usize>,
+    /// Line feeds before `off` (so its line is `k + 1`).
+    k: usize,
     off: usize,
-    line: u32,
     col: u32,
 }
 
 impl<'a> Locator<'a> {
     pub(crate) fn new(src: &'a str) -> Self {
+        Self::with_line_feeds(src, memchr::memchr_iter(b'\n', src.as_bytes()).collect())
+    }
+
+    /// `lfs`: the offsets of all the line feeds of `src`, in order.
+    fn with_line_feeds(src: &'a str, lfs: Vec<usize>) -> Self {
         Locator {
             src: src.as_bytes(),
+            lfs,
+            k: 0,
             off: 0,
-            line: 1,
             col: 1,
         }
     }
 
+    #[inline(always)]
     pub(crate) fn at(&mut self, offset: usize) -> (u32, u32) {
         let offset = offset.min(self.src.len());
         if offset < self.off {
             // Backwards (not done by the scanner): start over.
+            self.k = 0;
             self.off = 0;
-            self.line = 1;
             self.col = 1;
         }
-        for &b in &self.src[self.off..offset] {
-            if b == b'\n' {
-                self.line += 1;
-                self.col = 1;
-            } else if b & 0xC0 != 0x80 {
-                self.col += 1;
-            }
+        let mut k = self.k;
+        while self.lfs.get(k).is_some_and(|&n| n < offset) {
+            k += 1;
         }
+        if k != self.k {
+            self.k = k;
+            self.off = self.lfs[k - 1] + 1;
+            self.col = 1;
+        }
+        let seg = &self.src[self.off..offset];
+        self.col += if seg.is_ascii() {
+            seg.len() as u32
+        } else {
+            seg.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32
+        };
         self.off = offset;
-        (self.line, self.col)
+        (k as u32 + 1, self.col)
     }
 }
 
@@ -232,6 +271,7 @@ fn skip_ws(t: &[u8], mut i: usize) -> usize {
     }
 }
 
+#[inline(always)]
 fn skip_sp(t: &[u8], mut i: usize) -> usize {
     while t.get(i).is_some_and(|&b| is_sp(b)) {
         i += 1;
@@ -252,6 +292,7 @@ fn digit(t: &[u8], i: usize) -> bool {
 }
 
 /// `line`: 0..28 without a leading zero, no digit after.
+#[inline(always)]
 fn line_end(t: &[u8], i: usize) -> Option<usize> {
     let a = *t.get(i)?;
     let e = match (a, t.get(i + 1)) {
@@ -263,6 +304,7 @@ fn line_end(t: &[u8], i: usize) -> Option<usize> {
     (!digit(t, e)).then_some(e)
 }
 
+#[inline(always)]
 fn coord_end(t: &[u8], i: usize) -> Option<usize> {
     if is_column(*t.get(i)?) {
         line_end(t, i + 1)
@@ -293,12 +335,19 @@ const FAN_PIECES: [char; 18] = [
 ];
 
 /// `piece_letter` (ascii or FAN) at `i`: its end.
+#[inline]
 fn piece_end(s: &str, i: usize) -> Option<usize> {
-    let t = s.as_bytes();
-    let b = *t.get(i)?;
+    let b = *s.as_bytes().get(i)?;
     if b < 0x80 {
         return is_ascii_piece(b).then_some(i + 1);
     }
+    fan_piece_end(s, i)
+}
+
+/// [`piece_end`] of a non-ASCII char: a FAN glyph.
+#[cold]
+#[inline(never)]
+fn fan_piece_end(s: &str, i: usize) -> Option<usize> {
     let c = s.get(i..)?.chars().next()?;
     FAN_PIECES.contains(&c).then(|| i + c.len_utf8())
 }
@@ -362,6 +411,7 @@ struct OrdinaryParts {
     promotion: Option<Option<(usize, usize)>>,
 }
 
+#[inline(always)]
 fn ordinary(s: &str, i: usize) -> Option<(usize, OrdinaryParts)> {
     let t = s.as_bytes();
     let mut j = i;
@@ -503,6 +553,7 @@ enum TokenParts {
 }
 
 /// `check`: (end, mark, old spelling).
+#[inline(always)]
 fn check_mark(t: &[u8], i: usize) -> Option<(usize, CheckMark, bool)> {
     if !matches!(t.get(i), Some(b'+' | b'^' | b'#')) {
         return None;
@@ -524,6 +575,7 @@ fn check_mark(t: &[u8], i: usize) -> Option<(usize, CheckMark, bool)> {
     }
 }
 
+#[inline(always)]
 fn assessment(t: &[u8], i: usize) -> Option<(usize, Assessment)> {
     // `?`, `!` or the first byte of `◇`.
     if !matches!(t.get(i), Some(b'?' | b'!' | 0xE2)) {
@@ -558,6 +610,8 @@ struct Ctx<'a, 'l> {
     /// buffer for the whole file, so that the game's tag list is allocated once, at its
     /// size).
     tags: &'l mut Vec<TagParts>,
+    /// The frame stack of [`movetext`], kept for the next record.
+    frames: &'l mut Vec<Frame>,
     letters: LetterTable,
     /// `letters` is the standard set: a one-byte glyph is read with [`STANDARD_KINDS`].
     standard: bool,
@@ -590,6 +644,7 @@ impl<'a> Ctx<'a, '_> {
         Ok(())
     }
 
+    #[inline(always)]
     fn span(&mut self, start: usize, end: usize) -> Span {
         let (line, col) = self.loc.at(self.base + start);
         Span {
@@ -619,6 +674,7 @@ impl<'a> Ctx<'a, '_> {
 
     /// The cell of a `coord` the scanner matched (a column letter, then one or two
     /// digits).
+    #[inline(always)]
     fn cell(&self, r: (usize, usize)) -> CellName {
         CellName::from_coord(&self.s.as_bytes()[r.0..r.1])
     }
@@ -627,6 +683,7 @@ impl<'a> Ctx<'a, '_> {
         &self.s[r.0..r.1]
     }
 
+    #[inline]
     fn letter(&mut self, r: (usize, usize), side: Side) -> Result<PieceKind, Fail> {
         if self.standard && r.1 == r.0 + 1 {
             // One byte: an ASCII letter (FAN glyphs are longer), valid only if standard.
@@ -637,6 +694,12 @@ impl<'a> Ctx<'a, '_> {
                 .flatten()
                 .ok_or(Fail);
         }
+        self.other_letter(r, side)
+    }
+
+    /// [`Ctx::letter`] in a record with `Redefine`, or of a FAN glyph.
+    #[inline(never)]
+    fn other_letter(&mut self, r: (usize, usize), side: Side) -> Result<PieceKind, Fail> {
         let s = self.text(r);
         match self.letters.read(s) {
             Some(LetterRead::Ok(k)) => Ok(k),
@@ -660,7 +723,7 @@ fn read_record_fast<'a>(
     file: &'a str,
     src: &'a str,
     loc: &mut Locator<'a>,
-    tags: &mut Vec<TagParts>,
+    scratch: &mut Scratch,
     index: usize,
     start: usize,
     end: usize,
@@ -673,7 +736,8 @@ fn read_record_fast<'a>(
         base: start,
         game: index,
         loc,
-        tags,
+        tags: &mut scratch.0,
+        frames: &mut scratch.1,
         letters: LetterTable::standard(),
         standard: true,
         diags: Vec::new(),
@@ -722,6 +786,10 @@ fn build(ctx: &mut Ctx<'_, '_>, span: Span) -> Result<Game, Fail> {
         span,
     })
 }
+
+/// Buffers of the fast reader kept from one record to the next of a file: the tags as
+/// read, the frame stack.
+type Scratch = (Vec<TagParts>, Vec<Frame>);
 
 /// A tag as read: the name's and the value's ranges, and where it was read.
 type TagParts = (Range, Range, Span);
@@ -828,32 +896,41 @@ fn top(stack: &mut [Frame]) -> &mut Frame {
 fn movetext(ctx: &mut Ctx<'_, '_>, mut i: usize) -> Result<Built, Fail> {
     let s = ctx.s;
     let t = s.as_bytes();
-    let mut stack: Vec<Frame> = vec![Frame::new(Span::default(), None, 1, Side::White)];
+    // The file's frame stack (empty between records): no allocation per record.
+    let mut stack = std::mem::take(ctx.frames);
+    stack.clear();
+    stack.push(Frame::new(Span::default(), None, 1, Side::White));
     // About one item per 10 bytes of movetext: one allocation instead of a doubling series.
     stack[0].line.items.reserve((t.len() - i) / 10);
     loop {
         i = skip_ws(t, i);
         let Some(&b) = t.get(i) else { break };
         // element = half | move_number | comma | comment | rav_open | rav_close | ellipsis
-        if let Some(e) = half(ctx, &mut stack, i)? {
-            i = e;
-            continue;
-        }
-        if (b.is_ascii_digit() || b == b'.')
-            && let Some(e) = move_number(ctx, top(&mut stack), i)?
-        {
-            i = e;
-            continue;
-        }
-        if b == b',' {
-            let f = top(&mut stack);
-            match f.expect {
-                Expect::Comma => f.expect = Expect::Black,
-                Expect::BlackAfterEllipsis => {}
-                _ => return Err(Fail),
+        // (`half` never starts with the bytes that start the others).
+        match b {
+            b'0'..=b'9' | b'.' => {
+                if let Some(e) = move_number(ctx, top(&mut stack), i)? {
+                    i = e;
+                    continue;
+                }
             }
-            i += 1;
-            continue;
+            b',' => {
+                let f = top(&mut stack);
+                match f.expect {
+                    Expect::Comma => f.expect = Expect::Black,
+                    Expect::BlackAfterEllipsis => {}
+                    _ => return Err(Fail),
+                }
+                i += 1;
+                continue;
+            }
+            b'{' | b'(' | b')' | b'*' | b'[' => {}
+            _ => {
+                if let Some(e) = half(ctx, &mut stack, i)? {
+                    i = e;
+                    continue;
+                }
+            }
         }
         let d = depth_dots(t, i);
         match t.get(d) {
@@ -961,6 +1038,7 @@ fn movetext(ctx: &mut Ctx<'_, '_>, mut i: usize) -> Result<Built, Fail> {
         return Err(Fail);
     }
     let f = stack.pop().ok_or(Fail)?;
+    *ctx.frames = stack;
     Ok((f.line, result, final_comments))
 }
 
@@ -1031,6 +1109,7 @@ fn move_number(ctx: &mut Ctx<'_, '_>, f: &mut Frame, i: usize) -> Result<Option<
 }
 
 /// `half` at `i`: `Ok(None)` when no move starts here.
+#[inline(never)]
 fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<usize>, Fail> {
     let s = ctx.s;
     let t = s.as_bytes();
@@ -1174,6 +1253,7 @@ const PLACEHOLDER: Item = Item::Move(MoveNode {
 });
 
 /// The token of `parts`, written to `out`.
+#[inline(always)]
 fn build_token(
     ctx: &mut Ctx<'_, '_>,
     parts: TokenParts,

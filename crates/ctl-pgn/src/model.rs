@@ -181,6 +181,7 @@ impl CellName {
 
     /// A `coord` the fast reader matched: an ASCII upper-case letter and one or two
     /// ASCII digits (not checked again).
+    #[inline(always)]
     pub(crate) fn from_coord(b: &[u8]) -> CellName {
         CellName {
             bytes: [b[0], b[1], b.get(2).copied().unwrap_or(0)],
