@@ -99,16 +99,28 @@ fn split_and_index(src: &str, mut lfs: Option<&mut Vec<usize>>) -> Vec<(usize, u
     let mut st = Splitter::default();
     // Whether the braces of the current line count (a movetext line).
     let mut movetext = !b.is_empty() && st.line(src, 0);
-    for n in memchr::memchr3_iter(b'\n', b'{', b'}', b) {
-        match b[n] {
-            b'\n' => {
-                if let Some(lfs) = &mut lfs {
-                    lfs.push(n);
-                }
-                movetext = n + 1 < b.len() && st.line(src, n + 1);
+    if memchr::memchr2(b'{', b'}', b).is_none() {
+        // No brace: only the line feeds matter, and a one-byte search is the faster.
+        for n in memchr::memchr_iter(b'\n', b) {
+            if let Some(lfs) = &mut lfs {
+                lfs.push(n);
             }
-            b'{' => st.in_comment |= movetext,
-            _ => st.in_comment &= !movetext,
+            if n + 1 < b.len() {
+                st.line(src, n + 1);
+            }
+        }
+    } else {
+        for n in memchr::memchr3_iter(b'\n', b'{', b'}', b) {
+            match b[n] {
+                b'\n' => {
+                    if let Some(lfs) = &mut lfs {
+                        lfs.push(n);
+                    }
+                    movetext = n + 1 < b.len() && st.line(src, n + 1);
+                }
+                b'{' => st.in_comment |= movetext,
+                _ => st.in_comment &= !movetext,
+            }
         }
     }
     if st.has_content {
@@ -133,6 +145,12 @@ impl Splitter {
     /// close comments).
     fn line(&mut self, src: &str, pos: usize) -> bool {
         let b = src.as_bytes();
+        if b.get(pos).is_some_and(u8::is_ascii_alphanumeric) {
+            // The usual movetext line: neither a tag nor blank.
+            self.in_movetext = true;
+            self.has_content = true;
+            return true;
+        }
         let mut k = pos;
         loop {
             match b.get(k) {
@@ -235,7 +253,8 @@ impl<'a> Locator<'a> {
             self.col = 1;
         }
         let seg = &self.src[self.off..offset];
-        self.col += if seg.is_ascii() {
+        // A few bytes, usually ASCII: inline, not `is_ascii`'s call.
+        self.col += if seg.iter().fold(0, |a, &b| a | b) < 0x80 {
             seg.len() as u32
         } else {
             seg.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32
@@ -416,15 +435,15 @@ fn ordinary(s: &str, i: usize) -> Option<(usize, OrdinaryParts)> {
     let t = s.as_bytes();
     let mut j = i;
     let mut mover = None;
-    if let Some(e) = piece_end(s, j)
-        && coord_end(t, e).is_some()
-    {
-        mover = Some((j, e));
-        j = e;
-    }
-    let fe = coord_end(t, j)?;
-    let from = (j, fe);
-    j = fe;
+    // A piece letter then a cell, else a cell (a column letter may be a piece letter).
+    let from = match piece_end(s, j).and_then(|e| Some((e, coord_end(t, e)?))) {
+        Some((e, fe)) => {
+            mover = Some((j, e));
+            (e, fe)
+        }
+        None => (j, coord_end(t, j)?),
+    };
+    j = from.1;
     let (sl, kind, noted) = match t.get(j) {
         Some(b'-') => (1, Separator::Move, false),
         Some(b'@') if t.get(j + 1) == Some(&b'@') => (2, Separator::FarEp, false),
@@ -438,15 +457,14 @@ fn ordinary(s: &str, i: usize) -> Option<(usize, OrdinaryParts)> {
     let sep = (j, kind, noted);
     j += sl;
     let mut captured = None;
-    if let Some(e) = piece_end(s, j)
-        && coord_end(t, e).is_some()
-    {
-        captured = Some((j, e));
-        j = e;
-    }
-    let te = coord_end(t, j)?;
-    let to = (j, te);
-    j = te;
+    let to = match piece_end(s, j).and_then(|e| Some((e, coord_end(t, e)?))) {
+        Some((e, te)) => {
+            captured = Some((j, e));
+            (e, te)
+        }
+        None => (j, coord_end(t, j)?),
+    };
+    j = to.1;
     let mut promotion = None;
     if t.get(j) == Some(&b'=') {
         if t.get(j + 1) == Some(&b'&') {
@@ -683,7 +701,7 @@ impl<'a> Ctx<'a, '_> {
         &self.s[r.0..r.1]
     }
 
-    #[inline]
+    #[inline(always)]
     fn letter(&mut self, r: (usize, usize), side: Side) -> Result<PieceKind, Fail> {
         if self.standard && r.1 == r.0 + 1 {
             // One byte: an ASCII letter (FAN glyphs are longer), valid only if standard.
@@ -1286,21 +1304,27 @@ fn build_token(
                 Some(None) => Some(Promotion::Awaiting),
                 Some(Some(r)) => Some(Promotion::To(ctx.letter(r, side)?)),
             };
-            *out = MoveToken::Ordinary {
-                mover,
-                from: ctx.cell(p.from),
-                sep,
-                captured,
-                to: ctx.cell(p.to),
-                promotion,
-            };
+            put(
+                out,
+                MoveToken::Ordinary {
+                    mover,
+                    from: ctx.cell(p.from),
+                    sep,
+                    captured,
+                    to: ctx.cell(p.to),
+                    promotion,
+                },
+            );
         }
         TokenParts::Forced(cell, piece) => {
             let piece = ctx.letter(piece, side)?;
-            *out = MoveToken::ForcedPromotion {
-                cell: ctx.cell(cell),
-                piece,
-            };
+            put(
+                out,
+                MoveToken::ForcedPromotion {
+                    cell: ctx.cell(cell),
+                    piece,
+                },
+            );
         }
         TokenParts::Castling(p) => {
             let t = ctx.s.as_bytes();
@@ -1327,18 +1351,28 @@ fn build_token(
                 return Err(Fail);
             }
             let columns = ctx.text(p.columns).to_string();
-            *out = MoveToken::Castling(Box::new(if p.double {
-                Castling::Double { columns }
-            } else {
-                Castling::Single {
-                    king_side,
-                    columns,
-                    suffix: ctx.text(p.suffix).to_string(),
-                }
-            }));
+            put(
+                out,
+                MoveToken::Castling(Box::new(if p.double {
+                    Castling::Double { columns }
+                } else {
+                    Castling::Single {
+                        king_side,
+                        columns,
+                        suffix: ctx.text(p.suffix).to_string(),
+                    }
+                })),
+            );
         }
     }
     Ok(())
+}
+
+/// Writes `token` over the [`PLACEHOLDER`]'s, which owns nothing: no drop (a call per
+/// move otherwise).
+#[inline(always)]
+fn put(out: &mut MoveToken, token: MoveToken) {
+    std::mem::forget(std::mem::replace(out, token));
 }
 
 /// A comment starting at `i` (depth dots, if any, end at `d` on the `{`).
