@@ -21,7 +21,9 @@ use crate::read::{Expect, Frame, MAX_GAME_NODES, MAX_VARIATION_DEPTH, Record};
 /// Same records and diagnostics as [`crate::read::read_str`], which uses pest; then the
 /// writer's escapes are decoded ([`crate::escape`]).
 pub fn read_str(file: &str, src: &str) -> Vec<Record> {
-    let mut lfs = Vec::new();
+    // Room for lines of 16 bytes and more (generated databases have about 20): no
+    // copies of the index as it grows.
+    let mut lfs = Vec::with_capacity(src.len() / 16 + 1);
     let ranges = split_and_index(src, Some(&mut lfs));
     let mut loc = Locator::with_line_feeds(src, lfs);
     let mut scratch = Scratch::default();
