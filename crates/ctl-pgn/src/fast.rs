@@ -490,6 +490,74 @@ fn ordinary(s: &str, i: usize) -> Option<(usize, OrdinaryParts)> {
     ))
 }
 
+/// The usual ordinary move, in one pass: ASCII letters of the standard set, a `-`, `×`,
+/// `@` or `@@` separator, an `=&` or ASCII promotion. `None` for anything else, a
+/// letter outside the set included: [`ordinary`] then reads the text (and decides).
+#[inline(always)]
+fn ordinary_standard(t: &[u8], i: usize) -> Option<(usize, StandardMove)> {
+    /// A standard letter then a cell, else a cell: (the letter's kind, the cell).
+    #[inline(always)]
+    fn piece_cell(t: &[u8], j: usize) -> Option<(Option<PieceKind>, Range)> {
+        let b = *t.get(j)?;
+        if is_ascii_piece(b)
+            && let Some(e) = coord_end(t, j + 1)
+        {
+            let kind = STANDARD_KINDS[usize::from(b)]?;
+            return Some((Some(kind), (j + 1, e)));
+        }
+        Some((None, (j, coord_end(t, j)?)))
+    }
+    let (mover, from) = piece_cell(t, i)?;
+    let mut j = from.1;
+    let (sl, sep) = match *t.get(j)? {
+        b'-' => (1, Separator::Move),
+        b'@' if t.get(j + 1) == Some(&b'@') => (2, Separator::FarEp),
+        b'@' => (1, Separator::NearEp),
+        0xC3 if t.get(j + 1) == Some(&0x97) => (2, Separator::Capture),
+        _ => return None,
+    };
+    let (captured, to) = piece_cell(t, j + sl)?;
+    j = to.1;
+    let mut promotion = None;
+    if t.get(j) == Some(&b'=') {
+        match t.get(j + 1) {
+            Some(b'&') => {
+                promotion = Some(Promotion::Awaiting);
+                j += 2;
+            }
+            Some(&b) if is_ascii_piece(b) => {
+                promotion = Some(Promotion::To(STANDARD_KINDS[usize::from(b)]?));
+                j += 2;
+            }
+            // A FAN glyph: the general reader's.
+            Some(&b) if b >= 0x80 => return None,
+            _ => {}
+        }
+    }
+    Some((
+        j,
+        StandardMove {
+            mover,
+            from: CellName::from_coord(&t[from.0..from.1]),
+            sep,
+            captured,
+            to: CellName::from_coord(&t[to.0..to.1]),
+            promotion,
+        },
+    ))
+}
+
+/// The fields of [`MoveToken::Ordinary`], from [`ordinary_standard`].
+#[derive(Clone, Copy)]
+struct StandardMove {
+    mover: Option<PieceKind>,
+    from: CellName,
+    sep: Separator,
+    captured: Option<PieceKind>,
+    to: CellName,
+    promotion: Option<Promotion>,
+}
+
 /// What a castling matched: the rook letters' positions, the side letter and columns.
 struct CastlingParts {
     rooks: [Option<usize>; 2],
@@ -1137,7 +1205,27 @@ fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<u
     if b.is_ascii_digit() || matches!(b, b'.' | b',' | b'{' | b'(' | b')' | b'*' | b'[') {
         return Ok(None);
     }
-    let (mut e, parts) = if let Some((e, p)) = ordinary(s, i) {
+    if ctx.standard
+        && let Some((e, m)) = ordinary_standard(t, i)
+    {
+        // Written by a closure, so that the token's fields go from registers to the
+        // node (assembled on the stack, its copy stalled as the node's did).
+        return finish(ctx, stack, i, e, |_, _, out| {
+            put(
+                out,
+                MoveToken::Ordinary {
+                    mover: m.mover,
+                    from: m.from,
+                    sep: m.sep,
+                    captured: m.captured,
+                    to: m.to,
+                    promotion: m.promotion,
+                },
+            );
+            Ok(())
+        });
+    }
+    let (e, parts) = if let Some((e, p)) = ordinary(s, i) {
         (e, TokenParts::Ordinary(p))
     } else if let Some((e, p)) = castling(t, i) {
         (e, TokenParts::Castling(p))
@@ -1146,6 +1234,21 @@ fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<u
     } else {
         return Ok(None);
     };
+    finish(ctx, stack, i, e, |ctx, side, out| {
+        build_token(ctx, parts, side, out)
+    })
+}
+
+/// [`half`] after its token, which ends at `e`; `token` writes it.
+#[inline(always)]
+fn finish(
+    ctx: &mut Ctx<'_, '_>,
+    stack: &mut [Frame],
+    i: usize,
+    mut e: usize,
+    token: impl FnOnce(&mut Ctx<'_, '_>, Side, &mut MoveToken) -> Result<(), Fail>,
+) -> Result<Option<usize>, Fail> {
+    let t = ctx.s.as_bytes();
     e = skip_sp(t, e);
     let mut check = None;
     if let Some((ce, mark, old)) = check_mark(t, e) {
@@ -1217,7 +1320,7 @@ fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<u
     };
     // Before the token's own notes, which lie after `i`: the locator only goes forwards.
     m.span = ctx.span(i, e);
-    build_token(ctx, parts, side, &mut m.token)?;
+    token(ctx, side, &mut m.token)?;
     if let Some((at, _, true)) = check {
         ctx.diag(
             Severity::Warning,
