@@ -21,16 +21,24 @@ use crate::read::{Expect, Frame, MAX_GAME_NODES, MAX_VARIATION_DEPTH, Record};
 /// Same records and diagnostics as [`crate::read::read_str`], which uses pest; then the
 /// writer's escapes are decoded ([`crate::escape`]).
 pub fn read_str(file: &str, src: &str) -> Vec<Record> {
-    let mut loc = Locator::new(src);
-    let mut out = Vec::new();
+    // Room for lines of 16 bytes and more (generated databases have about 20): no
+    // copies of the index as it grows.
+    let mut lfs = Vec::with_capacity(src.len() / 16 + 1);
+    let ranges = split_and_index(src, Some(&mut lfs));
+    let mut loc = Locator::with_line_feeds(src, lfs);
+    let mut scratch = Scratch::default();
+    let mut out = Vec::with_capacity(ranges.len());
     let mut lines = None;
-    for (i, (start, end)) in split_records(src).into_iter().enumerate() {
+    for (i, (start, end)) in ranges.into_iter().enumerate() {
         let index = i + 1;
-        let mut r = match read_record_fast(file, src, &mut loc, index, start, end) {
+        let mut r = match read_record_fast(file, src, &mut loc, &mut scratch, index, start, end) {
             Some(r) => r,
             None => pest_record(file, src, &mut lines, index, start, end),
         };
-        if let Some(g) = &mut r.game {
+        // Every escape starts with a backslash: a record without one has none to decode.
+        if let Some(g) = &mut r.game
+            && memchr::memchr(b'\\', &src.as_bytes()[start..end]).is_some()
+        {
             crate::escape::decode(g);
         }
         out.push(r);
@@ -54,7 +62,15 @@ pub fn read_record_scanner(
     end: usize,
 ) -> Option<Record> {
     let mut loc = Locator::new(src);
-    read_record_fast(file, src, &mut loc, index, start, end)
+    read_record_fast(
+        file,
+        src,
+        &mut loc,
+        &mut Scratch::default(),
+        index,
+        start,
+        end,
+    )
 }
 
 /// The pest reader on one record, located in the whole file (its line index is built
@@ -71,59 +87,113 @@ fn pest_record<'a>(
     crate::read::read_record(file, src, lines, index, start, end)
 }
 
-/// [`crate::read::split_records`] on bytes: the same ranges, one `memchr` per line.
+/// [`crate::read::split_records`] on bytes: the same ranges, in one `memchr3` pass over
+/// the line ends and braces (a `memchr` per line cost more than the search itself on
+/// lines of 20 bytes).
 pub fn split_records(src: &str) -> Vec<(usize, usize)> {
+    split_and_index(src, None)
+}
+
+/// [`split_records`], and the offset of every line feed pushed to `lfs` (for the
+/// [`Locator`]: the same pass finds them).
+fn split_and_index(src: &str, mut lfs: Option<&mut Vec<usize>>) -> Vec<(usize, usize)> {
     let b = src.as_bytes();
-    let mut ranges = Vec::new();
-    let mut start = 0usize;
-    let mut in_movetext = false;
-    let mut in_comment = false;
-    let mut has_variant = false;
-    let mut has_content = false;
-    let mut pos = 0usize;
-    while pos < b.len() {
-        let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |n| pos + n + 1);
-        let line = &b[pos..end];
-        let mut k = 0;
+    let mut st = Splitter::default();
+    // Whether the braces of the current line count (a movetext line).
+    let mut movetext = !b.is_empty() && st.line(src, 0);
+    if memchr::memchr2(b'{', b'}', b).is_none() {
+        // No brace: only the line feeds matter, and a one-byte search is the faster.
+        for n in memchr::memchr_iter(b'\n', b) {
+            if let Some(lfs) = &mut lfs {
+                lfs.push(n);
+            }
+            if n + 1 < b.len() {
+                st.line(src, n + 1);
+            }
+        }
+    } else {
+        for n in memchr::memchr3_iter(b'\n', b'{', b'}', b) {
+            match b[n] {
+                b'\n' => {
+                    if let Some(lfs) = &mut lfs {
+                        lfs.push(n);
+                    }
+                    movetext = n + 1 < b.len() && st.line(src, n + 1);
+                }
+                b'{' => st.in_comment |= movetext,
+                _ => st.in_comment &= !movetext,
+            }
+        }
+    }
+    if st.has_content {
+        st.ranges.push((st.start, src.len()));
+    }
+    st.ranges
+}
+
+/// The state of [`split_records`] between lines.
+#[derive(Default)]
+struct Splitter {
+    ranges: Vec<(usize, usize)>,
+    start: usize,
+    in_movetext: bool,
+    in_comment: bool,
+    has_variant: bool,
+    has_content: bool,
+}
+
+impl Splitter {
+    /// The line starting at `pos`: true when it is a movetext line (its braces open and
+    /// close comments).
+    fn line(&mut self, src: &str, pos: usize) -> bool {
+        let b = src.as_bytes();
+        if b.get(pos).is_some_and(u8::is_ascii_alphanumeric) {
+            // The usual movetext line: neither a tag nor blank.
+            self.in_movetext = true;
+            self.has_content = true;
+            return true;
+        }
+        let mut k = pos;
         loop {
-            match line.get(k) {
+            match b.get(k) {
                 Some(b' ' | b'\t') => k += 1,
-                Some(0xEF) if line.get(k + 1..k + 3) == Some(&[0xBB, 0xBF]) => k += 3,
+                Some(0xEF) if b.get(k + 1..k + 3) == Some(&[0xBB, 0xBF]) => k += 3,
                 _ => break,
             }
         }
-        let t = &line[k..];
+        let t = &b[k..];
         let is_variant = t.starts_with(b"[Variant");
-        let is_tag = t.first() == Some(&b'[') && (!in_comment || is_variant);
+        let is_tag = t.first() == Some(&b'[') && (!self.in_comment || is_variant);
         if is_tag {
-            if (in_movetext || (is_variant && has_variant)) && has_content {
-                ranges.push((start, pos));
-                start = pos;
-                has_variant = false;
+            if (self.in_movetext || (is_variant && self.has_variant)) && self.has_content {
+                self.ranges.push((self.start, pos));
+                self.start = pos;
+                self.has_variant = false;
             }
-            in_movetext = false;
-            in_comment = false;
-            has_variant |= is_variant;
-            has_content = true;
-        } else if !blank(&src[pos + k..end]) {
-            in_movetext = true;
-            has_content = true;
-            let mut rest = line;
-            while let Some(n) = memchr::memchr2(b'{', b'}', rest) {
-                match rest[n] {
-                    b'{' if !in_comment => in_comment = true,
-                    b'}' if in_comment => in_comment = false,
-                    _ => {}
-                }
-                rest = &rest[n + 1..];
-            }
+            self.in_movetext = false;
+            self.in_comment = false;
+            self.has_variant |= is_variant;
+            self.has_content = true;
+            return false;
         }
-        pos = end;
+        let blank_line = match t.first() {
+            None => true,
+            // Not white space: the usual first byte of a movetext line.
+            Some(&c) if c < 0x80 && !matches!(c, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') => {
+                false
+            }
+            Some(_) => {
+                let end = memchr::memchr(b'\n', t).map_or(b.len(), |n| k + n + 1);
+                blank(&src[k..end])
+            }
+        };
+        if blank_line {
+            return false;
+        }
+        self.in_movetext = true;
+        self.has_content = true;
+        true
     }
-    if has_content {
-        ranges.push((start, src.len()));
-    }
-    ranges
 }
 
 /// `str::trim` leaves nothing (Unicode white space, as the pest-side splitter says).
@@ -137,42 +207,62 @@ fn blank(s: &str) -> bool {
 }
 
 /// Byte offset -> 1-based line and column (chars), advancing through the file as the
-/// scanner does: linear in the file, whatever the line lengths.
+/// scanner does: linear in the file, whatever the line lengths. The lines come from an
+/// index of the line feeds (made by the record splitter's pass); the column counts the
+/// chars since the last query, one `is_ascii` (a word at a time) for most steps.
 pub(crate) struct Locator<'a> {
     src: &'a [u8],
+    /// Offsets of the line feeds of `src`, in order.
+    lfs: Vec<usize>,
+    /// Line feeds before `off` (so its line is `k + 1`).
+    k: usize,
     off: usize,
-    line: u32,
     col: u32,
 }
 
 impl<'a> Locator<'a> {
     pub(crate) fn new(src: &'a str) -> Self {
+        Self::with_line_feeds(src, memchr::memchr_iter(b'\n', src.as_bytes()).collect())
+    }
+
+    /// `lfs`: the offsets of all the line feeds of `src`, in order.
+    fn with_line_feeds(src: &'a str, lfs: Vec<usize>) -> Self {
         Locator {
             src: src.as_bytes(),
+            lfs,
+            k: 0,
             off: 0,
-            line: 1,
             col: 1,
         }
     }
 
+    #[inline(always)]
     pub(crate) fn at(&mut self, offset: usize) -> (u32, u32) {
         let offset = offset.min(self.src.len());
         if offset < self.off {
             // Backwards (not done by the scanner): start over.
+            self.k = 0;
             self.off = 0;
-            self.line = 1;
             self.col = 1;
         }
-        for &b in &self.src[self.off..offset] {
-            if b == b'\n' {
-                self.line += 1;
-                self.col = 1;
-            } else if b & 0xC0 != 0x80 {
-                self.col += 1;
-            }
+        let mut k = self.k;
+        while self.lfs.get(k).is_some_and(|&n| n < offset) {
+            k += 1;
         }
+        if k != self.k {
+            self.k = k;
+            self.off = self.lfs[k - 1] + 1;
+            self.col = 1;
+        }
+        let seg = &self.src[self.off..offset];
+        // A few bytes, usually ASCII: inline, not `is_ascii`'s call.
+        self.col += if seg.iter().fold(0, |a, &b| a | b) < 0x80 {
+            seg.len() as u32
+        } else {
+            seg.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32
+        };
         self.off = offset;
-        (self.line, self.col)
+        (k as u32 + 1, self.col)
     }
 }
 
@@ -202,6 +292,7 @@ fn skip_ws(t: &[u8], mut i: usize) -> usize {
     }
 }
 
+#[inline(always)]
 fn skip_sp(t: &[u8], mut i: usize) -> usize {
     while t.get(i).is_some_and(|&b| is_sp(b)) {
         i += 1;
@@ -222,6 +313,7 @@ fn digit(t: &[u8], i: usize) -> bool {
 }
 
 /// `line`: 0..28 without a leading zero, no digit after.
+#[inline(always)]
 fn line_end(t: &[u8], i: usize) -> Option<usize> {
     let a = *t.get(i)?;
     let e = match (a, t.get(i + 1)) {
@@ -233,6 +325,7 @@ fn line_end(t: &[u8], i: usize) -> Option<usize> {
     (!digit(t, e)).then_some(e)
 }
 
+#[inline(always)]
 fn coord_end(t: &[u8], i: usize) -> Option<usize> {
     if is_column(*t.get(i)?) {
         line_end(t, i + 1)
@@ -263,12 +356,19 @@ const FAN_PIECES: [char; 18] = [
 ];
 
 /// `piece_letter` (ascii or FAN) at `i`: its end.
+#[inline]
 fn piece_end(s: &str, i: usize) -> Option<usize> {
-    let t = s.as_bytes();
-    let b = *t.get(i)?;
+    let b = *s.as_bytes().get(i)?;
     if b < 0x80 {
         return is_ascii_piece(b).then_some(i + 1);
     }
+    fan_piece_end(s, i)
+}
+
+/// [`piece_end`] of a non-ASCII char: a FAN glyph.
+#[cold]
+#[inline(never)]
+fn fan_piece_end(s: &str, i: usize) -> Option<usize> {
     let c = s.get(i..)?.chars().next()?;
     FAN_PIECES.contains(&c).then(|| i + c.len_utf8())
 }
@@ -323,52 +423,50 @@ enum NumberMark {
 struct OrdinaryParts {
     mover: Option<(usize, usize)>,
     from: (usize, usize),
-    sep: (usize, usize, Separator),
+    /// The separator's position and kind, and whether its spelling is reported (`*`,
+    /// `x`, `–`: not the writer's and not `‐`).
+    sep: (usize, Separator, bool),
     captured: Option<(usize, usize)>,
     to: (usize, usize),
     /// `=&` (`None` range) or `=X` (the letter's range).
     promotion: Option<Option<(usize, usize)>>,
 }
 
+#[inline(always)]
 fn ordinary(s: &str, i: usize) -> Option<(usize, OrdinaryParts)> {
     let t = s.as_bytes();
     let mut j = i;
     let mut mover = None;
-    if let Some(e) = piece_end(s, j)
-        && coord_end(t, e).is_some()
-    {
-        mover = Some((j, e));
-        j = e;
-    }
-    let fe = coord_end(t, j)?;
-    let from = (j, fe);
-    j = fe;
-    let (sl, kind) = if starts(t, j, "@@") {
-        (2, Separator::FarEp)
-    } else if t.get(j) == Some(&b'@') {
-        (1, Separator::NearEp)
-    } else if starts(t, j, "×") {
-        (2, Separator::Capture)
-    } else if matches!(t.get(j), Some(b'*' | b'x')) {
-        (1, Separator::Capture)
-    } else {
-        match hyphen_len(t, j) {
-            0 => return None,
-            n => (n, Separator::Move),
+    // A piece letter then a cell, else a cell (a column letter may be a piece letter).
+    let from = match piece_end(s, j).and_then(|e| Some((e, coord_end(t, e)?))) {
+        Some((e, fe)) => {
+            mover = Some((j, e));
+            (e, fe)
         }
+        None => (j, coord_end(t, j)?),
     };
-    let sep = (j, j + sl, kind);
+    j = from.1;
+    let (sl, kind, noted) = match t.get(j) {
+        Some(b'-') => (1, Separator::Move, false),
+        Some(b'@') if t.get(j + 1) == Some(&b'@') => (2, Separator::FarEp, false),
+        Some(b'@') => (1, Separator::NearEp, false),
+        Some(b'*' | b'x') => (1, Separator::Capture, true),
+        _ if starts(t, j, "×") => (2, Separator::Capture, false),
+        _ if starts(t, j, "‐") => (3, Separator::Move, false),
+        _ if starts(t, j, "–") => (3, Separator::Move, true),
+        _ => return None,
+    };
+    let sep = (j, kind, noted);
     j += sl;
     let mut captured = None;
-    if let Some(e) = piece_end(s, j)
-        && coord_end(t, e).is_some()
-    {
-        captured = Some((j, e));
-        j = e;
-    }
-    let te = coord_end(t, j)?;
-    let to = (j, te);
-    j = te;
+    let to = match piece_end(s, j).and_then(|e| Some((e, coord_end(t, e)?))) {
+        Some((e, te)) => {
+            captured = Some((j, e));
+            (e, te)
+        }
+        None => (j, coord_end(t, j)?),
+    };
+    j = to.1;
     let mut promotion = None;
     if t.get(j) == Some(&b'=') {
         if t.get(j + 1) == Some(&b'&') {
@@ -390,6 +488,74 @@ fn ordinary(s: &str, i: usize) -> Option<(usize, OrdinaryParts)> {
             promotion,
         },
     ))
+}
+
+/// The usual ordinary move, in one pass: ASCII letters of the standard set, a `-`, `×`,
+/// `@` or `@@` separator, an `=&` or ASCII promotion. `None` for anything else, a
+/// letter outside the set included: [`ordinary`] then reads the text (and decides).
+#[inline(always)]
+fn ordinary_standard(t: &[u8], i: usize) -> Option<(usize, StandardMove)> {
+    /// A standard letter then a cell, else a cell: (the letter's kind, the cell).
+    #[inline(always)]
+    fn piece_cell(t: &[u8], j: usize) -> Option<(Option<PieceKind>, Range)> {
+        let b = *t.get(j)?;
+        if is_ascii_piece(b)
+            && let Some(e) = coord_end(t, j + 1)
+        {
+            let kind = STANDARD_KINDS[usize::from(b)]?;
+            return Some((Some(kind), (j + 1, e)));
+        }
+        Some((None, (j, coord_end(t, j)?)))
+    }
+    let (mover, from) = piece_cell(t, i)?;
+    let mut j = from.1;
+    let (sl, sep) = match *t.get(j)? {
+        b'-' => (1, Separator::Move),
+        b'@' if t.get(j + 1) == Some(&b'@') => (2, Separator::FarEp),
+        b'@' => (1, Separator::NearEp),
+        0xC3 if t.get(j + 1) == Some(&0x97) => (2, Separator::Capture),
+        _ => return None,
+    };
+    let (captured, to) = piece_cell(t, j + sl)?;
+    j = to.1;
+    let mut promotion = None;
+    if t.get(j) == Some(&b'=') {
+        match t.get(j + 1) {
+            Some(b'&') => {
+                promotion = Some(Promotion::Awaiting);
+                j += 2;
+            }
+            Some(&b) if is_ascii_piece(b) => {
+                promotion = Some(Promotion::To(STANDARD_KINDS[usize::from(b)]?));
+                j += 2;
+            }
+            // A FAN glyph: the general reader's.
+            Some(&b) if b >= 0x80 => return None,
+            _ => {}
+        }
+    }
+    Some((
+        j,
+        StandardMove {
+            mover,
+            from: CellName::from_coord(&t[from.0..from.1]),
+            sep,
+            captured,
+            to: CellName::from_coord(&t[to.0..to.1]),
+            promotion,
+        },
+    ))
+}
+
+/// The fields of [`MoveToken::Ordinary`], from [`ordinary_standard`].
+#[derive(Clone, Copy)]
+struct StandardMove {
+    mover: Option<PieceKind>,
+    from: CellName,
+    sep: Separator,
+    captured: Option<PieceKind>,
+    to: CellName,
+    promotion: Option<Promotion>,
 }
 
 /// What a castling matched: the rook letters' positions, the side letter and columns.
@@ -475,7 +641,11 @@ enum TokenParts {
 }
 
 /// `check`: (end, mark, old spelling).
+#[inline(always)]
 fn check_mark(t: &[u8], i: usize) -> Option<(usize, CheckMark, bool)> {
+    if !matches!(t.get(i), Some(b'+' | b'^' | b'#')) {
+        return None;
+    }
     if starts(t, i, "++") {
         Some((i + 2, CheckMark::Double, false))
     } else if starts(t, i, "+^") {
@@ -493,7 +663,12 @@ fn check_mark(t: &[u8], i: usize) -> Option<(usize, CheckMark, bool)> {
     }
 }
 
+#[inline(always)]
 fn assessment(t: &[u8], i: usize) -> Option<(usize, Assessment)> {
+    // `?`, `!` or the first byte of `◇`.
+    if !matches!(t.get(i), Some(b'?' | b'!' | 0xE2)) {
+        return None;
+    }
     const ALL: [(&str, Assessment); 7] = [
         ("??", Assessment::Blunder),
         ("?!", Assessment::Dubious),
@@ -519,11 +694,32 @@ struct Ctx<'a, 'l> {
     base: usize,
     game: usize,
     loc: &'l mut Locator<'a>,
+    /// The tags of the record, as read before they are copied into the game (one
+    /// buffer for the whole file, so that the game's tag list is allocated once, at its
+    /// size).
+    tags: &'l mut Vec<TagParts>,
+    /// The frame stack of [`movetext`], kept for the next record.
+    frames: &'l mut Vec<Frame>,
     letters: LetterTable,
+    /// `letters` is the standard set: a one-byte glyph is read with [`STANDARD_KINDS`].
+    standard: bool,
     diags: Vec<Diagnostic>,
     /// Moves, comments and variations read so far (see [`MAX_GAME_NODES`]).
     nodes: usize,
 }
+
+/// The kind of each standard ASCII letter ([`LetterTable::read`] of a one-byte glyph in
+/// a record without `Redefine`, without its checks of the table).
+const STANDARD_KINDS: [Option<PieceKind>; 128] = {
+    let mut t = [None; 128];
+    let mut k = 0;
+    while k < PieceKind::ALL.len() {
+        let kind = PieceKind::ALL[k];
+        t[kind.standard_letter() as usize] = Some(kind);
+        k += 1;
+    }
+    t
+};
 
 impl<'a> Ctx<'a, '_> {
     /// Counts one node: past [`MAX_GAME_NODES`] the record goes to the pest reader,
@@ -536,6 +732,7 @@ impl<'a> Ctx<'a, '_> {
         Ok(())
     }
 
+    #[inline(always)]
     fn span(&mut self, start: usize, end: usize) -> Span {
         let (line, col) = self.loc.at(self.base + start);
         Span {
@@ -563,11 +760,34 @@ impl<'a> Ctx<'a, '_> {
         });
     }
 
+    /// The cell of a `coord` the scanner matched (a column letter, then one or two
+    /// digits).
+    #[inline(always)]
+    fn cell(&self, r: (usize, usize)) -> CellName {
+        CellName::from_coord(&self.s.as_bytes()[r.0..r.1])
+    }
+
     fn text(&self, r: (usize, usize)) -> &'a str {
         &self.s[r.0..r.1]
     }
 
+    #[inline(always)]
     fn letter(&mut self, r: (usize, usize), side: Side) -> Result<PieceKind, Fail> {
+        if self.standard && r.1 == r.0 + 1 {
+            // One byte: an ASCII letter (FAN glyphs are longer), valid only if standard.
+            let b = self.s.as_bytes()[r.0];
+            return STANDARD_KINDS
+                .get(usize::from(b))
+                .copied()
+                .flatten()
+                .ok_or(Fail);
+        }
+        self.other_letter(r, side)
+    }
+
+    /// [`Ctx::letter`] in a record with `Redefine`, or of a FAN glyph.
+    #[inline(never)]
+    fn other_letter(&mut self, r: (usize, usize), side: Side) -> Result<PieceKind, Fail> {
         let s = self.text(r);
         match self.letters.read(s) {
             Some(LetterRead::Ok(k)) => Ok(k),
@@ -591,6 +811,7 @@ fn read_record_fast<'a>(
     file: &'a str,
     src: &'a str,
     loc: &mut Locator<'a>,
+    scratch: &mut Scratch,
     index: usize,
     start: usize,
     end: usize,
@@ -603,7 +824,10 @@ fn read_record_fast<'a>(
         base: start,
         game: index,
         loc,
+        tags: &mut scratch.0,
+        frames: &mut scratch.1,
         letters: LetterTable::standard(),
+        standard: true,
         diags: Vec::new(),
         nodes: 0,
     };
@@ -625,12 +849,21 @@ fn build(ctx: &mut Ctx<'_, '_>, span: Span) -> Result<Game, Fail> {
     let s = ctx.s;
     let t = s.as_bytes();
     let mut i = skip_ws(t, 0);
-    let mut tags = Vec::new();
+    ctx.tags.clear();
     while t.get(i) == Some(&b'[') {
-        let (e, tag) = tag(ctx, i).ok_or(Fail)?;
-        tags.push(tag);
+        let (e, parts) = tag(ctx, i).ok_or(Fail)?;
+        ctx.tags.push(parts);
         i = skip_ws(t, e);
     }
+    let tags: Vec<Tag> = ctx
+        .tags
+        .iter()
+        .map(|&(name, value, span)| Tag {
+            name: s[name.0..name.1].to_string(),
+            value: s[value.0..value.1].to_string(),
+            span,
+        })
+        .collect();
     check_tags(ctx, &tags)?;
     let (main, result, final_comments) = movetext(ctx, i)?;
     Ok(Game {
@@ -642,7 +875,14 @@ fn build(ctx: &mut Ctx<'_, '_>, span: Span) -> Result<Game, Fail> {
     })
 }
 
-fn tag(ctx: &mut Ctx<'_, '_>, i: usize) -> Option<(usize, Tag)> {
+/// Buffers of the fast reader kept from one record to the next of a file: the tags as
+/// read, the frame stack.
+type Scratch = (Vec<TagParts>, Vec<Frame>);
+
+/// A tag as read: the name's and the value's ranges, and where it was read.
+type TagParts = (Range, Range, Span);
+
+fn tag(ctx: &mut Ctx<'_, '_>, i: usize) -> Option<(usize, TagParts)> {
     let t = ctx.s.as_bytes();
     let mut j = skip_sp(t, i + 1);
     let ns = j;
@@ -677,15 +917,7 @@ fn tag(ctx: &mut Ctx<'_, '_>, i: usize) -> Option<(usize, Tag)> {
     loop {
         if let Some(e) = tag_end(j) {
             let value = (vs, j);
-            let span = ctx.span(i, e);
-            return Some((
-                e,
-                Tag {
-                    name: ctx.text(name).to_string(),
-                    value: ctx.text(value).to_string(),
-                    span,
-                },
-            ));
+            return Some((e, (name, value, ctx.span(i, e))));
         }
         match t.get(j) {
             None | Some(b'\n' | b'\r') => return None,
@@ -717,6 +949,7 @@ fn check_tags(ctx: &mut Ctx<'_, '_>, tags: &[Tag]) -> Result<(), Fail> {
     }
     if let Some(t) = tags.iter().find(|t| t.name == "Redefine") {
         ctx.letters = LetterTable::from_redefine(&t.value).map_err(|_| Fail)?;
+        ctx.standard = ctx.letters.is_standard();
         if t.value.contains('"') {
             ctx.push(
                 Severity::Note,
@@ -751,32 +984,41 @@ fn top(stack: &mut [Frame]) -> &mut Frame {
 fn movetext(ctx: &mut Ctx<'_, '_>, mut i: usize) -> Result<Built, Fail> {
     let s = ctx.s;
     let t = s.as_bytes();
-    let mut stack: Vec<Frame> = vec![Frame::new(Span::default(), None, 1, Side::White)];
+    // The file's frame stack (empty between records): no allocation per record.
+    let mut stack = std::mem::take(ctx.frames);
+    stack.clear();
+    stack.push(Frame::new(Span::default(), None, 1, Side::White));
     // About one item per 10 bytes of movetext: one allocation instead of a doubling series.
     stack[0].line.items.reserve((t.len() - i) / 10);
     loop {
         i = skip_ws(t, i);
         let Some(&b) = t.get(i) else { break };
         // element = half | move_number | comma | comment | rav_open | rav_close | ellipsis
-        if let Some(e) = half(ctx, &mut stack, i)? {
-            i = e;
-            continue;
-        }
-        if (b.is_ascii_digit() || b == b'.')
-            && let Some(e) = move_number(ctx, top(&mut stack), i)?
-        {
-            i = e;
-            continue;
-        }
-        if b == b',' {
-            let f = top(&mut stack);
-            match f.expect {
-                Expect::Comma => f.expect = Expect::Black,
-                Expect::BlackAfterEllipsis => {}
-                _ => return Err(Fail),
+        // (`half` never starts with the bytes that start the others).
+        match b {
+            b'0'..=b'9' | b'.' => {
+                if let Some(e) = move_number(ctx, top(&mut stack), i)? {
+                    i = e;
+                    continue;
+                }
             }
-            i += 1;
-            continue;
+            b',' => {
+                let f = top(&mut stack);
+                match f.expect {
+                    Expect::Comma => f.expect = Expect::Black,
+                    Expect::BlackAfterEllipsis => {}
+                    _ => return Err(Fail),
+                }
+                i += 1;
+                continue;
+            }
+            b'{' | b'(' | b')' | b'*' | b'[' => {}
+            _ => {
+                if let Some(e) = half(ctx, &mut stack, i)? {
+                    i = e;
+                    continue;
+                }
+            }
         }
         let d = depth_dots(t, i);
         match t.get(d) {
@@ -850,7 +1092,19 @@ fn movetext(ctx: &mut Ctx<'_, '_>, mut i: usize) -> Result<Built, Fail> {
             return Err(Fail);
         }
         let text = &s[i..e];
-        let parsed = GameResult::parse(text).unwrap_or(GameResult::Unfinished);
+        // The writer's spellings without `GameResult::parse`'s copy of the text.
+        let parsed = [
+            GameResult::Unfinished,
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+            GameResult::WhiteStalemates,
+            GameResult::BlackStalemates,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == text)
+        .or_else(|| GameResult::parse(text))
+        .unwrap_or(GameResult::Unfinished);
         if parsed.as_str() != text {
             ctx.diag(
                 Severity::Note,
@@ -872,6 +1126,7 @@ fn movetext(ctx: &mut Ctx<'_, '_>, mut i: usize) -> Result<Built, Fail> {
         return Err(Fail);
     }
     let f = stack.pop().ok_or(Fail)?;
+    *ctx.frames = stack;
     Ok((f.line, result, final_comments))
 }
 
@@ -942,6 +1197,7 @@ fn move_number(ctx: &mut Ctx<'_, '_>, f: &mut Frame, i: usize) -> Result<Option<
 }
 
 /// `half` at `i`: `Ok(None)` when no move starts here.
+#[inline(never)]
 fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<usize>, Fail> {
     let s = ctx.s;
     let t = s.as_bytes();
@@ -949,7 +1205,27 @@ fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<u
     if b.is_ascii_digit() || matches!(b, b'.' | b',' | b'{' | b'(' | b')' | b'*' | b'[') {
         return Ok(None);
     }
-    let (mut e, parts) = if let Some((e, p)) = ordinary(s, i) {
+    if ctx.standard
+        && let Some((e, m)) = ordinary_standard(t, i)
+    {
+        // Written by a closure, so that the token's fields go from registers to the
+        // node (assembled on the stack, its copy stalled as the node's did).
+        return finish(ctx, stack, i, e, |_, _, out| {
+            put(
+                out,
+                MoveToken::Ordinary {
+                    mover: m.mover,
+                    from: m.from,
+                    sep: m.sep,
+                    captured: m.captured,
+                    to: m.to,
+                    promotion: m.promotion,
+                },
+            );
+            Ok(())
+        });
+    }
+    let (e, parts) = if let Some((e, p)) = ordinary(s, i) {
         (e, TokenParts::Ordinary(p))
     } else if let Some((e, p)) = castling(t, i) {
         (e, TokenParts::Castling(p))
@@ -958,6 +1234,21 @@ fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<u
     } else {
         return Ok(None);
     };
+    finish(ctx, stack, i, e, |ctx, side, out| {
+        build_token(ctx, parts, side, out)
+    })
+}
+
+/// [`half`] after its token, which ends at `e`; `token` writes it.
+#[inline(always)]
+fn finish(
+    ctx: &mut Ctx<'_, '_>,
+    stack: &mut [Frame],
+    i: usize,
+    mut e: usize,
+    token: impl FnOnce(&mut Ctx<'_, '_>, Side, &mut MoveToken) -> Result<(), Fail>,
+) -> Result<Option<usize>, Fail> {
+    let t = ctx.s.as_bytes();
     e = skip_sp(t, e);
     let mut check = None;
     if let Some((ce, mark, old)) = check_mark(t, e) {
@@ -1017,35 +1308,36 @@ fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<u
         Expect::Start | Expect::Number => f.side,
         Expect::BlackAfterEllipsis | Expect::Comma | Expect::Black => Side::Black,
     };
-    let token = build_token(ctx, parts, side)?;
-    let check = match check {
-        Some((at, mark, old)) => {
-            if old {
-                ctx.diag(
-                    Severity::Warning,
-                    Code::Spelling,
-                    at,
-                    "old check marker `^+` read as `+^`".into(),
-                );
-            }
-            Some(mark)
-        }
-        None => None,
-    };
-    let span = ctx.span(i, e);
+    ctx.count()?;
     let f = top(stack);
-    let node = MoveNode {
-        number: f.number,
-        side,
-        number_unknown: f.unknown,
-        token,
-        check,
-        assessment: assess,
-        draw_offer,
-        end_mark,
-        span,
+    let (number, number_unknown) = (f.number, f.unknown);
+    // The node is written in place, field by field: assembled on the stack then
+    // copied, its narrow stores stalled the copy's wide loads (a tenth of the reader's
+    // time). A failure below drops the whole record, placeholder included.
+    f.line.items.push(PLACEHOLDER);
+    let Some(Item::Move(m)) = f.line.items.last_mut() else {
+        return Err(Fail);
     };
-    f.last_move = Some((f.number, side));
+    // Before the token's own notes, which lie after `i`: the locator only goes forwards.
+    m.span = ctx.span(i, e);
+    token(ctx, side, &mut m.token)?;
+    if let Some((at, _, true)) = check {
+        ctx.diag(
+            Severity::Warning,
+            Code::Spelling,
+            at,
+            "old check marker `^+` read as `+^`".into(),
+        );
+    }
+    m.number = number;
+    m.side = side;
+    m.number_unknown = number_unknown;
+    m.check = check.map(|(_, mark, _)| mark);
+    m.assessment = assess;
+    m.draw_offer = draw_offer;
+    m.end_mark = end_mark;
+    let f = top(stack);
+    f.last_move = Some((number, side));
     f.unknown = false;
     f.started = true;
     match side {
@@ -1059,21 +1351,48 @@ fn half(ctx: &mut Ctx<'_, '_>, stack: &mut [Frame], i: usize) -> Result<Option<u
             f.expect = Expect::Number;
         }
     }
-    ctx.count()?;
-    f.line.items.push(Item::Move(node));
     Ok(Some(e))
 }
 
-fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<MoveToken, Fail> {
+/// What a move node holds before [`half`] writes its fields.
+const PLACEHOLDER: Item = Item::Move(MoveNode {
+    number: 0,
+    side: Side::White,
+    number_unknown: false,
+    token: MoveToken::ForcedPromotion {
+        cell: CellName::BLANK,
+        piece: PieceKind::Pawn,
+    },
+    check: None,
+    assessment: None,
+    draw_offer: false,
+    end_mark: false,
+    span: Span {
+        start: 0,
+        end: 0,
+        line: 0,
+        col: 0,
+    },
+});
+
+/// The token of `parts`, written to `out`.
+#[inline(always)]
+fn build_token(
+    ctx: &mut Ctx<'_, '_>,
+    parts: TokenParts,
+    side: Side,
+    out: &mut MoveToken,
+) -> Result<(), Fail> {
     match parts {
         TokenParts::Ordinary(p) => {
             let mover = match p.mover {
                 Some(r) => Some(ctx.letter(r, side)?),
                 None => None,
             };
-            let (ss, se, sep) = p.sep;
-            let st = ctx.text((ss, se));
-            if st != sep.as_str() && st != "‐" {
+            let (ss, sep, noted) = p.sep;
+            if noted {
+                let se = p.captured.map_or(p.to.0, |c| c.0);
+                let st = ctx.text((ss, se));
                 ctx.diag(
                     Severity::Note,
                     Code::Spelling,
@@ -1090,21 +1409,27 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
                 Some(None) => Some(Promotion::Awaiting),
                 Some(Some(r)) => Some(Promotion::To(ctx.letter(r, side)?)),
             };
-            Ok(MoveToken::Ordinary {
-                mover,
-                from: CellName::new(ctx.text(p.from)).ok_or(Fail)?,
-                sep,
-                captured,
-                to: CellName::new(ctx.text(p.to)).ok_or(Fail)?,
-                promotion,
-            })
+            put(
+                out,
+                MoveToken::Ordinary {
+                    mover,
+                    from: ctx.cell(p.from),
+                    sep,
+                    captured,
+                    to: ctx.cell(p.to),
+                    promotion,
+                },
+            );
         }
         TokenParts::Forced(cell, piece) => {
             let piece = ctx.letter(piece, side)?;
-            Ok(MoveToken::ForcedPromotion {
-                cell: CellName::new(ctx.text(cell)).ok_or(Fail)?,
-                piece,
-            })
+            put(
+                out,
+                MoveToken::ForcedPromotion {
+                    cell: ctx.cell(cell),
+                    piece,
+                },
+            );
         }
         TokenParts::Castling(p) => {
             let t = ctx.s.as_bytes();
@@ -1131,17 +1456,28 @@ fn build_token(ctx: &mut Ctx<'_, '_>, parts: TokenParts, side: Side) -> Result<M
                 return Err(Fail);
             }
             let columns = ctx.text(p.columns).to_string();
-            Ok(MoveToken::Castling(Box::new(if p.double {
-                Castling::Double { columns }
-            } else {
-                Castling::Single {
-                    king_side,
-                    columns,
-                    suffix: ctx.text(p.suffix).to_string(),
-                }
-            })))
+            put(
+                out,
+                MoveToken::Castling(Box::new(if p.double {
+                    Castling::Double { columns }
+                } else {
+                    Castling::Single {
+                        king_side,
+                        columns,
+                        suffix: ctx.text(p.suffix).to_string(),
+                    }
+                })),
+            );
         }
     }
+    Ok(())
+}
+
+/// Writes `token` over the [`PLACEHOLDER`]'s, which owns nothing: no drop (a call per
+/// move otherwise).
+#[inline(always)]
+fn put(out: &mut MoveToken, token: MoveToken) {
+    std::mem::forget(std::mem::replace(out, token));
 }
 
 /// A comment starting at `i` (depth dots, if any, end at `d` on the `{`).

@@ -173,6 +173,22 @@ impl CellName {
         })
     }
 
+    /// No cell (a placeholder the fast reader overwrites).
+    pub(crate) const BLANK: CellName = CellName {
+        bytes: [0; 3],
+        len: 0,
+    };
+
+    /// A `coord` the fast reader matched: an ASCII upper-case letter and one or two
+    /// ASCII digits (not checked again).
+    #[inline(always)]
+    pub(crate) fn from_coord(b: &[u8]) -> CellName {
+        CellName {
+            bytes: [b[0], b[1], b.get(2).copied().unwrap_or(0)],
+            len: b.len() as u8,
+        }
+    }
+
     /// The name's bytes: an ASCII upper-case letter and one or two ASCII digits.
     pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
