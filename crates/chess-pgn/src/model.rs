@@ -326,6 +326,14 @@ pub(crate) fn play(b: &mut Board, m: Option<Move>) {
     }
 }
 
+/// The move `san` names on `b` (`None`: a null move, impossible while in check).
+fn resolve(b: &Board, san: &SanPlus) -> Result<Option<Move>, ResolveError> {
+    match san.san {
+        crate::san::San::Null => b.null_move().map(|_| None).ok_or(ResolveError::Illegal),
+        _ => san.san.to_move(b).map(Some),
+    }
+}
+
 /// Why a game could not be read into the model at all (it is skipped).
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
@@ -1228,30 +1236,6 @@ impl Visitor for GameBuilder {
         if self.fatal.is_some() || self.over_cap || self.count_node(at) {
             return Control::SkipMovetext;
         }
-        if self.check_only {
-            // What the general code below does when nothing is kept, without its set-up.
-            let f = self.top();
-            if f.dead.is_some() {
-                return Control::Continue;
-            }
-            let resolved = match san.san {
-                crate::san::San::Null => f
-                    .board
-                    .null_move()
-                    .map(|_| None)
-                    .ok_or(ResolveError::Illegal),
-                _ => san.san.to_move(&f.board).map(Some),
-            };
-            match resolved {
-                Ok(mv) => {
-                    f.before = f.board.clone();
-                    play(&mut f.board, mv);
-                    f.moves += 1;
-                }
-                Err(e) => self.move_error(e, raw, at),
-            }
-            return Control::Continue;
-        }
         let keep = !self.check_only;
         let f = self.top();
         if let Some(d) = f.dead.as_mut() {
@@ -1260,16 +1244,7 @@ impl Visitor for GameBuilder {
             }
             return Control::Continue;
         }
-        let resolved = match san.san {
-            // A null move passes the turn; it is impossible while in check.
-            crate::san::San::Null => f
-                .board
-                .null_move()
-                .map(|_| None)
-                .ok_or(ResolveError::Illegal),
-            _ => san.san.to_move(&f.board).map(Some),
-        };
-        match resolved {
+        match resolve(&f.board, &san) {
             Ok(mv) if !keep => {
                 f.before = f.board.clone();
                 play(&mut f.board, mv);

@@ -258,20 +258,7 @@ impl<'a> Lexer<'a> {
             return self.tok(TokKind::Bad("a closing '\"]'"), raw.into(), at);
         };
         let raw_value = &self.text[start..vend];
-        let value: Cow<'a, str> = if raw_value.contains('\\') {
-            let mut v = String::with_capacity(raw_value.len());
-            let mut it = raw_value.chars().peekable();
-            while let Some(x) = it.next() {
-                if x == '\\' && matches!(it.peek(), Some('"' | '\\')) {
-                    v.extend(it.next());
-                } else {
-                    v.push(x);
-                }
-            }
-            Cow::Owned(v)
-        } else {
-            Cow::Borrowed(raw_value)
-        };
+        let value = unescape_tag_value(raw_value);
         let value = match normalize_newlines(&value) {
             Cow::Borrowed(_) => value,
             Cow::Owned(s) => Cow::Owned(s),
@@ -479,4 +466,22 @@ impl<'a> Iterator for Lexer<'a> {
 /// True for a word that reads as a move in some notation (cheap enough for the splitter).
 pub(crate) fn is_move_word(w: &str) -> bool {
     w.chars().count() <= MAX_MOVE_CHARS && classify(&fold_fullwidth(w)).is_some()
+}
+
+/// A tag value with `\"` and `\\` read as `"` and `\` (borrowed when it has no
+/// backslash).
+pub(crate) fn unescape_tag_value(raw: &str) -> Cow<'_, str> {
+    if !raw.contains('\\') {
+        return Cow::Borrowed(raw);
+    }
+    let mut v = String::with_capacity(raw.len());
+    let mut it = raw.chars().peekable();
+    while let Some(x) = it.next() {
+        if x == '\\' && matches!(it.peek(), Some('"' | '\\')) {
+            v.extend(it.next());
+        } else {
+            v.push(x);
+        }
+    }
+    Cow::Owned(v)
 }

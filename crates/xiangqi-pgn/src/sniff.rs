@@ -344,20 +344,7 @@ fn read_tag(text: &str, pos: usize) -> (usize, Option<(String, Cow<'_, str>)>) {
         return (eol(bytes, pos), None);
     };
     let raw_value = &text[start..vend];
-    let mut value: Cow<'_, str> = if raw_value.contains('\\') {
-        let mut v = String::with_capacity(raw_value.len());
-        let mut it = raw_value.chars().peekable();
-        while let Some(x) = it.next() {
-            if x == '\\' && matches!(it.peek(), Some('"' | '\\')) {
-                v.extend(it.next());
-            } else {
-                v.push(x);
-            }
-        }
-        Cow::Owned(v)
-    } else {
-        Cow::Borrowed(raw_value)
-    };
+    let mut value = crate::lexer::unescape_tag_value(raw_value);
     if value.contains('\r') {
         value = Cow::Owned(value.replace("\r\n", "\n").replace('\r', "\n"));
     }
