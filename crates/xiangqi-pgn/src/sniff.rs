@@ -220,7 +220,7 @@ fn eol(bytes: &[u8], pos: usize) -> usize {
 /// Collects the evidence of a file's head (its first few kilobytes are enough).
 ///
 /// The head is read token by token exactly as the xiangqi lexer reads it (the same
-/// tokens, the same first [`MAX_TOKENS`] of them), but the tokens that carry no
+/// tokens, the same first 4,000 of them), but the tokens that carry no
 /// evidence are only stepped over, and each distinct word is classified once.
 pub fn evidence(head: &[u8]) -> Evidence {
     let text = decode_head(head);
