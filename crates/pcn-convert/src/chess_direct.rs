@@ -27,13 +27,19 @@ pub fn write_pcn_from_pgn(pgn: &[u8], out: &mut Vec<u8>) -> bool {
     // zeroed one per game cost more than reading a typical game).
     thread_local! {
         static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+        static TAGS: std::cell::Cell<Tags> = const { std::cell::Cell::new(Tags::new()) };
     }
     let start = out.len();
     let mut reader = PgnReader::with_buffer(pgn, BUFFER.take(), pgn.len() + 1);
-    let mut w = Direct::new(out);
+    let mut w = Direct::new(out, TAGS.take());
     let ok = matches!(reader.read_game(&mut w), Ok(Some(true)))
         // A second game in the bytes: the model path reports the disagreement.
         && matches!(reader.read_game(&mut Decline), Ok(None));
+    let tags = std::mem::take(&mut w.tags);
+    // Nor are a huge tag section's strings.
+    if tags.bytes() <= 1 << 20 {
+        TAGS.set(tags);
+    }
     let buffer = reader.into_buffer();
     // A huge game's buffer is not kept for the games after it.
     if buffer.len() <= 1 << 20 {
@@ -67,11 +73,62 @@ struct Pending {
     eval: Option<Eval>,
 }
 
+/// A game's tag pairs in input order, decoded, in strings a thread keeps from game to
+/// game: after the first games a tag costs no allocation.
+#[derive(Default)]
+struct Tags {
+    slots: Vec<(String, String)>,
+    len: usize,
+}
+
+impl Tags {
+    const fn new() -> Tags {
+        Tags {
+            slots: Vec::new(),
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn push(&mut self, name: &str, value: &str) {
+        if self.len == self.slots.len() {
+            self.slots.push(Default::default());
+        }
+        let (n, v) = &mut self.slots[self.len];
+        n.clear();
+        n.push_str(name);
+        v.clear();
+        v.push_str(value);
+        self.len += 1;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.slots[..self.len]
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The bytes the strings hold on to.
+    fn bytes(&self) -> usize {
+        self.slots
+            .iter()
+            .map(|(n, v)| n.capacity() + v.capacity())
+            .sum()
+    }
+}
+
 struct Direct<'o> {
     out: &'o mut Vec<u8>,
     /// False once the game needs the model path.
     ok: bool,
-    tags: Vec<(String, String)>,
+    tags: Tags,
     board: Board,
     /// Moves, when the header could not be written before them (no `Result` tag to
     /// take the status from).
@@ -119,12 +176,12 @@ fn push_index(out: &mut Vec<u8>, n: usize) {
 }
 
 impl<'o> Direct<'o> {
-    fn new(out: &'o mut Vec<u8>) -> Direct<'o> {
+    fn new(out: &'o mut Vec<u8>, mut tags: Tags) -> Direct<'o> {
+        tags.clear();
         Direct {
             out,
             ok: true,
-            // A usual game has the Seven Tag Roster and a few more.
-            tags: Vec::with_capacity(16),
+            tags,
             board: Board::default(),
             moves: Vec::new(),
             direct: false,
@@ -219,20 +276,13 @@ impl<'o> Direct<'o> {
     }
 
     fn tag_value(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.tags.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
     }
 
     /// The document up to `"previous_moves":`, in the order `pcn::write_to_with`
     /// writes the model path's.
     fn header(&mut self, outcome: Outcome) {
-        let refs: Vec<(&str, &str)> = self
-            .tags
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.as_str()))
-            .collect();
+        let refs: Vec<(&str, &str)> = self.tags.iter().collect();
         let started_at = common::started_at(&refs);
         let out = &mut *self.out;
         out.push(b'{');
@@ -242,7 +292,7 @@ impl<'o> Direct<'o> {
             out.push(b',');
         }
         for (key, name) in [("topside_player", "Black"), ("bottomside_player", "White")] {
-            if let Some(v) = self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v) {
+            if let Some((_, v)) = self.tags.iter().find(|(n, _)| *n == name) {
                 text(out, key);
                 out.push(b':');
                 text(out, v);
@@ -310,8 +360,12 @@ impl Visitor for Direct<'_> {
         let breaks = value
             .iter()
             .any(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c));
-        let name = chess_pgn::text::decode(name).into_owned();
-        let value = chess_pgn::text::tag_value(value, escaped);
+        let name = chess_pgn::text::decode(name);
+        let value = if escaped {
+            std::borrow::Cow::Owned(chess_pgn::text::tag_value(value, true))
+        } else {
+            chess_pgn::text::decode(value)
+        };
         // The model reader rewrites these (with a warning) or reads a start position
         // or a variant from them.
         let special = ["FEN", "SetUp", "Variant"]
@@ -323,7 +377,7 @@ impl Visitor for Direct<'_> {
         if special || renamed || breaks || self.tag_value(&name).is_some() {
             self.ok = false;
         }
-        self.tags.push((name, value));
+        self.tags.push(&name, &value);
     }
 
     fn end_headers(&mut self) -> Skip {
