@@ -204,11 +204,18 @@ impl<'o> Direct<'o> {
     }
 
     /// Writes the pending move's annotation, if it has any.
+    #[inline(always)]
     fn flush(&mut self) {
-        let p = &mut self.pending;
-        if p.nags.is_empty() && p.after.is_empty() && p.clock.is_none() && p.eval.is_none() {
-            return;
+        let p = &self.pending;
+        // Called for every move, and nearly every move has no annotation.
+        if !(p.nags.is_empty() && p.after.is_empty() && p.clock.is_none() && p.eval.is_none()) {
+            self.write_annotation();
         }
+    }
+
+    #[inline(never)]
+    fn write_annotation(&mut self) {
+        let p = &mut self.pending;
         let a = &mut self.annotations;
         a.push(if a.is_empty() { b'[' } else { b',' });
         a.extend_from_slice(b"{\"ply\":");
