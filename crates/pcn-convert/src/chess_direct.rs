@@ -10,6 +10,8 @@
 //! null moves, a FEN or variant start, tags the reader renames), makes it decline:
 //! the caller then takes the model path, which reports and carries all of it.
 
+use std::borrow::Cow;
+
 use chess_pgn::cozy_chess::{Board, Move, Piece};
 use chess_pgn::model::{Eval, MAX_GAME_NODES, parse_commands};
 use chess_pgn::{Control, Outcome, PgnReader, Pos, Problem, SanPlus, Skip, Visitor};
@@ -32,6 +34,9 @@ pub fn write_pcn_from_pgn(pgn: &[u8], out: &mut Vec<u8>) -> bool {
     let start = out.len();
     let mut reader = PgnReader::with_buffer(pgn, BUFFER.take(), pgn.len() + 1);
     let mut w = Direct::new(out, TAGS.take());
+    // A game in UTF-8 (nearly all) has its tag names and values taken as they are,
+    // without validating each one again.
+    w.utf8 = std::str::from_utf8(pgn).is_ok();
     let ok = matches!(reader.read_game(&mut w), Ok(Some(true)))
         // A second game in the bytes: the model path reports the disagreement.
         && matches!(reader.read_game(&mut Decline), Ok(None));
@@ -73,11 +78,11 @@ struct Pending {
     eval: Option<Eval>,
 }
 
-/// A game's tag pairs in input order, decoded, in strings a thread keeps from game to
-/// game: after the first games a tag costs no allocation.
+/// A game's tag pairs in input order, decoded (UTF-8 bytes), in buffers a thread keeps
+/// from game to game: after the first games a tag costs no allocation.
 #[derive(Default)]
 struct Tags {
-    slots: Vec<(String, String)>,
+    slots: Vec<(Vec<u8>, Vec<u8>)>,
     len: usize,
 }
 
@@ -93,29 +98,34 @@ impl Tags {
         self.len = 0;
     }
 
-    fn push(&mut self, name: &str, value: &str) {
+    fn push(&mut self, name: &[u8], value: &[u8]) {
         if self.len == self.slots.len() {
             self.slots.push(Default::default());
         }
         let (n, v) = &mut self.slots[self.len];
         n.clear();
-        n.push_str(name);
+        n.extend_from_slice(name);
         v.clear();
-        v.push_str(value);
+        v.extend_from_slice(value);
         self.len += 1;
     }
 
-    fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+    fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
         self.slots[..self.len]
             .iter()
-            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .map(|(n, v)| (n.as_slice(), v.as_slice()))
+    }
+
+    /// The value of the first tag named `name`.
+    fn get(&self, name: &[u8]) -> Option<&[u8]> {
+        self.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
     }
 
     fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    /// The bytes the strings hold on to.
+    /// The bytes the buffers hold on to.
     fn bytes(&self) -> usize {
         self.slots
             .iter()
@@ -124,11 +134,26 @@ impl Tags {
     }
 }
 
+/// Decoded text as bytes, borrowed when it was.
+fn bytes_of(text: Cow<'_, str>) -> Cow<'_, [u8]> {
+    match text {
+        Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+        Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+    }
+}
+
+/// A JSON string of a tag name or value (UTF-8 bytes by construction).
+fn text_bytes(out: &mut Vec<u8>, b: &[u8]) {
+    common::json::utf8(out, b);
+}
+
 struct Direct<'o> {
     out: &'o mut Vec<u8>,
     /// False once the game needs the model path.
     ok: bool,
     tags: Tags,
+    /// The game's bytes are UTF-8.
+    utf8: bool,
     board: Board,
     /// Moves, when the header could not be written before them (no `Result` tag to
     /// take the status from).
@@ -182,6 +207,7 @@ impl<'o> Direct<'o> {
             out,
             ok: true,
             tags,
+            utf8: false,
             board: Board::default(),
             moves: Vec::new(),
             direct: false,
@@ -282,14 +308,20 @@ impl<'o> Direct<'o> {
         m.extend_from_slice(b"]]");
     }
 
-    fn tag_value(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    fn tag_value(&self, name: &str) -> Option<&[u8]> {
+        self.tags.get(name.as_bytes())
     }
 
     /// The document up to `"previous_moves":`, in the order `pcn::write_to_with`
     /// writes the model path's.
     fn header(&mut self, outcome: Outcome) {
-        let refs: Vec<(&str, &str)> = self.tags.iter().collect();
+        // The date and time tags, the only ones `started_at` reads.
+        let refs: Vec<(&str, &str)> = self
+            .tags
+            .iter()
+            .filter(|(n, _)| matches!(*n, b"UTCDate" | b"Date" | b"UTCTime" | b"Time"))
+            .filter_map(|(n, v)| Some((std::str::from_utf8(n).ok()?, std::str::from_utf8(v).ok()?)))
+            .collect();
         let started_at = common::started_at(&refs);
         let out = &mut *self.out;
         out.push(b'{');
@@ -299,10 +331,10 @@ impl<'o> Direct<'o> {
             out.push(b',');
         }
         for (key, name) in [("topside_player", "Black"), ("bottomside_player", "White")] {
-            if let Some((_, v)) = self.tags.iter().find(|(n, _)| *n == name) {
+            if let Some(v) = self.tags.get(name.as_bytes()) {
                 text(out, key);
                 out.push(b':');
-                text(out, v);
+                text_bytes(out, v);
                 out.push(b',');
             }
         }
@@ -332,9 +364,9 @@ impl<'o> Direct<'o> {
         out.extend_from_slice(b",\"tags\":");
         for (i, (n, v)) in self.tags.iter().enumerate() {
             out.extend_from_slice(if i == 0 { b"[[" } else { b",[" });
-            text(out, n);
+            text_bytes(out, n);
             out.push(b',');
-            text(out, v);
+            text_bytes(out, v);
             out.push(b']');
         }
         out.extend_from_slice(if self.tags.is_empty() { b"[]" } else { b"]" });
@@ -367,21 +399,27 @@ impl Visitor for Direct<'_> {
         let breaks = value
             .iter()
             .any(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c));
-        let name = chess_pgn::text::decode(name);
-        let value = if escaped {
-            std::borrow::Cow::Owned(chess_pgn::text::tag_value(value, true))
+        let name: Cow<'_, [u8]> = if self.utf8 {
+            Cow::Borrowed(name)
         } else {
-            chess_pgn::text::decode(value)
+            bytes_of(chess_pgn::text::decode(name))
+        };
+        let value: Cow<'_, [u8]> = if escaped {
+            Cow::Owned(chess_pgn::text::tag_value(value, true).into_bytes())
+        } else if self.utf8 {
+            Cow::Borrowed(value)
+        } else {
+            bytes_of(chess_pgn::text::decode(value))
         };
         // The model reader rewrites these (with a warning) or reads a start position
         // or a variant from them.
         let special = ["FEN", "SetUp", "Variant"]
             .iter()
-            .any(|s| s.eq_ignore_ascii_case(&name));
+            .any(|s| s.as_bytes().eq_ignore_ascii_case(&name));
         let renamed = chess_pgn::writer::STR
             .iter()
-            .any(|s| s.eq_ignore_ascii_case(&name) && *s != name);
-        if special || renamed || breaks || self.tag_value(&name).is_some() {
+            .any(|s| s.as_bytes().eq_ignore_ascii_case(&name) && s.as_bytes() != &*name);
+        if special || renamed || breaks || self.tags.get(&name).is_some() {
             self.ok = false;
         }
         self.tags.push(&name, &value);
@@ -396,7 +434,7 @@ impl Visitor for Direct<'_> {
         // (else the game declines): with the tag, the header goes out before the moves.
         if let Some(o) = self
             .tag_value("Result")
-            .and_then(|r| Outcome::parse(r.trim().as_bytes()))
+            .and_then(|r| Outcome::parse(r.trim_ascii()))
             && self.ok
         {
             self.header(o);
@@ -465,7 +503,7 @@ impl Visitor for Direct<'_> {
     fn outcome(&mut self, outcome: Outcome, _at: Pos) {
         let tag = self
             .tag_value("Result")
-            .and_then(|r| Outcome::parse(r.trim().as_bytes()));
+            .and_then(|r| Outcome::parse(r.trim_ascii()));
         if tag.is_some_and(|t| t != outcome) {
             self.ok = false;
         }

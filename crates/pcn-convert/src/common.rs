@@ -194,20 +194,26 @@ pub(crate) fn tags_value<'a>(tags: impl Iterator<Item = (&'a str, &'a str)>) -> 
 pub(crate) mod json {
     /// A string, escaped as `serde_json` escapes it.
     pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
+        utf8(out, s.as_bytes());
+    }
+
+    /// [`string`] of text given as its UTF-8 bytes (not validated again: bytes that
+    /// are not UTF-8 come out as `serde_json` writes their lossy decoding).
+    pub(crate) fn utf8(out: &mut Vec<u8>, b: &[u8]) {
         // serde_json escapes control characters, `"` and `\` only (the other bytes of
         // the UTF-8 text go out as they are): a string without them, nearly every
         // string of a game record, is copied.
         // Without an early exit the test runs many bytes at a time (vector code):
         // strings are short, and nearly none stops early.
-        let plain = s.bytes().fold(0u8, |bad, b| {
-            bad | u8::from(b < 0x20 || b == b'"' || b == b'\\')
+        let plain = b.iter().fold(0u8, |bad, &c| {
+            bad | u8::from(c < 0x20 || c == b'"' || c == b'\\')
         }) == 0;
         if plain {
             out.push(b'"');
-            out.extend_from_slice(s.as_bytes());
+            out.extend_from_slice(b);
             out.push(b'"');
         } else {
-            value(out, s);
+            value(out, &String::from_utf8_lossy(b));
         }
     }
 
