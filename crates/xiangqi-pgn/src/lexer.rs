@@ -211,47 +211,8 @@ impl<'a> Lexer<'a> {
             return self.tok(TokKind::Bad("a tag value in quotes"), raw.into(), at);
         }
         self.bump();
-        // The value ends at the quote followed by `]` (values in the wild hold
-        // unescaped quotes and brackets, and sometimes run onto a second line, never a
-        // third: that bound keeps a file of unclosed tags linear).
-        let bytes = self.text.as_bytes();
         let start = self.pos;
-        let mut j = start;
-        let mut newlines = 0;
-        let mut found = None;
-        while j < self.end {
-            match bytes[j] {
-                b'\\' if j + 1 < self.end && matches!(bytes[j + 1], b'"' | b'\\') => {
-                    j += 2;
-                    continue;
-                }
-                b'"' => {
-                    let mut k = j + 1;
-                    while k < self.end && matches!(bytes[k], b' ' | b'\t') {
-                        k += 1;
-                    }
-                    if k < self.end && bytes[k] == b']' {
-                        found = Some((j, k));
-                        break;
-                    }
-                }
-                b'\n' => {
-                    newlines += 1;
-                    if newlines > 1 || (j > start && bytes[j - 1] == b'\n') {
-                        break;
-                    }
-                }
-                // A lone CR ends a line; CRLF counts at its LF.
-                b'\r' if !(j + 1 < self.end && bytes[j + 1] == b'\n') => {
-                    newlines += 1;
-                    if newlines > 1 {
-                        break;
-                    }
-                }
-                _ => {}
-            }
-            j += 1;
-        }
+        let found = tag_value_close(self.text.as_bytes(), start, self.end);
         let Some((vend, close)) = found else {
             self.skip_to_eol();
             let raw = &self.text[at.pos..self.pos];
@@ -466,6 +427,48 @@ impl<'a> Iterator for Lexer<'a> {
 /// True for a word that reads as a move in some notation (cheap enough for the splitter).
 pub(crate) fn is_move_word(w: &str) -> bool {
     w.chars().count() <= MAX_MOVE_CHARS && classify(&fold_fullwidth(w)).is_some()
+}
+
+/// Where the tag value starting at `start` ends: the offsets of its closing quote and
+/// of the `]` after it, or `None`. The value ends at the quote followed by `]` (values
+/// in the wild hold unescaped quotes and brackets, and sometimes run onto a second
+/// line, never a third: that bound keeps a file of unclosed tags linear).
+pub(crate) fn tag_value_close(bytes: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+    let mut j = start;
+    let mut newlines = 0;
+    while j < end {
+        match bytes[j] {
+            b'\\' if j + 1 < end && matches!(bytes[j + 1], b'"' | b'\\') => {
+                j += 2;
+                continue;
+            }
+            b'"' => {
+                let mut k = j + 1;
+                while k < end && matches!(bytes[k], b' ' | b'\t') {
+                    k += 1;
+                }
+                if k < end && bytes[k] == b']' {
+                    return Some((j, k));
+                }
+            }
+            b'\n' => {
+                newlines += 1;
+                if newlines > 1 || (j > start && bytes[j - 1] == b'\n') {
+                    return None;
+                }
+            }
+            // A lone CR ends a line; CRLF counts at its LF.
+            b'\r' if !(j + 1 < end && bytes[j + 1] == b'\n') => {
+                newlines += 1;
+                if newlines > 1 {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    None
 }
 
 /// A tag value with `\"` and `\\` read as `"` and `\` (borrowed when it has no

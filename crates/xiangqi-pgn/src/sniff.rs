@@ -305,41 +305,7 @@ fn read_tag(text: &str, pos: usize) -> (usize, Option<(String, Cow<'_, str>)>) {
     pos += 1;
     // The value ends at the quote followed by `]`, within two lines (see the lexer).
     let start = pos;
-    let mut j = start;
-    let mut newlines = 0;
-    let mut found = None;
-    while j < end {
-        match bytes[j] {
-            b'\\' if j + 1 < end && matches!(bytes[j + 1], b'"' | b'\\') => {
-                j += 2;
-                continue;
-            }
-            b'"' => {
-                let mut k = j + 1;
-                while k < end && matches!(bytes[k], b' ' | b'\t') {
-                    k += 1;
-                }
-                if k < end && bytes[k] == b']' {
-                    found = Some((j, k));
-                    break;
-                }
-            }
-            b'\n' => {
-                newlines += 1;
-                if newlines > 1 || (j > start && bytes[j - 1] == b'\n') {
-                    break;
-                }
-            }
-            b'\r' if !(j + 1 < end && bytes[j + 1] == b'\n') => {
-                newlines += 1;
-                if newlines > 1 {
-                    break;
-                }
-            }
-            _ => {}
-        }
-        j += 1;
-    }
+    let found = crate::lexer::tag_value_close(bytes, start, end);
     let Some((vend, close)) = found else {
         return (eol(bytes, pos), None);
     };
