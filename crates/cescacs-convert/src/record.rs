@@ -3,33 +3,9 @@
 use crate::{Format, GameKind, Options, Severity, Strip, error, raw_game};
 use cescacs_batch::{GameDiagnostic, RawGame};
 
-/// The largest PCN scratch buffer a worker thread keeps between documents, and the
-/// largest size hint for the next document's buffer: one huge document does not pin
-/// its memory, or inflate every later buffer, for the rest of the run.
-const SCRATCH_KEPT: usize = 1 << 20;
-
-thread_local! {
-    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Runs `f` on the (cleared) PCN buffer this thread keeps. Documents are serialised
-/// there, then copied once into a string of their exact size: growing a fresh buffer
-/// per document (doubling, copying, and the allocator asking the kernel for fresh
-/// zeroed pages as the outputs travel to the writer thread) cost more than writing
-/// the JSON.
-fn with_scratch<T>(f: impl FnOnce(&mut Vec<u8>) -> T) -> T {
-    SCRATCH.with(|cell| {
-        let mut scratch = cell.try_borrow_mut().ok();
-        let mut own = Vec::new();
-        let buf = scratch.as_deref_mut().unwrap_or(&mut own);
-        buf.clear();
-        let result = f(buf);
-        if buf.capacity() > SCRATCH_KEPT {
-            *buf = Vec::new();
-        }
-        result
-    })
-}
+/// The largest size hint for the next document's buffer: one huge document does not
+/// inflate every later buffer for the rest of the run.
+const SIZE_HINT_CAP: usize = 1 << 20;
 
 thread_local! {
     static LAST_OUTPUT_LEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
@@ -40,7 +16,7 @@ thread_local! {
 /// (documents run to several times the size of their games), it seldom grows, since
 /// the games of one file have documents of much the same size.
 fn with_output<T>(f: impl FnOnce(&mut Vec<u8>) -> T) -> (Vec<u8>, T) {
-    let last = LAST_OUTPUT_LEN.get().min(SCRATCH_KEPT);
+    let last = LAST_OUTPUT_LEN.get().min(SIZE_HINT_CAP);
     let mut buf = Vec::with_capacity(last + last / 4);
     let result = f(&mut buf);
     // A declined document leaves nothing: the hint stays that of the last one written.
@@ -48,12 +24,6 @@ fn with_output<T>(f: impl FnOnce(&mut Vec<u8>) -> T) -> (Vec<u8>, T) {
         LAST_OUTPUT_LEN.set(buf.len());
     }
     (buf, result)
-}
-
-/// The text of a PCN document written into a scratch buffer (serde_json writes UTF-8
-/// only: strings come from `String`s and escapes).
-fn scratch_text(buf: &[u8]) -> String {
-    String::from_utf8_lossy(buf).into_owned()
 }
 
 /// `convert --to pcn` of one classic PGN game without a game model, when
@@ -591,11 +561,12 @@ impl Record {
         let game = self.game.as_ref().ok_or(WriteError::HasErrors)?;
         let mut written = match (game, to) {
             (_, Format::Pcn) => {
-                let (text, warnings) = with_scratch(|buf| {
-                    let warnings = self.write_pcn(buf)?;
-                    Ok::<_, WriteError>((scratch_text(buf), warnings))
-                })?;
-                let warnings = self.pcn_write_warnings(text.len(), warnings);
+                let (bytes, warnings) = with_output(|buf| self.write_pcn(buf));
+                // The writers write UTF-8 only (strings come from `String`s and
+                // escapes), so this takes the bytes as they are.
+                let text = String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                let warnings = self.pcn_write_warnings(text.len(), warnings?);
                 return Ok(Written { text, warnings });
             }
             (Game::Cescacs { record, .. }, Format::CtlPgn) => {

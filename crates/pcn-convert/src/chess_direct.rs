@@ -33,10 +33,10 @@ pub fn write_pcn_from_pgn(pgn: &[u8], out: &mut Vec<u8>) -> bool {
     }
     let start = out.len();
     let mut reader = PgnReader::with_buffer(pgn, BUFFER.take(), pgn.len() + 1);
-    let mut w = Direct::new(out, TAGS.take());
     // A game in UTF-8 (nearly all) has its tag names and values taken as they are,
     // without validating each one again.
-    w.utf8 = std::str::from_utf8(pgn).is_ok();
+    let utf8 = std::str::from_utf8(pgn).is_ok();
+    let mut w = Direct::new(out, TAGS.take(), utf8);
     let ok = matches!(reader.read_game(&mut w), Ok(Some(true)))
         // A second game in the bytes: the model path reports the disagreement.
         && matches!(reader.read_game(&mut Decline), Ok(None));
@@ -201,13 +201,13 @@ fn push_index(out: &mut Vec<u8>, n: usize) {
 }
 
 impl<'o> Direct<'o> {
-    fn new(out: &'o mut Vec<u8>, mut tags: Tags) -> Direct<'o> {
+    fn new(out: &'o mut Vec<u8>, mut tags: Tags, utf8: bool) -> Direct<'o> {
         tags.clear();
         Direct {
             out,
             ok: true,
             tags,
-            utf8: false,
+            utf8,
             board: Board::default(),
             moves: Vec::new(),
             direct: false,
