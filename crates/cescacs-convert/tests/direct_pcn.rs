@@ -120,6 +120,18 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
             "case {i}: {pgn}"
         );
     }
+    // A tag section of 64 tags is written directly; past it the model path, whose
+    // duplicate test is linear, takes the game (the same document either way).
+    for (tags, taken) in [(64, true), (65, false)] {
+        let section: String = (0..tags).map(|i| format!("[T{i} \"v{i}\"]\n")).collect();
+        let pgn = format!("{section}\n1. e4 e5 1-0\n");
+        let raw = cescacs_convert::raw_game(pgn.as_bytes());
+        assert_eq!(
+            same(&converter, &raw, &format!("{tags} tags")),
+            taken,
+            "{tags} tags"
+        );
+    }
     let others: &[&str] = &[
         "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. e4 1-0\n",
         "[Variant \"chess960\"]\n\n1. e4 1-0\n",

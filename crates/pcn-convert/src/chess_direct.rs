@@ -78,6 +78,9 @@ struct Pending {
     eval: Option<Eval>,
 }
 
+/// The most tags of a game the direct path writes (more go to the model path).
+const MAX_DIRECT_TAGS: usize = 64;
+
 /// A game's tag pairs in input order, decoded (UTF-8 bytes), in buffers a thread keeps
 /// from game to game: after the first games a tag costs no allocation.
 #[derive(Default)]
@@ -419,7 +422,10 @@ impl Visitor for Direct<'_> {
         let renamed = chess_pgn::writer::STR
             .iter()
             .any(|s| s.as_bytes().eq_ignore_ascii_case(&name) && s.as_bytes() != &*name);
-        if special || renamed || breaks || self.tags.get(&name).is_some() {
+        // The duplicate test is a scan of the tags so far: past a usual tag section the
+        // model path, whose test is linear, takes the game.
+        let many = self.tags.len >= MAX_DIRECT_TAGS;
+        if special || renamed || breaks || many || self.tags.get(&name).is_some() {
             self.ok = false;
         }
         self.tags.push(&name, &value);
