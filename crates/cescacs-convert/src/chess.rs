@@ -196,20 +196,24 @@ fn line_losses(line: &chess_pgn::Line, start: &Board, out: &mut Vec<GameDiagnost
 /// with what export writes; these losses come from models built from PCN documents.
 pub(crate) fn losses(game: &chess_pgn::Game) -> Vec<GameDiagnostic> {
     let mut out = Vec::new();
-    let mut pool = chess_pgn::export_tags(game);
+    // The exported tags as a multiset: each tag of the model uses up one equal pair
+    // (a map, so that a game of very many tags stays linear).
+    let exported = chess_pgn::export_tags(game);
+    let mut pool: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
+    for (n, v) in &exported {
+        *pool.entry((n.as_str(), v.as_str())).or_default() += 1;
+    }
     for (n, v) in &game.tags {
-        match pool.iter().position(|(pn, pv)| pn == n && pv == v) {
-            Some(i) => {
-                pool.remove(i);
-            }
-            None if n == "Result" => out.push(warning(format!(
+        match pool.get_mut(&(n.as_str(), v.as_str())) {
+            Some(left) if *left > 0 => *left -= 1,
+            _ if n == "Result" => out.push(warning(format!(
                 "tag [Result \"{v}\"] replaced by the game's result {}",
                 game.outcome.as_str()
             ))),
-            None if v.contains(['\t', '\n', '\r']) => out.push(warning(format!(
+            _ if v.contains(['\t', '\n', '\r']) => out.push(warning(format!(
                 "tag {n}: tabs and line breaks written as spaces"
             ))),
-            None => out.push(warning(format!("tag [{n} \"{}\"] dropped", excerpt(v)))),
+            _ => out.push(warning(format!("tag [{n} \"{}\"] dropped", excerpt(v)))),
         }
     }
     if game.variant == chess_pgn::Variant::Chess960

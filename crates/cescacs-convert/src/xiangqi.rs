@@ -121,22 +121,31 @@ pub(crate) fn losses(
     xml: bool,
 ) -> Vec<GameDiagnostic> {
     let mut out = Vec::new();
-    let mut pool = xiangqi_pgn::canonical_tags(game, style);
+    // The written tags as a multiset keyed by name in any case and value: each tag of
+    // the game uses up one (a map, so that a game of very many tags stays linear).
+    let written = xiangqi_pgn::canonical_tags(game, style);
+    let mut pool: std::collections::HashMap<(String, &str), usize> =
+        std::collections::HashMap::new();
+    for (n, v) in &written {
+        *pool
+            .entry((n.to_ascii_lowercase(), v.as_str()))
+            .or_default() += 1;
+    }
+    // Without a Red tag, White's value is written as Red.
+    let has_red = game.tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("Red"));
     for (n, v) in &game.tags {
         // Format names the notation written, FEN the start (always written when needed).
         if n.eq_ignore_ascii_case("Format") || n.eq_ignore_ascii_case("FEN") {
             continue;
         }
-        let red_as_white = n.eq_ignore_ascii_case("White")
-            && !game.tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("Red"));
-        let found = pool.iter().position(|(pn, pv)| {
-            pv == v && (pn.eq_ignore_ascii_case(n) || (red_as_white && pn == "Red"))
-        });
-        match found {
-            Some(i) => {
-                pool.remove(i);
-            }
-            None => out.push(warning(format!("tag [{n} \"{}\"] dropped", excerpt(v)))),
+        let name = if !has_red && n.eq_ignore_ascii_case("White") {
+            "red".to_string()
+        } else {
+            n.to_ascii_lowercase()
+        };
+        match pool.get_mut(&(name, v.as_str())) {
+            Some(left) if *left > 0 => *left -= 1,
+            _ => out.push(warning(format!("tag [{n} \"{}\"] dropped", excerpt(v)))),
         }
         if xml && n.chars().any(|c| c.is_ascii_uppercase()) && !KNOWN_TAGS.contains(&n.as_str()) {
             out.push(warning(format!(
