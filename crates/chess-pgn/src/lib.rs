@@ -50,7 +50,7 @@ pub use model::{
 pub use notation::Notation;
 pub use pgn_core::Pos;
 pub use reader::{Control, Outcome, PgnReader, Problem, ReadError, Skip, Visitor};
-pub use replay::{ReplayError, Replayed, Replayer};
+pub use replay::{ReplayError, Replayed, Replayer, start_board};
 pub use san::{CastleSide, ResolveError, San, SanError, SanPlus, Suffix};
 pub use writer::{
     WriteOptions, WriteWarning, Written, export_tags, to_pgn_string, to_pgn_with, write_game,

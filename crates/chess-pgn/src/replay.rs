@@ -8,8 +8,13 @@ use crate::reader::{Control, Outcome, Problem, Skip, Visitor};
 use crate::san::{ResolveError, SanPlus};
 use crate::text;
 
-/// The standard start, built once: `Board::default()` validates a whole position.
-pub(crate) fn start_board() -> &'static Board {
+/// The standard start position, built once (`Board::default()` validates a whole
+/// position, which costs more than reading a short game's tags).
+///
+/// ```
+/// assert_eq!(*chess_pgn::start_board(), chess_pgn::cozy_chess::Board::default());
+/// ```
+pub fn start_board() -> &'static Board {
     static START: std::sync::OnceLock<Board> = std::sync::OnceLock::new();
     START.get_or_init(Board::default)
 }

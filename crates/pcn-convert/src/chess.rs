@@ -382,7 +382,7 @@ fn document(game: &Game) -> Result<(pcn::Game, Block<'_>), ConvertError> {
     doc.started_at = common::started_at(&tags);
     doc.bottomside_player = game.tag("White").map(str::to_owned);
     doc.topside_player = game.tag("Black").map(str::to_owned);
-    if game.start != Board::default() {
+    if game.start != *chess_pgn::start_board() {
         // The FEN keeps the castling spelling its source used (X-FEN or Shredder), so
         // that PCN -> PGN writes the FEN tag as it was.
         // A game with no spelling of its own gets the PGN writer's default.

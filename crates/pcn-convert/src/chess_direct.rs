@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use chess_pgn::cozy_chess::{Board, Move, Piece};
+use chess_pgn::cozy_chess::{Board, File, Move, Piece, Square};
 use chess_pgn::model::{Eval, MAX_GAME_NODES, parse_commands};
 use chess_pgn::{Control, Outcome, PgnReader, Pos, Problem, SanPlus, Skip, Visitor};
 use serde::Serialize;
@@ -176,7 +176,9 @@ struct Direct<'o> {
 /// The standard start as PCN (written by the model path's own function, once).
 fn start_json() -> &'static str {
     static START: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    START.get_or_init(|| serde_json::to_string(&board_of(&Board::default())).unwrap_or_default())
+    START.get_or_init(|| {
+        serde_json::to_string(&board_of(chess_pgn::start_board())).unwrap_or_default()
+    })
 }
 
 fn json<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
@@ -196,11 +198,57 @@ fn strings(out: &mut Vec<u8>, v: &[String]) {
     out.push(b']');
 }
 
-fn push_index(out: &mut Vec<u8>, n: usize) {
-    if n >= 10 {
-        out.push(b'0' + (n / 10) as u8);
+/// Moves of one or two plain actions (`[F,"shift",T]`, `[F,"remove",T]`) are written
+/// with fixed-size stores into a buffer that is appended as one block and cut back to
+/// its length: one capacity test and no copy of a variable length, where a push per
+/// part cost more than resolving the move.
+type MoveBuf = [u8; 48];
+
+/// The cells' indices as text, each padded to two bytes.
+const INDEX_TEXT: [[u8; 2]; 64] = {
+    let mut t = [[0u8; 2]; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = if i >= 10 {
+            [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8]
+        } else {
+            [b'0' + i as u8, b' ']
+        };
+        i += 1;
     }
-    out.push(b'0' + (n % 10) as u8);
+    t
+};
+
+/// Writes a cell's index (below 64: one or two digits) at `buf[n..]`; returns the
+/// length after it.
+#[inline(always)]
+fn put_index(buf: &mut MoveBuf, n: usize, i: usize) -> usize {
+    buf[n..n + 2].copy_from_slice(&INDEX_TEXT[i & 63]);
+    n + 1 + usize::from(i >= 10)
+}
+
+/// Writes `[from,"remove",to]` (a capture) or `[from,"shift",to]` at `buf[n..]` (at
+/// most 17 bytes); returns the length after it.
+#[inline(always)]
+fn put_action(buf: &mut MoveBuf, n: usize, from: usize, remove: bool, to: usize) -> usize {
+    buf[n] = b'[';
+    let n = put_index(buf, n + 1, from);
+    // The shorter name is padded to the same ten bytes; the pad is overwritten.
+    let (name, len) = if remove {
+        (b",\"remove\",", 10)
+    } else {
+        (b",\"shift\", ", 9)
+    };
+    buf[n..n + 10].copy_from_slice(name);
+    let n = put_index(buf, n + len, to);
+    buf[n] = b']';
+    n + 1
+}
+
+/// Appends `buf[..n]` to `out`.
+fn put_move(out: &mut Vec<u8>, buf: &MoveBuf, n: usize) {
+    out.extend_from_slice(buf);
+    out.truncate(out.len() - (buf.len() - n));
 }
 
 impl<'o> Direct<'o> {
@@ -211,7 +259,7 @@ impl<'o> Direct<'o> {
             ok: true,
             tags,
             utf8,
-            board: Board::default(),
+            board: chess_pgn::start_board().clone(),
             moves: Vec::new(),
             direct: false,
             plies: 0,
@@ -280,8 +328,8 @@ impl<'o> Direct<'o> {
         p.eval = None;
     }
 
-    /// The move's actions, as `encode` makes them; the plain shift and capture are
-    /// written without building the action list.
+    /// The move's actions, as `encode` makes them; the plain shift, capture and
+    /// castling are written without building the action list.
     fn write_move(&mut self, mv: Move) {
         let b = &self.board;
         // Bit tests, not `piece_on` (a search of the piece sets): cozy-chess moves the
@@ -295,20 +343,39 @@ impl<'o> Direct<'o> {
         } else {
             &mut self.moves
         };
-        m.push(if self.plies == 0 { b'[' } else { b',' });
+        let separator = if self.plies == 0 { b'[' } else { b',' };
+        let (from, to) = (flat(mv.from), flat(mv.to));
+        let mut buf: MoveBuf = [0; 48];
+        buf[..2].copy_from_slice(&[separator, b'[']);
+        if castles {
+            // King and rook both move to cells neither stands on (always so in the
+            // standard start): the king's shift, then the rook's. Else `encode`.
+            let short = mv.to.file() > mv.from.file();
+            let kd = flat(Square::new(
+                if short { File::G } else { File::C },
+                mv.from.rank(),
+            ));
+            let rd = flat(Square::new(
+                if short { File::F } else { File::D },
+                mv.from.rank(),
+            ));
+            if kd != from && kd != to && rd != to {
+                let n = put_action(&mut buf, 2, from, false, kd);
+                buf[n] = b',';
+                let n = put_action(&mut buf, n + 1, to, false, rd);
+                buf[n] = b']';
+                put_move(m, &buf, n + 1);
+                return;
+            }
+        }
         if castles || en_passant || mv.promotion.is_some() {
+            m.push(separator);
             json(m, &encode(b, mv));
             return;
         }
-        m.extend_from_slice(b"[[");
-        push_index(m, flat(mv.from));
-        m.extend_from_slice(if occupied {
-            b",\"remove\","
-        } else {
-            b",\"shift\","
-        });
-        push_index(m, flat(mv.to));
-        m.extend_from_slice(b"]]");
+        let n = put_action(&mut buf, 2, from, occupied, to);
+        buf[n] = b']';
+        put_move(m, &buf, n + 1);
     }
 
     fn tag_value(&self, name: &str) -> Option<&[u8]> {
