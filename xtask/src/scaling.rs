@@ -1,12 +1,15 @@
 //! `cargo xtask scaling`: hostile input families at growing sizes through the release
-//! `cescacs check -j1`, with time and peak memory per size and the ratio between
-//! neighbouring sizes, so that a regression to superlinear time shows at once.
+//! `cescacs check -j1` (or `convert -j1` to another format), with time and peak memory
+//! per size and the ratio between neighbouring sizes, so that a regression to
+//! superlinear time shows at once.
 //!
 //! Each family is one shape an attacker (or a broken exporter) can produce cheaply:
 //! long runs of ellipses or dots, a line of thousands of comments, deep variations,
 //! a PCN board of n cells with n moves, a long TLPD tag, for every input format a
 //! stream of NUL bytes (`/dev/zero`: refused at once as binary input), and text with
-//! no game boundary (stopped by the splitter's boundary limit). Sizes are counts of the
+//! no game boundary (stopped by the splitter's boundary limit), and games of many tags,
+//! comments or moves converted to each output format (the writers' tag-loss warnings
+//! and duplicate-tag tests were quadratic once). Sizes are counts of the
 //! repeated unit (10× per step by default). Time and memory come from `/usr/bin/time`
 //! (wall time, user + system CPU time, maximum resident set size of the child).
 
@@ -29,6 +32,8 @@ struct Family {
     /// `--from` value.
     from: &'static str,
     ext: &'static str,
+    /// `None`: `check`; `Some(format)`: `convert --to format`.
+    to: Option<&'static str>,
     make: fn(usize) -> Vec<u8>,
 }
 
@@ -77,29 +82,44 @@ fn zeros(n: usize) -> Vec<u8> {
     vec![0; n]
 }
 
+/// `head` then `n` tag lines of distinct names (`prefix` + a number) and `tail`.
+fn tags(prefix: &str, n: usize, tail: &str) -> Vec<u8> {
+    let (open, name) = prefix.rsplit_once('[').unwrap_or(("", prefix));
+    let mut s = String::from(open);
+    for i in 0..n {
+        let _ = writeln!(s, "[{name}{i} \"v{i}\"]");
+    }
+    s.push_str(tail);
+    s.into_bytes()
+}
+
 const FAMILIES: &[Family] = &[
     Family {
         name: "ctl-pgn ellipses `1. ... ...`",
         from: "ctl-pgn",
         ext: "ctlpgn",
+        to: None,
         make: |n| repeat("1. ", "... ", n, "E7-E13 *\n"),
     },
     Family {
         name: "ctl-pgn run of dots `1. .....`",
         from: "ctl-pgn",
         ext: "ctlpgn",
+        to: None,
         make: |n| repeat("1. ", ".", n, " *\n"),
     },
     Family {
         name: "ctl-pgn `{a}` comments, one line",
         from: "ctl-pgn",
         ext: "ctlpgn",
+        to: None,
         make: |n| repeat("1. E7-E13 ", "{a} ", n, "*\n"),
     },
     Family {
         name: "ctl-pgn nested variations",
         from: "ctl-pgn",
         ext: "ctlpgn",
+        to: None,
         make: |n| nested("1. E7-E13 ", "(1. E7-E13 ", n, " *\n"),
     },
     Family {
@@ -108,24 +128,28 @@ const FAMILIES: &[Family] = &[
         name: "ctl-pgn sibling variations, error at the end",
         from: "ctl-pgn",
         ext: "ctlpgn",
+        to: None,
         make: |n| repeat("1. E7-E13 ", "(1. E7-E13) ", n, " E7- *\n"),
     },
     Family {
         name: "ctl-pgn TLPD tag of n ranks",
         from: "ctl-pgn",
         ext: "ctlpgn",
+        to: None,
         make: |n| repeat("[TLPD \"", "/0:V", n, " w - - 0 1\"]\n\n1. E7-E13 *\n"),
     },
     Family {
         name: "pcn board of n cells, n moves",
         from: "pcn",
         ext: "json",
+        to: None,
         make: pcn_walk,
     },
     Family {
         name: "xiangqi-pgn nested variations",
         from: "xiangqi-pgn",
         ext: "pgn",
+        to: None,
         make: |n| {
             nested(
                 "[Game \"Chinese Chess\"]\n\n1. h2e2 ",
@@ -139,18 +163,21 @@ const FAMILIES: &[Family] = &[
         name: "pgn nested variations",
         from: "pgn",
         ext: "pgn",
+        to: None,
         make: |n| nested("1. e4 ", "(1. d4 ", n, " *\n"),
     },
     Family {
         name: "pgn sibling variations `(1. d4 d5)`",
         from: "pgn",
         ext: "pgn",
+        to: None,
         make: |n| repeat("1. e4 ", "(1. d4 d5) ", n, "*\n"),
     },
     Family {
         name: "pgn `{a}` comments, one line",
         from: "pgn",
         ext: "pgn",
+        to: None,
         make: |n| repeat("1. e4 ", "{a} ", n, "*\n"),
     },
     Family {
@@ -159,12 +186,14 @@ const FAMILIES: &[Family] = &[
         name: "pgn endless `x`, no line break",
         from: "pgn",
         ext: "pgn",
+        to: None,
         make: |n| vec![b'x'; n],
     },
     Family {
         name: "xiangqi-pgn sibling variations `(1. h2e2)`",
         from: "xiangqi-pgn",
         ext: "pgn",
+        to: None,
         make: |n| {
             repeat(
                 "[Game \"Chinese Chess\"]\n\n1. h2e2 ",
@@ -178,31 +207,92 @@ const FAMILIES: &[Family] = &[
         name: "xiangqi-pgn `{a}` comments, one line",
         from: "xiangqi-pgn",
         ext: "pgn",
+        to: None,
         make: |n| repeat("[Game \"Chinese Chess\"]\n\n1. h2e2 ", "{a} ", n, "*\n"),
     },
     Family {
         name: "ctl-pgn endless NUL bytes",
         from: "ctl-pgn",
         ext: "ctlpgn",
+        to: None,
         make: zeros,
     },
     Family {
         name: "pgn endless NUL bytes",
         from: "pgn",
         ext: "pgn",
+        to: None,
         make: zeros,
     },
     Family {
         name: "xiangqi-pgn endless NUL bytes",
         from: "xiangqi-pgn",
         ext: "pgn",
+        to: None,
         make: zeros,
     },
     Family {
         name: "pcn endless NUL bytes",
         from: "pcn",
         ext: "json",
+        to: None,
         make: zeros,
+    },
+    Family {
+        name: "pgn game of n tags, to PCN",
+        from: "pgn",
+        ext: "pgn",
+        to: Some("pcn"),
+        make: |n| tags("[T", n, "\n1. e4 e5 *\n"),
+    },
+    Family {
+        name: "pgn game of n tags, to PGN",
+        from: "pgn",
+        ext: "pgn",
+        to: Some("pgn"),
+        make: |n| tags("[T", n, "\n1. e4 e5 *\n"),
+    },
+    Family {
+        name: "pgn `{a}` comments, one line, to PCN",
+        from: "pgn",
+        ext: "pgn",
+        to: Some("pcn"),
+        make: |n| repeat("1. e4 ", "{a} ", n, "*\n"),
+    },
+    Family {
+        name: "pgn knight shuffle of n moves, to PCN",
+        from: "pgn",
+        ext: "pgn",
+        to: Some("pcn"),
+        make: |n| repeat("", "Nf3 Nf6 Ng1 Ng8 ", n, "*\n"),
+    },
+    Family {
+        name: "xiangqi-pgn game of n tags, to xiangqi PGN",
+        from: "xiangqi-pgn",
+        ext: "pgn",
+        to: Some("xiangqi-pgn"),
+        make: |n| tags("[Game \"Chinese Chess\"]\n[T", n, "\n1. h2e2 *\n"),
+    },
+    Family {
+        name: "xiangqi-pgn game of n tags, to PCN",
+        from: "xiangqi-pgn",
+        ext: "pgn",
+        to: Some("pcn"),
+        make: |n| tags("[Game \"Chinese Chess\"]\n[T", n, "\n1. h2e2 *\n"),
+    },
+    Family {
+        name: "ctl-pgn game of n tags, to PCN",
+        from: "ctl-pgn",
+        ext: "ctlpgn",
+        to: Some("pcn"),
+        make: |n| tags("[T", n, "\n1. E7-E13 *\n"),
+    },
+    Family {
+        name: "ctl-pgn game of n tags, to CTL-PGN",
+        from: "ctl-pgn",
+        ext: "ctlpgn",
+        to: Some("ctl-pgn"),
+        make: |n| tags("[T", n, "\n1. E7-E13 *\n"),
     },
 ];
 
@@ -213,13 +303,16 @@ struct Measure {
     exit: String,
 }
 
-fn measure(bin: &Path, from: &str, file: &Path, limit: Duration) -> Result<Measure, String> {
+fn measure(bin: &Path, fam: &Family, file: &Path, limit: Duration) -> Result<Measure, String> {
     let out = file.with_extension("time");
+    let converted = file.with_extension("out");
     let mut cmd = Command::new("/usr/bin/time");
-    cmd.args(["-f", "%e %U %S %M %x", "-o"])
-        .arg(&out)
-        .arg(bin)
-        .args(["check", "-j1", "--from", from])
+    cmd.args(["-f", "%e %U %S %M %x", "-o"]).arg(&out).arg(bin);
+    match fam.to {
+        None => cmd.arg("check"),
+        Some(to) => cmd.args(["convert", "--to", to, "-o"]).arg(&converted),
+    };
+    cmd.args(["-j1", "--from", fam.from])
         .arg(file)
         .stdout(Stdio::null())
         .stderr(Stdio::null());
@@ -251,6 +344,7 @@ fn measure(bin: &Path, from: &str, file: &Path, limit: Duration) -> Result<Measu
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+    let _ = fs::remove_file(&converted);
     let text = fs::read_to_string(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let last = text.lines().last().unwrap_or_default();
     let f: Vec<&str> = last.split_whitespace().collect();
@@ -301,7 +395,7 @@ pub fn run(args: &[String]) -> Result<bool, String> {
             let bytes = (fam.make)(n);
             let file = dir.join(format!("family{fi}-{n}.{}", fam.ext));
             fs::write(&file, &bytes).map_err(|e| format!("{}: {e}", file.display()))?;
-            let m = measure(&bin, fam.from, &file, limit)?;
+            let m = measure(&bin, fam, &file, limit)?;
             let _ = fs::remove_file(&file);
             let (cpu_ratio, mem_ratio) = match &prev {
                 Some((pn, p)) => {
