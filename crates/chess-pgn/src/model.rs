@@ -877,6 +877,61 @@ impl GameBuilder {
         true
     }
 
+    /// [`Visitor::san`] of any move in any mode.
+    #[cold]
+    #[inline(never)]
+    fn san_general(&mut self, san: SanPlus, raw: &[u8], at: Pos) -> Control {
+        if self.fatal.is_some() || self.over_cap || self.count_node(at) {
+            return Control::SkipMovetext;
+        }
+        let keep = !self.check_only;
+        let f = self.top();
+        if let Some(d) = f.dead.as_mut() {
+            if keep {
+                push_dead(d, &String::from_utf8_lossy(raw));
+            }
+            return Control::Continue;
+        }
+        match resolve(&f.board, &san) {
+            Ok(mv) if !keep => {
+                f.before = f.board.clone();
+                play(&mut f.board, mv);
+                f.moves += 1;
+            }
+            Ok(mv) => {
+                let export_san = match mv {
+                    Some(m) => crate::san::San::from_move(&f.board, m),
+                    None => crate::san::San::Null,
+                };
+                f.before = f.board.clone();
+                play(&mut f.board, mv);
+                // The check marker is read off the position just reached, saving the
+                // extra play that `SanPlus::from_move` would do.
+                let export = SanPlus {
+                    san: export_san,
+                    suffix: crate::san::Suffix::of(&f.board),
+                    glyph: None,
+                };
+                f.moves += 1;
+                f.line.moves.push(MoveNode {
+                    mv,
+                    san: export,
+                    nags: Vec::new(),
+                    after: Vec::new(),
+                    clock: None,
+                    eval: None,
+                });
+                if let Some(g) = san.glyph
+                    && let Some(m) = f.line.moves.last_mut()
+                {
+                    m.nags.push(g);
+                }
+            }
+            Err(e) => self.move_error(e, raw, at),
+        }
+        Control::Continue
+    }
+
     fn top(&mut self) -> &mut Frame {
         // begin_movetext always pushes the main-line frame before any movetext event.
         if self.frames.is_empty() {
@@ -1233,55 +1288,26 @@ impl Visitor for GameBuilder {
     }
 
     fn san(&mut self, san: SanPlus, raw: &[u8], at: Pos) -> Control {
-        if self.fatal.is_some() || self.over_cap || self.count_node(at) {
-            return Control::SkipMovetext;
-        }
-        let keep = !self.check_only;
-        let f = self.top();
-        if let Some(d) = f.dead.as_mut() {
-            if keep {
-                push_dead(d, &String::from_utf8_lossy(raw));
-            }
+        // The usual move when only checking: a legal move (not a null move) of a live
+        // line under the node cap (which [`Self::count_node`] would pass). Kept apart
+        // from the general path so that it costs little more than the move's
+        // resolution and play.
+        if self.check_only
+            && self.fatal.is_none()
+            && !self.over_cap
+            && self.nodes < MAX_GAME_NODES
+            && !matches!(san.san, crate::san::San::Null)
+            && let Some(f) = self.frames.last_mut()
+            && f.dead.is_none()
+            && let Ok(mv) = san.san.to_move(&f.board)
+        {
+            self.nodes += 1;
+            f.before = f.board.clone();
+            f.board.play_unchecked(mv);
+            f.moves += 1;
             return Control::Continue;
         }
-        match resolve(&f.board, &san) {
-            Ok(mv) if !keep => {
-                f.before = f.board.clone();
-                play(&mut f.board, mv);
-                f.moves += 1;
-            }
-            Ok(mv) => {
-                let export_san = match mv {
-                    Some(m) => crate::san::San::from_move(&f.board, m),
-                    None => crate::san::San::Null,
-                };
-                f.before = f.board.clone();
-                play(&mut f.board, mv);
-                // The check marker is read off the position just reached, saving the
-                // extra play that `SanPlus::from_move` would do.
-                let export = SanPlus {
-                    san: export_san,
-                    suffix: crate::san::Suffix::of(&f.board),
-                    glyph: None,
-                };
-                f.moves += 1;
-                f.line.moves.push(MoveNode {
-                    mv,
-                    san: export,
-                    nags: Vec::new(),
-                    after: Vec::new(),
-                    clock: None,
-                    eval: None,
-                });
-                if let Some(g) = san.glyph
-                    && let Some(m) = f.line.moves.last_mut()
-                {
-                    m.nags.push(g);
-                }
-            }
-            Err(e) => self.move_error(e, raw, at),
-        }
-        Control::Continue
+        self.san_general(san, raw, at)
     }
 
     fn nag(&mut self, nag: u8, at: Pos) {
