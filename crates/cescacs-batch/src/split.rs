@@ -592,8 +592,10 @@ fn columns(bytes: &[u8], encoding: TextEncoding) -> u64 {
 /// path would take into the current game without a cut and without changing the
 /// scanner's state, `movetext` apart: usual tag lines while no movetext was seen,
 /// blank lines, and movetext lines without `{ ( ) ; [ % \r` and without a result
-/// token. Returns their length, how many there are and whether movetext was seen.
-fn plain_lines(bytes: &[u8], mut movetext: bool) -> (usize, u64, bool) {
+/// token; and then a line like those whose last token is a result (the game's last
+/// movetext line). Returns their length, how many there are, whether movetext was seen
+/// and whether that last line with its result was taken.
+fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
     let (mut end, mut lines) = (0usize, 0u64);
     loop {
         let rest = &bytes[end..];
@@ -641,7 +643,22 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> (usize, u64, bool) {
         }
         if !t.is_empty() {
             // Tokens end at blanks only when no `{ ( ) ; [ %` is there.
-            if bits.stop || (bits.dash_or_star && has_result(line)) {
+            if bits.stop {
+                break;
+            }
+            if bits.dash_or_star && has_result(line) {
+                // The line that ends the movetext with its result as last token leaves
+                // the scanner after a result whatever came before it in the line;
+                // a result followed by more tokens is the line-by-line path's.
+                let last = t.split(is_blank).rfind(|token| !token.is_empty());
+                if last.is_some_and(|token| token.len() <= 8 && is_result(token)) {
+                    return Plain {
+                        len: end + line.len(),
+                        lines: lines + 1,
+                        movetext: true,
+                        result: true,
+                    };
+                }
                 break;
             }
             movetext = movetext
@@ -654,7 +671,24 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> (usize, u64, bool) {
         end += line.len();
         lines += 1;
     }
-    (end, lines, movetext)
+    Plain {
+        len: end,
+        lines,
+        movetext,
+        result: false,
+    }
+}
+
+/// What [`plain_lines`] found.
+#[derive(Debug, PartialEq, Eq)]
+struct Plain {
+    /// The length of the lines taken.
+    len: usize,
+    lines: u64,
+    /// Whether movetext was seen (before or in them).
+    movetext: bool,
+    /// Whether the last line taken ends with a result token.
+    result: bool,
 }
 
 /// The blanks that end a PGN token (the lexer's and every line test's).
@@ -1121,7 +1155,8 @@ impl<R: BufRead> GameSplitter<R> {
             .min(usize::try_from(span_room).unwrap_or(usize::MAX));
         let available = fill(&mut self.reader)?;
         let window = &available[..available.len().min(room)];
-        let (end, lines, movetext) = plain_lines(window, self.lex.movetext);
+        let plain = plain_lines(window, self.lex.movetext);
+        let end = plain.len;
         if end == 0 {
             return Ok(());
         }
@@ -1129,8 +1164,14 @@ impl<R: BufRead> GameSplitter<R> {
         self.reader.consume(end);
         self.offset += end as u64;
         *span += end as u64;
-        self.lex.movetext = movetext;
-        self.lex.line += lines;
+        self.lex.movetext = plain.movetext;
+        self.lex.line += plain.lines;
+        if plain.result {
+            // As the scanner leaves a line whose last token is a result, outside
+            // comments and variations.
+            self.lex.after_result = true;
+            self.lex.last_token_result = true;
+        }
         Ok(())
     }
 
