@@ -593,8 +593,9 @@ fn columns(bytes: &[u8], encoding: TextEncoding) -> u64 {
 /// scanner's state, `movetext` apart: usual tag lines while no movetext was seen,
 /// blank lines, and movetext lines without `{ ( ) ; [ % \r` and without a result
 /// token; and then a line like those whose last token is a result (the game's last
-/// movetext line). Returns their length, how many there are, whether movetext was seen
-/// and whether that last line with its result was taken.
+/// movetext line) with the blank lines after it. Returns their length, how many lines
+/// there are, whether movetext was seen and whether that line with its result was
+/// taken.
 fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
     let (mut end, mut lines) = (0usize, 0u64);
     loop {
@@ -652,9 +653,20 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
                 // a result followed by more tokens is the line-by-line path's.
                 let last = t.split(is_blank).rfind(|token| !token.is_empty());
                 if last.is_some_and(|token| token.len() <= 8 && is_result(token)) {
+                    // And the blank lines after it (spaces and tabs), which change
+                    // nothing but the line count.
+                    let (mut len, mut lines) = (end + line.len(), lines + 1);
+                    while let Some(nl) = bytes[len..]
+                        .iter()
+                        .position(|&b| !matches!(b, b' ' | b'\t'))
+                        .filter(|&k| bytes[len + k] == b'\n')
+                    {
+                        len += nl + 1;
+                        lines += 1;
+                    }
                     return Plain {
-                        len: end + line.len(),
-                        lines: lines + 1,
+                        len,
+                        lines,
                         movetext: true,
                         result: true,
                     };
