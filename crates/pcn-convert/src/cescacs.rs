@@ -368,7 +368,10 @@ const DIGITS: [[u8; 3]; 1000] = {
 /// capacity test per ply instead of one per part (a push per part, with the move
 /// token rendered into a `String` then scanned for escapes, cost as much as the
 /// reader's replay of the move).
+/// The buffers are made once per line and reused: what a ply leaves past its length
+/// is never read.
 type PlyBuf = [u8; 128];
+type MoveBuf = [u8; 32];
 
 /// Appends `buf[..n]` to `out`.
 #[inline(always)]
@@ -409,15 +412,20 @@ fn put_long_uint<const N: usize>(buf: &mut [u8; N], n: usize, mut v: u64) -> usi
 /// in one block; `to_flat` is [`flat`]'s table. Returns `false`, writing nothing, for
 /// any other move.
 #[inline(always)]
-fn put_plain_move(out: &mut Vec<u8>, sep: u8, m: Move, to_flat: &[u8; 169]) -> bool {
+fn put_plain_move(
+    out: &mut Vec<u8>,
+    b: &mut MoveBuf,
+    sep: u8,
+    m: Move,
+    to_flat: &[u8; 169],
+) -> bool {
     if !is_plain(m) {
         return false;
     }
-    let mut b = [0u8; 32];
     b[0] = sep;
     b[1] = b'[';
     b[2] = b'[';
-    let n = put_uint(&mut b, 3, u64::from(to_flat[m.from().index()]));
+    let n = put_uint(b, 3, u64::from(to_flat[m.from().index()]));
     // The shorter name is padded to the same ten bytes; the pad is overwritten.
     let (name, len) = if m.capture_cell().is_some() {
         (b",\"remove\",", 10)
@@ -425,10 +433,10 @@ fn put_plain_move(out: &mut Vec<u8>, sep: u8, m: Move, to_flat: &[u8; 169]) -> b
         (b",\"shift\", ", 9)
     };
     b[n..n + 10].copy_from_slice(name);
-    let n = put_uint(&mut b, n + len, u64::from(to_flat[m.to().index()]));
+    let n = put_uint(b, n + len, u64::from(to_flat[m.to().index()]));
     b[n] = b']';
     b[n + 1] = b']';
-    put_block(out, &b, n + 2);
+    put_block(out, b, n + 2);
     true
 }
 
@@ -503,21 +511,61 @@ fn put_letter(buf: &mut PlyBuf, n: usize, k: PieceKind) -> Option<usize> {
     Some(n + 1)
 }
 
-/// Writes up to 4 bytes of constant text (a separator, a check mark) that JSON does not
-/// escape; `None` for text that is longer or needs escaping.
+/// Short constant texts (separators, check marks) padded to four bytes, with their
+/// length; 0 for a text that is longer or that JSON escapes (none is, but the general
+/// writer then takes it).
+struct ShortTexts {
+    separators: [([u8; 4], usize); 4],
+    checks: [([u8; 4], usize); 5],
+}
+
+fn short_text(s: &str) -> ([u8; 4], usize) {
+    let b = s.as_bytes();
+    let mut t = [b' '; 4];
+    if b.len() > 4 || b.iter().any(|&x| x < 0x20 || x == b'"' || x == b'\\') {
+        return (t, 0);
+    }
+    t[..b.len()].copy_from_slice(b);
+    (t, b.len())
+}
+
+fn short_texts() -> &'static ShortTexts {
+    use ctl_pgn::Separator;
+    static TEXTS: std::sync::OnceLock<ShortTexts> = std::sync::OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let mut t = ShortTexts {
+            separators: [([0; 4], 0); 4],
+            checks: [([0; 4], 0); 5],
+        };
+        for s in [
+            Separator::Move,
+            Separator::Capture,
+            Separator::NearEp,
+            Separator::FarEp,
+        ] {
+            t.separators[s as usize] = short_text(s.as_str());
+        }
+        for c in [
+            CheckMark::Check,
+            CheckMark::Unblockable,
+            CheckMark::Afar,
+            CheckMark::Double,
+            CheckMark::Mate,
+        ] {
+            t.checks[c as usize] = short_text(c.as_str());
+        }
+        t
+    })
+}
+
+/// Writes a short text at `buf[n..]`; `None` for one the table does not hold.
 #[inline(always)]
-fn put_short(buf: &mut PlyBuf, mut n: usize, s: &str) -> Option<usize> {
-    if s.len() > 4 {
+fn put_short(buf: &mut PlyBuf, n: usize, (text, len): ([u8; 4], usize)) -> Option<usize> {
+    if len == 0 {
         return None;
     }
-    for &x in s.as_bytes() {
-        if x < 0x20 || x == b'"' || x == b'\\' {
-            return None;
-        }
-        buf[n] = x;
-        n += 1;
-    }
-    Some(n)
+    buf[n..n + 4].copy_from_slice(&text);
+    Some(n + len)
 }
 
 /// [`write_node`] of a half-move whose token is an ordinary move (`mv`, as resolved), preceded by `sep`
@@ -527,23 +575,21 @@ fn put_short(buf: &mut PlyBuf, mut n: usize, s: &str) -> Option<usize> {
 #[inline(always)]
 fn put_node(
     out: &mut Vec<u8>,
+    b: &mut PlyBuf,
     sep: u8,
-    ply: usize,
-    m: &MoveNode,
-    mv: Move,
-    names: &CellNames,
+    (ply, m, mv): (usize, &MoveNode, Move),
+    (names, texts): (&CellNames, &ShortTexts),
 ) -> bool {
-    put_node_block(out, sep, ply, m, mv, names).is_some()
+    put_node_block(out, b, sep, (ply, m, mv), (names, texts)).is_some()
 }
 
 #[inline(always)]
 fn put_node_block(
     out: &mut Vec<u8>,
+    b: &mut PlyBuf,
     sep: u8,
-    ply: usize,
-    m: &MoveNode,
-    mv: Move,
-    names: &CellNames,
+    (ply, m, mv): (usize, &MoveNode, Move),
+    (names, texts): (&CellNames, &ShortTexts),
 ) -> Option<()> {
     let ctl_pgn::MoveToken::Ordinary {
         mover,
@@ -558,12 +604,11 @@ fn put_node_block(
     };
     // At most 1 + 7 + 20 + 10 + 10 + 11 + 22 + 10 + 12 (the token) + 1 + 15 + 1 = 120
     // bytes.
-    let mut b: PlyBuf = [0; 128];
     b[0] = sep;
     b[1..8].copy_from_slice(b"{\"ply\":");
-    let n = put_uint(&mut b, 8, ply as u64);
+    let n = put_uint(b, 8, ply as u64);
     b[n..n + 10].copy_from_slice(b",\"number\":");
-    let n = put_uint(&mut b, n + 10, u64::from(m.number));
+    let n = put_uint(b, n + 10, u64::from(m.number));
     b[n..n + 11].copy_from_slice(if m.side == ctl_pgn::Side::White {
         b",\"side\":\"w\""
     } else {
@@ -577,18 +622,18 @@ fn put_node_block(
     b[n..n + 10].copy_from_slice(b",\"token\":\"");
     n += 10;
     if let Some(k) = mover {
-        n = put_letter(&mut b, n, *k)?;
+        n = put_letter(b, n, *k)?;
     }
-    n = put_cell(&mut b, n, from, mv.from(), names)?;
-    n = put_short(&mut b, n, separator.as_str())?;
+    n = put_cell(b, n, from, mv.from(), names)?;
+    n = put_short(b, n, texts.separators[*separator as usize])?;
     if let Some(k) = captured {
-        n = put_letter(&mut b, n, *k)?;
+        n = put_letter(b, n, *k)?;
     }
-    n = put_cell(&mut b, n, to, mv.to(), names)?;
+    n = put_cell(b, n, to, mv.to(), names)?;
     match promotion {
         Some(ctl_pgn::Promotion::To(k)) => {
             b[n] = b'=';
-            n = put_letter(&mut b, n + 1, *k)?;
+            n = put_letter(b, n + 1, *k)?;
         }
         Some(ctl_pgn::Promotion::Awaiting) => {
             b[n] = b'=';
@@ -601,7 +646,7 @@ fn put_node_block(
     n += 1;
     if let Some(c) = m.check {
         b[n..n + 10].copy_from_slice(b",\"check\":\"");
-        n = put_short(&mut b, n + 10, c.as_str())?;
+        n = put_short(b, n + 10, texts.checks[c as usize])?;
         b[n] = b'"';
         n += 1;
     }
@@ -610,7 +655,7 @@ fn put_node_block(
         b[n] = b'}';
         n += 1;
     }
-    put_block(out, &b, n);
+    put_block(out, b, n);
     if rest {
         write_node_rest(m, out);
     }
@@ -683,7 +728,8 @@ fn write_line(
     let mut token = String::new();
     let standard = ctl_pgn::LetterTable::standard();
     let to_flat = &tables().0;
-    let names = cell_names();
+    let blocks = (cell_names(), short_texts());
+    let (mut move_buf, mut node_buf): (MoveBuf, PlyBuf) = ([0; 32], [0; 128]);
     for (i, it) in line.items.iter().enumerate() {
         let sep = if i == 0 { b'[' } else { b',' };
         match it {
@@ -729,11 +775,11 @@ fn write_line(
                     pos.side_to_move().opponent()
                 };
                 let msep = if ply == 0 { b'[' } else { b',' };
-                if !put_plain_move(moves, msep, mv, to_flat) {
+                if !put_plain_move(moves, &mut move_buf, msep, mv, to_flat) {
                     moves.push(msep);
                     write_move(side, mv, moves);
                 }
-                if !put_node(items, sep, ply, m, mv, names) {
+                if !put_node(items, &mut node_buf, sep, (ply, m, mv), blocks) {
                     if !rendered {
                         token.clear();
                         m.token
@@ -1441,8 +1487,10 @@ mod tests {
     #[test]
     fn block_writers_write_the_general_writers_bytes() {
         let standard = ctl_pgn::LetterTable::standard();
-        let names = cell_names();
+        let blocks = (cell_names(), short_texts());
         let to_flat = &tables().0;
+        // Reused as the writer reuses them: what a call leaves must not show.
+        let (mut move_buf, mut node_buf): (MoveBuf, PlyBuf) = ([0; 32], [0; 128]);
         let mut compared = 0;
         let mut fallbacks = 0;
         let mut check = |ply: usize, node: &MoveNode, mv: Move, sep: u8| {
@@ -1452,7 +1500,7 @@ mod tests {
             let mut reference = vec![sep];
             write_node(ply, node, &token, &mut reference);
             let mut ours = Vec::new();
-            if put_node(&mut ours, sep, ply, node, mv, names) {
+            if put_node(&mut ours, &mut node_buf, sep, (ply, node, mv), blocks) {
                 assert_eq!(
                     String::from_utf8_lossy(&ours),
                     String::from_utf8_lossy(&reference)
@@ -1465,7 +1513,7 @@ mod tests {
             let mut reference = vec![sep];
             write_move(Side::White, mv, &mut reference);
             let mut ours = Vec::new();
-            if put_plain_move(&mut ours, sep, mv, to_flat) {
+            if put_plain_move(&mut ours, &mut move_buf, sep, mv, to_flat) {
                 assert_eq!(ours, reference);
             } else {
                 assert!(ours.is_empty() && !is_plain(mv));
