@@ -341,6 +341,343 @@ fn write_move(side: Side, m: Move, out: &mut Vec<u8>) {
     out.extend_from_slice(b"]]");
 }
 
+/// The numbers below 1000 as text, each padded to three bytes (the pad is overwritten
+/// by what follows).
+const DIGITS: [[u8; 3]; 1000] = {
+    let mut t = [[b' '; 3]; 1000];
+    let mut i = 0;
+    while i < 1000 {
+        t[i] = if i >= 100 {
+            [
+                b'0' + (i / 100) as u8,
+                b'0' + (i / 10 % 10) as u8,
+                b'0' + (i % 10) as u8,
+            ]
+        } else if i >= 10 {
+            [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8, b' ']
+        } else {
+            [b'0' + i as u8, b' ', b' ']
+        };
+        i += 1;
+    }
+    t
+};
+
+/// A half-move's `items` entry or a move's actions are written with fixed-size stores
+/// into a stack buffer, appended as one block and cut back to its length: one
+/// capacity test per ply instead of one per part (a push per part, with the move
+/// token rendered into a `String` then scanned for escapes, cost as much as the
+/// reader's replay of the move).
+/// The buffers are made once per line and reused: what a ply leaves past its length
+/// is never read.
+type PlyBuf = [u8; 128];
+type MoveBuf = [u8; 32];
+
+/// Appends `buf[..n]` to `out`.
+#[inline(always)]
+fn put_block<const N: usize>(out: &mut Vec<u8>, buf: &[u8; N], n: usize) {
+    out.extend_from_slice(buf);
+    out.truncate(out.len() - (N - n));
+}
+
+/// Writes `v` in decimal at `buf[n..]` (at most 20 bytes); returns the length after it.
+#[inline(always)]
+fn put_uint<const N: usize>(buf: &mut [u8; N], n: usize, v: u64) -> usize {
+    if v < 1000 {
+        buf[n..n + 3].copy_from_slice(&DIGITS[v as usize]);
+        n + 1 + usize::from(v >= 10) + usize::from(v >= 100)
+    } else {
+        put_long_uint(buf, n, v)
+    }
+}
+
+#[inline(never)]
+fn put_long_uint<const N: usize>(buf: &mut [u8; N], n: usize, mut v: u64) -> usize {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let len = digits.len() - i;
+    buf[n..n + len].copy_from_slice(&digits[i..]);
+    n + len
+}
+
+/// [`write_move`] of a plain move (see [`is_plain`]) preceded by `sep` (`[` or `,`),
+/// in one block; `to_flat` is [`flat`]'s table. Returns `false`, writing nothing, for
+/// any other move.
+#[inline(always)]
+fn put_plain_move(
+    out: &mut Vec<u8>,
+    b: &mut MoveBuf,
+    sep: u8,
+    m: Move,
+    to_flat: &[u8; 169],
+) -> bool {
+    if !is_plain(m) {
+        return false;
+    }
+    b[0] = sep;
+    b[1] = b'[';
+    b[2] = b'[';
+    let n = put_uint(b, 3, u64::from(to_flat[m.from().index()]));
+    // The shorter name is padded to the same ten bytes; the pad is overwritten.
+    let (name, len) = if m.capture_cell().is_some() {
+        (b",\"remove\",", 10)
+    } else {
+        (b",\"shift\", ", 9)
+    };
+    b[n..n + 10].copy_from_slice(name);
+    let n = put_uint(b, n + len, u64::from(to_flat[m.to().index()]));
+    b[n] = b']';
+    b[n + 1] = b']';
+    put_block(out, b, n + 2);
+    true
+}
+
+/// Each cell's name as `ctl-pgn` holds it, with its text padded to three bytes and its
+/// length, by `Cell::index`.
+type CellNames = [(ctl_pgn::CellName, [u8; 3], usize); 169];
+
+fn cell_names() -> &'static CellNames {
+    static NAMES: std::sync::OnceLock<CellNames> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let blank = ctl_pgn::CellName::new("A0").unwrap_or_else(|| unreachable!("a cell name"));
+        let mut t = [(blank, [0u8; 3], 0); 169];
+        for c in Cell::all() {
+            let text = c.to_string();
+            if let Some(name) = ctl_pgn::CellName::new(&text) {
+                let mut padded = [b' '; 3];
+                padded[..text.len()].copy_from_slice(text.as_bytes());
+                t[c.index()] = (name, padded, text.len());
+            }
+        }
+        t
+    })
+}
+
+/// Writes a cell name (an upper-case ASCII letter and one or two digits, nothing JSON
+/// escapes) at `buf[n..]`; `None` for a name of another length. `guess` is the cell
+/// the name most likely names (the resolved move's): its text is then copied from
+/// `names`, where `CellName::as_str` would validate the name as UTF-8 again.
+#[inline(always)]
+fn put_cell(
+    buf: &mut PlyBuf,
+    n: usize,
+    c: &ctl_pgn::CellName,
+    guess: Cell,
+    names: &CellNames,
+) -> Option<usize> {
+    let (name, text, len) = &names[guess.index()];
+    if name == c && *len != 0 {
+        buf[n..n + 3].copy_from_slice(text);
+        return Some(n + len);
+    }
+    put_cell_text(buf, n, c)
+}
+
+#[inline(never)]
+fn put_cell_text(buf: &mut PlyBuf, n: usize, c: &ctl_pgn::CellName) -> Option<usize> {
+    match *c.as_str().as_bytes() {
+        [a, b] => {
+            buf[n] = a;
+            buf[n + 1] = b;
+            Some(n + 2)
+        }
+        [a, b, d] => {
+            buf[n] = a;
+            buf[n + 1] = b;
+            buf[n + 2] = d;
+            Some(n + 3)
+        }
+        _ => None,
+    }
+}
+
+/// A piece's standard letter (what `LetterTable::standard` writes for either side).
+#[inline(always)]
+fn put_letter(buf: &mut PlyBuf, n: usize, k: PieceKind) -> Option<usize> {
+    let c = k.standard_letter();
+    // Standard letters are upper-case ASCII; anything else goes the general way.
+    if !c.is_ascii_uppercase() {
+        return None;
+    }
+    buf[n] = c as u8;
+    Some(n + 1)
+}
+
+/// Short constant texts (separators, check marks) padded to four bytes, with their
+/// length; 0 for a text that is longer or that JSON escapes (none is, but the general
+/// writer then takes it).
+struct ShortTexts {
+    separators: [([u8; 4], usize); 4],
+    checks: [([u8; 4], usize); 5],
+}
+
+fn short_text(s: &str) -> ([u8; 4], usize) {
+    let b = s.as_bytes();
+    let mut t = [b' '; 4];
+    if b.len() > 4 || b.iter().any(|&x| x < 0x20 || x == b'"' || x == b'\\') {
+        return (t, 0);
+    }
+    t[..b.len()].copy_from_slice(b);
+    (t, b.len())
+}
+
+fn short_texts() -> &'static ShortTexts {
+    use ctl_pgn::Separator;
+    static TEXTS: std::sync::OnceLock<ShortTexts> = std::sync::OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let mut t = ShortTexts {
+            separators: [([0; 4], 0); 4],
+            checks: [([0; 4], 0); 5],
+        };
+        for s in [
+            Separator::Move,
+            Separator::Capture,
+            Separator::NearEp,
+            Separator::FarEp,
+        ] {
+            t.separators[s as usize] = short_text(s.as_str());
+        }
+        for c in [
+            CheckMark::Check,
+            CheckMark::Unblockable,
+            CheckMark::Afar,
+            CheckMark::Double,
+            CheckMark::Mate,
+        ] {
+            t.checks[c as usize] = short_text(c.as_str());
+        }
+        t
+    })
+}
+
+/// Writes a short text at `buf[n..]`; `None` for one the table does not hold.
+#[inline(always)]
+fn put_short(buf: &mut PlyBuf, n: usize, (text, len): ([u8; 4], usize)) -> Option<usize> {
+    if len == 0 {
+        return None;
+    }
+    buf[n..n + 4].copy_from_slice(&text);
+    Some(n + len)
+}
+
+/// [`write_node`] of a half-move whose token is an ordinary move (`mv`, as resolved), preceded by `sep`
+/// (`[` or `,`), its token written straight from the model (the bytes
+/// `MoveToken::render_into` writes with the standard letters, none of which JSON
+/// escapes). Returns `false`, writing nothing, for another token.
+#[inline(always)]
+fn put_node(
+    out: &mut Vec<u8>,
+    b: &mut PlyBuf,
+    sep: u8,
+    (ply, m, mv): (usize, &MoveNode, Move),
+    (names, texts): (&CellNames, &ShortTexts),
+) -> bool {
+    put_node_block(out, b, sep, (ply, m, mv), (names, texts)).is_some()
+}
+
+#[inline(always)]
+fn put_node_block(
+    out: &mut Vec<u8>,
+    b: &mut PlyBuf,
+    sep: u8,
+    (ply, m, mv): (usize, &MoveNode, Move),
+    (names, texts): (&CellNames, &ShortTexts),
+) -> Option<()> {
+    let ctl_pgn::MoveToken::Ordinary {
+        mover,
+        from,
+        sep: separator,
+        captured,
+        to,
+        promotion,
+    } = &m.token
+    else {
+        return None;
+    };
+    // At most 1 + 7 + 20 + 10 + 10 + 11 + 22 + 10 + 12 (the token) + 1 + 15 + 1 = 120
+    // bytes.
+    b[0] = sep;
+    b[1..8].copy_from_slice(b"{\"ply\":");
+    let n = put_uint(b, 8, ply as u64);
+    b[n..n + 10].copy_from_slice(b",\"number\":");
+    let n = put_uint(b, n + 10, u64::from(m.number));
+    b[n..n + 11].copy_from_slice(if m.side == ctl_pgn::Side::White {
+        b",\"side\":\"w\""
+    } else {
+        b",\"side\":\"b\""
+    });
+    let mut n = n + 11;
+    if m.number_unknown {
+        b[n..n + 22].copy_from_slice(b",\"number_unknown\":true");
+        n += 22;
+    }
+    b[n..n + 10].copy_from_slice(b",\"token\":\"");
+    n += 10;
+    if let Some(k) = mover {
+        n = put_letter(b, n, *k)?;
+    }
+    n = put_cell(b, n, from, mv.from(), names)?;
+    n = put_short(b, n, texts.separators[*separator as usize])?;
+    if let Some(k) = captured {
+        n = put_letter(b, n, *k)?;
+    }
+    n = put_cell(b, n, to, mv.to(), names)?;
+    match promotion {
+        Some(ctl_pgn::Promotion::To(k)) => {
+            b[n] = b'=';
+            n = put_letter(b, n + 1, *k)?;
+        }
+        Some(ctl_pgn::Promotion::Awaiting) => {
+            b[n] = b'=';
+            b[n + 1] = b'&';
+            n += 2;
+        }
+        None => {}
+    }
+    b[n] = b'"';
+    n += 1;
+    if let Some(c) = m.check {
+        b[n..n + 10].copy_from_slice(b",\"check\":\"");
+        n = put_short(b, n + 10, texts.checks[c as usize])?;
+        b[n] = b'"';
+        n += 1;
+    }
+    let rest = m.assessment.is_some() || m.draw_offer || m.end_mark;
+    if !rest {
+        b[n] = b'}';
+        n += 1;
+    }
+    put_block(out, b, n);
+    if rest {
+        write_node_rest(m, out);
+    }
+    Some(())
+}
+
+/// The members of a half-move's entry after `"check"`, and its closing brace.
+#[inline(never)]
+fn write_node_rest(m: &MoveNode, out: &mut Vec<u8>) {
+    if let Some(a) = m.assessment {
+        out.extend_from_slice(b",\"assessment\":");
+        json::string(out, a.as_str());
+    }
+    if m.draw_offer {
+        out.extend_from_slice(b",\"draw_offer\":true");
+    }
+    if m.end_mark {
+        out.extend_from_slice(b",\"end_mark\":true");
+    }
+    out.push(b'}');
+}
+
 fn comment_of(v: &Value) -> Option<Comment> {
     let kind = v.get("kind").and_then(Value::as_str)?;
     let kind = COMMENT_KINDS.iter().find(|(_, n)| *n == kind)?.0;
@@ -390,20 +727,19 @@ fn write_line(
     let mut ply = 0;
     let mut token = String::new();
     let standard = ctl_pgn::LetterTable::standard();
+    let to_flat = &tables().0;
+    let blocks = (cell_names(), short_texts());
+    let (mut move_buf, mut node_buf): (MoveBuf, PlyBuf) = ([0; 32], [0; 128]);
     for (i, it) in line.items.iter().enumerate() {
-        items.push(if i == 0 { b'[' } else { b',' });
+        let sep = if i == 0 { b'[' } else { b',' };
         match it {
             Item::Comment(c) => {
+                items.push(sep);
                 items.extend_from_slice(b"{\"comment\":");
                 write_comment(c, items);
                 items.push(b'}');
             }
             Item::Move(m) => {
-                // The token's standard text (`MoveToken::to_standard`), written once for
-                // both uses into a reused buffer.
-                token.clear();
-                m.token
-                    .render_into(&standard, ctl_pgn::Side::White, &mut token);
                 let known_mv = known.get(ply).copied();
                 // The position is needed to resolve a move, or to keep it for the
                 // variations; a known move is otherwise written without it.
@@ -416,10 +752,20 @@ fn write_line(
                     }
                     played = ply;
                 }
+                // The token's standard text (`MoveToken::to_standard`), rendered into a
+                // reused buffer only when a move is resolved here or its entry is not
+                // written straight from the model.
+                let mut rendered = false;
                 let mv = match known_mv {
                     Some(mv) => mv,
-                    None => resolve_text(&pos, m, &token)
-                        .map_err(|reason| ConvertError::Record { ply, reason })?,
+                    None => {
+                        token.clear();
+                        m.token
+                            .render_into(&standard, ctl_pgn::Side::White, &mut token);
+                        rendered = true;
+                        resolve_text(&pos, m, &token)
+                            .map_err(|reason| ConvertError::Record { ply, reason })?
+                    }
                 };
                 // Every move passes the turn: the side to move follows from the moves
                 // not played yet.
@@ -428,9 +774,20 @@ fn write_line(
                 } else {
                     pos.side_to_move().opponent()
                 };
-                moves.push(if ply == 0 { b'[' } else { b',' });
-                write_move(side, mv, moves);
-                write_node(ply, m, &token, items);
+                let msep = if ply == 0 { b'[' } else { b',' };
+                if !put_plain_move(moves, &mut move_buf, msep, mv, to_flat) {
+                    moves.push(msep);
+                    write_move(side, mv, moves);
+                }
+                if !put_node(items, &mut node_buf, sep, (ply, m, mv), blocks) {
+                    if !rendered {
+                        token.clear();
+                        m.token
+                            .render_into(&standard, ctl_pgn::Side::White, &mut token);
+                    }
+                    items.push(sep);
+                    write_node(ply, m, &token, items);
+                }
                 if keep_before {
                     before.push((m.number, m.side, pos.clone()));
                 }
@@ -448,6 +805,7 @@ fn write_line(
                 })?;
                 let (mut vmoves, mut vitems) = (Vec::new(), Vec::new());
                 write_line(&vstart, &v.line, &[], &mut vmoves, &mut vitems)?;
+                items.push(sep);
                 items.extend_from_slice(b"{\"variation\":{");
                 if let Some(l) = v.label {
                     items.extend_from_slice(b"\"label\":");
@@ -1119,6 +1477,113 @@ mod tests {
         }
         assert!(compared > 1000, "only {compared} castlings compared");
         eprintln!("{compared} castlings compared, {jumps} with a jump");
+    }
+
+    /// The block writers (`put_node`, `put_plain_move`) write the bytes of the general
+    /// writers (`write_node` with the token rendered by `ctl-pgn`, `write_move`), for
+    /// every main-line half-move of the oracle games, the real games and the spec's
+    /// examples, each also with every optional member set, numbers of every width, and
+    /// a resolved move that does not match the token's cells.
+    #[test]
+    fn block_writers_write_the_general_writers_bytes() {
+        let standard = ctl_pgn::LetterTable::standard();
+        let blocks = (cell_names(), short_texts());
+        let to_flat = &tables().0;
+        // Reused as the writer reuses them: what a call leaves must not show.
+        let (mut move_buf, mut node_buf): (MoveBuf, PlyBuf) = ([0; 32], [0; 128]);
+        let mut compared = 0;
+        let mut fallbacks = 0;
+        let mut check = |ply: usize, node: &MoveNode, mv: Move, sep: u8| {
+            let mut token = String::new();
+            node.token
+                .render_into(&standard, ctl_pgn::Side::White, &mut token);
+            let mut reference = vec![sep];
+            write_node(ply, node, &token, &mut reference);
+            let mut ours = Vec::new();
+            if put_node(&mut ours, &mut node_buf, sep, (ply, node, mv), blocks) {
+                assert_eq!(
+                    String::from_utf8_lossy(&ours),
+                    String::from_utf8_lossy(&reference)
+                );
+                compared += 1;
+            } else {
+                assert!(ours.is_empty());
+                fallbacks += 1;
+            }
+            let mut reference = vec![sep];
+            write_move(Side::White, mv, &mut reference);
+            let mut ours = Vec::new();
+            if put_plain_move(&mut ours, &mut move_buf, sep, mv, to_flat) {
+                assert_eq!(ours, reference);
+            } else {
+                assert!(ours.is_empty() && !is_plain(mv));
+            }
+        };
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/ctl-pgn");
+        let mut files = Vec::new();
+        for d in [
+            test_support::shared("oracle/games"),
+            test_support::shared("corpus/cescacs-real"),
+            dir.join("spec"),
+        ] {
+            for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+                files.push(e.expect("a directory entry").path());
+            }
+        }
+        let marks = [
+            CheckMark::Check,
+            CheckMark::Unblockable,
+            CheckMark::Afar,
+            CheckMark::Double,
+            CheckMark::Mate,
+        ];
+        let assessments = [
+            Assessment::Good,
+            Assessment::Mistake,
+            Assessment::Brilliant,
+            Assessment::Blunder,
+            Assessment::Interesting,
+            Assessment::Dubious,
+            Assessment::Forced,
+        ];
+        let mut games = 0;
+        for path in files {
+            let Ok(src) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            for r in ctl_pgn::replay("", &src, ctl_pgn::Options::default()) {
+                let Some(game) = &r.game else { continue };
+                games += 1;
+                let nodes: Vec<&MoveNode> = game.main_moves().collect();
+                for (ply, (node, &mv)) in nodes.iter().zip(&r.moves).enumerate() {
+                    check(ply, node, mv, if ply == 0 { b'[' } else { b',' });
+                    let mut n = (*node).clone();
+                    n.number_unknown = true;
+                    n.check = Some(marks[ply % marks.len()]);
+                    n.assessment = Some(assessments[ply % assessments.len()]);
+                    n.draw_offer = true;
+                    n.end_mark = true;
+                    n.number = [0, 9, 10, 99, 100, 999, 1000, u32::MAX][ply % 8];
+                    let big = [1000, 54_321, usize::MAX][ply % 3];
+                    check(big, &n, mv, b',');
+                    n.assessment = None;
+                    n.draw_offer = false;
+                    check(ply, &n, mv, b',');
+                    n.end_mark = false;
+                    check(ply, &n, mv, b',');
+                    // A move of other cells: the token's cells are written from its own
+                    // names.
+                    if let Some(&other) = r.moves.get(ply + 1) {
+                        check(ply, node, other, b',');
+                    }
+                }
+            }
+        }
+        eprintln!("{games} games, {compared} entries compared, {fallbacks} general");
+        assert!(
+            games > 50 && compared > 10_000 && fallbacks > 0,
+            "{games} {compared} {fallbacks}"
+        );
     }
 
     #[test]
