@@ -22,7 +22,7 @@ use pcn::{Action, Status, Verb};
 use serde_json::{Map, Value};
 
 use crate::common::{
-    self, ConvertError, EDITION, PGN_KEY, Warning, json, match_move, unknown_keys,
+    self, ConvertError, EDITION, PGN_KEY, Warning, block, json, match_move, unknown_keys,
 };
 
 const STYLE: &str = "cescacs";
@@ -341,72 +341,13 @@ fn write_move(side: Side, m: Move, out: &mut Vec<u8>) {
     out.extend_from_slice(b"]]");
 }
 
-/// The numbers below 1000 as text, each padded to three bytes (the pad is overwritten
-/// by what follows).
-const DIGITS: [[u8; 3]; 1000] = {
-    let mut t = [[b' '; 3]; 1000];
-    let mut i = 0;
-    while i < 1000 {
-        t[i] = if i >= 100 {
-            [
-                b'0' + (i / 100) as u8,
-                b'0' + (i / 10 % 10) as u8,
-                b'0' + (i % 10) as u8,
-            ]
-        } else if i >= 10 {
-            [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8, b' ']
-        } else {
-            [b'0' + i as u8, b' ', b' ']
-        };
-        i += 1;
-    }
-    t
-};
-
-/// A half-move's `items` entry or a move's actions are written with fixed-size stores
-/// into a stack buffer, appended as one block and cut back to its length: one
-/// capacity test per ply instead of one per part (a push per part, with the move
-/// token rendered into a `String` then scanned for escapes, cost as much as the
-/// reader's replay of the move).
-/// The buffers are made once per line and reused: what a ply leaves past its length
-/// is never read.
+/// A half-move's `items` entry and a move's actions are written as blocks
+/// ([`common::block`]; a push per part, with the move token rendered into a `String`
+/// then scanned for escapes, cost as much as the reader's replay of the move). The
+/// buffers are made once per line and reused: what a ply leaves past its length is
+/// never read.
 type PlyBuf = [u8; 128];
 type MoveBuf = [u8; 32];
-
-/// Appends `buf[..n]` to `out`.
-#[inline(always)]
-fn put_block<const N: usize>(out: &mut Vec<u8>, buf: &[u8; N], n: usize) {
-    out.extend_from_slice(buf);
-    out.truncate(out.len() - (N - n));
-}
-
-/// Writes `v` in decimal at `buf[n..]` (at most 20 bytes); returns the length after it.
-#[inline(always)]
-fn put_uint<const N: usize>(buf: &mut [u8; N], n: usize, v: u64) -> usize {
-    if v < 1000 {
-        buf[n..n + 3].copy_from_slice(&DIGITS[v as usize]);
-        n + 1 + usize::from(v >= 10) + usize::from(v >= 100)
-    } else {
-        put_long_uint(buf, n, v)
-    }
-}
-
-#[inline(never)]
-fn put_long_uint<const N: usize>(buf: &mut [u8; N], n: usize, mut v: u64) -> usize {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    let len = digits.len() - i;
-    buf[n..n + len].copy_from_slice(&digits[i..]);
-    n + len
-}
 
 /// [`write_move`] of a plain move (see [`is_plain`]) preceded by `sep` (`[` or `,`),
 /// in one block; `to_flat` is [`flat`]'s table. Returns `false`, writing nothing, for
@@ -424,19 +365,11 @@ fn put_plain_move(
     }
     b[0] = sep;
     b[1] = b'[';
-    b[2] = b'[';
-    let n = put_uint(b, 3, u64::from(to_flat[m.from().index()]));
-    // The shorter name is padded to the same ten bytes; the pad is overwritten.
-    let (name, len) = if m.capture_cell().is_some() {
-        (b",\"remove\",", 10)
-    } else {
-        (b",\"shift\", ", 9)
-    };
-    b[n..n + 10].copy_from_slice(name);
-    let n = put_uint(b, n + len, u64::from(to_flat[m.to().index()]));
+    let from = usize::from(to_flat[m.from().index()]);
+    let to = usize::from(to_flat[m.to().index()]);
+    let n = block::action(b, 2, from, m.capture_cell().is_some(), to);
     b[n] = b']';
-    b[n + 1] = b']';
-    put_block(out, b, n + 2);
+    block::put(out, b, n + 1);
     true
 }
 
@@ -606,9 +539,9 @@ fn put_node_block(
     // bytes.
     b[0] = sep;
     b[1..8].copy_from_slice(b"{\"ply\":");
-    let n = put_uint(b, 8, ply as u64);
+    let n = block::uint(b, 8, ply as u64);
     b[n..n + 10].copy_from_slice(b",\"number\":");
-    let n = put_uint(b, n + 10, u64::from(m.number));
+    let n = block::uint(b, n + 10, u64::from(m.number));
     b[n..n + 11].copy_from_slice(if m.side == ctl_pgn::Side::White {
         b",\"side\":\"w\""
     } else {
@@ -655,7 +588,7 @@ fn put_node_block(
         b[n] = b'}';
         n += 1;
     }
-    put_block(out, b, n);
+    block::put(out, b, n);
     if rest {
         write_node_rest(m, out);
     }
@@ -1519,7 +1452,7 @@ mod tests {
                 assert!(ours.is_empty() && !is_plain(mv));
             }
         };
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/ctl-pgn");
+        let dir = test_support::testdata().join("ctl-pgn");
         let mut files = Vec::new();
         for d in [
             test_support::shared("oracle/games"),

@@ -18,7 +18,7 @@ use chess_pgn::{Control, Outcome, PgnReader, Pos, Problem, SanPlus, Skip, Visito
 use serde::Serialize;
 
 use crate::chess::{EvalOut, board_of, encode, flat, outcome_status};
-use crate::common::{self, EDITION, PCN_EDITION};
+use crate::common::{self, EDITION, PCN_EDITION, block};
 
 /// Appends the compact PCN document of the one PGN game in `pgn` to `out` and returns
 /// true, or returns false with `out` as it was when the game needs the model path
@@ -198,59 +198,6 @@ fn strings(out: &mut Vec<u8>, v: &[String]) {
     out.push(b']');
 }
 
-/// Moves of one or two plain actions (`[F,"shift",T]`, `[F,"remove",T]`) are written
-/// with fixed-size stores into a buffer that is appended as one block and cut back to
-/// its length: one capacity test and no copy of a variable length, where a push per
-/// part cost more than resolving the move.
-type MoveBuf = [u8; 48];
-
-/// The cells' indices as text, each padded to two bytes.
-const INDEX_TEXT: [[u8; 2]; 64] = {
-    let mut t = [[0u8; 2]; 64];
-    let mut i = 0;
-    while i < 64 {
-        t[i] = if i >= 10 {
-            [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8]
-        } else {
-            [b'0' + i as u8, b' ']
-        };
-        i += 1;
-    }
-    t
-};
-
-/// Writes a cell's index (below 64: one or two digits) at `buf[n..]`; returns the
-/// length after it.
-#[inline(always)]
-fn put_index(buf: &mut MoveBuf, n: usize, i: usize) -> usize {
-    buf[n..n + 2].copy_from_slice(&INDEX_TEXT[i & 63]);
-    n + 1 + usize::from(i >= 10)
-}
-
-/// Writes `[from,"remove",to]` (a capture) or `[from,"shift",to]` at `buf[n..]` (at
-/// most 17 bytes); returns the length after it.
-#[inline(always)]
-fn put_action(buf: &mut MoveBuf, n: usize, from: usize, remove: bool, to: usize) -> usize {
-    buf[n] = b'[';
-    let n = put_index(buf, n + 1, from);
-    // The shorter name is padded to the same ten bytes; the pad is overwritten.
-    let (name, len) = if remove {
-        (b",\"remove\",", 10)
-    } else {
-        (b",\"shift\", ", 9)
-    };
-    buf[n..n + 10].copy_from_slice(name);
-    let n = put_index(buf, n + len, to);
-    buf[n] = b']';
-    n + 1
-}
-
-/// Appends `buf[..n]` to `out`.
-fn put_move(out: &mut Vec<u8>, buf: &MoveBuf, n: usize) {
-    out.extend_from_slice(buf);
-    out.truncate(out.len() - (buf.len() - n));
-}
-
 impl<'o> Direct<'o> {
     fn new(out: &'o mut Vec<u8>, mut tags: Tags, utf8: bool) -> Direct<'o> {
         tags.clear();
@@ -345,7 +292,8 @@ impl<'o> Direct<'o> {
         };
         let separator = if self.plies == 0 { b'[' } else { b',' };
         let (from, to) = (flat(mv.from), flat(mv.to));
-        let mut buf: MoveBuf = [0; 48];
+        // One or two plain actions, in one block (see `common::block`).
+        let mut buf = [0u8; 48];
         buf[..2].copy_from_slice(&[separator, b'[']);
         if castles {
             // King and rook both move to cells neither stands on (always so in the
@@ -360,11 +308,11 @@ impl<'o> Direct<'o> {
                 mv.from.rank(),
             ));
             if kd != from && kd != to && rd != to {
-                let n = put_action(&mut buf, 2, from, false, kd);
+                let n = block::action(&mut buf, 2, from, false, kd);
                 buf[n] = b',';
-                let n = put_action(&mut buf, n + 1, to, false, rd);
+                let n = block::action(&mut buf, n + 1, to, false, rd);
                 buf[n] = b']';
-                put_move(m, &buf, n + 1);
+                block::put(m, &buf, n + 1);
                 return;
             }
         }
@@ -373,9 +321,9 @@ impl<'o> Direct<'o> {
             json(m, &encode(b, mv));
             return;
         }
-        let n = put_action(&mut buf, 2, from, occupied, to);
+        let n = block::action(&mut buf, 2, from, occupied, to);
         buf[n] = b']';
-        put_move(m, &buf, n + 1);
+        block::put(m, &buf, n + 1);
     }
 
     fn tag_value(&self, name: &str) -> Option<&[u8]> {

@@ -357,6 +357,114 @@ pub(crate) fn tags_of(v: &Value) -> Option<Vec<(String, String)>> {
         .collect()
 }
 
+/// Small JSON texts (a move's actions, a half-move's entry) written with fixed-size
+/// stores into a stack buffer, which is appended to the output as one block and cut
+/// back to its length: one capacity test a move, no copy of a variable length, where a
+/// push per part cost as much as resolving the move. Each writer stores at `buf[n..]`
+/// and returns the length after what it wrote; stores may run past it (pads that the
+/// next store overwrites, or that [`block::put`] cuts off).
+pub(crate) mod block {
+    /// The numbers below 1000 as text, each padded to three bytes.
+    const DIGITS: [[u8; 3]; 1000] = {
+        let mut t = [[b' '; 3]; 1000];
+        let mut i = 0;
+        while i < 1000 {
+            t[i] = if i >= 100 {
+                [
+                    b'0' + (i / 100) as u8,
+                    b'0' + (i / 10 % 10) as u8,
+                    b'0' + (i % 10) as u8,
+                ]
+            } else if i >= 10 {
+                [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8, b' ']
+            } else {
+                [b'0' + i as u8, b' ', b' ']
+            };
+            i += 1;
+        }
+        t
+    };
+
+    /// Appends `buf[..n]` to `out`.
+    #[inline(always)]
+    pub(crate) fn put<const N: usize>(out: &mut Vec<u8>, buf: &[u8; N], n: usize) {
+        out.extend_from_slice(buf);
+        out.truncate(out.len() - (N - n));
+    }
+
+    /// `v` in decimal (at most 20 bytes).
+    #[inline(always)]
+    pub(crate) fn uint<const N: usize>(buf: &mut [u8; N], n: usize, v: u64) -> usize {
+        if v < 1000 {
+            buf[n..n + 3].copy_from_slice(&DIGITS[v as usize]);
+            n + 1 + usize::from(v >= 10) + usize::from(v >= 100)
+        } else {
+            long_uint(buf, n, v)
+        }
+    }
+
+    #[inline(never)]
+    fn long_uint<const N: usize>(buf: &mut [u8; N], n: usize, mut v: u64) -> usize {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        let len = digits.len() - i;
+        buf[n..n + len].copy_from_slice(&digits[i..]);
+        n + len
+    }
+
+    /// The action `[from,"remove",to]` (a capture) or `[from,"shift",to]`, cells below
+    /// 1000 (at most 19 bytes).
+    #[inline(always)]
+    pub(crate) fn action<const N: usize>(
+        buf: &mut [u8; N],
+        n: usize,
+        from: usize,
+        remove: bool,
+        to: usize,
+    ) -> usize {
+        buf[n] = b'[';
+        let n = uint(buf, n + 1, from as u64);
+        // The shorter name is padded to the same ten bytes; the pad is overwritten.
+        let (name, len) = if remove {
+            (b",\"remove\",", 10)
+        } else {
+            (b",\"shift\", ", 9)
+        };
+        buf[n..n + 10].copy_from_slice(name);
+        let n = uint(buf, n + len, to as u64);
+        buf[n] = b']';
+        n + 1
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn numbers_and_actions_are_serde_json_s() {
+            for v in [0u64, 7, 9, 10, 99, 100, 999, 1000, 54_321, u64::MAX] {
+                let mut buf = [b'x'; 32];
+                let n = super::uint(&mut buf, 1, v);
+                let mut out = Vec::new();
+                super::put(&mut out, &buf, n);
+                assert_eq!(out[1..], *serde_json::to_string(&v).unwrap().as_bytes());
+            }
+            for (from, remove, to) in [(0, false, 63), (12, true, 8), (168, false, 100)] {
+                let mut buf = [0u8; 32];
+                let n = super::action(&mut buf, 0, from, remove, to);
+                let verb = if remove { "remove" } else { "shift" };
+                assert_eq!(&buf[..n], format!("[{from},\"{verb}\",{to}]").as_bytes());
+            }
+        }
+    }
+}
+
 pub(crate) fn strings_value(v: &[String]) -> Value {
     Value::Array(v.iter().map(|s| Value::String(s.clone())).collect())
 }
