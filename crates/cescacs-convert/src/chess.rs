@@ -39,6 +39,10 @@ pub(crate) fn check(raw: &RawGame) -> Vec<GameDiagnostic> {
             in_use: false,
         });
         checker.in_use = true;
+        // No `(` byte, no variation: the builder need not keep where one would start.
+        checker
+            .builder
+            .set_variations_possible(memchr::memchr(b'(', &raw.bytes).is_some());
         let ((diagnostics, _), clean) = read_game(raw, &mut checker.builder);
         checker.in_use = false;
         if !clean {

@@ -633,6 +633,9 @@ pub struct GameBuilder {
     nodes: usize,
     /// Set once the game passed [`MAX_GAME_NODES`]: the rest is skipped.
     over_cap: bool,
+    /// Cleared by [`GameBuilder::set_variations_possible`]: the position before each
+    /// move (where a variation starts) is not kept.
+    no_variations: bool,
 }
 
 impl GameBuilder {
@@ -658,6 +661,26 @@ impl GameBuilder {
             check_only: true,
             ..GameBuilder::default()
         }
+    }
+
+    /// Whether a variation can start in the games read from now on (true unless set
+    /// otherwise). A reader that sees a game's bytes before reading them, as `cescacs
+    /// check` does, sets it to false for a game without a `(`: when only checking, the
+    /// builder then keeps no copy of the position before each move (a tenth of the
+    /// cost of a move). Should a variation start anyway, it is skipped with a warning:
+    /// a wrong setting costs diagnostics, never a wrong verdict on a move.
+    ///
+    /// ```
+    /// use chess_pgn::{GameBuilder, PgnReader};
+    /// let mut builder = GameBuilder::check_only();
+    /// builder.set_variations_possible(false);
+    /// let game = PgnReader::new(&b"1. e4 e5 2. Nf3 *"[..]).read_game(&mut builder).unwrap().unwrap().unwrap();
+    /// assert!(game.diagnostics.is_empty());
+    /// let game = PgnReader::new(&b"1. e4 e5 (1... c5) *"[..]).read_game(&mut builder).unwrap().unwrap().unwrap();
+    /// assert_eq!(game.diagnostics[0].message, "variation in a game said to have none skipped");
+    /// ```
+    pub fn set_variations_possible(&mut self, possible: bool) {
+        self.no_variations = !possible;
     }
 
     /// The `Result` tag's value, as [`Game::tag`] finds it.
@@ -1302,7 +1325,9 @@ impl Visitor for GameBuilder {
             && let Ok(mv) = san.san.to_move(&f.board)
         {
             self.nodes += 1;
-            f.before = f.board.clone();
+            if !self.no_variations {
+                f.before = f.board.clone();
+            }
             f.board.play_unchecked(mv);
             f.moves += 1;
             return Control::Continue;
@@ -1400,6 +1425,16 @@ impl Visitor for GameBuilder {
                 Severity::Warning,
                 at,
                 "variation before any move dropped".into(),
+            );
+            return Skip(true);
+        }
+        if self.no_variations {
+            // Set wrongly (`set_variations_possible`): where the variation starts
+            // was not kept.
+            self.diag(
+                Severity::Warning,
+                at,
+                "variation in a game said to have none skipped".into(),
             );
             return Skip(true);
         }
