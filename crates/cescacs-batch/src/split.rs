@@ -597,13 +597,14 @@ fn columns(bytes: &[u8], encoding: TextEncoding) -> u64 {
 /// there are, whether movetext was seen and whether that line with its result was
 /// taken.
 fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
+    let find = LineFinders::get();
     let (mut end, mut lines) = (0usize, 0u64);
     loop {
         let rest = &bytes[end..];
         // The usual tag line, `[` first and `]\n` last, with one search.
         if !movetext
             && rest.first() == Some(&b'[')
-            && let Some(k) = memchr::memchr3(b']', b'\r', b'\n', rest)
+            && let Some(k) = find.tag_end(rest)
             && rest[k] == b']'
             && rest.get(k + 1) == Some(&b'\n')
             && k + 2 <= PREFIX
@@ -612,7 +613,7 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
             lines += 1;
             continue;
         }
-        let Some(nl) = memchr::memchr(b'\n', rest) else {
+        let Some(nl) = find.line_end(rest) else {
             break;
         };
         let line = &bytes[end..=end + nl];
@@ -701,6 +702,48 @@ struct Plain {
     movetext: bool,
     /// Whether the last line taken ends with a result token.
     result: bool,
+}
+
+/// The two searches of [`plain_lines`], built once: `memchr::memchr3` looks up its
+/// vector code and builds its needle vectors on every call, which cost as much as the
+/// search itself on a tag line.
+struct LineFinders {
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<(
+        memchr::arch::x86_64::avx2::memchr::Three,
+        memchr::arch::x86_64::avx2::memchr::One,
+    )>,
+}
+
+impl LineFinders {
+    fn get() -> &'static LineFinders {
+        static FINDERS: std::sync::OnceLock<LineFinders> = std::sync::OnceLock::new();
+        FINDERS.get_or_init(|| LineFinders {
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::Three::new(b']', b'\r', b'\n')
+                .zip(memchr::arch::x86_64::avx2::memchr::One::new(b'\n')),
+        })
+    }
+
+    /// The first `]`, CR or LF.
+    #[inline(always)]
+    fn tag_end(&self, bytes: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some((three, _)) = &self.avx2 {
+            return three.find(bytes);
+        }
+        memchr::memchr3(b']', b'\r', b'\n', bytes)
+    }
+
+    /// The first LF.
+    #[inline(always)]
+    fn line_end(&self, bytes: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some((_, one)) = &self.avx2 {
+            return one.find(bytes);
+        }
+        memchr::memchr(b'\n', bytes)
+    }
 }
 
 /// The blanks that end a PGN token (the lexer's and every line test's).
@@ -2123,6 +2166,22 @@ mod bulk_tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn line_finders_find_what_memchr_finds() {
+        let mut rng = Rng::new(0xf1d5);
+        let find = LineFinders::get();
+        for _ in 0..16 * test_support::proptest_cases() {
+            let bytes: Vec<u8> = (0..rng.below(200))
+                .map(|_| *rng.pick(b"ab ]\r\n[\"x"))
+                .collect();
+            assert_eq!(
+                find.tag_end(&bytes),
+                memchr::memchr3(b']', b'\r', b'\n', &bytes)
+            );
+            assert_eq!(find.line_end(&bytes), memchr::memchr(b'\n', &bytes));
         }
     }
 
