@@ -24,6 +24,9 @@ use std::time::{Duration, Instant};
 const MAX_RATIO: f64 = 25.0;
 /// Below this CPU time a ratio is noise (process start-up dominates).
 const MIN_SECONDS: f64 = 0.2;
+/// A step is judged only from a previous size of at least this much CPU time: the
+/// clock counts 10 ms ticks, so 0.01 s against 0.3 s says nothing.
+const MIN_BASE_SECONDS: f64 = 0.05;
 /// Peak memory ratios are judged only above this many KiB.
 const MIN_KIB: u64 = 64 * 1024;
 
@@ -404,7 +407,9 @@ pub fn run(args: &[String]) -> Result<bool, String> {
                     let r = m.max_kib as f64 / p.max_kib.max(1) as f64;
                     // Judge against a 10× step; other steps are scaled to it.
                     let allowed = MAX_RATIO * scale / 10.0;
-                    if m.cpu.is_infinite() || (m.cpu > MIN_SECONDS && c > allowed) {
+                    if m.cpu.is_infinite()
+                        || (m.cpu > MIN_SECONDS && p.cpu >= MIN_BASE_SECONDS && c > allowed)
+                    {
                         failures.push(format!(
                             "{}: n {pn} -> {n}: CPU time ×{c:.1} (allowed ×{allowed:.0})",
                             fam.name
