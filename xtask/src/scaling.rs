@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 const MAX_RATIO: f64 = 25.0;
 /// Below this CPU time a ratio is noise (process start-up dominates).
 const MIN_SECONDS: f64 = 0.2;
-/// A step is judged only from a previous size of at least this much CPU time: the
-/// clock counts 10 ms ticks, so 0.01 s against 0.3 s says nothing.
+/// The least CPU time a ratio is taken against: the clock counts 10 ms ticks, so a
+/// step from 0.01 s is judged as if from this.
 const MIN_BASE_SECONDS: f64 = 0.05;
 /// Peak memory ratios are judged only above this many KiB.
 const MIN_KIB: u64 = 64 * 1024;
@@ -403,13 +403,11 @@ pub fn run(args: &[String]) -> Result<bool, String> {
             let (cpu_ratio, mem_ratio) = match &prev {
                 Some((pn, p)) => {
                     let scale = n as f64 / *pn as f64;
-                    let c = m.cpu / p.cpu.max(1e-3);
+                    let c = m.cpu / p.cpu.max(MIN_BASE_SECONDS);
                     let r = m.max_kib as f64 / p.max_kib.max(1) as f64;
                     // Judge against a 10× step; other steps are scaled to it.
                     let allowed = MAX_RATIO * scale / 10.0;
-                    if m.cpu.is_infinite()
-                        || (m.cpu > MIN_SECONDS && p.cpu >= MIN_BASE_SECONDS && c > allowed)
-                    {
+                    if m.cpu.is_infinite() || (m.cpu > MIN_SECONDS && c > allowed) {
                         failures.push(format!(
                             "{}: n {pn} -> {n}: CPU time ×{c:.1} (allowed ×{allowed:.0})",
                             fam.name
