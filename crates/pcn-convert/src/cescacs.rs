@@ -295,17 +295,7 @@ fn write_node(ply: usize, m: &MoveNode, token: &str, out: &mut Vec<u8>) {
         out.extend_from_slice(b",\"check\":");
         json::string(out, c.as_str());
     }
-    if let Some(a) = m.assessment {
-        out.extend_from_slice(b",\"assessment\":");
-        json::string(out, a.as_str());
-    }
-    if m.draw_offer {
-        out.extend_from_slice(b",\"draw_offer\":true");
-    }
-    if m.end_mark {
-        out.extend_from_slice(b",\"end_mark\":true");
-    }
-    out.push(b'}');
+    write_node_rest(m, out);
 }
 
 /// A shift or a capture on the destination: one action, written without building

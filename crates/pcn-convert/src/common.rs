@@ -189,6 +189,21 @@ pub(crate) fn tags_value<'a>(tags: impl Iterator<Item = (&'a str, &'a str)>) -> 
     Value::Array(tags.map(|(n, v)| json!([n, v])).collect())
 }
 
+/// `v` in decimal: the digits are `.0[.1..]`.
+fn decimal(mut v: u64) -> ([u8; 20], usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    (digits, i)
+}
+
 /// JSON written by hand into a byte buffer, in `serde_json`'s compact form (the bytes
 /// `pcn::to_string` writes), for documents written straight from a game record.
 pub(crate) mod json {
@@ -242,18 +257,9 @@ pub(crate) mod json {
     }
 
     #[inline(never)]
-    fn long_uint(out: &mut Vec<u8>, mut n: u64) {
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        out.extend_from_slice(&digits[i..]);
+    fn long_uint(out: &mut Vec<u8>, n: u64) {
+        let (digits, start) = super::decimal(n);
+        out.extend_from_slice(&digits[start..]);
     }
 
     /// Any value, through `serde_json`.
@@ -404,19 +410,10 @@ pub(crate) mod block {
     }
 
     #[inline(never)]
-    fn long_uint<const N: usize>(buf: &mut [u8; N], n: usize, mut v: u64) -> usize {
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        let len = digits.len() - i;
-        buf[n..n + len].copy_from_slice(&digits[i..]);
+    fn long_uint<const N: usize>(buf: &mut [u8; N], n: usize, v: u64) -> usize {
+        let (digits, start) = super::decimal(v);
+        let len = digits.len() - start;
+        buf[n..n + len].copy_from_slice(&digits[start..]);
         n + len
     }
 
