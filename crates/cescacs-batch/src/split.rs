@@ -639,15 +639,12 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
             continue;
         }
         let bits = LineBits::of(line);
-        // A CR may end a line.
-        if bits.cr {
+        // Tokens end at blanks only when no `{ ( ) ; [ %` is there, and a CR may end a
+        // line (a blank line holds no other of these bytes).
+        if bits.stop {
             break;
         }
         if !t.is_empty() {
-            // Tokens end at blanks only when no `{ ( ) ; [ %` is there.
-            if bits.stop {
-                break;
-            }
             if bits.dash_or_star && has_result(line) {
                 // The line that ends the movetext with its result as last token leaves
                 // the scanner after a result whatever came before it in the line;
@@ -767,8 +764,7 @@ fn has_result(line: &[u8]) -> bool {
 /// What [`plain_lines`] needs to know of a line, in one pass.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct LineBits {
-    cr: bool,
-    /// One of `{ ( ) ; [ %`.
+    /// One of `{ ( ) ; [ %` or a CR: the line-by-line path's.
     stop: bool,
     /// A `-` or `*`: there may be a result token.
     dash_or_star: bool,
@@ -778,41 +774,40 @@ impl LineBits {
     fn of(line: &[u8]) -> LineBits {
         // Sixteen bytes at a time, without branches, so that the compiler vectorises
         // it; the last sixteen may overlap the ones before (the flags only grow).
+        let is_stop = |b: u8| matches!(b, b'{' | b'(' | b')' | b';' | b'[' | b'%' | b'\r') as u8;
         let chunk_bits = |chunk: &[u8; 16]| {
-            let (mut c, mut s, mut d) = (0u8, 0u8, 0u8);
+            let (mut s, mut d) = (0u8, 0u8);
             for &b in chunk {
-                c |= (b == b'\r') as u8;
                 s |= (b == b'{') as u8
                     | (b == b'(') as u8
                     | (b == b')') as u8
                     | (b == b';') as u8
                     | (b == b'[') as u8
-                    | (b == b'%') as u8;
+                    | (b == b'%') as u8
+                    | (b == b'\r') as u8;
                 d |= (b == b'-') as u8 | (b == b'*') as u8;
             }
-            (c, s, d)
+            (s, d)
         };
-        let (mut cr, mut stop, mut dash) = (0u8, 0u8, 0u8);
+        let (mut stop, mut dash) = (0u8, 0u8);
         if line.len() >= 16 {
             let mut chunks = line.chunks_exact(16);
             for chunk in &mut chunks {
-                let (c, s, d) = chunk_bits(chunk.try_into().unwrap());
-                (cr, stop, dash) = (cr | c, stop | s, dash | d);
+                let (s, d) = chunk_bits(chunk.try_into().unwrap());
+                (stop, dash) = (stop | s, dash | d);
             }
             if !chunks.remainder().is_empty() {
                 let tail = &line[line.len() - 16..];
-                let (c, s, d) = chunk_bits(tail.try_into().unwrap());
-                (cr, stop, dash) = (cr | c, stop | s, dash | d);
+                let (s, d) = chunk_bits(tail.try_into().unwrap());
+                (stop, dash) = (stop | s, dash | d);
             }
         } else {
             for &b in line {
-                cr |= (b == b'\r') as u8;
-                stop |= matches!(b, b'{' | b'(' | b')' | b';' | b'[' | b'%') as u8;
+                stop |= is_stop(b);
                 dash |= matches!(b, b'-' | b'*') as u8;
             }
         }
         LineBits {
-            cr: cr != 0,
             stop: stop != 0,
             dash_or_star: dash != 0,
         }
@@ -2201,8 +2196,7 @@ mod bulk_tests {
                 })
                 .collect();
             let expected = LineBits {
-                cr: line.contains(&b'\r'),
-                stop: line.iter().any(|b| b"{();[%".contains(b)),
+                stop: line.iter().any(|b| b"{();[%\r".contains(b)),
                 dash_or_star: line.iter().any(|b| b"-*".contains(b)),
             };
             assert_eq!(LineBits::of(&line), expected, "{line:?}");
