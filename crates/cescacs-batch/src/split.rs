@@ -701,7 +701,7 @@ struct Plain {
     result: bool,
 }
 
-/// The two searches of [`plain_lines`], built once: `memchr::memchr3` looks up its
+/// The searches of [`plain_lines`], built once: `memchr::memchr3` looks up its
 /// vector code and builds its needle vectors on every call, which cost as much as the
 /// search itself on a tag line.
 struct LineFinders {
@@ -709,6 +709,7 @@ struct LineFinders {
     avx2: Option<(
         memchr::arch::x86_64::avx2::memchr::Three,
         memchr::arch::x86_64::avx2::memchr::One,
+        memchr::arch::x86_64::avx2::memchr::Two,
     )>,
 }
 
@@ -718,7 +719,9 @@ impl LineFinders {
         FINDERS.get_or_init(|| LineFinders {
             #[cfg(target_arch = "x86_64")]
             avx2: memchr::arch::x86_64::avx2::memchr::Three::new(b']', b'\r', b'\n')
-                .zip(memchr::arch::x86_64::avx2::memchr::One::new(b'\n')),
+                .zip(memchr::arch::x86_64::avx2::memchr::One::new(b'\n'))
+                .zip(memchr::arch::x86_64::avx2::memchr::Two::new(b'-', b'*'))
+                .map(|((three, one), two)| (three, one, two)),
         })
     }
 
@@ -726,7 +729,7 @@ impl LineFinders {
     #[inline(always)]
     fn tag_end(&self, bytes: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
-        if let Some((three, _)) = &self.avx2 {
+        if let Some((three, _, _)) = &self.avx2 {
             return three.find(bytes);
         }
         memchr::memchr3(b']', b'\r', b'\n', bytes)
@@ -736,10 +739,20 @@ impl LineFinders {
     #[inline(always)]
     fn line_end(&self, bytes: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
-        if let Some((_, one)) = &self.avx2 {
+        if let Some((_, one, _)) = &self.avx2 {
             return one.find(bytes);
         }
         memchr::memchr(b'\n', bytes)
+    }
+
+    /// Whether `f` holds for the index of some `-` or `*`, tried in order.
+    #[inline(always)]
+    fn any_dash_or_star(&self, bytes: &[u8], f: impl FnMut(usize) -> bool) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let Some((_, _, two)) = &self.avx2 {
+            return two.iter(bytes).any(f);
+        }
+        memchr::memchr2_iter(b'-', b'*', bytes).any(f)
     }
 }
 
@@ -751,7 +764,7 @@ fn is_blank(b: &u8) -> bool {
 /// Whether a line whose tokens end at blanks only holds a result token (every result
 /// token has a `-` or is `*`).
 fn has_result(line: &[u8]) -> bool {
-    memchr::memchr2_iter(b'-', b'*', line).any(|i| {
+    LineFinders::get().any_dash_or_star(line, |i| {
         let start = line[..i].iter().rposition(is_blank).map_or(0, |k| k + 1);
         let end = line[i..]
             .iter()
@@ -2170,13 +2183,22 @@ mod bulk_tests {
         let find = LineFinders::get();
         for _ in 0..16 * test_support::proptest_cases() {
             let bytes: Vec<u8> = (0..rng.below(200))
-                .map(|_| *rng.pick(b"ab ]\r\n[\"x"))
+                .map(|_| *rng.pick(b"ab ]\r\n[\"x-*"))
                 .collect();
             assert_eq!(
                 find.tag_end(&bytes),
                 memchr::memchr3(b']', b'\r', b'\n', &bytes)
             );
             assert_eq!(find.line_end(&bytes), memchr::memchr(b'\n', &bytes));
+            let mut found = Vec::new();
+            find.any_dash_or_star(&bytes, |i| {
+                found.push(i);
+                false
+            });
+            assert_eq!(
+                found,
+                memchr::memchr2_iter(b'-', b'*', &bytes).collect::<Vec<_>>()
+            );
         }
     }
 
