@@ -85,12 +85,12 @@ fn zeros(n: usize) -> Vec<u8> {
     vec![0; n]
 }
 
-/// `head` then `n` tag lines of distinct names (`prefix` + a number) and `tail`.
-fn tags(prefix: &str, n: usize, tail: &str) -> Vec<u8> {
-    let (open, name) = prefix.rsplit_once('[').unwrap_or(("", prefix));
-    let mut s = String::from(open);
+/// `head`, then `n` tag lines of distinct names (`[T0 "v0"]`, `[T1 "v1"]`, …), then
+/// `tail`.
+fn tags(head: &str, n: usize, tail: &str) -> Vec<u8> {
+    let mut s = String::from(head);
     for i in 0..n {
-        let _ = writeln!(s, "[{name}{i} \"v{i}\"]");
+        let _ = writeln!(s, "[T{i} \"v{i}\"]");
     }
     s.push_str(tail);
     s.into_bytes()
@@ -246,14 +246,14 @@ const FAMILIES: &[Family] = &[
         from: "pgn",
         ext: "pgn",
         to: Some("pcn"),
-        make: |n| tags("[T", n, "\n1. e4 e5 *\n"),
+        make: |n| tags("", n, "\n1. e4 e5 *\n"),
     },
     Family {
         name: "pgn game of n tags, to PGN",
         from: "pgn",
         ext: "pgn",
         to: Some("pgn"),
-        make: |n| tags("[T", n, "\n1. e4 e5 *\n"),
+        make: |n| tags("", n, "\n1. e4 e5 *\n"),
     },
     Family {
         name: "pgn `{a}` comments, one line, to PCN",
@@ -274,28 +274,28 @@ const FAMILIES: &[Family] = &[
         from: "xiangqi-pgn",
         ext: "pgn",
         to: Some("xiangqi-pgn"),
-        make: |n| tags("[Game \"Chinese Chess\"]\n[T", n, "\n1. h2e2 *\n"),
+        make: |n| tags("[Game \"Chinese Chess\"]\n", n, "\n1. h2e2 *\n"),
     },
     Family {
         name: "xiangqi-pgn game of n tags, to PCN",
         from: "xiangqi-pgn",
         ext: "pgn",
         to: Some("pcn"),
-        make: |n| tags("[Game \"Chinese Chess\"]\n[T", n, "\n1. h2e2 *\n"),
+        make: |n| tags("[Game \"Chinese Chess\"]\n", n, "\n1. h2e2 *\n"),
     },
     Family {
         name: "ctl-pgn game of n tags, to PCN",
         from: "ctl-pgn",
         ext: "ctlpgn",
         to: Some("pcn"),
-        make: |n| tags("[T", n, "\n1. E7-E13 *\n"),
+        make: |n| tags("", n, "\n1. E7-E13 *\n"),
     },
     Family {
         name: "ctl-pgn game of n tags, to CTL-PGN",
         from: "ctl-pgn",
         ext: "ctlpgn",
         to: Some("ctl-pgn"),
-        make: |n| tags("[T", n, "\n1. E7-E13 *\n"),
+        make: |n| tags("", n, "\n1. E7-E13 *\n"),
     },
 ];
 

@@ -435,17 +435,20 @@ struct OrdinaryParts {
 #[inline(always)]
 fn ordinary(s: &str, i: usize) -> Option<(usize, OrdinaryParts)> {
     let t = s.as_bytes();
-    let mut j = i;
-    let mut mover = None;
-    // A piece letter then a cell, else a cell (a column letter may be a piece letter).
-    let from = match piece_end(s, j).and_then(|e| Some((e, coord_end(t, e)?))) {
-        Some((e, fe)) => {
-            mover = Some((j, e));
-            (e, fe)
+    // A piece letter then a cell, else a cell (a column letter may be a piece letter):
+    // (the letter's range, the cell's).
+    #[inline(always)]
+    fn piece_cell(s: &str, j: usize) -> Option<(Option<Range>, Range)> {
+        let t = s.as_bytes();
+        if let Some(e) = piece_end(s, j)
+            && let Some(ce) = coord_end(t, e)
+        {
+            return Some((Some((j, e)), (e, ce)));
         }
-        None => (j, coord_end(t, j)?),
-    };
-    j = from.1;
+        Some((None, (j, coord_end(t, j)?)))
+    }
+    let (mover, from) = piece_cell(s, i)?;
+    let mut j = from.1;
     let (sl, kind, noted) = match t.get(j) {
         Some(b'-') => (1, Separator::Move, false),
         Some(b'@') if t.get(j + 1) == Some(&b'@') => (2, Separator::FarEp, false),
@@ -457,15 +460,7 @@ fn ordinary(s: &str, i: usize) -> Option<(usize, OrdinaryParts)> {
         _ => return None,
     };
     let sep = (j, kind, noted);
-    j += sl;
-    let mut captured = None;
-    let to = match piece_end(s, j).and_then(|e| Some((e, coord_end(t, e)?))) {
-        Some((e, te)) => {
-            captured = Some((j, e));
-            (e, te)
-        }
-        None => (j, coord_end(t, j)?),
-    };
+    let (captured, to) = piece_cell(s, j + sl)?;
     j = to.1;
     let mut promotion = None;
     if t.get(j) == Some(&b'=') {

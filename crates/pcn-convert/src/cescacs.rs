@@ -494,20 +494,9 @@ fn put_short(buf: &mut PlyBuf, n: usize, (text, len): ([u8; 4], usize)) -> Optio
 /// [`write_node`] of a half-move whose token is an ordinary move (`mv`, as resolved), preceded by `sep`
 /// (`[` or `,`), its token written straight from the model (the bytes
 /// `MoveToken::render_into` writes with the standard letters, none of which JSON
-/// escapes). Returns `false`, writing nothing, for another token.
+/// escapes). Returns `None`, writing nothing, for another token.
 #[inline(always)]
 fn put_node(
-    out: &mut Vec<u8>,
-    b: &mut PlyBuf,
-    sep: u8,
-    (ply, m, mv): (usize, &MoveNode, Move),
-    (names, texts): (&CellNames, &ShortTexts),
-) -> bool {
-    put_node_block(out, b, sep, (ply, m, mv), (names, texts)).is_some()
-}
-
-#[inline(always)]
-fn put_node_block(
     out: &mut Vec<u8>,
     b: &mut PlyBuf,
     sep: u8,
@@ -702,7 +691,7 @@ fn write_line(
                     moves.push(msep);
                     write_move(side, mv, moves);
                 }
-                if !put_node(items, &mut node_buf, sep, (ply, m, mv), blocks) {
+                if put_node(items, &mut node_buf, sep, (ply, m, mv), blocks).is_none() {
                     if !rendered {
                         token.clear();
                         m.token
@@ -1383,7 +1372,7 @@ mod tests {
             let tlpd = v["tlpd"].as_str().expect("a tlpd member");
             check(&cescacs_tlpd::parse(tlpd).expect("an oracle position"));
         }
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = test_support::Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..400 {
             let mut p = Position::initial();
             for _ in 0..60 {
@@ -1392,10 +1381,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                p.play(moves[(seed % moves.len() as u64) as usize]);
+                p.play(*rng.pick(&moves));
             }
         }
         assert!(compared > 1000, "only {compared} castlings compared");
@@ -1423,7 +1409,7 @@ mod tests {
             let mut reference = vec![sep];
             write_node(ply, node, &token, &mut reference);
             let mut ours = Vec::new();
-            if put_node(&mut ours, &mut node_buf, sep, (ply, node, mv), blocks) {
+            if put_node(&mut ours, &mut node_buf, sep, (ply, node, mv), blocks).is_some() {
                 assert_eq!(
                     String::from_utf8_lossy(&ours),
                     String::from_utf8_lossy(&reference)
