@@ -1172,7 +1172,17 @@ impl TagNames {
     /// true.
     #[inline(always)]
     fn insert(&mut self, name: &[u8], key: Option<ShortName>) -> bool {
-        if !self.contains(name, key) {
+        // The usual case, a short name among few: the filter bit computed once.
+        if let Some(key) = key
+            && self.len() < Self::SMALL
+        {
+            let bit = key.bit();
+            if self.filter & bit == 0 || !self.short.contains(&key) {
+                self.short.push(key);
+                self.filter |= bit;
+                return false;
+            }
+        } else if !self.contains(name, key) {
             self.add(name, key);
             return false;
         }
