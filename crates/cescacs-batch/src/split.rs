@@ -785,44 +785,42 @@ struct LineBits {
 
 impl LineBits {
     fn of(line: &[u8]) -> LineBits {
-        // Sixteen bytes at a time, without branches, so that the compiler vectorises
-        // it; the last sixteen may overlap the ones before (the flags only grow).
+        // Sixteen bytes at a time into sixteen lanes of flags, without branches, so that
+        // the compiler vectorises it; the lanes are folded once at the end. The last
+        // sixteen bytes may overlap the ones before (the flags only grow).
         let is_stop = |b: u8| matches!(b, b'{' | b'(' | b')' | b';' | b'[' | b'%' | b'\r') as u8;
-        let chunk_bits = |chunk: &[u8; 16]| {
-            let (mut s, mut d) = (0u8, 0u8);
-            for &b in chunk {
-                s |= (b == b'{') as u8
+        let is_dash = |b: u8| matches!(b, b'-' | b'*') as u8;
+        let (mut stop, mut dash) = ([0u8; 16], [0u8; 16]);
+        let mut add = |chunk: &[u8; 16]| {
+            for i in 0..16 {
+                let b = chunk[i];
+                stop[i] |= (b == b'{') as u8
                     | (b == b'(') as u8
                     | (b == b')') as u8
                     | (b == b';') as u8
                     | (b == b'[') as u8
                     | (b == b'%') as u8
                     | (b == b'\r') as u8;
-                d |= (b == b'-') as u8 | (b == b'*') as u8;
+                dash[i] |= (b == b'-') as u8 | (b == b'*') as u8;
             }
-            (s, d)
         };
-        let (mut stop, mut dash) = (0u8, 0u8);
         if line.len() >= 16 {
-            let mut chunks = line.chunks_exact(16);
-            for chunk in &mut chunks {
-                let (s, d) = chunk_bits(chunk.try_into().unwrap());
-                (stop, dash) = (stop | s, dash | d);
+            let (chunks, rest) = line.as_chunks::<16>();
+            for chunk in chunks {
+                add(chunk);
             }
-            if !chunks.remainder().is_empty() {
-                let tail = &line[line.len() - 16..];
-                let (s, d) = chunk_bits(tail.try_into().unwrap());
-                (stop, dash) = (stop | s, dash | d);
+            if !rest.is_empty() {
+                add(line.last_chunk::<16>().expect("16 bytes or more"));
             }
         } else {
             for &b in line {
-                stop |= is_stop(b);
-                dash |= matches!(b, b'-' | b'*') as u8;
+                stop[0] |= is_stop(b);
+                dash[0] |= is_dash(b);
             }
         }
         LineBits {
-            stop: stop != 0,
-            dash_or_star: dash != 0,
+            stop: u128::from_ne_bytes(stop) != 0,
+            dash_or_star: u128::from_ne_bytes(dash) != 0,
         }
     }
 }
