@@ -87,6 +87,9 @@ const MAX_DIRECT_TAGS: usize = 64;
 struct Tags {
     slots: Vec<(Vec<u8>, Vec<u8>)>,
     len: usize,
+    /// One bit per name held, chosen by [`Tags::bit`]: most names are told new
+    /// without a scan.
+    filter: u64,
 }
 
 impl Tags {
@@ -94,14 +97,30 @@ impl Tags {
         Tags {
             slots: Vec::new(),
             len: 0,
+            filter: 0,
         }
     }
 
     fn clear(&mut self) {
         self.len = 0;
+        self.filter = 0;
+    }
+
+    /// The filter bit of a name: from its length and its first, middle and last bytes.
+    fn bit(name: &[u8]) -> u64 {
+        let (n, at) = (name.len(), |i: usize| u64::from(name.get(i).copied().unwrap_or(0)));
+        let mix = (n as u64 ^ at(0) << 8 ^ at(n / 2) << 16 ^ at(n.wrapping_sub(1)) << 24)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        1 << (mix >> 58)
+    }
+
+    /// Whether a tag named `name` is held.
+    fn contains(&self, name: &[u8]) -> bool {
+        self.filter & Tags::bit(name) != 0 && self.get(name).is_some()
     }
 
     fn push(&mut self, name: &[u8], value: &[u8]) {
+        self.filter |= Tags::bit(name);
         if self.len == self.slots.len() {
             self.slots.push(Default::default());
         }
@@ -334,13 +353,19 @@ impl<'o> Direct<'o> {
     /// writes the model path's.
     fn header(&mut self, outcome: Outcome) {
         // The date and time tags, the only ones `started_at` reads.
-        let refs: Vec<(&str, &str)> = self
-            .tags
-            .iter()
-            .filter(|(n, _)| matches!(*n, b"UTCDate" | b"Date" | b"UTCTime" | b"Time"))
-            .filter_map(|(n, v)| Some((std::str::from_utf8(n).ok()?, std::str::from_utf8(v).ok()?)))
-            .collect();
-        let started_at = common::started_at(&refs);
+        // (No vector: a direct game has each name once, so there are four at most.)
+        let mut refs = [("", ""); 4];
+        let mut n = 0;
+        for (name, v) in self.tags.iter() {
+            if n < refs.len()
+                && matches!(name, b"UTCDate" | b"Date" | b"UTCTime" | b"Time")
+                && let (Ok(name), Ok(v)) = (std::str::from_utf8(name), std::str::from_utf8(v))
+            {
+                refs[n] = (name, v);
+                n += 1;
+            }
+        }
+        let started_at = common::started_at(&refs[..n]);
         let out = &mut *self.out;
         out.push(b'{');
         if let Some(s) = &started_at {
@@ -440,7 +465,7 @@ impl Visitor for Direct<'_> {
         // The duplicate test is a scan of the tags so far: past a usual tag section the
         // model path, whose test is linear, takes the game.
         let many = self.tags.len >= MAX_DIRECT_TAGS;
-        if special || renamed || breaks || many || self.tags.get(&name).is_some() {
+        if special || renamed || breaks || many || self.tags.contains(&name) {
             self.ok = false;
         }
         self.tags.push(&name, &value);
@@ -550,3 +575,4 @@ impl Visitor for Direct<'_> {
         self.ok
     }
 }
+
