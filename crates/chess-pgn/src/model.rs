@@ -789,7 +789,7 @@ impl GameBuilder {
             let breaks = v.contains(BREAKS);
             (v, breaks)
         } else {
-            (String::new(), has_break(value))
+            (String::new(), crate::text::has_break(value))
         };
         if breaks {
             // Export cannot carry these in a string (spec §2), so read them as spaces.
@@ -1035,29 +1035,6 @@ impl TagName {
     }
 }
 
-/// Whether raw tag value bytes hold a tab or line break (`\t \n \r \x0b \x0c`),
-/// eight bytes at a time: a word with no byte below 14 has none of them.
-#[inline(always)]
-fn has_break(value: &[u8]) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    let is_break = |b: &u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
-    // Nonzero exactly when some byte of the word is below 14.
-    let low = |w: &[u8; 8]| {
-        let x = u64::from_ne_bytes(*w);
-        x.wrapping_sub(14 * ONES) & !x & HIGH != 0
-    };
-    let (words, rest) = value.as_chunks::<8>();
-    if words.iter().any(|w| low(w) && w.iter().any(is_break)) {
-        return true;
-    }
-    match value.last_chunk::<8>() {
-        // The last eight bytes cover the rest.
-        Some(last) if !rest.is_empty() => low(last) && last.iter().any(is_break),
-        _ => rest.iter().any(is_break),
-    }
-}
-
 /// A tag name of at most 16 bytes as two words and a length, built from overlapping
 /// loads: two names have equal keys exactly when they are equal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1290,7 +1267,10 @@ impl Visitor for GameBuilder {
             && (key.head | key.tail) & 0x8080_8080_8080_8080 == 0
         {
             let (kind, exact) = TagName::of(name, Some(key));
-            if !kind.value_needed() && (exact || kind.roster().is_none()) && !has_break(value) {
+            if !kind.value_needed()
+                && (exact || kind.roster().is_none())
+                && !crate::text::has_break(value)
+            {
                 if self.tag_names.insert(name, Some(key)) {
                     self.duplicate_tag(name, at);
                 }
@@ -1302,7 +1282,7 @@ impl Visitor for GameBuilder {
                 && !escaped
                 && let Ok(v) = std::str::from_utf8(value)
                 && v.is_ascii()
-                && !has_break(value)
+                && !crate::text::has_break(value)
             {
                 self.checked_result.clear();
                 self.checked_result.push_str(v);

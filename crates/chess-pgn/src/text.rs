@@ -14,6 +14,30 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
+/// Whether raw tag value bytes hold a tab or line break (`\t \n \r \x0b \x0c`),
+/// which readers of the value turn into spaces: eight bytes at a time, as a word with
+/// no byte below 14 has none of them.
+#[inline(always)]
+pub fn has_break(value: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let is_break = |b: &u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    // Nonzero exactly when some byte of the word is below 14.
+    let low = |w: &[u8; 8]| {
+        let x = u64::from_ne_bytes(*w);
+        x.wrapping_sub(14 * ONES) & !x & HIGH != 0
+    };
+    let (words, rest) = value.as_chunks::<8>();
+    if words.iter().any(|w| low(w) && w.iter().any(is_break)) {
+        return true;
+    }
+    match value.last_chunk::<8>() {
+        // The last eight bytes cover the rest.
+        Some(last) if !rest.is_empty() => low(last) && last.iter().any(is_break),
+        _ => rest.iter().any(is_break),
+    }
+}
+
 /// Decodes a raw tag value, resolving `\"` and `\\`.
 pub fn tag_value(raw: &[u8], escaped: bool) -> String {
     let s = decode(raw);
@@ -60,5 +84,28 @@ mod tests {
         assert_eq!(decode("Réti".as_bytes()), "Réti");
         assert_eq!(tag_value(br#"a \"b\" \\ c"#, true), r#"a "b" \ c"#);
         assert_eq!(comment(b"  one\r\n two\t"), "one two");
+    }
+
+    #[test]
+    fn has_break_is_the_byte_test() {
+        let slow = |b: &[u8]| {
+            b.iter()
+                .any(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+        };
+        // One byte of every value at every place of values of 0 to 20 bytes, on
+        // backgrounds near the word test's border (bytes below 14).
+        for len in 0..=20usize {
+            for fill in [b'a', 0x00, 0x0d, 0x0e, 0x0f, 0x20, 0x80, 0xff] {
+                let mut v = vec![fill; len];
+                assert_eq!(has_break(&v), slow(&v), "{v:?}");
+                for at in 0..len {
+                    for x in 0..=255u8 {
+                        v[at] = x;
+                        assert_eq!(has_break(&v), slow(&v), "{v:?}");
+                    }
+                    v[at] = fill;
+                }
+            }
+        }
     }
 }

@@ -108,7 +108,9 @@ impl Tags {
 
     /// The filter bit of a name: from its length and its first, middle and last bytes.
     fn bit(name: &[u8]) -> u64 {
-        let (n, at) = (name.len(), |i: usize| u64::from(name.get(i).copied().unwrap_or(0)));
+        let (n, at) = (name.len(), |i: usize| {
+            u64::from(name.get(i).copied().unwrap_or(0))
+        });
         let mix = (n as u64 ^ at(0) << 8 ^ at(n / 2) << 16 ^ at(n.wrapping_sub(1)) << 24)
             .wrapping_mul(0x9E37_79B9_7F4A_7C15);
         1 << (mix >> 58)
@@ -406,11 +408,24 @@ impl<'o> Direct<'o> {
         text(out, EDITION);
         out.extend_from_slice(b",\"tags\":");
         for (i, (n, v)) in self.tags.iter().enumerate() {
-            out.extend_from_slice(if i == 0 { b"[[" } else { b",[" });
-            text_bytes(out, n);
-            out.push(b',');
-            text_bytes(out, v);
-            out.push(b']');
+            let open: &[u8; 2] = if i == 0 { b"[[" } else { b",[" };
+            if common::json::needs_escape(n) || common::json::needs_escape(v) {
+                out.extend_from_slice(open);
+                text_bytes(out, n);
+                out.push(b',');
+                text_bytes(out, v);
+                out.push(b']');
+                continue;
+            }
+            // The usual pair, nothing to escape: its seven punctuation bytes and two
+            // strings in one reservation.
+            out.reserve(n.len() + v.len() + 7);
+            out.extend_from_slice(open);
+            out.push(b'"');
+            out.extend_from_slice(n);
+            out.extend_from_slice(b"\",\"");
+            out.extend_from_slice(v);
+            out.extend_from_slice(b"\"]");
         }
         out.extend_from_slice(if self.tags.is_empty() { b"[]" } else { b"]" });
         if !self.game_comments.is_empty() {
@@ -439,9 +454,7 @@ impl Visitor for Direct<'_> {
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, _at: Pos) {
         // Decoding and unescaping keep or drop none of the break bytes: the raw bytes
         // tell whether the value has any (the model reader reads them as spaces).
-        let breaks = value
-            .iter()
-            .any(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c));
+        let breaks = chess_pgn::text::has_break(value);
         let name: Cow<'_, [u8]> = if self.utf8 {
             Cow::Borrowed(name)
         } else {
@@ -575,4 +588,3 @@ impl Visitor for Direct<'_> {
         self.ok
     }
 }
-

@@ -241,8 +241,7 @@ pub(crate) mod json {
             let x = u64::from_ne_bytes(*w);
             // Below 0x20: the same borrow test against 0x20 in every byte.
             let control = x.wrapping_sub(0x20 * ONES) & !x & HIGH;
-            control | zero(x ^ (u64::from(b'"') * ONES)) | zero(x ^ (u64::from(b'\\') * ONES))
-                != 0
+            control | zero(x ^ (u64::from(b'"') * ONES)) | zero(x ^ (u64::from(b'\\') * ONES)) != 0
         };
         let (words, rest) = b.as_chunks::<8>();
         if words.iter().any(word) {
@@ -330,7 +329,9 @@ pub(crate) mod json {
         // One odd byte of every value at every place of strings of 0 to 24 bytes, on
         // a background of every other byte value that is close to the borders.
         for len in 0..=24usize {
-            for fill in [b'a', 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff] {
+            for fill in [
+                b'a', 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff,
+            ] {
                 let mut v = vec![fill; len];
                 assert_eq!(needs_escape(&v), slow(&v), "{v:?}");
                 for at in 0..len {
