@@ -1,7 +1,9 @@
 //! Output that cannot hurt: written to a temporary file beside the target, renamed over
 //! it only when the run has finished ([`OutputFile::commit`]); dropped without a commit
 //! (an error, a panic unwinding, SIGINT) it removes the temporary file and the old
-//! output stays as it was.
+//! output stays as it was. A target that is not a regular file (`/dev/null`, a pipe, a
+//! terminal) is written in place: renaming over it would replace the device or pipe
+//! with a file. A symbolic link stays a link: the file it points to is replaced.
 
 use crate::Compression;
 use std::fs::File;
@@ -76,14 +78,44 @@ impl<W: Write> Write for Encoder<W> {
 /// compressed when its name ends in `.gz`, `.bz2`, `.zst` or `.xz`.
 pub struct OutputFile {
     target: PathBuf,
-    temp: PathBuf,
+    /// The temporary file beside the target; `None` when the target is written in place
+    /// (it is not a regular file).
+    temp: Option<PathBuf>,
     writer: Option<Encoder<BufWriter<File>>>,
 }
 
 impl OutputFile {
     /// Creates the temporary file beside `target` (same directory, so the final rename
-    /// is atomic). The target itself is not touched until [`OutputFile::commit`].
+    /// is atomic). The target itself is not touched until [`OutputFile::commit`]. A
+    /// directory is refused at once (the rename would fail only after the whole run);
+    /// a target that exists and is not a regular file is opened for writing in place.
     pub fn create(target: &Path) -> io::Result<OutputFile> {
+        let compression = Compression::from_extension(target);
+        match std::fs::metadata(target) {
+            Ok(m) if m.is_dir() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    "is a directory",
+                ));
+            }
+            Ok(m) if !m.is_file() => {
+                let file = std::fs::OpenOptions::new().write(true).open(target)?;
+                let writer = Encoder::new(BufWriter::with_capacity(1 << 16, file), compression)?;
+                return Ok(OutputFile {
+                    target: target.to_path_buf(),
+                    temp: None,
+                    writer: Some(writer),
+                });
+            }
+            _ => {}
+        }
+        // Through a symbolic link: the file it points to is the one replaced.
+        let target = match std::fs::symlink_metadata(target) {
+            Ok(m) if m.file_type().is_symlink() => {
+                std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf())
+            }
+            _ => target.to_path_buf(),
+        };
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -112,20 +144,17 @@ impl OutputFile {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .push(temp.clone());
-        let writer = Encoder::new(
-            BufWriter::with_capacity(1 << 16, file),
-            Compression::from_extension(target),
-        )?;
+        let writer = Encoder::new(BufWriter::with_capacity(1 << 16, file), compression)?;
         Ok(OutputFile {
-            target: target.to_path_buf(),
-            temp,
+            target,
+            temp: Some(temp),
             writer: Some(writer),
         })
     }
 
-    /// The temporary file being written.
-    pub fn temp_path(&self) -> &Path {
-        &self.temp
+    /// The temporary file being written (`None`: the target is written in place).
+    pub fn temp_path(&self) -> Option<&Path> {
+        self.temp.as_deref()
     }
 
     /// Finishes the compression, flushes, syncs and renames the temporary file over the
@@ -135,11 +164,21 @@ impl OutputFile {
         let file = writer
             .finish()
             .and_then(|w| w.into_inner().map_err(|e| e.into_error()))?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&self.temp, &self.target)?;
-        forget_temporary(&self.temp);
-        Ok(())
+        let Some(temp) = self.temp.take() else {
+            // Written in place: a device or a pipe has nothing to sync or rename.
+            return Ok(());
+        };
+        let done = file
+            .sync_all()
+            .and_then(|()| {
+                drop(file);
+                std::fs::rename(&temp, &self.target)
+            })
+            .inspect_err(|_| {
+                let _ = std::fs::remove_file(&temp);
+            });
+        forget_temporary(&temp);
+        done
     }
 }
 
@@ -152,10 +191,11 @@ fn forget_temporary(path: &Path) {
 
 impl Drop for OutputFile {
     fn drop(&mut self) {
-        if self.writer.is_some() {
-            self.writer = None;
-            let _ = std::fs::remove_file(&self.temp);
-            forget_temporary(&self.temp);
+        if self.writer.take().is_some()
+            && let Some(temp) = self.temp.take()
+        {
+            let _ = std::fs::remove_file(&temp);
+            forget_temporary(&temp);
         }
     }
 }
@@ -230,7 +270,7 @@ mod tests {
         std::fs::write(&target, "old").unwrap();
         let mut out = OutputFile::create(&target).unwrap();
         out.write_all(b"new").unwrap();
-        let temp = out.temp_path().to_path_buf();
+        let temp = out.temp_path().unwrap().to_path_buf();
         assert!(temp.exists());
         drop(out);
         assert!(!temp.exists());
@@ -246,6 +286,75 @@ mod tests {
         out.commit().unwrap();
         let bytes = std::fs::read(&packed).unwrap();
         assert_eq!(Compression::from_magic(&bytes), Some(Compression::Zstd));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cescacs-batch-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// `-o /dev/null` once renamed a file over the device. A pipe stands for every
+    /// target that is not a regular file: it is written in place and stays a pipe.
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_written_in_place() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = scratch("fifo");
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo (coreutils) is needed by this test");
+        assert!(made.success());
+        let path = fifo.clone();
+        let reader = std::thread::spawn(move || std::fs::read(path));
+        let mut out = OutputFile::create(&fifo).unwrap();
+        assert_eq!(out.temp_path(), None);
+        out.write_all(b"through the pipe").unwrap();
+        out.commit().unwrap();
+        // Checked before waiting for the reader, which a renamed pipe leaves blocked.
+        let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(kind.is_fifo(), "{kind:?}");
+        assert_eq!(reader.join().unwrap().unwrap(), b"through the pipe");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_directory_is_refused_before_anything_is_written() {
+        let dir = scratch("dir-target");
+        let target = dir.join("out");
+        std::fs::create_dir(&target).unwrap();
+        let e = OutputFile::create(&target)
+            .err()
+            .expect("a directory is refused");
+        assert_eq!(e.kind(), io::ErrorKind::IsADirectory);
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_stays_a_link_and_its_file_is_replaced() {
+        let dir = scratch("link");
+        let real = dir.join("real.pgn");
+        let link = dir.join("link.pgn");
+        std::fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let mut out = OutputFile::create(&link).unwrap();
+        out.write_all(b"new").unwrap();
+        out.commit().unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -447,3 +447,59 @@ fn endless_input_stops_with_an_error() {
     assert_eq!(j.status.code(), Some(2));
     assert!(stderr(&j).contains("at most"), "{}", stderr(&j));
 }
+
+#[test]
+fn a_directory_as_output_is_refused_before_the_run() {
+    let d = dir("outdir");
+    let input = d.join("g.pgn");
+    std::fs::write(&input, chess_game(1)).unwrap();
+    let target = d.join("out");
+    std::fs::create_dir(&target).unwrap();
+    let out = cescacs(&["convert", "--to", "pcn", "-o", s(&target), s(&input)]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is a directory"), "{}", stderr(&out));
+    // Nothing was read or written: no summary, no temporary file left.
+    assert!(!stderr(&out).contains("game(s) read"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 2);
+    assert_eq!(std::fs::read_dir(&target).unwrap().count(), 0);
+}
+
+/// `-o /dev/null` once renamed the output over the device (as root, the device became a
+/// file). A pipe stands for every target that is not a regular file (the test must not
+/// risk the machine's `/dev/null`): it is written in place and stays a pipe.
+#[cfg(unix)]
+#[test]
+fn a_pipe_as_output_is_written_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = dir("fifo-out");
+    let input = d.join("g.pgn");
+    std::fs::write(&input, chess_game(1)).unwrap();
+    let fifo = d.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo (coreutils) is needed by this test");
+    assert!(made.success());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let path = fifo.clone();
+    std::thread::spawn(move || tx.send(std::fs::read(path)));
+    let out = cescacs(&[
+        "convert",
+        "--to",
+        "pcn",
+        "--jsonl",
+        "-o",
+        s(&fifo),
+        s(&input),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "{kind:?}");
+    // A renamed pipe would leave the reader waiting: a time limit, not a hang.
+    let text = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the reader got the output")
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    assert!(doc.get("previous_moves").is_some(), "{doc}");
+}
