@@ -304,11 +304,7 @@ mod tests {
         use std::os::unix::fs::FileTypeExt;
         let dir = scratch("fifo");
         let fifo = dir.join("pipe");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .expect("mkfifo (coreutils) is needed by this test");
-        assert!(made.success());
+        test_support::mkfifo(&fifo);
         let path = fifo.clone();
         let reader = std::thread::spawn(move || std::fs::read(path));
         let mut out = OutputFile::create(&fifo).unwrap();

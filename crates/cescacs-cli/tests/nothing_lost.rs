@@ -448,11 +448,17 @@ fn endless_input_stops_with_an_error() {
     assert!(stderr(&j).contains("at most"), "{}", stderr(&j));
 }
 
-#[test]
-fn a_directory_as_output_is_refused_before_the_run() {
-    let d = dir("outdir");
+/// A fresh directory holding `g.pgn`, one game: the directory and the file.
+fn dir_with_a_game(name: &str) -> (PathBuf, PathBuf) {
+    let d = dir(name);
     let input = d.join("g.pgn");
     std::fs::write(&input, chess_game(1)).unwrap();
+    (d, input)
+}
+
+#[test]
+fn a_directory_as_output_is_refused_before_the_run() {
+    let (d, input) = dir_with_a_game("outdir");
     let target = d.join("out");
     std::fs::create_dir(&target).unwrap();
     let out = cescacs(&["convert", "--to", "pcn", "-o", s(&target), s(&input)]);
@@ -471,15 +477,9 @@ fn a_directory_as_output_is_refused_before_the_run() {
 #[test]
 fn a_pipe_as_output_is_written_in_place() {
     use std::os::unix::fs::FileTypeExt;
-    let d = dir("fifo-out");
-    let input = d.join("g.pgn");
-    std::fs::write(&input, chess_game(1)).unwrap();
+    let (d, input) = dir_with_a_game("fifo-out");
     let fifo = d.join("pipe");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .expect("mkfifo (coreutils) is needed by this test");
-    assert!(made.success());
+    test_support::mkfifo(&fifo);
     let (tx, rx) = std::sync::mpsc::channel();
     let path = fifo.clone();
     std::thread::spawn(move || tx.send(std::fs::read(path)));

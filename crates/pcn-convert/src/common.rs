@@ -326,23 +326,10 @@ pub(crate) mod json {
     #[test]
     fn needs_escape_is_the_byte_test() {
         let slow = |b: &[u8]| b.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\');
-        // One odd byte of every value at every place of strings of 0 to 24 bytes, on
-        // a background of every other byte value that is close to the borders.
-        for len in 0..=24usize {
-            for fill in [
-                b'a', 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff,
-            ] {
-                let mut v = vec![fill; len];
-                assert_eq!(needs_escape(&v), slow(&v), "{v:?}");
-                for at in 0..len {
-                    for x in 0..=255u8 {
-                        v[at] = x;
-                        assert_eq!(needs_escape(&v), slow(&v), "{v:?}");
-                    }
-                    v[at] = fill;
-                }
-            }
-        }
+        // Backgrounds of byte values close to the borders of the word tests.
+        test_support::single_byte_variants(24, b"a\x20\x21\x23\x5b\x5d\x7f\x80\xa2\xdc\xff", |v| {
+            assert_eq!(needs_escape(v), slow(v), "{v:?}");
+        });
     }
 
     /// The `"over?"` and `"...result?"` members of a status (`pcn::Status::keys`),

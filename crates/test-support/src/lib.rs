@@ -111,6 +111,36 @@ pub fn proptest_cases() -> u32 {
         .unwrap_or(64)
 }
 
+/// Every byte string of length 0 to `max_len` made of one of `fills` repeated, and each
+/// of those with one byte replaced by each of the 256 values: for comparing a
+/// word-at-a-time byte test with its byte-by-byte definition at every place and across
+/// word borders. `f` gets each string in turn.
+pub fn single_byte_variants(max_len: usize, fills: &[u8], mut f: impl FnMut(&[u8])) {
+    for len in 0..=max_len {
+        for &fill in fills {
+            let mut v = vec![fill; len];
+            f(&v);
+            for at in 0..len {
+                for x in 0..=255u8 {
+                    v[at] = x;
+                    f(&v);
+                }
+                v[at] = fill;
+            }
+        }
+    }
+}
+
+/// Makes a named pipe at `path` (with `mkfifo` of coreutils; a test that needs one fails
+/// loudly without it).
+pub fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo (coreutils) is needed by this test");
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
