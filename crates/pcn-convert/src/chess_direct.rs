@@ -313,9 +313,6 @@ impl<'o> Direct<'o> {
         };
         let separator = if self.plies == 0 { b'[' } else { b',' };
         let (from, to) = (flat(mv.from), flat(mv.to));
-        // One or two plain actions, in one block (see `common::block`).
-        let mut buf = [0u8; 48];
-        buf[..2].copy_from_slice(&[separator, b'[']);
         if castles {
             // King and rook both move to cells neither stands on (always so in the
             // standard start): the king's shift, then the rook's. Else `encode`.
@@ -329,11 +326,15 @@ impl<'o> Direct<'o> {
                 mv.from.rank(),
             ));
             if kd != from && kd != to && rd != to {
-                let n = block::action(&mut buf, 2, from, false, kd);
-                buf[n] = b',';
-                let n = block::action(&mut buf, n + 1, to, false, rd);
-                buf[n] = b']';
-                block::put(m, &buf, n + 1);
+                // Two plain actions, in one block (see `common::block`).
+                block::write::<48>(m, |buf| {
+                    buf[..2].copy_from_slice(&[separator, b'[']);
+                    let n = block::action(buf, 2, from, false, kd);
+                    buf[n] = b',';
+                    let n = block::action(buf, n + 1, to, false, rd);
+                    buf[n] = b']';
+                    n + 1
+                });
                 return;
             }
         }
@@ -342,9 +343,12 @@ impl<'o> Direct<'o> {
             json(m, &encode(b, mv));
             return;
         }
-        let n = block::action(&mut buf, 2, from, occupied, to);
-        buf[n] = b']';
-        block::put(m, &buf, n + 1);
+        block::write::<24>(m, |buf| {
+            buf[..2].copy_from_slice(&[separator, b'[']);
+            let n = block::action(buf, 2, from, occupied, to);
+            buf[n] = b']';
+            n + 1
+        });
     }
 
     fn tag_value(&self, name: &str) -> Option<&[u8]> {

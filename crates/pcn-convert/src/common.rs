@@ -397,11 +397,13 @@ pub(crate) fn tags_of(v: &Value) -> Option<Vec<(String, String)>> {
 }
 
 /// Small JSON texts (a move's actions, a half-move's entry) written with fixed-size
-/// stores into a stack buffer, which is appended to the output as one block and cut
-/// back to its length: one capacity test a move, no copy of a variable length, where a
-/// push per part cost as much as resolving the move. Each writer stores at `buf[n..]`
-/// and returns the length after what it wrote; stores may run past it (pads that the
-/// next store overwrites, or that [`block::put`] cuts off).
+/// stores into a block of bytes, which is appended to the output and cut back to its
+/// length: one capacity test a move, no copy of a variable length, where a push per
+/// part cost as much as resolving the move. Each writer stores at `buf[n..]` and
+/// returns the length after what it wrote; stores may run past it (pads that the next
+/// store overwrites, or that the cut removes). The block is either the end of the
+/// output itself ([`block::write`]) or a buffer that is then copied ([`block::put`],
+/// reused from move to move by the C'escacs writer).
 pub(crate) mod block {
     /// The numbers below 1000 as text, each padded to three bytes.
     const DIGITS: [[u8; 3]; 1000] = {
@@ -429,6 +431,23 @@ pub(crate) mod block {
     pub(crate) fn put<const N: usize>(out: &mut Vec<u8>, buf: &[u8; N], n: usize) {
         out.extend_from_slice(buf);
         out.truncate(out.len() - (N - n));
+    }
+
+    /// Writes a block straight into the end of `out`: `fill` stores into `N` zeroed
+    /// bytes appended to `out` and returns the length it wrote, the rest is cut off.
+    /// Unlike a stack buffer and [`put`], nothing is read back right after the small
+    /// stores that wrote it (a wide load of bytes just stored a few at a time stalls
+    /// until they reach the cache: a third of the direct chess writer's move time).
+    #[inline(always)]
+    pub(crate) fn write<const N: usize>(
+        out: &mut Vec<u8>,
+        fill: impl FnOnce(&mut [u8; N]) -> usize,
+    ) {
+        let start = out.len();
+        out.resize(start + N, 0);
+        let buf: &mut [u8; N] = (&mut out[start..]).try_into().expect("N bytes appended");
+        let n = fill(buf);
+        out.truncate(start + n);
     }
 
     /// `v` in decimal (at most 20 bytes).
