@@ -562,6 +562,12 @@ pub fn parse_commands(comment: &str) -> (Option<Clock>, Option<Eval>) {
 /// 200 bytes a node, so some 40 MB) whatever the input.
 pub const MAX_GAME_NODES: usize = 200_000;
 
+/// A game keeps at most this many tags; the rest are skipped with a located error (so
+/// the game is reported, not converted). Real games have a few dozen; the cap bounds
+/// the tag list, the name set and a writer's tag-loss map whatever the input (a game of
+/// a million tags, 20 MB, took 260 to 370 MiB before it).
+pub const MAX_GAME_TAGS: usize = 10_000;
+
 /// A game keeps at most this many diagnostics (and one note that more were dropped).
 pub const MAX_DIAGNOSTICS: usize = 1000;
 
@@ -633,6 +639,8 @@ pub struct GameBuilder {
     nodes: usize,
     /// Set once the game passed [`MAX_GAME_NODES`]: the rest is skipped.
     over_cap: bool,
+    /// Tags read so far in this game (see [`MAX_GAME_TAGS`]).
+    tags_read: usize,
     /// Cleared by [`GameBuilder::set_variations_possible`]: the position before each
     /// move (where a variation starts) is not kept.
     no_variations: bool,
@@ -880,6 +888,20 @@ impl GameBuilder {
             at,
             format!("duplicate tag {name}; earlier value kept as XDuplicate{name}"),
         );
+    }
+
+    /// A tag past [`MAX_GAME_TAGS`]: skipped, the error reported on the first one.
+    #[cold]
+    fn too_many_tags(&mut self, at: Pos) {
+        if self.tags_read == MAX_GAME_TAGS + 1 {
+            self.diag(
+                Severity::Error,
+                at,
+                format!(
+                    "game with more than {MAX_GAME_TAGS} tags: the rest of its tags is skipped"
+                ),
+            );
+        }
     }
 
     /// Counts one more node; true (with the error reported once) when the game is
@@ -1251,6 +1273,7 @@ impl Visitor for GameBuilder {
 
     fn begin_game(&mut self, at: Pos) {
         self.tag_names.clear();
+        self.tags_read = 0;
         self.has_result = false;
         self.game.at = at;
         self.index_base += 1;
@@ -1258,6 +1281,11 @@ impl Visitor for GameBuilder {
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, at: Pos) {
+        self.tags_read += 1;
+        if self.tags_read > MAX_GAME_TAGS {
+            self.too_many_tags(at);
+            return;
+        }
         // The usual tag when only checking: an ASCII name that is not spelled as a
         // roster name in another case and whose value is not needed, a value without
         // breaks. All there is to do is the duplicate test; this is what the general
@@ -1593,6 +1621,7 @@ impl Visitor for GameBuilder {
         self.has_result = false;
         self.nodes = 0;
         self.over_cap = false;
+        self.tags_read = 0;
         self.setup_one = false;
         self.fen = None;
         self.variant_tag = None;

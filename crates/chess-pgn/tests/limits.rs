@@ -3,7 +3,10 @@
 //! whole. Deep nesting, long runs and huge tokens read without trouble. (Timing is
 //! measured by `examples/scaling.rs`, not here.)
 
-use chess_pgn::{Games, model::MAX_GAME_NODES};
+use chess_pgn::{
+    GameBuilder, Games, PgnReader,
+    model::{MAX_GAME_NODES, MAX_GAME_TAGS},
+};
 
 #[test]
 fn game_over_the_node_cap_keeps_its_prefix_and_the_next_game() {
@@ -21,6 +24,34 @@ fn game_over_the_node_cap_keeps_its_prefix_and_the_next_game() {
     assert_eq!(g.moves.moves[1].after.len(), MAX_GAME_NODES - 2);
     assert!(games[1].errors().next().is_none());
     assert_eq!(games[1].moves.moves.len(), 1);
+}
+
+#[test]
+fn game_over_the_tag_cap_keeps_its_first_tags_and_the_next_game() {
+    // Distinct names (a duplicate would add an `XDuplicate` tag of its own), on lines
+    // 1 to n; the error is on the first tag past the cap.
+    let n = MAX_GAME_TAGS + 7;
+    let mut pgn: String = (0..n).map(|i| format!("[T{i} \"v\"]\n")).collect();
+    pgn.push_str("\n1. e4 *\n\n[Event \"next\"]\n1. d4 *\n");
+    let games: Vec<_> = Games::new(pgn.as_bytes()).map(Result::unwrap).collect();
+    assert_eq!(games.len(), 2);
+    let g = &games[0];
+    assert_eq!(g.tags.len(), MAX_GAME_TAGS);
+    assert_eq!(g.tags.last().unwrap().0, format!("T{}", MAX_GAME_TAGS - 1));
+    let errors: Vec<_> = g.errors().collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].message.contains("more than"), "{}", errors[0]);
+    assert_eq!(errors[0].at.line as usize, MAX_GAME_TAGS + 1);
+    assert_eq!(g.moves.moves.len(), 1, "the movetext is read");
+    assert!(games[1].errors().next().is_none());
+    // When only checking, the same diagnostics.
+    let mut reader = PgnReader::new(pgn.as_bytes());
+    let checked = reader
+        .read_game(&mut GameBuilder::check_only())
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(checked.diagnostics, g.diagnostics);
 }
 
 #[test]

@@ -456,6 +456,11 @@ impl Visitor for Direct<'_> {
     type Output = bool;
 
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, _at: Pos) {
+        if !self.ok {
+            // Declined already: the model path reads the game again, tags and all; none
+            // is kept here (a game of a million tags kept them all, twice).
+            return;
+        }
         // Decoding and unescaping keep or drop none of the break bytes: the raw bytes
         // tell whether the value has any (the model reader reads them as spaces).
         let breaks = chess_pgn::text::has_break(value);
