@@ -34,7 +34,8 @@ pub enum Code {
     Structure,
     /// Variations nested deeper than [`crate::MAX_VARIATION_DEPTH`].
     TooDeep,
-    /// A game of more than [`crate::MAX_GAME_NODES`] moves, comments and variations.
+    /// A game of more than [`crate::MAX_GAME_NODES`] moves, comments and variations, or
+    /// of more than [`crate::MAX_GAME_TAGS`] tags.
     TooLarge,
     /// A piece letter not valid under the record's letter set.
     Letter,

@@ -15,7 +15,7 @@
 use crate::diag::{Code, Diagnostic, LineIndex, Severity};
 use crate::letters::{LetterRead, LetterTable, PieceKind};
 use crate::model::*;
-use crate::read::{Expect, Frame, MAX_GAME_NODES, MAX_VARIATION_DEPTH, Record};
+use crate::read::{Expect, Frame, MAX_GAME_NODES, MAX_GAME_TAGS, MAX_VARIATION_DEPTH, Record};
 
 /// Reads every record of a file (the default reader, see the module documentation).
 /// Same records and diagnostics as [`crate::read::read_str`], which uses pest; then the
@@ -846,6 +846,10 @@ fn build(ctx: &mut Ctx<'_, '_>, span: Span) -> Result<Game, Fail> {
     let mut i = skip_ws(t, 0);
     ctx.tags.clear();
     while t.get(i) == Some(&b'[') {
+        // Past the cap the pest reader reports the tag that crossed it.
+        if ctx.tags.len() == MAX_GAME_TAGS {
+            return Err(Fail);
+        }
         let (e, parts) = tag(ctx, i).ok_or(Fail)?;
         ctx.tags.push(parts);
         i = skip_ws(t, e);

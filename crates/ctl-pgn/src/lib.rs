@@ -20,6 +20,6 @@ pub use fast::{read_game, read_str};
 pub use letters::{LetterTable, PieceKind};
 pub use model::*;
 pub use plies::{Plies, Ply};
-pub use read::{MAX_GAME_NODES, MAX_VARIATION_DEPTH, Record, split_records};
+pub use read::{MAX_GAME_NODES, MAX_GAME_TAGS, MAX_VARIATION_DEPTH, Record, split_records};
 pub use replay::{Markers, Options, Replayed, Written, check, replay, replay_record, write};
 pub use write::{Form, write_game, write_games};

@@ -23,6 +23,24 @@ pub const MAX_VARIATION_DEPTH: usize = 200;
 /// as classic PGN's `MAX_GAME_NODES` does. Both readers count the same nodes.
 pub const MAX_GAME_NODES: usize = 200_000;
 
+/// A game holds at most this many tags. The first tag past it is a located error
+/// ([`Code::TooLarge`]) and the record has no model; the next record is read as usual.
+/// Real games hold a few dozen; the cap bounds the tag list whatever the input (a
+/// game of a million tags, 20 MB, took 260 MiB before it), as classic PGN's
+/// `MAX_GAME_TAGS` does. Both readers and both parse modes give the same verdict: a
+/// syntax error anywhere in the record is reported instead, as for any record.
+pub const MAX_GAME_TAGS: usize = 10_000;
+
+/// The error of the first tag past [`MAX_GAME_TAGS`].
+fn too_many_tags(ctx: &mut Ctx<'_>, at: usize) {
+    ctx.diag_at(
+        Severity::Error,
+        Code::TooLarge,
+        at,
+        format!("game with more than {MAX_GAME_TAGS} tags: not read"),
+    );
+}
+
 /// One record of a file, as read.
 #[derive(Debug, Clone)]
 pub struct Record {
@@ -273,15 +291,27 @@ fn read_tokenwise(ctx: &mut Ctx<'_>, text: &str) -> Option<Game> {
     // Start of the last token parsed: where a failing parse is replayed from.
     let mut last = 0usize;
     let mut tags = Vec::new();
+    // Past MAX_GAME_TAGS no tag is kept and no model built, but the record is parsed to
+    // its end: a syntax error anywhere is what the whole parse reports instead.
+    let mut first_extra_tag = None;
     while let Ok((pairs, end)) = parse_at(Rule::tag, text, pos) {
         ctx.base = base + pos;
-        tags.extend(pairs.map(|p| build_tag(ctx, p)));
+        for p in pairs {
+            if tags.len() < MAX_GAME_TAGS {
+                tags.push(build_tag(ctx, p));
+            } else if first_extra_tag.is_none() {
+                first_extra_tag = Some(ctx.base + p.as_span().start());
+            }
+        }
         last = pos;
         pos = skip_ws(text, end);
     }
     ctx.base = base;
-    check_tags(ctx, &tags);
-    let mut builder = Some(MovetextBuilder::new());
+    let mut builder = None;
+    if first_extra_tag.is_none() {
+        check_tags(ctx, &tags);
+        builder = Some(MovetextBuilder::new());
+    }
     let mut feed = |ctx: &mut Ctx<'_>, pairs: pest::iterators::Pairs<'_, Rule>, at: usize| {
         if let Some(b) = &mut builder {
             ctx.base = base + at;
@@ -349,6 +379,10 @@ fn read_tokenwise(ctx: &mut Ctx<'_>, text: &str) -> Option<Game> {
             pest::Position::new(text, at).unwrap_or_else(|| pest::Position::from_start(text)),
         );
         syntax_error(ctx, text, &e);
+        return None;
+    }
+    if let Some(at) = first_extra_tag {
+        too_many_tags(ctx, at);
         return None;
     }
     let (main, result, final_comments) = builder?.finish(ctx)?;
@@ -518,6 +552,10 @@ fn build_game(ctx: &mut Ctx<'_>, game: Pair<'_, Rule>, len: usize) -> Option<Gam
     let mut movetext = None;
     for p in game.into_inner() {
         match p.as_rule() {
+            Rule::tag if tags.len() == MAX_GAME_TAGS => {
+                too_many_tags(ctx, ctx.base + p.as_span().start());
+                return None;
+            }
             Rule::tag => tags.push(build_tag(ctx, p)),
             Rule::movetext => movetext = Some(p),
             _ => {}

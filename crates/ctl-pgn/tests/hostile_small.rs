@@ -123,3 +123,72 @@ fn over_the_node_cap_the_rest_of_the_record_is_not_read() {
     assert_eq!(e.len(), 1, "{e:?}");
     assert_eq!(e[0].code, ctl_pgn::Code::TooLarge);
 }
+
+/// A record of `MAX_GAME_TAGS + 2` tags (one a line, the first the `Variant` tag) and
+/// then `movetext`, then a second record, read by the fast reader, the pest reader
+/// (whole-record parse) and the pest reader one token at a time.
+fn over_the_tag_cap(movetext: &str) -> [(&'static str, Vec<ctl_pgn::Record>); 3] {
+    let n = ctl_pgn::MAX_GAME_TAGS + 2;
+    let mut src = String::from("[Variant \"C'escacs\"]\n");
+    src.extend((1..n).map(|i| format!("[T{i} \"v\"]\n")));
+    src.push_str(&format!(
+        "\n{movetext}\n\n[Variant \"C'escacs\"]\n\n1. E7-E13 *\n"
+    ));
+    if let ctl_pgn::fast::Agreement::Differ(why) = ctl_pgn::fast::compare_readers(&src) {
+        panic!("fast and pest readers differ: {why}");
+    }
+    [
+        ("fast", ctl_pgn::read_str("t", &src)),
+        ("pest", ctl_pgn::read::read_str("t", &src)),
+        ("tokenwise", ctl_pgn::read::read_str_tokenwise("t", &src)),
+    ]
+}
+
+#[test]
+fn a_tag_over_the_tag_cap_is_one_located_error() {
+    for (name, recs) in over_the_tag_cap("1. E7-E13 *") {
+        assert_eq!(recs.len(), 2, "{name}");
+        assert!(recs[0].game.is_none(), "{name}");
+        let e: Vec<_> = recs[0]
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .collect();
+        assert_eq!(e.len(), 1, "{name}: {e:?}");
+        assert_eq!(e[0].code, ctl_pgn::Code::TooLarge, "{name}");
+        let line = ctl_pgn::MAX_GAME_TAGS as u32 + 1;
+        assert_eq!((e[0].line, e[0].col), (line, 1), "{name}: {}", e[0].message);
+        assert!(e[0].message.contains("10000 tags"), "{}", e[0].message);
+        assert!(recs[1].game.is_some(), "{name}: the next record is read");
+    }
+}
+
+#[test]
+fn over_the_tag_cap_a_syntax_error_is_still_the_verdict() {
+    // As for any record, in all three: the whole parse fails before any tag is counted.
+    for (name, recs) in over_the_tag_cap("1. E7- *") {
+        let e: Vec<_> = recs[0]
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .collect();
+        assert_eq!(e.len(), 1, "{name}: {e:?}");
+        assert_eq!(e[0].code, ctl_pgn::Code::Syntax, "{name}: {}", e[0].message);
+        assert!(recs[1].game.is_some(), "{name}");
+    }
+}
+
+#[test]
+fn a_game_at_the_tag_cap_is_read() {
+    let n = ctl_pgn::MAX_GAME_TAGS;
+    let mut src = String::from("[Variant \"C'escacs\"]\n");
+    src.extend((1..n).map(|i| format!("[T{i} \"v\"]\n")));
+    src.push_str("\n1. E7-E13 *\n");
+    for recs in [
+        ctl_pgn::read_str("t", &src),
+        ctl_pgn::read::read_str_tokenwise("t", &src),
+    ] {
+        let game = recs[0].game.as_ref().expect("read");
+        assert_eq!(game.tags.len(), n);
+    }
+}
