@@ -53,6 +53,21 @@ fn nested_variations_beyond_the_limit_are_one_located_error() {
     assert_eq!(line, 1, "{msg}");
 }
 
+/// The one error of the first of two records, which has no model; the second is read.
+fn the_one_error<'r>(name: &str, recs: &'r [ctl_pgn::Record]) -> &'r ctl_pgn::Diagnostic {
+    assert_eq!(recs.len(), 2, "{name}");
+    assert!(recs[0].game.is_none(), "{name}");
+    assert!(recs[1].game.is_some(), "{name}: the next record is read");
+    let e = errors(&recs[0]);
+    assert_eq!(e.len(), 1, "{name}: {e:?}");
+    e[0]
+}
+
+/// The errors of a record.
+fn errors(r: &ctl_pgn::Record) -> Vec<&ctl_pgn::Diagnostic> {
+    r.diagnostics.iter().filter(|d| d.is_error()).collect()
+}
+
 /// A record of `MAX_GAME_NODES` comments then one more node `extra` (`at` bytes in), then a second
 /// record: the first is one located error at `extra`, from both readers, and the second
 /// is read.
@@ -67,18 +82,10 @@ fn over_the_node_cap(extra: &str, at: u32) {
         ("fast", ctl_pgn::read_str("t", &src)),
         ("pest", ctl_pgn::read::read_str("t", &src)),
     ] {
-        assert_eq!(recs.len(), 2, "{name}");
-        assert!(recs[0].game.is_none(), "{name}");
-        let e: Vec<_> = recs[0]
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .collect();
-        assert_eq!(e.len(), 1, "{name}: {e:?}");
-        assert_eq!(e[0].code, ctl_pgn::Code::TooLarge, "{name}");
-        assert_eq!((e[0].line, e[0].col), (3, col), "{name}: {}", e[0].message);
-        assert!(e[0].message.contains("200000"), "{}", e[0].message);
-        assert!(recs[1].game.is_some(), "{name}: the next record is read");
+        let e = the_one_error(name, &recs);
+        assert_eq!(e.code, ctl_pgn::Code::TooLarge, "{name}");
+        assert_eq!((e.line, e.col), (3, col), "{name}: {}", e.message);
+        assert!(e.message.contains("200000"), "{}", e.message);
     }
     if let ctl_pgn::fast::Agreement::Differ(why) = ctl_pgn::fast::compare_readers(&src) {
         panic!("fast and pest readers differ: {why}");
@@ -115,11 +122,7 @@ fn over_the_node_cap_the_rest_of_the_record_is_not_read() {
     let n = ctl_pgn::MAX_GAME_NODES;
     let src = format!("[Variant \"C'escacs\"]\n\n{}{{a}} E7- *\n", "{} ".repeat(n));
     let recs = ctl_pgn::read_str("t", &src);
-    let e: Vec<_> = recs[0]
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .collect();
+    let e = errors(&recs[0]);
     assert_eq!(e.len(), 1, "{e:?}");
     assert_eq!(e[0].code, ctl_pgn::Code::TooLarge);
 }
@@ -147,19 +150,11 @@ fn over_the_tag_cap(movetext: &str) -> [(&'static str, Vec<ctl_pgn::Record>); 3]
 #[test]
 fn a_tag_over_the_tag_cap_is_one_located_error() {
     for (name, recs) in over_the_tag_cap("1. E7-E13 *") {
-        assert_eq!(recs.len(), 2, "{name}");
-        assert!(recs[0].game.is_none(), "{name}");
-        let e: Vec<_> = recs[0]
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .collect();
-        assert_eq!(e.len(), 1, "{name}: {e:?}");
-        assert_eq!(e[0].code, ctl_pgn::Code::TooLarge, "{name}");
+        let e = the_one_error(name, &recs);
+        assert_eq!(e.code, ctl_pgn::Code::TooLarge, "{name}");
         let line = ctl_pgn::MAX_GAME_TAGS as u32 + 1;
-        assert_eq!((e[0].line, e[0].col), (line, 1), "{name}: {}", e[0].message);
-        assert!(e[0].message.contains("10000 tags"), "{}", e[0].message);
-        assert!(recs[1].game.is_some(), "{name}: the next record is read");
+        assert_eq!((e.line, e.col), (line, 1), "{name}: {}", e.message);
+        assert!(e.message.contains("10000 tags"), "{}", e.message);
     }
 }
 
@@ -167,14 +162,8 @@ fn a_tag_over_the_tag_cap_is_one_located_error() {
 fn over_the_tag_cap_a_syntax_error_is_still_the_verdict() {
     // As for any record, in all three: the whole parse fails before any tag is counted.
     for (name, recs) in over_the_tag_cap("1. E7- *") {
-        let e: Vec<_> = recs[0]
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .collect();
-        assert_eq!(e.len(), 1, "{name}: {e:?}");
-        assert_eq!(e[0].code, ctl_pgn::Code::Syntax, "{name}: {}", e[0].message);
-        assert!(recs[1].game.is_some(), "{name}");
+        let e = the_one_error(name, &recs);
+        assert_eq!(e.code, ctl_pgn::Code::Syntax, "{name}: {}", e.message);
     }
 }
 
