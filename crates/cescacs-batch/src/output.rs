@@ -109,11 +109,21 @@ impl OutputFile {
             }
             _ => {}
         }
-        // Through a symbolic link: the file it points to is the one replaced.
+        // Through a symbolic link: the file it points to is the one replaced (renaming
+        // over the link would replace the link, and `/dev/stdout` is one). A link to a
+        // file not there yet gets the file where it points.
         let target = match std::fs::symlink_metadata(target) {
-            Ok(m) if m.file_type().is_symlink() => {
-                std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf())
-            }
+            Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(target) {
+                Ok(real) => real,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    let dest = std::fs::read_link(target)?;
+                    match target.parent() {
+                        Some(dir) if dest.is_relative() => dir.join(dest),
+                        _ => dest,
+                    }
+                }
+                Err(e) => return Err(e),
+            },
             _ => target.to_path_buf(),
         };
         let dir = match target.parent() {
@@ -351,6 +361,17 @@ mod tests {
         );
         assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+        // A link to a file not there yet (relative): the file is made where it points.
+        let dangling = dir.join("later.pgn");
+        std::os::unix::fs::symlink("sub/made.pgn", &dangling).unwrap();
+        std::fs::create_dir(dir.join("sub")).unwrap();
+        let mut out = OutputFile::create(&dangling).unwrap();
+        out.write_all(b"made").unwrap();
+        out.commit().unwrap();
+        let kind = std::fs::symlink_metadata(&dangling).unwrap().file_type();
+        assert!(kind.is_symlink(), "{kind:?}");
+        let made = std::fs::read_to_string(dir.join("sub/made.pgn")).unwrap();
+        assert_eq!(made, "made");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
