@@ -386,6 +386,15 @@ pub enum CheckMark {
 }
 
 impl CheckMark {
+    /// Every marker, in declaration order.
+    pub const ALL: [CheckMark; 5] = [
+        CheckMark::Check,
+        CheckMark::Unblockable,
+        CheckMark::Afar,
+        CheckMark::Double,
+        CheckMark::Mate,
+    ];
+
     /// The writer's spelling.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -418,6 +427,17 @@ pub enum Assessment {
 }
 
 impl Assessment {
+    /// Every assessment, in NAG order ($1 to $7).
+    pub const ALL: [Assessment; 7] = [
+        Assessment::Good,
+        Assessment::Mistake,
+        Assessment::Brilliant,
+        Assessment::Blunder,
+        Assessment::Interesting,
+        Assessment::Dubious,
+        Assessment::Forced,
+    ];
+
     /// The spelling.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -445,17 +465,7 @@ impl Assessment {
     }
 
     pub(crate) fn from_str(s: &str) -> Option<Assessment> {
-        [
-            Assessment::Good,
-            Assessment::Mistake,
-            Assessment::Brilliant,
-            Assessment::Blunder,
-            Assessment::Interesting,
-            Assessment::Dubious,
-            Assessment::Forced,
-        ]
-        .into_iter()
-        .find(|a| a.as_str() == s)
+        Assessment::ALL.into_iter().find(|a| a.as_str() == s)
     }
 }
 

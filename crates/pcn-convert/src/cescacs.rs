@@ -439,7 +439,7 @@ fn put_letter(buf: &mut PlyBuf, n: usize, k: PieceKind) -> Option<usize> {
 /// writer then takes it).
 struct ShortTexts {
     separators: [([u8; 4], usize); 4],
-    checks: [([u8; 4], usize); 5],
+    checks: [([u8; 4], usize); CheckMark::ALL.len()],
 }
 
 fn short_text(s: &str) -> ([u8; 4], usize) {
@@ -458,7 +458,7 @@ fn short_texts() -> &'static ShortTexts {
     TEXTS.get_or_init(|| {
         let mut t = ShortTexts {
             separators: [([0; 4], 0); 4],
-            checks: [([0; 4], 0); 5],
+            checks: [([0; 4], 0); CheckMark::ALL.len()],
         };
         for s in [
             Separator::Move,
@@ -468,13 +468,7 @@ fn short_texts() -> &'static ShortTexts {
         ] {
             t.separators[s as usize] = short_text(s.as_str());
         }
-        for c in [
-            CheckMark::Check,
-            CheckMark::Unblockable,
-            CheckMark::Afar,
-            CheckMark::Double,
-            CheckMark::Mate,
-        ] {
+        for c in CheckMark::ALL {
             t.checks[c as usize] = short_text(c.as_str());
         }
         t
@@ -1439,22 +1433,7 @@ mod tests {
                 files.push(e.expect("a directory entry").path());
             }
         }
-        let marks = [
-            CheckMark::Check,
-            CheckMark::Unblockable,
-            CheckMark::Afar,
-            CheckMark::Double,
-            CheckMark::Mate,
-        ];
-        let assessments = [
-            Assessment::Good,
-            Assessment::Mistake,
-            Assessment::Brilliant,
-            Assessment::Blunder,
-            Assessment::Interesting,
-            Assessment::Dubious,
-            Assessment::Forced,
-        ];
+        let (marks, assessments) = (CheckMark::ALL, Assessment::ALL);
         let mut games = 0;
         for path in files {
             let Ok(src) = std::fs::read_to_string(&path) else {
