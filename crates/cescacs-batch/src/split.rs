@@ -788,20 +788,22 @@ impl LineBits {
         // Sixteen bytes at a time into sixteen lanes of flags, without branches, so that
         // the compiler vectorises it; the lanes are folded once at the end. The last
         // sixteen bytes may overlap the ones before (the flags only grow).
-        let is_stop = |b: u8| matches!(b, b'{' | b'(' | b')' | b';' | b'[' | b'%' | b'\r') as u8;
-        let is_dash = |b: u8| matches!(b, b'-' | b'*') as u8;
+        // (Comparisons or'ed together, not `matches!`, which compiles to branches.)
+        let is_stop = |b: u8| {
+            (b == b'{') as u8
+                | (b == b'(') as u8
+                | (b == b')') as u8
+                | (b == b';') as u8
+                | (b == b'[') as u8
+                | (b == b'%') as u8
+                | (b == b'\r') as u8
+        };
+        let is_dash = |b: u8| (b == b'-') as u8 | (b == b'*') as u8;
         let (mut stop, mut dash) = ([0u8; 16], [0u8; 16]);
         let mut add = |chunk: &[u8; 16]| {
             for i in 0..16 {
-                let b = chunk[i];
-                stop[i] |= (b == b'{') as u8
-                    | (b == b'(') as u8
-                    | (b == b')') as u8
-                    | (b == b';') as u8
-                    | (b == b'[') as u8
-                    | (b == b'%') as u8
-                    | (b == b'\r') as u8;
-                dash[i] |= (b == b'-') as u8 | (b == b'*') as u8;
+                stop[i] |= is_stop(chunk[i]);
+                dash[i] |= is_dash(chunk[i]);
             }
         };
         if line.len() >= 16 {
