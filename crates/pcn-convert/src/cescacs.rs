@@ -334,32 +334,21 @@ fn write_move(side: Side, m: Move, out: &mut Vec<u8>) {
 /// A half-move's `items` entry and a move's actions are written as blocks
 /// ([`common::block`]; a push per part, with the move token rendered into a `String`
 /// then scanned for escapes, cost as much as the reader's replay of the move). The
-/// buffers are made once per line and reused: what a ply leaves past its length is
-/// never read.
+/// entry's buffer is made once per line and reused: what a ply leaves past its length
+/// is never read.
 type PlyBuf = [u8; 128];
-type MoveBuf = [u8; 32];
 
 /// [`write_move`] of a plain move (see [`is_plain`]) preceded by `sep` (`[` or `,`),
 /// in one block; `to_flat` is [`flat`]'s table. Returns `false`, writing nothing, for
 /// any other move.
 #[inline(always)]
-fn put_plain_move(
-    out: &mut Vec<u8>,
-    b: &mut MoveBuf,
-    sep: u8,
-    m: Move,
-    to_flat: &[u8; 169],
-) -> bool {
+fn put_plain_move(out: &mut Vec<u8>, sep: u8, m: Move, to_flat: &[u8; 169]) -> bool {
     if !is_plain(m) {
         return false;
     }
-    b[0] = sep;
-    b[1] = b'[';
     let from = usize::from(to_flat[m.from().index()]);
     let to = usize::from(to_flat[m.to().index()]);
-    let n = block::action(b, 2, from, m.capture_cell().is_some(), to);
-    b[n] = b']';
-    block::put(out, b, n + 1);
+    block::one_action_move(out, sep, from, m.capture_cell().is_some(), to);
     true
 }
 
@@ -445,7 +434,7 @@ struct ShortTexts {
 fn short_text(s: &str) -> ([u8; 4], usize) {
     let b = s.as_bytes();
     let mut t = [b' '; 4];
-    if b.len() > 4 || b.iter().any(|&x| x < 0x20 || x == b'"' || x == b'\\') {
+    if b.len() > 4 || json::needs_escape(b) {
         return (t, 0);
     }
     t[..b.len()].copy_from_slice(b);
@@ -635,7 +624,7 @@ fn write_line(
     let standard = ctl_pgn::LetterTable::standard();
     let to_flat = &tables().0;
     let blocks = (cell_names(), short_texts());
-    let (mut move_buf, mut node_buf): (MoveBuf, PlyBuf) = ([0; 32], [0; 128]);
+    let mut node_buf: PlyBuf = [0; 128];
     for (i, it) in line.items.iter().enumerate() {
         let sep = if i == 0 { b'[' } else { b',' };
         match it {
@@ -681,7 +670,7 @@ fn write_line(
                     pos.side_to_move().opponent()
                 };
                 let msep = if ply == 0 { b'[' } else { b',' };
-                if !put_plain_move(moves, &mut move_buf, msep, mv, to_flat) {
+                if !put_plain_move(moves, msep, mv, to_flat) {
                     moves.push(msep);
                     write_move(side, mv, moves);
                 }
@@ -1393,7 +1382,7 @@ mod tests {
         let blocks = (cell_names(), short_texts());
         let to_flat = &tables().0;
         // Reused as the writer reuses them: what a call leaves must not show.
-        let (mut move_buf, mut node_buf): (MoveBuf, PlyBuf) = ([0; 32], [0; 128]);
+        let mut node_buf: PlyBuf = [0; 128];
         let mut compared = 0;
         let mut fallbacks = 0;
         let mut check = |ply: usize, node: &MoveNode, mv: Move, sep: u8| {
@@ -1416,7 +1405,7 @@ mod tests {
             let mut reference = vec![sep];
             write_move(Side::White, mv, &mut reference);
             let mut ours = Vec::new();
-            if put_plain_move(&mut ours, &mut move_buf, sep, mv, to_flat) {
+            if put_plain_move(&mut ours, sep, mv, to_flat) {
                 assert_eq!(ours, reference);
             } else {
                 assert!(ours.is_empty() && !is_plain(mv));

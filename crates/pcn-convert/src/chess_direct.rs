@@ -343,12 +343,7 @@ impl<'o> Direct<'o> {
             json(m, &encode(b, mv));
             return;
         }
-        block::write::<24>(m, |buf| {
-            buf[..2].copy_from_slice(&[separator, b'[']);
-            let n = block::action(buf, 2, from, occupied, to);
-            buf[n] = b']';
-            n + 1
-        });
+        block::one_action_move(m, separator, from, occupied, to);
     }
 
     fn tag_value(&self, name: &str) -> Option<&[u8]> {

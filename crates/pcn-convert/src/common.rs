@@ -493,6 +493,24 @@ pub(crate) mod block {
         n + 1
     }
 
+    /// A move of one plain action, `[[from,"shift",to]]` or `[[from,"remove",to]]`
+    /// preceded by `sep` (`[` before a line's first move, else `,`).
+    #[inline(always)]
+    pub(crate) fn one_action_move(
+        out: &mut Vec<u8>,
+        sep: u8,
+        from: usize,
+        remove: bool,
+        to: usize,
+    ) {
+        write::<24>(out, |buf| {
+            buf[..2].copy_from_slice(&[sep, b'[']);
+            let n = action(buf, 2, from, remove, to);
+            buf[n] = b']';
+            n + 1
+        });
+    }
+
     #[cfg(test)]
     mod tests {
         #[test]
