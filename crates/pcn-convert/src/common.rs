@@ -255,34 +255,10 @@ pub(crate) mod json {
         }
     }
 
-    /// An unsigned integer.
+    /// An unsigned integer (as a block: see [`super::block::uint`]).
     #[inline]
     pub(crate) fn uint(out: &mut Vec<u8>, n: u64) {
-        // Plies, move numbers and cells: nearly always below 1000, written here with
-        // no loop and one reservation; the rest out of line.
-        if n < 1000 {
-            let (h, t, u) = (
-                b'0' + (n / 100) as u8,
-                b'0' + (n / 10 % 10) as u8,
-                b'0' + (n % 10) as u8,
-            );
-            out.reserve(3);
-            if n >= 100 {
-                out.push(h);
-            }
-            if n >= 10 {
-                out.push(t);
-            }
-            out.push(u);
-            return;
-        }
-        long_uint(out, n);
-    }
-
-    #[inline(never)]
-    fn long_uint(out: &mut Vec<u8>, n: u64) {
-        let (digits, start) = super::decimal(n);
-        out.extend_from_slice(&digits[start..]);
+        super::block::write::<20>(out, |buf| super::block::uint(buf, 0, n));
     }
 
     /// Any value, through `serde_json`.
