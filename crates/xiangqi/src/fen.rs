@@ -6,6 +6,7 @@ use crate::types::{Piece, PieceKind, Side, Square};
 
 /// Why a FEN string cannot describe a position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FenError {
     #[error("FEN is empty")]
     /// Nothing to read.
@@ -45,6 +46,14 @@ pub enum FenError {
         /// How many are on the board.
         count: usize,
     },
+    #[error("the generals face each other on an open file (the side not to move is in check)")]
+    /// The two generals face each other with nothing between them: the side to move
+    /// could take the other general, a position no game reaches.
+    FacingGenerals,
+    #[error("the side not to move is in check")]
+    /// The side that just moved left its general in check, a position no game reaches
+    /// (refused as C'escacs TLPD and classic FEN refuse it; see docs/xiangqi-decisions.md).
+    OpponentInCheck,
 }
 
 /// Things a FEN reader accepted but that do not follow the standard.
@@ -56,10 +65,6 @@ pub enum FenWarning {
     MissingCounters,
     /// A piece on a point it can never legally reach (composed problems do this).
     IllegalPlacement(Square, Piece),
-    /// The two generals face each other on an open file.
-    FacingGenerals,
-    /// The side not to move is in check.
-    OpponentInCheck,
 }
 
 /// A parsed FEN: the position plus the tolerated irregularities.
@@ -152,6 +157,7 @@ pub fn parse_fen(s: &str) -> Result<ParsedFen, FenError> {
     };
     let position = Position::from_parts(board, side, halfmove, fullmove);
     check_placement(&position, &mut warnings);
+    check_side_not_to_move(&position)?;
     Ok(ParsedFen { position, warnings })
 }
 
@@ -179,18 +185,25 @@ fn check_placement(p: &Position, warnings: &mut Vec<FenWarning>) {
             warnings.push(FenWarning::IllegalPlacement(sq, piece));
         }
     }
+}
+
+/// Refuses a position whose side not to move is in check: the move generator would
+/// offer the capture of a general.
+fn check_side_not_to_move(p: &Position) -> Result<(), FenError> {
     let (r, b) = (p.general(Side::Red), p.general(Side::Black));
+    let (low, high) = (r.rank().min(b.rank()), r.rank().max(b.rank()));
     if r.file() == b.file()
-        && (r.rank() + 1..b.rank()).all(|y| p.piece_at(Square::new(r.file(), y).unwrap()).is_none())
+        && (low + 1..high)
+            .all(|y| Square::new(r.file(), y).is_some_and(|s| p.piece_at(s).is_none()))
     {
-        warnings.push(FenWarning::FacingGenerals);
-    } else {
-        let mut other = p.clone();
-        other.side = p.side.opposite();
-        if other.is_check() {
-            warnings.push(FenWarning::OpponentInCheck);
-        }
+        return Err(FenError::FacingGenerals);
     }
+    let mut other = p.clone();
+    other.side = p.side.opposite();
+    if other.is_check() {
+        return Err(FenError::OpponentInCheck);
+    }
+    Ok(())
 }
 
 /// `let p: Position = fen.parse()?` reads a FEN as [`Position::from_fen`] does.

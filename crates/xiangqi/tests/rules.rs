@@ -151,3 +151,24 @@ fn squares_parse_and_print() {
     assert!(Square::new(9, 0).is_none());
     assert_eq!(Square::all().count(), 90);
 }
+
+#[test]
+fn a_fen_whose_side_not_to_move_is_in_check_is_refused() {
+    // The red chariot on e5 gives check to the black general on e9.
+    let red_to_move = "4k4/9/9/9/4R4/9/9/9/9/3K5 w - - 0 1";
+    assert_eq!(
+        Position::from_fen(red_to_move).unwrap_err(),
+        xiangqi::FenError::OpponentInCheck
+    );
+    assert!(Position::from_fen(&red_to_move.replace(" w ", " b ")).is_ok());
+    // Generals facing on an open file: whoever is to move could take the other.
+    for side in ["w", "b"] {
+        let facing = format!("4k4/9/9/9/9/9/9/9/9/4K4 {side} - - 0 1");
+        assert_eq!(
+            parse_fen(&facing).unwrap_err(),
+            xiangqi::FenError::FacingGenerals,
+            "{facing}"
+        );
+    }
+    assert!(parse_fen("4k4/9/9/9/4p4/9/9/9/9/4K4 w - - 0 1").is_ok());
+}
