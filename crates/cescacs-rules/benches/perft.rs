@@ -1,65 +1,9 @@
 //! perft(4) from the start, legal move generation over the oracle positions, and
 //! the cost of make/unmake. Run with `cargo bench -p cescacs-rules`.
 
-use cescacs_rules::{
-    CastlingRights, Cell, Letters, Position, Setup, Side, SideCastling, SpecialRight, perft,
-};
+use cescacs_rules::{Position, perft};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-
-/// A minimal TLPD placement/side/castling reader, enough for benchmark inputs (the
-/// real reader lives in cescacs-tlpd, which depends on this crate). The en-passant
-/// field is ignored: it does not change the cost of generation measurably.
-fn load(tlpd: &str) -> Option<Position> {
-    let mut fields = tlpd.split(' ');
-    let placement = fields.next()?;
-    let side = if fields.next()? == "b" {
-        Side::Black
-    } else {
-        Side::White
-    };
-    let castling = fields.next()?;
-    let letters = Letters::default();
-    let mut board = [None; 169];
-    for entry in placement.split('/').filter(|e| !e.is_empty()) {
-        let (line, cells) = entry.split_once(':')?;
-        let line: u8 = line.parse().ok()?;
-        let mut cols = (0..15u8).filter_map(|c| Cell::new(c, line));
-        for ch in cells.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                for _ in 0..d {
-                    cols.next()?;
-                }
-            } else {
-                board[cols.next()?.index()] = Some(letters.piece_of(ch)?);
-            }
-        }
-    }
-    let part = |upper: bool| {
-        let s: String = castling
-            .chars()
-            .filter(|c| c.is_ascii_uppercase() == upper && *c != '-')
-            .collect();
-        let s = s.to_ascii_uppercase();
-        SideCastling {
-            king: s.contains('K'),
-            queen_rook: s.starts_with('R'),
-            king_rook: s.ends_with('R'),
-        }
-    };
-    Position::from_setup(Setup {
-        board,
-        side_to_move: side,
-        castling: CastlingRights {
-            white: part(true),
-            black: part(false),
-        },
-        special: SpecialRight::None,
-        halfmove_clock: 0,
-        fullmove_number: Some(1),
-    })
-    .ok()
-}
 
 fn oracle_positions() -> Vec<Position> {
     // The shared reference data; test_support fails loudly when it is missing.
@@ -70,7 +14,7 @@ fn oracle_positions() -> Vec<Position> {
         .filter_map(|l| {
             let start = l.find("\"tlpd\":\"")? + 8;
             let end = start + l[start..].find('"')?;
-            load(&l[start..end])
+            cescacs_tlpd::parse(&l[start..end]).ok()
         })
         .collect();
     if v.is_empty() {

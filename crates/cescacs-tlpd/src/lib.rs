@@ -1,8 +1,8 @@
+//! TLPD (PDTL), the one-line C'escacs position string: a tolerant reader and an exact writer.
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-// The reader and writer live in `cescacs_rules::tlpd`, so that `Position` implements
-// `FromStr` and `Display` with them (the orphan rule forbids doing it here); this
-// crate stays the notation's documented home and keeps its API.
-pub use cescacs_rules::tlpd::{TlpdError, parse, parse_setup, parse_with, write, write_with};
+mod codec;
+
+pub use codec::{TlpdError, parse, parse_setup, parse_with, write, write_with};

@@ -1,17 +1,19 @@
-//! TLPD (PDTL), the one-line position string: a tolerant reader and an exact writer.
-//!
-//! It lives in the rules crate so that [`Position`] can implement `FromStr` and
-//! `Display` with it; the `cescacs-tlpd` crate re-exports it as the notation's home.
+//! The reader and the writer. Only the public API of `cescacs-rules` is used (the board
+//! goes through [`Setup`]), and nothing here names `crate::`: the rules crate's
+//! differential unit test compiles this file into itself to read the oracle's test
+//! positions (a dev-dependency on this crate would give it a second, incompatible copy of
+//! `Position` there).
 
-use crate::{
+use cescacs_hex::{Cell, MAX_LINE, column_from_letter, parse_cell_prefix};
+use cescacs_rules::{
     CastlingRights, Letters, Piece, PieceKind, Position, Setup, SetupError, Side, SideCastling,
     SpecialRight,
 };
-use cescacs_hex::{Cell, MAX_LINE, column_from_letter, parse_cell_prefix};
 
 /// Why a TLPD string was rejected. Offsets count characters (not bytes) from the
 /// start of the string.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TlpdError {
     #[error("at character {offset}: expected {expected}, found {found}")]
     /// The text does not follow the TLPD syntax.
@@ -26,6 +28,18 @@ pub enum TlpdError {
     #[error("the TLPD describes an invalid position: {0}")]
     /// The text is well formed but the position is not playable.
     Invalid(#[from] SetupError),
+}
+
+impl TlpdError {
+    /// The 1-based column (in characters) of a syntax error, for `line:column`
+    /// messages; `None` for a well-formed string describing an impossible position
+    /// (the whole string is at fault).
+    pub fn column(&self) -> Option<usize> {
+        match self {
+            TlpdError::Syntax { offset, .. } => Some(offset + 1),
+            TlpdError::Invalid(_) => None,
+        }
+    }
 }
 
 /// Reads a TLPD with the standard letters (tolerant: see [`parse_with`]).
@@ -483,117 +497,4 @@ pub fn write_with(p: &Position, letters: &Letters) -> String {
         None => out.push('?'),
     }
     out
-}
-
-/// `let p: Position = tlpd.parse()?` reads a TLPD with the standard letters, as
-/// [`parse`] does.
-impl std::str::FromStr for Position {
-    type Err = TlpdError;
-    fn from_str(s: &str) -> Result<Position, TlpdError> {
-        parse(s)
-    }
-}
-
-/// Writes the seed form of the TLPD with the standard letters, as [`write()`] does.
-impl std::fmt::Display for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&write(self))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const INITIAL: &str = "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/8:3P3/7:3PP3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ w RKRrkr - 0 1";
-
-    #[test]
-    fn initial_position_round_trips_byte_for_byte() {
-        assert_eq!(write(&Position::initial()), INITIAL);
-        assert_eq!(parse(INITIAL).unwrap(), Position::initial());
-        assert_eq!(INITIAL.parse::<Position>(), Ok(Position::initial()));
-        assert_eq!(Position::initial().to_string(), INITIAL);
-    }
-
-    #[test]
-    fn redefined_letters() {
-        let l = Letters::redefine("A@J, T@R, C@N").unwrap();
-        let s = "/28:v/27:dk/26:gag/25:tcct/24:peaep/23:ppeepp/22:2pap2/21:3pp3/20:3p3/8:3P3/7:3PP3/6:2PAP2/5:PPEEPP/4:PEAEP/3:TCCT/2:GAG/1:DK/0:V/ w TKTtkt - 0 1";
-        let p = parse_with(s, &l).unwrap();
-        assert_eq!(p, Position::initial());
-        assert_eq!(write_with(&p, &l), s);
-        assert!(parse_with(INITIAL, &l).is_err());
-    }
-
-    #[test]
-    fn tolerant_forms() {
-        let dot = INITIAL.replace(':', ".");
-        assert_eq!(parse(&dot).unwrap(), Position::initial());
-        let five = INITIAL.trim_end_matches(" 1");
-        assert_eq!(parse(five).unwrap().fullmove_number(), None);
-        let unknown = INITIAL.replace(" 0 1", " - ?");
-        assert_eq!(
-            write(&parse(&unknown).unwrap()),
-            INITIAL.replace(" 0 1", " 0 ?")
-        );
-        let additive = INITIAL.replace("22:2pjp2", "22:11pjp11");
-        assert_eq!(parse(&additive).unwrap(), Position::initial());
-        let short = INITIAL.replace("22:2pjp2", "22:2pjp");
-        assert_eq!(parse(&short).unwrap(), Position::initial());
-        // The program's en passant forms equal the seed's.
-        let seed = "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/13:3P4/8:3P3/7:4P3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ b RKRrkr E13@9-11 0 1";
-        let ts = seed.replace("E13@9-11", "P@E9,11[E13]");
-        assert_eq!(parse(&ts).unwrap(), parse(seed).unwrap());
-        assert_eq!(write(&parse(&ts).unwrap()), seed);
-        assert_eq!(
-            write(&parse(&seed.replace("E13@9-11", "E13@11-9")).unwrap()),
-            seed
-        );
-        let bogus = seed.replace("E13@9-11", "P@E12[E13]");
-        assert_eq!(
-            write(&parse(&bogus).unwrap()),
-            seed.replace("E13@9-11", "-")
-        );
-        assert!(parse(&seed.replace("E13@9-11", "P@E15[E13]")).is_err());
-    }
-
-    #[test]
-    fn castling_field_forms() {
-        let base = "/27:1k/25:r3/3:R2R/1:1K/ w";
-        let rights = |f: &str| parse(&format!("{base} {f} - 0 1")).map(|p| write(&p));
-        assert_eq!(rights("RKRrkr").unwrap(), format!("{base} RKRrk - 0 1"));
-        assert_eq!(rights("rkr").unwrap(), format!("{base} -rk - 0 1"));
-        assert_eq!(rights("RKR").unwrap(), format!("{base} RKR- - 0 1"));
-        assert_eq!(rights("-").unwrap(), format!("{base} -- - 0 1"));
-        assert_eq!(rights("--").unwrap(), format!("{base} -- - 0 1"));
-        assert!(rights("RRK").is_err());
-        assert!(rights("kRK").is_err());
-    }
-
-    #[test]
-    fn scornful_field_forms() {
-        let s = "/27:1k/15:4p3/14:3P3/1:1K/ b -- F14 0 30";
-        let p = parse(s).unwrap();
-        assert_eq!(write(&p), s);
-        assert_eq!(
-            parse("/27:1k/15:4p3/14:3P3/1:1K/ b -- G15@F14 0 30").unwrap(),
-            p
-        );
-        assert!(parse("/27:1k/14:3P3/1:1K/ b -- F14 0 30").is_err());
-    }
-
-    #[test]
-    fn errors_name_the_offset() {
-        let e = parse("/28:v/27:dk/ x").unwrap_err();
-        assert_eq!(
-            e,
-            TlpdError::Syntax {
-                offset: 13,
-                expected: "'w' or 'b'",
-                found: "'x'".into()
-            }
-        );
-        let e = parse("/28:q/").unwrap_err();
-        assert!(matches!(e, TlpdError::Syntax { offset: 4, .. }), "{e}");
-    }
 }
