@@ -1,5 +1,5 @@
 //! Project automation: `cargo xtask corpus-check`, `bench`, `gen-db`, `shard-sim`, `fuzz`,
-//! `scaling`.
+//! `scaling`, `tidy`.
 
 mod bench;
 mod bench_py;
@@ -8,6 +8,7 @@ mod fuzz;
 mod gendb;
 mod scaling;
 mod shard;
+mod tidy;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -41,7 +42,11 @@ commands:
                            hostile input families (runs of ellipses and dots, comment
                            lines, nested variations, PCN walks, TLPD, endless NUL input)
                            through `cescacs check -j1`: time, peak memory and the ratio
-                           between sizes; fails on a superlinear step";
+                           between sizes; fails on a superlinear step
+  tidy                     every repository path the docs name exists, each library
+                           crate's lib.rs opens with a one-line purpose and its README
+                           shows its [dependencies] line, dependencies point downwards
+                           (the layers of docs/architecture.md); fails on any finding";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -58,6 +63,7 @@ fn main() -> ExitCode {
         "shard-sim" => shard::run(rest),
         "fuzz" => fuzz::run(rest),
         "scaling" => scaling::run(rest),
+        "tidy" => tidy::run(),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)

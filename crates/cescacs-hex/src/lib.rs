@@ -1,3 +1,4 @@
+//! The C'escacs board's geometry: the 169 hex cells, their colours, steps, knight jumps and ray tables.
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -1,3 +1,4 @@
+//! C'escacs rules: positions, legal move generation, make/unmake, check, game end, perft and CTL-AN moves.
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

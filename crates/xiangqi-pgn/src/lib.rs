@@ -1,3 +1,4 @@
+//! Xiangqi game records: PGN with Chinese, WXF, ICCS and SAN moves, their encodings, and XML output.
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

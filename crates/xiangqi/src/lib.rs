@@ -1,3 +1,4 @@
+//! Xiangqi (Chinese chess) rules: positions, legal move generation, check and mate, FEN and perft.
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
