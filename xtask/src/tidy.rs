@@ -11,6 +11,10 @@
 //!   through cescacs-convert; below cescacs-batch, only perft depends on rayon and
 //!   only `xiangqi_pgn::read_path` touches the file system outside tests.
 //!
+//! * The tests docs/architecture.md and docs/scanners.md name as holding an invariant
+//!   exist (a backticked `snake_case_name` with three underscores or more must be a
+//!   `fn` somewhere in the Rust sources).
+//!
 //! Prints one line per finding and returns `Ok(false)` (exit 1) when there is any.
 
 use std::collections::BTreeMap;
@@ -90,6 +94,7 @@ pub fn run() -> Result<bool, String> {
     for doc in &docs {
         named += check_paths(&root, doc, &crates, &mut findings)?;
     }
+    check_named_tests(&root, &mut findings)?;
     check_crate_heads(&root, &crates, &mut findings)?;
     check_layers(&root, &crates, &mut findings)?;
     check_io(&root, &mut findings)?;
@@ -311,6 +316,54 @@ fn repo_path(
         return Some(vec![here.join(path)]);
     }
     None
+}
+
+/// Documents whose backticked test names must exist.
+const NAMING_TESTS: &[&str] = &["docs/architecture.md", "docs/scanners.md"];
+
+fn check_named_tests(root: &Path, findings: &mut Vec<String>) -> Result<(), String> {
+    let mut sources = Vec::new();
+    for dir in ["crates", "xtask", "fuzz"] {
+        rust_files(&root.join(dir), &mut sources)?;
+    }
+    let mut defined = std::collections::BTreeSet::new();
+    for f in sources {
+        if f.components().any(|c| c.as_os_str() == "target") {
+            continue;
+        }
+        let text = read(&f)?;
+        for (i, _) in text.match_indices("fn ") {
+            let name: String = text[i + 3..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            defined.insert(name);
+        }
+    }
+    for doc in NAMING_TESTS {
+        let path = root.join(doc);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        for (n, line) in text.lines().enumerate() {
+            for span in backticked(line) {
+                if looks_like_test_name(span) && !defined.contains(span) {
+                    findings.push(format!(
+                        "{doc}:{}: names a test that does not exist: `{span}`",
+                        n + 1
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn looks_like_test_name(s: &str) -> bool {
+    s.matches('_').count() >= 3
+        && s.starts_with(|c: char| c.is_ascii_lowercase())
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
 fn check_crate_heads(
@@ -572,6 +625,16 @@ mod tests {
         assert_eq!(p("cargo test --workspace"), None);
         assert_eq!(p("a/b"), None);
         assert_eq!(p("crates/*/README.md"), None);
+    }
+
+    #[test]
+    fn test_names_are_snake_case_with_three_underscores() {
+        assert!(looks_like_test_name(
+            "one_job_and_three_give_the_same_bytes"
+        ));
+        assert!(!looks_like_test_name("max_game_bytes"));
+        assert!(!looks_like_test_name("Cell::new"));
+        assert!(!looks_like_test_name("crates/a_b_c_d.rs"));
     }
 
     #[test]
