@@ -494,8 +494,14 @@ pub fn picture(
     s.push_str(">\n");
     s.push_str(&defs(kind));
     let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#fbfaf7"/>"##);
-    s.push_str(&layout.background);
-    marks_svg(&mut s, &layout, marks, true);
+    match (kind, marks.last_move) {
+        // Squares and hexes are outlined; xiangqi's points get a ring (marks_svg).
+        (BoardKind::Chess | BoardKind::Cescacs, Some((from, to))) => {
+            s.push_str(&outline_cells(kind, &layout.background, &[from, to]));
+        }
+        _ => s.push_str(&layout.background),
+    }
+    marks_svg(&mut s, &layout, marks, true, kind == BoardKind::Xiangqi);
     for man in men {
         let Some(&(x, y)) = layout.centres.get(usize::from(man.cell)) else {
             continue;
@@ -509,7 +515,7 @@ pub fn picture(
             y - size / 2.0
         );
     }
-    marks_svg(&mut s, &layout, marks, false);
+    marks_svg(&mut s, &layout, marks, false, false);
     if kind == BoardKind::Cescacs {
         legend(&mut s, kind, layout.height, width);
     }
@@ -522,11 +528,11 @@ pub fn picture(
 
 /// The marks under the men (`under`: highlighted cells, the check glow) or over them
 /// (the last move's arrow, the mate ring).
-fn marks_svg(s: &mut String, layout: &Layout, marks: &Marks, under: bool) {
+fn marks_svg(s: &mut String, layout: &Layout, marks: &Marks, under: bool, rings: bool) {
     let r = layout.man_size / 2.0;
     let at = |i: u16| layout.centres.get(usize::from(i)).copied();
     if under {
-        if let Some((from, to)) = marks.last_move {
+        if let Some((from, to)) = marks.last_move.filter(|_| rings) {
             for (x, y) in [at(from), at(to)].into_iter().flatten() {
                 let _ = writeln!(
                     s,
@@ -560,6 +566,31 @@ fn marks_svg(s: &mut String, layout: &Layout, marks: &Marks, under: bool) {
             y - r * 0.6
         );
     }
+}
+
+/// The board with the cells of `cells` outlined in the last move's blue.
+fn outline_cells(kind: BoardKind, background: &str, cells: &[u16]) -> String {
+    let mut out = background.to_string();
+    for &i in cells {
+        let name = match kind {
+            BoardKind::Chess => format!("{}{}", (b'a' + (i % 8) as u8) as char, i / 8 + 1),
+            _ => match Cell::all().nth(usize::from(i)) {
+                Some(c) => c.to_string(),
+                None => continue,
+            },
+        };
+        let title = format!("><title>{name}</title>");
+        let plain = match kind {
+            BoardKind::Chess => title.clone(),
+            _ => format!(r##" stroke="#5b4632" stroke-width="1"{title}"##),
+        };
+        out = out.replacen(
+            &plain,
+            &format!(r##" stroke="#2a7de1" stroke-width="3"{title}"##),
+            1,
+        );
+    }
+    out
 }
 
 const LEGEND_H: f64 = 54.0;

@@ -133,7 +133,7 @@ fn men(board: &Board) -> Vec<board_svg::ChessMan> {
 /// ```
 /// let start = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
 /// let svg = cescacs_convert::chess_svg(start, Some("e2-e4")).unwrap();
-/// assert_eq!(svg.matches("<circle").count(), 32);
+/// assert_eq!(svg.matches("<use href=\"#c").count(), 32); // one figure per man
 /// assert!(cescacs_convert::chess_svg("8/8/8/8/8/8/8/8 w - - 0 1", None).is_err()); // no kings
 /// ```
 pub fn chess_svg(fen: &str, last_move: Option<&str>) -> Result<String, PictureError> {

@@ -142,7 +142,7 @@ fn html(title: &str, games: &[Value], first: usize, index: &[Value]) -> String {
 <svg id="board" xmlns="http://www.w3.org/2000/svg" font-family="DejaVu Sans, Arial, sans-serif" data-position=""><g id="b-defs"></g><g id="b-bg"></g><g id="b-under"></g><g id="b-men"></g><g id="b-over"></g></svg>
 <div id="caption"></div>
 <div id="position"></div>
-<div id="controls"><button id="first" title="start (Home)">⏮</button><button id="prev" title="back (←)">◀</button><button id="next" title="forward (→)">▶</button><button id="last" title="end (End)">⏭</button><button id="flip" title="flip the board (f)">⇅</button></div>
+<div id="controls"><button id="first" title="start (Home)">|◀</button><button id="prev" title="back (←)">◀</button><button id="next" title="forward (→)">▶</button><button id="last" title="end (End)">▶|</button><button id="flip" title="flip the board (f)">⇅</button></div>
 <div id="legend" style="display:none">{legend}</div>
 </div>
 <div id="moves"></div>

@@ -96,6 +96,7 @@
   function moveList(line, box) {
     let number = true;
     line.forEach(s => {
+      box.append(" ");
       if (number || !s.b) box.append(html("span", "num", s.n + (s.b ? "…" : ".")));
       const m = html("span", "mv", s.m);
       m.onclick = () => go(s);
