@@ -14,7 +14,9 @@ fn cescacs(args: &[&str]) -> Output {
 }
 
 fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
 }
 
 /// `(game, ply) -> position` from `replay --each FILE`.
@@ -25,7 +27,10 @@ fn each(file: &Path) -> BTreeMap<(usize, usize), String> {
         .map(|l| {
             let (head, position) = l.split_once(": ").unwrap();
             let (g, p) = head.split_once(':').unwrap();
-            ((g.parse().unwrap(), p.parse().unwrap()), position.to_string())
+            (
+                (g.parse().unwrap(), p.parse().unwrap()),
+                position.to_string(),
+            )
         })
         .collect()
 }
@@ -36,9 +41,10 @@ fn chess_positions_equal_python_chess_after_every_half_move() {
     let pgn = repo("testdata/chess/python-chess/kasparov-deep-blue-1997.pgn");
     let out = cescacs(&["replay", "--each", pgn.to_str().unwrap()]);
     assert!(out.status.success());
-    let expected =
-        std::fs::read_to_string(repo("testdata/chess/replay-each/kasparov-deep-blue-1997.fens"))
-            .unwrap();
+    let expected = std::fs::read_to_string(repo(
+        "testdata/chess/replay-each/kasparov-deep-blue-1997.fens",
+    ))
+    .unwrap();
     assert_eq!(expected.lines().count(), 525);
     assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
 }
@@ -90,14 +96,18 @@ fn compare_xiangqi(root: &Path) -> (usize, usize) {
 #[test]
 fn xiangqi_positions_equal_the_xiangqi_crates_replay() {
     let (positions, games) = compare_xiangqi(&repo("testdata/xiangqi"));
-    assert!(games > 50 && positions > 1000, "{games} games, {positions} positions");
+    assert!(
+        games > 50 && positions > 1000,
+        "{games} games, {positions} positions"
+    );
 }
 
 #[test]
 #[ignore = "needs ../shared: cargo test -p cescacs-cli --test replay_each -- --ignored --nocapture"]
 fn xiangqi_positions_on_the_shared_corpus() {
     for corpus in ["xiangqi-real", "xiangqi-generated"] {
-        let (positions, games) = compare_xiangqi(&test_support::shared(&format!("corpus/{corpus}")));
+        let (positions, games) =
+            compare_xiangqi(&test_support::shared(&format!("corpus/{corpus}")));
         println!("{corpus}: {games} games, {positions} positions equal");
     }
 }
@@ -114,7 +124,10 @@ fn cescacs_last_position_is_replays_and_show_picks_one_ply() {
     // show --game --ply is the same position as the line of replay --each.
     let out = cescacs(&["show", f, "--game", "1", "--ply", "40"]);
     assert!(out.status.success());
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{}\n", all[&(1, 40)]));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{}\n", all[&(1, 40)])
+    );
     // Past the end: an error naming the game, no position.
     let out = cescacs(&["show", f, "--ply", "87"]);
     assert_eq!(out.status.code(), Some(1));
@@ -138,11 +151,18 @@ fn show_draws_the_position_with_its_data_position() {
         "--svg",
         svg.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&svg).unwrap();
     let doc = roxmltree::Document::parse(&text).unwrap();
     let expected = &each(&pgn)[&(2, 7)];
-    assert_eq!(doc.root_element().attribute("data-position"), Some(expected.as_str()));
+    assert_eq!(
+        doc.root_element().attribute("data-position"),
+        Some(expected.as_str())
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -163,9 +183,14 @@ fn view_writes_one_page_with_every_game() {
     // other games are shown all the same.
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("test.pgn:28:1: game 2: error: expected a game"), "{err}");
+    assert!(
+        err.contains("test.pgn:28:1: game 2: error: expected a game"),
+        "{err}"
+    );
     let page = std::fs::read_to_string(&html).unwrap();
-    let start = page.find(r#"<script type="application/json" id="games">"#).unwrap();
+    let start = page
+        .find(r#"<script type="application/json" id="games">"#)
+        .unwrap();
     let json = &page[start..];
     let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
     let games: serde_json::Value = serde_json::from_str(json).unwrap();
@@ -173,7 +198,9 @@ fn view_writes_one_page_with_every_game() {
     let kinds: Vec<&str> = games.iter().map(|g| g["kind"].as_str().unwrap()).collect();
     assert_eq!(
         kinds,
-        ["chess", "chess", "chess", "chess", "chess", "chess", "cescacs", "xiangqi"]
+        [
+            "chess", "chess", "chess", "chess", "chess", "chess", "cescacs", "xiangqi"
+        ]
     );
     // The page's positions are replay --each's.
     let all = each(&inputs[0]);
@@ -181,7 +208,12 @@ fn view_writes_one_page_with_every_game() {
         assert_eq!(m["p"].as_str().unwrap(), all[&(2, ply + 1)]);
     }
     // The output may not be an input.
-    let out = cescacs(&["view", "-o", inputs[0].to_str().unwrap(), inputs[0].to_str().unwrap()]);
+    let out = cescacs(&[
+        "view",
+        "-o",
+        inputs[0].to_str().unwrap(),
+        inputs[0].to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
