@@ -12,6 +12,11 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+/// The README's example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 mod jobs;
 mod page;
 mod steps;

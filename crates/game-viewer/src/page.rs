@@ -69,15 +69,12 @@ fn kind_of(name: &str) -> Option<BoardKind> {
 
 /// One line of the game list: number, page file, White (Red), Black, Event, Date,
 /// result.
-fn index_row(no: usize, page: &str, g: &Value) -> Value {
+fn index_row(no: usize, page: &str, g: &Head) -> Value {
     let tag = |name: &str| {
-        g["tags"]
-            .as_array()
-            .and_then(|t| {
-                t.iter()
-                    .find(|p| p[0] == name)
-                    .and_then(|p| p[1].as_str().map(str::to_string))
-            })
+        g.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
             .unwrap_or_default()
     };
     let white = if tag("White").is_empty() {
@@ -92,28 +89,52 @@ fn index_row(no: usize, page: &str, g: &Value) -> Value {
         tag("Black"),
         tag("Event"),
         tag("Date"),
-        g["result"].as_str().unwrap_or("")
+        g.result.clone().unwrap_or_default()
     ])
+}
+
+/// What the page itself needs of a game's JSON: which board, and the game list's
+/// columns.
+#[derive(serde::Deserialize)]
+struct Head {
+    kind: String,
+    tags: Vec<(String, String)>,
+    result: Option<String>,
+}
+
+fn head(game: &str) -> Head {
+    serde_json::from_str(game).unwrap_or(Head {
+        kind: String::new(),
+        tags: Vec::new(),
+        result: None,
+    })
 }
 
 /// An HTML page holding `games` (numbered from `first`), and `index` rows for an
 /// index page (the games of other pages).
-fn html(title: &str, games: &[Value], first: usize, index: &[Value]) -> String {
+fn html(title: &str, games: &[String], first: usize, index: &[Value]) -> String {
     let mut kinds: Vec<BoardKind> = games
         .iter()
-        .filter_map(|g| g["kind"].as_str().and_then(kind_of))
+        .filter_map(|g| kind_of(&head(g).kind))
         .collect();
     kinds.sort_by_key(|k| kind_name(*k));
     kinds.dedup();
-    let games: Vec<Value> = games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            let mut g = g.clone();
-            g["no"] = json!(first + i);
-            g
-        })
-        .collect();
+    // The games' JSON as given (no second tree of every game in memory), each numbered.
+    let mut list = String::with_capacity(games.iter().map(|g| g.len() + 16).sum::<usize>() + 2);
+    list.push('[');
+    for (i, g) in games.iter().enumerate() {
+        if i > 0 {
+            list.push(',');
+        }
+        match g.trim().strip_prefix('{') {
+            Some(rest) => {
+                list.push_str(&format!("{{\"no\":{},", first + i));
+                list.push_str(rest);
+            }
+            None => list.push_str("null"),
+        }
+    }
+    list.push(']');
     let legend: String = BoardKind::Cescacs
         .legend()
         .iter()
@@ -158,17 +179,17 @@ fn html(title: &str, games: &[Value], first: usize, index: &[Value]) -> String {
 "#,
         title = escape(title),
         boards = script_json(&boards(&kinds)),
-        games = script_json(&Value::Array(games)),
+        games = list.replace('<', "\\u003c"),
         index = script_json(&Value::Array(index.to_vec())),
     )
 }
 
-/// The viewer for `games` (the lines [`crate::game_json`] gives): one HTML page, or,
+/// The viewer for `games` (each a JSON object, as a line [`crate::game_json`] gives): one HTML page, or,
 /// above [`MAX_GAMES_PER_PAGE`] games, an index page and pages of that many games
 /// named after it (`OUT-p001.html`, …). Returns each file's name and contents, the
 /// first being the one to open. Games are numbered from 1 in input order; a page opened
 /// with `#game=N&ply=K` shows game N after K half-moves of its main line.
-pub fn pages(title: &str, out_name: &str, games: &[Value]) -> Vec<(String, String)> {
+pub fn pages(title: &str, out_name: &str, games: &[String]) -> Vec<(String, String)> {
     if games.len() <= MAX_GAMES_PER_PAGE {
         return vec![(out_name.to_string(), html(title, games, 1, &[]))];
     }
@@ -186,7 +207,7 @@ pub fn pages(title: &str, out_name: &str, games: &[Value]) -> Vec<(String, Strin
             chunk
                 .iter()
                 .enumerate()
-                .map(|(i, g)| index_row(first + i, &page, g)),
+                .map(|(i, g)| index_row(first + i, &page, &head(g))),
         );
         let last = first + chunk.len() - 1;
         files.push((
@@ -201,7 +222,7 @@ pub fn pages(title: &str, out_name: &str, games: &[Value]) -> Vec<(String, Strin
 /// Writes [`pages`] to disk: each file to a temporary name beside it, renamed over
 /// the target only once written, so a failed run leaves no half-written page. Returns
 /// the paths written, the index (or only page) first.
-pub fn write_pages(title: &str, out: &Path, games: &[Value]) -> io::Result<Vec<PathBuf>> {
+pub fn write_pages(title: &str, out: &Path, games: &[String]) -> io::Result<Vec<PathBuf>> {
     let name = out.to_string_lossy();
     let mut written = Vec::new();
     for (file, text) in pages(title, &name, games) {
@@ -219,9 +240,9 @@ mod tests {
     use super::*;
     use cescacs_convert::{Format, Record};
 
-    fn game(pgn: &str, format: Format) -> Value {
+    fn game(pgn: &str, format: Format) -> String {
         let r = Record::from_bytes(format, pgn.as_bytes());
-        crate::game_value(&crate::steps(&r).unwrap())
+        crate::game_value(&crate::steps(&r).unwrap()).to_string()
     }
 
     #[test]
