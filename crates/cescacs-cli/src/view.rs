@@ -29,16 +29,22 @@ pub struct ViewArgs {
     common: Settings,
 }
 
-/// A writer into memory that the run's sink can own while this module keeps it.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
+/// A writer that the run's sink can own while this module keeps it.
+#[derive(Default)]
+struct Shared<W>(Arc<Mutex<W>>);
 
-impl Write for Shared {
+impl<W> Clone for Shared<W> {
+    fn clone(&self) -> Self {
+        Shared(Arc::clone(&self.0))
+    }
+}
+
+impl<W: Write> Write for Shared<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.0
             .lock()
             .map_err(|_| std::io::Error::other("poisoned"))?
-            .extend_from_slice(buf);
+            .write_all(buf)?;
         Ok(buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -46,7 +52,7 @@ impl Write for Shared {
     }
 }
 
-impl Shared {
+impl Shared<Vec<u8>> {
     fn take(&self) -> Vec<u8> {
         self.0
             .lock()
@@ -134,7 +140,7 @@ pub fn show(
     svg: Option<&Path>,
     settings: &Settings,
 ) -> i32 {
-    let buffer = Shared::default();
+    let buffer = Shared::<Vec<u8>>::default();
     let sink = Sink::Stdout(Box::new(buffer.clone()));
     let options = options(settings);
     let paths = [input.to_path_buf()];
@@ -191,10 +197,21 @@ fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// `cescacs view`.
+/// `cescacs view`: the pages are written as the games come (one page of games in
+/// memory at a time, see `game_viewer::PageWriter`).
 pub fn view(args: ViewArgs) -> Result<i32, i32> {
-    let buffer = Shared::default();
-    let sink = Sink::Stdout(Box::new(buffer.clone()));
+    let title = args
+        .inputs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let pages = Shared(Arc::new(Mutex::new(game_viewer::PageWriter::new(
+        &title,
+        &args.output,
+        args.game,
+    ))));
+    let sink = Sink::Stdout(Box::new(pages.clone()));
     let options = options(&args.common);
     let code = each_file(
         &args.inputs,
@@ -204,37 +221,18 @@ pub fn view(args: ViewArgs) -> Result<i32, i32> {
         |format, name| game_viewer::game_json(format, name, options.clone()),
         false,
     )?;
-    let bytes = buffer.take();
-    // One game per line; the JSON is ours, so UTF-8 (a bad line would be skipped).
-    let mut games: Vec<String> = bytes
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .filter_map(|l| String::from_utf8(l.to_vec()).ok())
-        .collect();
-    drop(bytes);
-    if let Some(n) = args.game {
-        if n == 0 || n > games.len() {
-            return Err(cannot_run(format!(
-                "--game {n}: the inputs hold {} readable games",
-                games.len()
-            )));
-        }
-        games = vec![games.swap_remove(n - 1)];
-    }
-    if games.is_empty() {
-        return Err(cannot_run("no readable game: nothing to show"));
-    }
-    let title = args
-        .inputs
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    match game_viewer::write_pages(&title, &args.output, &games) {
-        Ok(files) => {
+    let writer = std::mem::replace(
+        &mut *pages.0.lock().map_err(|_| cannot_run("a worker failed"))?,
+        game_viewer::PageWriter::new("", Path::new(""), None),
+    );
+    match writer.finish() {
+        Ok((0, _)) => Err(cannot_run(match args.game {
+            Some(n) => format!("--game {n}: no such readable game in the inputs"),
+            None => "no readable game: nothing to show".to_string(),
+        })),
+        Ok((games, files)) => {
             cescacs_batch::print_line(&format!(
-                "{} games written to {}{}",
-                games.len(),
+                "{games} games written to {}{}",
                 args.output.display(),
                 if files.len() > 1 {
                     format!(" (an index and {} pages beside it)", files.len() - 1)

@@ -22,5 +22,5 @@ mod page;
 mod steps;
 
 pub use jobs::{Plies, game_json, game_value, ply_svg, position_lines};
-pub use page::{MAX_GAMES_PER_PAGE, pages, write_pages};
+pub use page::{MAX_GAMES_PER_PAGE, PageWriter, pages, write_pages};
 pub use steps::{GameSteps, Shown, Step, StepsError, picture, steps};

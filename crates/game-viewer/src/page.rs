@@ -227,12 +227,138 @@ pub fn write_pages(title: &str, out: &Path, games: &[String]) -> io::Result<Vec<
     let mut written = Vec::new();
     for (file, text) in pages(title, &name, games) {
         let path = PathBuf::from(file);
-        let tmp = path.with_extension("html.part");
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, &path)?;
+        write_whole(&path, &text)?;
         written.push(path);
     }
     Ok(written)
+}
+
+/// [`pages`] written as the games come, one page at a time, so a run holds at most
+/// one page of games (and the index rows) in memory whatever the number of games: the
+/// sink of `cescacs view`. It takes the lines of [`crate::game_json`] as bytes
+/// ([`std::io::Write`]); [`PageWriter::finish`] writes what is left and the index.
+pub struct PageWriter {
+    title: String,
+    out: PathBuf,
+    only: Option<usize>,
+    seen: usize,
+    held: Vec<String>,
+    index: Vec<Value>,
+    written: Vec<PathBuf>,
+    partial: Vec<u8>,
+}
+
+impl PageWriter {
+    /// A writer of the viewer for `out` (`OUT.html`; pages `OUT-p001.html`, … beside
+    /// it when there are more than [`MAX_GAMES_PER_PAGE`] games). With `only`, the
+    /// game of that number (from 1) is kept and the others are skipped.
+    pub fn new(title: &str, out: &Path, only: Option<usize>) -> PageWriter {
+        PageWriter {
+            title: title.to_string(),
+            out: out.to_path_buf(),
+            only,
+            seen: 0,
+            held: Vec::new(),
+            index: Vec::new(),
+            written: Vec::new(),
+            partial: Vec::new(),
+        }
+    }
+
+    fn stem(&self) -> (String, String) {
+        let name = self.out.to_string_lossy();
+        let stem = name.strip_suffix(".html").unwrap_or(&name).to_string();
+        let base = Path::new(&stem)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        (stem, base)
+    }
+
+    fn push(&mut self, game: String) -> io::Result<()> {
+        self.seen += 1;
+        if self.only.is_some_and(|n| n != self.seen) {
+            return Ok(());
+        }
+        if self.held.len() == MAX_GAMES_PER_PAGE {
+            self.flush_page()?;
+        }
+        self.held.push(game);
+        Ok(())
+    }
+
+    /// Writes the held games as the next page.
+    fn flush_page(&mut self) -> io::Result<()> {
+        let (stem, base) = self.stem();
+        let n = self.written.len() + 1;
+        let first = self.index.len() + 1;
+        let last = first + self.held.len() - 1;
+        let page = format!("{base}-p{n:03}.html");
+        let text = html(
+            &format!("{} ({first}–{last})", self.title),
+            &self.held,
+            first,
+            &[],
+        );
+        let path = PathBuf::from(format!("{stem}-p{n:03}.html"));
+        write_whole(&path, &text)?;
+        self.written.push(path);
+        for (i, g) in self.held.drain(..).enumerate() {
+            self.index.push(index_row(first + i, &page, &head(&g)));
+        }
+        Ok(())
+    }
+
+    /// Writes the last page and the index (or the only page); returns the number of
+    /// games and the files written, the one to open first.
+    pub fn finish(mut self) -> io::Result<(usize, Vec<PathBuf>)> {
+        if !self.partial.is_empty() {
+            let line = String::from_utf8_lossy(&std::mem::take(&mut self.partial)).into_owned();
+            self.push(line)?;
+        }
+        if self.written.is_empty() {
+            let count = self.held.len();
+            if count > 0 {
+                write_whole(&self.out, &html(&self.title, &self.held, 1, &[]))?;
+                self.written.push(self.out.clone());
+            }
+            return Ok((count, self.written));
+        }
+        if !self.held.is_empty() {
+            self.flush_page()?;
+        }
+        write_whole(&self.out, &html(&self.title, &[], 1, &self.index))?;
+        self.written.insert(0, self.out.clone());
+        Ok((self.index.len(), self.written))
+    }
+}
+
+impl io::Write for PageWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+            self.partial.extend_from_slice(&rest[..end]);
+            rest = &rest[end + 1..];
+            let line = std::mem::take(&mut self.partial);
+            if !line.is_empty() {
+                // Our own JSON: UTF-8 by construction.
+                self.push(String::from_utf8_lossy(&line).into_owned())?;
+            }
+        }
+        self.partial.extend_from_slice(rest);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes beside the target and renames: no half-written page under its name.
+fn write_whole(path: &Path, text: &str) -> io::Result<()> {
+    let tmp = path.with_extension("html.part");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
 }
 
 #[cfg(test)]
@@ -268,8 +394,23 @@ mod tests {
     #[test]
     fn many_games_make_an_index_and_pages() {
         let g = game("1. e4 e5 *\n", Format::Pgn);
-        let games = vec![g; MAX_GAMES_PER_PAGE + 1];
+        let games = vec![g.clone(); MAX_GAMES_PER_PAGE + 1];
         let files = pages("t", "dir/v.html", &games);
+        // The streaming writer writes the same files.
+        let dir = std::env::temp_dir().join(format!("game-viewer-pages-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut w = PageWriter::new("t", &dir.join("v.html"), None);
+        for _ in 0..=MAX_GAMES_PER_PAGE {
+            io::Write::write_all(&mut w, format!("{g}\n").as_bytes()).unwrap();
+        }
+        let (count, written) = w.finish().unwrap();
+        assert_eq!(count, MAX_GAMES_PER_PAGE + 1);
+        for ((name, text), path) in files.iter().zip(&written) {
+            assert!(name.ends_with(path.file_name().unwrap().to_str().unwrap()));
+            assert_eq!(&std::fs::read_to_string(path).unwrap(), text);
+        }
+        assert_eq!(written.len(), 3);
+        std::fs::remove_dir_all(&dir).ok();
         let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["dir/v.html", "dir/v-p001.html", "dir/v-p002.html"]);
         // The index lists every game and links to its page by its own name.
