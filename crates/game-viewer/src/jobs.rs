@@ -138,7 +138,7 @@ fn error(message: String) -> cescacs_convert::GameDiagnostic {
 }
 
 /// The per-game function of `cescacs view`: each game read (any format) as one line
-/// of JSON for [`crate::Page`] (see `docs/viewer.md` for its fields), with `file`
+/// of JSON for [`crate::PageWriter`] (see `docs/viewer.md` for its fields), with `file`
 /// as the game's file name. A game with errors gives no line; its diagnostics say why.
 pub fn game_json(
     format: Format,
