@@ -217,3 +217,37 @@ fn view_writes_one_page_with_every_game() {
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn pcn_input_gives_the_positions_of_its_source_for_all_three_games() {
+    let dir = std::env::temp_dir().join(format!("cescacs-each-pcn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, source) in [
+        "testdata/chess/python-chess/kasparov-deep-blue-1997.pgn",
+        "testdata/ctl-pgn/real/2023-09-08.ctl-pgn",
+        "testdata/xiangqi/real/walker8088-cchess/zhongpao_dui_liepao_black_first.pgn",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let source = repo(source);
+        let pcn = dir.join(format!("{i}.pcn.json"));
+        let out = cescacs(&[
+            "convert",
+            "--to",
+            "pcn",
+            source.to_str().unwrap(),
+            "-o",
+            pcn.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (want, got) = (each(&source), each(&pcn));
+        assert!(want.len() > 20, "{}", source.display());
+        assert_eq!(got, want, "{}", source.display());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
