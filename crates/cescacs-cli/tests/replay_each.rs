@@ -251,3 +251,49 @@ fn pcn_input_gives_the_positions_of_its_source_for_all_three_games() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn check_and_mate_are_marked_in_every_picture() {
+    let dir = std::env::temp_dir().join(format!("cescacs-marks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("m.svg");
+    let s = svg.to_str().unwrap();
+    let marks = |args: &[&str]| {
+        let out = cescacs(args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&svg).unwrap();
+        roxmltree::Document::parse(&text).unwrap();
+        (
+            text.contains("class=\"bsv-check\""),
+            text.contains("class=\"bsv-mate\""),
+        )
+    };
+    // Fool's mate, as a FEN and as the last position of a game.
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    assert_eq!(marks(&["show", "--fen", mated, "--svg", s]), (true, true));
+    let checked = "rnbqkbnr/ppp2ppp/3p4/1B2p3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3";
+    assert_eq!(
+        marks(&["show", "--fen", checked, "--svg", s]),
+        (true, false)
+    );
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(marks(&["show", "--fen", start, "--svg", s]), (false, false));
+    // The C'escacs game of 2023-09-08 ends in mate (43... DF12xJF2#); ply 85 is not check.
+    let ctl = repo("testdata/ctl-pgn/real/2023-09-08.ctl-pgn");
+    let c = ctl.to_str().unwrap();
+    assert_eq!(marks(&["show", c, "--svg", s]), (true, true));
+    assert_eq!(
+        marks(&["show", c, "--ply", "85", "--svg", s]),
+        (false, false)
+    );
+    let tlpd = String::from_utf8(cescacs(&["replay", c]).stdout).unwrap();
+    assert_eq!(
+        marks(&["show", "--tlpd", tlpd.trim(), "--svg", s]),
+        (true, true)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
