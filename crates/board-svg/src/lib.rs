@@ -481,7 +481,10 @@ pub fn picture(
         0.0
     };
     let width = layout.width;
-    let height = layout.height + legend_h + caption.map_or(0.0, caption_height);
+    // A monospace font at 11 units is 6.6 to 7 units a character: wrap inside the
+    // picture whichever is used.
+    let chars = ((layout.width - 16.0) / 7.2) as usize;
+    let height = layout.height + legend_h + caption.map_or(0.0, |c| caption_height(c, chars));
     let mut s = String::with_capacity(64 * 1024);
     let font = "DejaVu Sans, Arial, sans-serif";
     let _ = write!(
@@ -520,7 +523,7 @@ pub fn picture(
         legend(&mut s, kind, layout.height, width);
     }
     if let Some(text) = caption {
-        draw_caption(&mut s, text, width / 2.0, layout.height + legend_h);
+        draw_caption(&mut s, text, width / 2.0, layout.height + legend_h, chars);
     }
     s.push_str("</svg>\n");
     s
@@ -635,17 +638,16 @@ pub fn cescacs_svg(
     picture(BoardKind::Cescacs, &men, &marks, false, None, caption)
 }
 
-const CAPTION_CHARS: usize = 72;
 const CAPTION_LINE: f64 = 14.0;
 
-fn caption_height(text: &str) -> f64 {
-    CAPTION_LINE * wrap(text, CAPTION_CHARS).len() as f64 + 8.0
+fn caption_height(text: &str, chars: usize) -> f64 {
+    CAPTION_LINE * wrap(text, chars).len() as f64 + 8.0
 }
 
 /// A caption (usually a TLPD or FEN) under the board, in monospace, wrapped so that a
 /// long position string stays inside the picture.
-fn draw_caption(s: &mut String, text: &str, x: f64, top: f64) {
-    for (i, part) in wrap(text, CAPTION_CHARS).iter().enumerate() {
+fn draw_caption(s: &mut String, text: &str, x: f64, top: f64, chars: usize) {
+    for (i, part) in wrap(text, chars).iter().enumerate() {
         let _ = writeln!(
             s,
             r##"<text x="{x:.1}" y="{:.1}" font-size="11" font-family="DejaVu Sans Mono, monospace" text-anchor="middle" fill="#222">{}</text>"##,
