@@ -58,6 +58,13 @@ for (const g of games) {
     await same(ply, "ArrowRight");
   }
   await page.screenshot({ path: resolve(out, g.name + ".png"), fullPage: true });
+  // Flipping turns the board, not the position.
+  const firstMan = () => page.$eval("#b-men use", u => u.getAttribute("x") + "," + u.getAttribute("y"));
+  const before = await firstMan();
+  await page.keyboard.press("f");
+  await same(PLIES, "flipped");
+  if ((await firstMan()) === before) fail(`${g.name}: the board did not turn when flipped`);
+  await page.keyboard.press("f");
   await page.keyboard.press("Home");
   await same(0, "Home");
   for (let ply = 0; ply <= PLIES; ply++) {
@@ -65,6 +72,32 @@ for (const g of games) {
     await page.goto(`${url}#game=1&ply=${ply}`);
     await same(ply, "#game=1&ply=");
   }
+  await page.close();
+}
+// A page of several games: the list filters by player, and a row opens its game.
+{
+  const file = resolve(root, games[0].file);
+  const html = resolve(out, "list.html");
+  run(["view", file, "-o", html]);
+  const page = await browser.newPage();
+  page.on("console", m => { if (m.type() === "error") fail(`list: console error ${m.text()}`); });
+  page.on("pageerror", e => fail(`list: page error ${e.message}`));
+  await page.goto(pathToFileURL(html).href);
+  const visible = () => page.$$eval("#rows tr", rows => rows.filter(r => r.style.display !== "none").length);
+  checked++;
+  if ((await visible()) !== 6) fail(`list: ${await visible()} rows, expected 6`);
+  await page.fill("#filter", "nobody of that name");
+  checked++;
+  if ((await visible()) !== 0) fail("list: the filter kept rows");
+  await page.fill("#filter", "deep blue");
+  checked++;
+  if ((await visible()) !== 6) fail("list: the filter dropped rows");
+  await page.click("#rows tr:nth-child(2)");
+  const start = run(["replay", "--each", file]).split("\n").find(l => l.startsWith("2:1: "));
+  await page.keyboard.press("ArrowRight");
+  checked++;
+  const got = await page.getAttribute("#board", "data-position");
+  if ("2:1: " + got !== start) fail(`list: game 2 ply 1 shown ${got}, replay --each ${start}`);
   await page.close();
 }
 await browser.close();
