@@ -16,7 +16,7 @@ pub fn cannot_run(message: impl std::fmt::Display) -> i32 {
 }
 
 /// Opens the inputs, printing what the walk notes; refuses an output that is an input.
-fn open(
+pub(crate) fn open(
     paths: &[PathBuf],
     from: Option<Format>,
     s: &Settings,
@@ -28,13 +28,13 @@ fn open(
 }
 
 /// Starts the run: the SIGINT handler and the report.
-fn session(s: &Settings) -> Result<Session, i32> {
+pub(crate) fn session(s: &Settings) -> Result<Session, i32> {
     Session::new(s.jobs, s.encoding(), s.report.as_deref()).map_err(cannot_run)
 }
 
 /// Runs every group into `sink`, with a progress bar per group and the diagnostics
 /// printed (unless `quiet`) as they come.
-fn run(
+pub(crate) fn run(
     session: &mut Session,
     groups: Vec<Group<'_>>,
     sink: &mut impl Write,
@@ -65,7 +65,7 @@ fn run(
 }
 
 /// Prints how the run ended (`summary` makes the line) and returns the exit status.
-fn end(finished: Finished, summary: impl FnOnce(&Finished) -> String) -> i32 {
+pub(crate) fn end(finished: Finished, summary: impl FnOnce(&Finished) -> String) -> i32 {
     if !finished.silent {
         finished.errors.iter().for_each(|e| _ = cannot_run(e));
         print_line(&summary(&finished));

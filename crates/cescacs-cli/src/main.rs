@@ -4,6 +4,7 @@
 
 mod games;
 mod position;
+mod view;
 
 /// The exit statuses, under the name the position commands use.
 mod bulk {
@@ -71,8 +72,19 @@ enum Command {
         svg: Option<PathBuf>,
         /// Highlight the last move: `FROM-TO` cells (`G3-G1`; `h2-e2` for xiangqi,
         /// `e2-e4` for chess).
-        #[arg(long, alias = "last")]
+        #[arg(long, alias = "last", conflicts_with = "input")]
         last_move: Option<String>,
+        /// A game file of any format: show a position of one of its games (with
+        /// --game and --ply) instead of --tlpd or --fen.
+        #[arg(conflicts_with_all = ["tlpd", "fen"])]
+        input: Option<PathBuf>,
+        /// The game of INPUT, counting from 1.
+        #[arg(long, value_name = "N", default_value_t = 1, requires = "input")]
+        game: usize,
+        /// The position after this many main-line half-moves (0: the start; default:
+        /// after the last).
+        #[arg(long, value_name = "K", requires = "input")]
+        ply: Option<usize>,
     },
     /// Replay every C'escacs game and print, one line per game, the TLPD after its last
     /// main-line move (with several files, each line starts with `FILE:GAME: `).
@@ -89,6 +101,11 @@ enum Command {
         /// Print the TLPD alone, even for several files.
         #[arg(long)]
         no_filename: bool,
+        /// Print the start position and the position after every main-line half-move,
+        /// for games of any format (FEN for chess and xiangqi, TLPD for C'escacs), as
+        /// `GAME:PLY: POSITION` (docs/viewer.md).
+        #[arg(long)]
+        each: bool,
     },
     /// Validate game files (syntax, legal moves, check markers, results) and print a summary.
     Check {
@@ -135,6 +152,9 @@ enum Command {
     /// Select games by tags, moves or errors (every filter given must hold) and write
     /// them as they were, or converted with --to, in input order (docs/select.md).
     Select(games::SelectArgs),
+    /// Write a self-contained HTML viewer of games of any format: the board, the moves,
+    /// comments and variations, stepping with the arrow keys (docs/viewer.md).
+    View(view::ViewArgs),
 }
 
 /// The filters of `select`, mapped onto `cescacs_convert::Filter`.
@@ -337,10 +357,24 @@ fn main() -> ExitCode {
         } => Ok(position::perft(depth, tlpd.as_deref(), divide, jobs)),
         Command::Moves { tlpd } => Ok(position::moves(tlpd.as_deref())),
         Command::Show {
+            input: Some(input),
+            game,
+            ply,
+            svg,
+            ..
+        } => Ok(view::show(
+            &input,
+            game,
+            ply,
+            svg.as_deref(),
+            &Common::default(),
+        )),
+        Command::Show {
             tlpd,
             fen,
             svg,
             last_move,
+            ..
         } => Ok(position::show(
             tlpd.as_deref(),
             fen.as_deref(),
@@ -352,6 +386,20 @@ fn main() -> ExitCode {
             strict,
             with_filename,
             no_filename,
+            each: true,
+        } => {
+            let common = Common {
+                strict,
+                ..Common::default()
+            };
+            view::replay_each(&files, &common, with_filename, no_filename)
+        }
+        Command::Replay {
+            files,
+            strict,
+            with_filename,
+            no_filename,
+            ..
         } => games::replay(&files, strict, with_filename, no_filename),
         Command::Check { inputs, common } => {
             games::convert(&inputs, None, None, Default::default(), &common)
@@ -385,6 +433,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Select(args) => games::select(args),
+        Command::View(args) => view::view(args),
     };
     exit(code.unwrap_or_else(|c| c))
 }

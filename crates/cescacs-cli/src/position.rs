@@ -1,9 +1,8 @@
 //! Commands on one position: `perft`, `moves`, `show`.
 
 use crate::bulk::{EXIT_CANNOT_RUN, EXIT_OK};
-use board_svg::HexMan;
 use cescacs_hex::Cell;
-use cescacs_rules::{Letters, Position, Side};
+use cescacs_rules::{Letters, Position};
 use std::io::{self, Write};
 use std::path::Path;
 use std::time::Instant;
@@ -142,22 +141,9 @@ pub fn show(
             return EXIT_CANNOT_RUN;
         }
     };
-    let letters = Letters::default();
-    let men: Vec<HexMan> = Cell::all()
-        .filter_map(|cell| {
-            position.piece_at(cell).map(|p| HexMan {
-                cell,
-                letter: letters.letter(p.kind),
-                side: if p.side == Side::White {
-                    board_svg::Side::White
-                } else {
-                    board_svg::Side::Black
-                },
-            })
-        })
-        .collect();
-    let caption = cescacs_tlpd::write(&position);
-    write_svg(path, &board_svg::cescacs_svg(&men, last, Some(&caption)))
+    // The library's picture: check and mate marked, the TLPD as caption and
+    // data-position.
+    write_svg(path, &cescacs_convert::cescacs_svg(&position, last))
 }
 
 fn parse_cell_pair(text: &str) -> Result<(Cell, Cell), String> {

@@ -116,15 +116,16 @@ pub(crate) fn last_move_cells(record: &ctl_pgn::Game) -> Option<(Cell, Cell)> {
     }
 }
 
-/// The SVG picture of a C'escacs position, captioned with its TLPD, with the last move
-/// drawn when given.
+/// The SVG picture of a C'escacs position, captioned with its TLPD (also its
+/// `data-position`), with the last move drawn when given and a king in check (or
+/// mated) marked.
 pub fn svg(position: &cescacs_rules::Position, last: Option<(Cell, Cell)>) -> String {
     let letters = cescacs_rules::Letters::default();
-    let men: Vec<board_svg::HexMan> = Cell::all()
+    let men: Vec<board_svg::Man> = Cell::all()
         .filter_map(|cell| {
-            position.piece_at(cell).map(|p| board_svg::HexMan {
-                cell,
-                letter: letters.letter(p.kind),
+            position.piece_at(cell).map(|p| board_svg::Man {
+                cell: board_svg::hex_index(cell),
+                letter: letters.letter(p.kind).to_ascii_uppercase(),
                 side: if p.side == cescacs_rules::Side::White {
                     board_svg::Side::White
                 } else {
@@ -133,8 +134,15 @@ pub fn svg(position: &cescacs_rules::Position, last: Option<(Cell, Cell)>) -> St
             })
         })
         .collect();
+    let checked = !position.checkers().is_empty();
+    let marks = board_svg::Marks {
+        last_move: last.map(|(a, b)| (board_svg::hex_index(a), board_svg::hex_index(b))),
+        check: checked.then(|| board_svg::hex_index(position.king(position.side_to_move()))),
+        mate: checked && position.status() == cescacs_rules::Status::Checkmate,
+    };
     let caption = cescacs_tlpd::write(position);
-    board_svg::cescacs_svg(&men, last, Some(&caption))
+    let p = Some(caption.as_str());
+    board_svg::picture(board_svg::BoardKind::Cescacs, &men, &marks, false, p, p)
 }
 
 pub(crate) fn write(record: &ctl_pgn::Game, options: &Options) -> Written {

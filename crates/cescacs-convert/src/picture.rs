@@ -133,13 +133,13 @@ fn men(board: &Board) -> Vec<board_svg::ChessMan> {
 /// ```
 /// let start = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
 /// let svg = cescacs_convert::chess_svg(start, Some("e2-e4")).unwrap();
-/// assert_eq!(svg.matches("<circle").count(), 32);
+/// assert_eq!(svg.matches("<use href=\"#c").count(), 32); // one figure per man
 /// assert!(cescacs_convert::chess_svg("8/8/8/8/8/8/8/8 w - - 0 1", None).is_err()); // no kings
 /// ```
 pub fn chess_svg(fen: &str, last_move: Option<&str>) -> Result<String, PictureError> {
     let b = board(fen)?;
     let last = last_move.map(squares).transpose()?;
-    Ok(board_svg::chess_svg(&men(&b), last, Some(fen.trim())))
+    Ok(chess_picture(&b, last, fen.trim()))
 }
 
 /// A text diagram of a classic chess position given as FEN: ranks 8 to 1, files a to
@@ -180,7 +180,38 @@ pub(crate) fn game_svg(game: &chess_pgn::Game) -> String {
         .map(|m| chess_pgn::notation::uci(&before, Some(m), false))
         .and_then(|u| squares(&u[..4]).ok());
     let fen = board.to_string();
-    board_svg::chess_svg(&men(&board), last, Some(&fen))
+    chess_picture(&board, last, &fen)
+}
+
+/// A man of any board from its FEN letter: upper case White (Red).
+pub(crate) fn man(cell: u16, letter: char) -> board_svg::Man {
+    board_svg::Man {
+        cell,
+        side: if letter.is_ascii_uppercase() {
+            board_svg::Side::White
+        } else {
+            board_svg::Side::Black
+        },
+        letter: letter.to_ascii_uppercase(),
+    }
+}
+
+/// A chess position drawn with its last move, a king in check (or mated) marked, and
+/// `position` as caption and `data-position`.
+fn chess_picture(board: &Board, last: Option<(FileRank, FileRank)>, position: &str) -> String {
+    let men: Vec<board_svg::Man> = men(board)
+        .iter()
+        .map(|m| man(u16::from(m.rank) * 8 + u16::from(m.file), m.letter))
+        .collect();
+    let index = |(f, r): FileRank| u16::from(r) * 8 + u16::from(f);
+    let checked = !board.checkers().is_empty();
+    let marks = board_svg::Marks {
+        last_move: last.map(|(a, b)| (index(a), index(b))),
+        check: checked.then(|| board.king(board.side_to_move()) as u16),
+        mate: checked && board.status() == chess_pgn::cozy_chess::GameStatus::Won,
+    };
+    let p = Some(position);
+    board_svg::picture(board_svg::BoardKind::Chess, &men, &marks, false, p, p)
 }
 
 fn xiangqi_position(fen: &str) -> Result<xiangqi::Position, PictureError> {
@@ -207,11 +238,7 @@ fn iccs_points(text: &str) -> Result<(FileRank, FileRank), PictureError> {
 pub fn xiangqi_svg(fen: &str, last_move: Option<&str>) -> Result<String, PictureError> {
     let position = xiangqi_position(fen)?;
     let last = last_move.map(iccs_points).transpose()?;
-    Ok(board_svg::xiangqi_svg(
-        &crate::xiangqi::men(&position),
-        last,
-        Some(fen),
-    ))
+    Ok(crate::xiangqi::picture(&position, last, fen))
 }
 
 /// A text diagram of a xiangqi position given as FEN: ranks 9 (Black's back rank)

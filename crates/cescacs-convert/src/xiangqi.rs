@@ -73,12 +73,36 @@ pub(crate) fn men(position: &xiangqi::Position) -> Vec<board_svg::XiangqiMan> {
 
 pub(crate) fn svg(game: &xiangqi_pgn::Game) -> String {
     let position = game.final_position();
-    let men = men(&position);
     let last = game.line.moves.last().map(|m| {
         let (from, to) = (m.mv.from(), m.mv.to());
         ((from.file(), from.rank()), (to.file(), to.rank()))
     });
-    board_svg::xiangqi_svg(&men, last, Some(&position.to_fen()))
+    picture(&position, last, &position.to_fen())
+}
+
+/// A xiangqi position drawn with its last move (ICCS points), a general in check (or
+/// mated) marked, and `caption` as caption and `data-position`.
+pub(crate) fn picture(
+    position: &xiangqi::Position,
+    last: Option<((u8, u8), (u8, u8))>,
+    caption: &str,
+) -> String {
+    let index = |(f, r): (u8, u8)| u16::from(r) * 9 + u16::from(f);
+    let men: Vec<board_svg::Man> = men(position)
+        .iter()
+        .map(|m| crate::picture::man(index((m.file, m.rank)), m.letter))
+        .collect();
+    let checked = position.is_check();
+    let general = position.general(position.side_to_move());
+    let marks = board_svg::Marks {
+        last_move: last
+            .filter(|(a, b)| a.0 < 9 && a.1 < 10 && b.0 < 9 && b.1 < 10)
+            .map(|(a, b)| (index(a), index(b))),
+        check: checked.then(|| index((general.file(), general.rank()))),
+        mate: checked && position.status() == xiangqi::Status::Checkmate,
+    };
+    let p = Some(caption);
+    board_svg::picture(board_svg::BoardKind::Xiangqi, &men, &marks, false, p, p)
 }
 
 pub(crate) fn write(game: &xiangqi_pgn::Game, options: &Options, xml: bool) -> Written {
