@@ -27,6 +27,22 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
+/// An argument of a user-facing function, or `OptionError` naming it: pyo3's own
+/// conversion would raise a bare `TypeError` or `OverflowError`.
+fn arg<'py, T: FromPyObject<'py>>(value: &Bound<'py, PyAny>, name: &str) -> Result<T, Fail> {
+    value
+        .extract()
+        .map_err(|e| Fail::Option(format!("{name}: {e}")))
+}
+
+/// An optional argument, as [`arg`].
+fn opt_arg<'py, T: FromPyObject<'py>>(
+    value: Option<&Bound<'py, PyAny>>,
+    name: &str,
+) -> Result<Option<T>, Fail> {
+    value.map(|v| arg(v, name)).transpose()
+}
+
 fn format_arg(name: &str) -> Result<Format, Fail> {
     Format::from_str(name).map_err(|e| Fail::Option(e.to_string()))
 }
@@ -278,10 +294,10 @@ impl Game {
     fn to_string(
         &self,
         py: Python<'_>,
-        format: &str,
+        format: &Bound<'_, PyAny>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<String> {
-        let to = format_arg(format)?;
+        let to = format_arg(&arg::<String>(format, "format")?)?;
         let options = write_options(to, options)?;
         let text = py.allow_threads(|| {
             unpanicked(&self.file, || {
@@ -497,6 +513,20 @@ fn detect_or(format: Option<&str>, name: &str, head: &[u8]) -> Result<Format, Fa
     }
 }
 
+/// `fail`, unless the input has no head because its first read failed (a compressed
+/// stream damaged at once): that error is the one to report, not the format nobody
+/// could tell from nothing.
+fn unreadable(input: &mut Input, fail: Fail) -> Fail {
+    use std::io::BufRead;
+    if !input.head().is_empty() {
+        return fail;
+    }
+    match input.fill_buf() {
+        Err(e) => Fail::Input(format!("{}: read error: {e}", input.name)),
+        Ok(_) => fail,
+    }
+}
+
 /// The CLI's refusal of binary input (docs/io.md "Binary input"), located in the head.
 fn refuse_binary(input: &Input, name: &str, format: Format, line_base: u64) -> Result<(), Fail> {
     let Some(at) = input.binary_at() else {
@@ -605,20 +635,23 @@ fn open_source(
 fn read_games(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    format: Option<&str>,
-    name: Option<String>,
+    format: Option<&Bound<'_, PyAny>>,
+    name: Option<&Bound<'_, PyAny>>,
     begin: u64,
     end: Option<u64>,
     index_base: u64,
     line_base: u64,
 ) -> PyResult<GameReader> {
     let range = (begin > 0 || end.is_some()).then_some((begin, end));
+    let format: Option<String> = opt_arg(format, "format")?;
+    let format = format.as_deref();
     if let Some(f) = format {
         format_arg(f)?;
     }
-    let input = open_source(py, source, name, range)?;
+    let name: Option<String> = opt_arg(name, "name")?;
+    let mut input = open_source(py, source, name, range)?;
     let name = input.name.clone();
-    let format = detect_or(format, &name, input.head())?;
+    let format = detect_or(format, &name, input.head()).map_err(|e| unreadable(&mut input, e))?;
     refuse_binary(&input, &name, format, line_base)?;
     let encoding = scan_encoding(&input);
     let splitter = GameSplitter::new(input, split::max_game_bytes())
@@ -744,13 +777,14 @@ fn scan_range(
 fn convert(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
-    to: &str,
-    from_: Option<&str>,
+    to: &Bound<'_, PyAny>,
+    from_: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let to = format_arg(to)?;
+    let to = format_arg(&arg::<String>(to, "to")?)?;
+    let from_: Option<String> = opt_arg(from_, "from_")?;
     let options = write_options(to, options)?;
-    if let Some(f) = from_ {
+    if let Some(f) = &from_ {
         format_arg(f)?;
     }
     let bytes: Vec<u8> = if let Ok(s) = data.downcast::<pyo3::types::PyString>() {
@@ -761,7 +795,6 @@ fn convert(
         return Err(Fail::Option("data must be str or bytes".into()).into());
     };
     let name = "<data>";
-    let from_ = from_.map(str::to_string);
     let text = py.allow_threads(|| {
         unpanicked(name, || {
             convert_bytes(name, bytes, to, from_.as_deref(), options)
@@ -777,8 +810,8 @@ fn convert_bytes(
     from_: Option<&str>,
     options: Options,
 ) -> Result<String, Fail> {
-    let input = in_memory(name.to_string(), bytes);
-    let from = detect_or(from_, name, input.head())?;
+    let mut input = in_memory(name.to_string(), bytes);
+    let from = detect_or(from_, name, input.head()).map_err(|e| unreadable(&mut input, e))?;
     refuse_binary(&input, name, from, 1)?;
     let converter = cescacs_convert::Converter::new(from, Some(to), options)
         .map_err(|e| Fail::Option(e.to_string()))?;
@@ -872,8 +905,9 @@ impl Position {
     /// The initial position, or the one a TLPD (PDTL) string gives.
     #[new]
     #[pyo3(signature = (tlpd=None))]
-    fn new(tlpd: Option<&str>) -> PyResult<Position> {
-        let position = match tlpd {
+    fn new(tlpd: Option<&Bound<'_, PyAny>>) -> PyResult<Position> {
+        let tlpd: Option<String> = opt_arg(tlpd, "tlpd")?;
+        let position = match tlpd.as_deref() {
             None => cescacs_rules::Position::initial(),
             Some(s) => unpanicked("TLPD", || {
                 cescacs_tlpd::parse(s).map_err(|e| Fail::Parse(format!("bad TLPD {s:?}: {e}")))
@@ -896,7 +930,9 @@ impl Position {
         moves
     }
     /// Plays a move given in CTL-AN; raises ParseError if it is not legal here.
-    fn play(&self, mv: &str) -> PyResult<()> {
+    fn play(&self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mv: String = arg(mv, "move")?;
+        let mv = mv.as_str();
         let mut guard = match self.position.lock() {
             Ok(g) => g,
             Err(p) => p.into_inner(),
@@ -920,7 +956,8 @@ impl Position {
     }
     /// Leaf nodes of the legal move tree `depth` plies deep, counted with the GIL
     /// released; a depth above the rules' limit raises OptionError.
-    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let depth: u32 = arg(depth, "depth")?;
         let position = self.get();
         let n = py.allow_threads(move || {
             unpanicked("perft", || {
