@@ -343,6 +343,21 @@ impl Game {
     }
 }
 
+/// `mutex`'s guard, waiting without the GIL while another thread holds it (the holder
+/// may need the GIL to read a Python stream: waiting with it would deadlock).
+fn lock<'a, T>(py: Python<'_>, mutex: &'a Mutex<T>) -> MutexGuard<'a, T> {
+    loop {
+        match mutex.try_lock() {
+            Ok(guard) => return guard,
+            // Panics are caught inside the lock; a poisoned state is still whole.
+            Err(TryLockError::Poisoned(p)) => return p.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                py.allow_threads(|| std::thread::sleep(std::time::Duration::from_millis(1)))
+            }
+        }
+    }
+}
+
 /// What a reader holds between two calls.
 struct ReaderState {
     splitter: Option<GameSplitter<Input>>,
@@ -364,24 +379,9 @@ struct GameReader {
 }
 
 impl GameReader {
-    /// The state, waiting (without the GIL, which the holder may need to read a Python
-    /// stream) while another thread is inside `__next__`.
-    fn lock(&self, py: Python<'_>) -> MutexGuard<'_, ReaderState> {
-        loop {
-            match self.state.try_lock() {
-                Ok(guard) => return guard,
-                // A panic is caught inside the lock; a poisoned state is still whole.
-                Err(TryLockError::Poisoned(p)) => return p.into_inner(),
-                Err(TryLockError::WouldBlock) => {
-                    py.allow_threads(|| std::thread::sleep(std::time::Duration::from_millis(1)))
-                }
-            }
-        }
-    }
-
     /// Up to `n` games, read with the GIL released.
     fn take(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Game>> {
-        let mut state = self.lock(py);
+        let mut state = lock(py, &self.state);
         let state = &mut *state;
         let games = py.allow_threads(|| {
             let mut out = Vec::new();
@@ -685,10 +685,7 @@ impl DecompressedFile {
     /// empty at the end.
     #[pyo3(signature = (size=-1))]
     fn read<'py>(&self, py: Python<'py>, size: i64) -> PyResult<Bound<'py, PyBytes>> {
-        let mut guard = self
-            .input
-            .lock()
-            .map_err(|_| Fail::Input(format!("{}: stream lost", self.name)))?;
+        let mut guard = lock(py, &self.input);
         let Some(input) = guard.as_mut() else {
             return Err(Fail::Option(format!("{}: read of a closed file", self.name)).into());
         };
@@ -709,10 +706,8 @@ impl DecompressedFile {
         true
     }
     /// Closes the stream.
-    fn close(&self) {
-        if let Ok(mut g) = self.input.lock() {
-            *g = None;
-        }
+    fn close(&self, py: Python<'_>) {
+        *lock(py, &self.input) = None;
     }
     /// The file's name.
     #[getter]
@@ -723,8 +718,8 @@ impl DecompressedFile {
         slf
     }
     #[pyo3(signature = (*_args))]
-    fn __exit__(&self, _args: &Bound<'_, pyo3::types::PyTuple>) -> bool {
-        self.close();
+    fn __exit__(&self, py: Python<'_>, _args: &Bound<'_, pyo3::types::PyTuple>) -> bool {
+        self.close(py);
         false
     }
 }
