@@ -367,29 +367,34 @@ def _rss_kib() -> int:
 
 
 def threaded_reads(files, reads_per_thread: int, threads: int = 4):
-    """`threads` workers each doing `reads_per_thread` reads of the files in turn; the
-    readers are made on this thread and iterated on the workers. Returns the RSS (KiB)
-    after each tenth of the run."""
+    """`threads` workers doing `threads * reads_per_thread` reads of the files in turn;
+    the readers are made on this thread and iterated on the workers, at most
+    `8 * threads` waiting at a time (so that the memory measured is the readers', not a
+    queue's). Returns the RSS (KiB) after each tenth of the run."""
+    from collections import deque
+
     inputs = [f.read_bytes() for f in files]
+    total = threads * reads_per_thread
+    tenth = max(1, total // 10)
     rss = []
+    waiting = deque()
     with ThreadPoolExecutor(threads) as pool:
-        step = max(1, reads_per_thread // 10)
-        done = 0
-        while done < reads_per_thread:
-            n = min(step, reads_per_thread - done)
-            jobs = []
-            for t in range(threads):
-                for k in range(n):
-                    i = (t * 7919 + done + k) % len(inputs)
-                    try:
-                        reader = cescacs.read_games(inputs[i])
-                    except cescacs.CescacsError:
-                        continue
-                    jobs.append(pool.submit(lambda r=reader: sum(1 for _ in r)))
-            for j in jobs:
-                j.result()
-            done += n
-            rss.append(_rss_kib())
+        for k in range(total):
+            try:
+                reader = cescacs.read_games(inputs[(k * 7919) % len(inputs)])
+            except cescacs.CescacsError:
+                reader = None
+            if reader is not None:
+                waiting.append(pool.submit(lambda r=reader: sum(1 for _ in r)))
+                del reader
+            while len(waiting) > 8 * threads:
+                waiting.popleft().result()
+            if (k + 1) % tenth == 0:
+                while waiting:
+                    waiting.popleft().result()
+                rss.append(_rss_kib())
+        while waiting:
+            waiting.popleft().result()
     return rss
 
 
