@@ -244,35 +244,35 @@ impl Game {
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (k, v) in self.record.tags() {
+        for (k, v) in self.safe(|| self.record.tags())? {
             d.set_item(k, v)?;
         }
         Ok(d)
     }
     /// Main-line moves as written.
     #[getter]
-    fn moves(&self) -> Vec<String> {
-        self.record.main_line()
+    fn moves(&self) -> PyResult<Vec<String>> {
+        self.safe(|| self.record.main_line())
     }
     /// The result marker (`1-0`, `0-1`, `1/2-1/2`, `*`), or None.
     #[getter]
-    fn result(&self) -> Option<String> {
-        self.record.result()
+    fn result(&self) -> PyResult<Option<String>> {
+        self.safe(|| self.record.result())
     }
     /// TLPD (C'escacs) or FEN (chess, xiangqi) after the main line; None for a bad game.
     #[getter]
-    fn final_position(&self) -> Option<String> {
-        self.record.final_position()
+    fn final_position(&self) -> PyResult<Option<String>> {
+        self.safe(|| self.record.final_position())
     }
     /// Located error messages; empty for a valid game.
     #[getter]
-    fn errors(&self) -> Vec<String> {
-        self.located(Severity::Error)
+    fn errors(&self) -> PyResult<Vec<String>> {
+        self.safe(|| self.located(Severity::Error))
     }
     /// Located warning messages.
     #[getter]
-    fn warnings(&self) -> Vec<String> {
-        self.located(Severity::Warning)
+    fn warnings(&self) -> PyResult<Vec<String>> {
+        self.safe(|| self.located(Severity::Warning))
     }
     /// The game as a PCN document (a dict).
     fn to_pcn<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -310,8 +310,8 @@ impl Game {
         Ok(text)
     }
     /// The final board as SVG (Jupyter shows it), the last move highlighted.
-    fn _repr_svg_(&self) -> Option<String> {
-        self.record.svg()
+    fn _repr_svg_(&self) -> PyResult<Option<String>> {
+        self.safe(|| self.record.svg())
     }
     fn __repr__(&self) -> String {
         format!(
@@ -326,6 +326,11 @@ impl Game {
 }
 
 impl Game {
+    /// `f`'s value, or a `CescacsError` if it panicked (a bug; see [`unpanicked`]).
+    fn safe<T>(&self, f: impl FnOnce() -> T) -> PyResult<T> {
+        Ok(unpanicked(&self.file, || Ok(f()))?)
+    }
+
     fn error(&self, message: String) -> Fail {
         let d = GameDiagnostic {
             severity: Severity::Error,
@@ -478,14 +483,24 @@ impl GameReader {
         let errors = PyList::empty(py);
         let warnings = PyList::empty(py);
         for g in games {
+            let (t, m, r, f, e, w) = g.safe(|| {
+                (
+                    g.record.tags(),
+                    g.record.main_line(),
+                    g.record.result(),
+                    g.record.final_position(),
+                    g.located(Severity::Error),
+                    g.located(Severity::Warning),
+                )
+            })?;
             index.append(g.index)?;
             line.append(g.line)?;
-            tags.append(PyList::new(py, g.record.tags())?)?;
-            moves.append(PyList::new(py, g.record.main_line())?)?;
-            result.append(g.record.result())?;
-            final_position.append(g.record.final_position())?;
-            errors.append(g.located(Severity::Error))?;
-            warnings.append(g.located(Severity::Warning))?;
+            tags.append(PyList::new(py, t)?)?;
+            moves.append(PyList::new(py, m)?)?;
+            result.append(r)?;
+            final_position.append(f)?;
+            errors.append(e)?;
+            warnings.append(w)?;
         }
         PyList::new(
             py,
@@ -913,16 +928,19 @@ impl Position {
         })
     }
     /// Every legal move in CTL-AN with its check marker, sorted (as `cescacs moves`).
-    fn legal_moves(&self) -> Vec<String> {
+    fn legal_moves(&self) -> PyResult<Vec<String>> {
         let position = self.get();
-        let letters = cescacs_rules::Letters::default();
-        let mut moves: Vec<String> = position
-            .legal_moves()
-            .iter()
-            .map(|&m| position.move_to_an(m, &letters))
-            .collect();
-        moves.sort_unstable();
-        moves
+        let moves = unpanicked("legal_moves", || {
+            let letters = cescacs_rules::Letters::default();
+            let mut moves: Vec<String> = position
+                .legal_moves()
+                .iter()
+                .map(|&m| position.move_to_an(m, &letters))
+                .collect();
+            moves.sort_unstable();
+            Ok(moves)
+        })?;
+        Ok(moves)
     }
     /// Plays a move given in CTL-AN; raises ParseError if it is not legal here.
     fn play(&self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
