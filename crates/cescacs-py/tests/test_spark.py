@@ -210,3 +210,6 @@ def test_a_damaged_file_never_fails_the_job(spark, damaged, cli, tmp_path):
     assert zeros["errors"] == [f"{damaged / 'zz-zeros.pgn'}:1:1: error: NUL byte (byte 0): binary data, not pgn text; not read"]
     out = run(cli, "check", "-q", str(damaged / "zz-zeros.pgn"))
     assert out.stderr.decode().startswith(zeros["errors"][0])
+    # A path that is not there at all is the caller's mistake, said at once.
+    with pytest.raises(cescacs.InputError, match="no such file"):
+        cescacs.spark.read_games(spark, str(damaged / "not-there"))

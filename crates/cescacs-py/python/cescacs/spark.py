@@ -48,7 +48,7 @@ from __future__ import annotations
 import os
 from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
-from . import COMPRESSED_SUFFIXES, CescacsError, open_decompressed
+from . import COMPRESSED_SUFFIXES, CescacsError, InputError, open_decompressed
 from . import _cescacs
 
 __all__ = ["read_games", "GAME_SCHEMA", "plan_splits", "game_files"]
@@ -79,7 +79,7 @@ def game_files(path: Union[str, "os.PathLike[str]", Sequence[str]]) -> List[str]
     path = os.fspath(path)
     if not os.path.isdir(path):
         if not os.path.exists(path):
-            raise CescacsError(f"{path}: no such file or directory")
+            raise InputError(f"{path}: no such file or directory")
         return [path]
     out: List[str] = []
     for root, dirs, files in os.walk(path):
@@ -253,7 +253,7 @@ def read_games(
     (``split_bytes`` each); see the module documentation for how they are cut."""
     files = game_files(path)
     if not files:
-        raise CescacsError(f"{os.fspath(path) if not isinstance(path, (list, tuple)) else path}: no game files")
+        raise InputError(f"{os.fspath(path) if not isinstance(path, (list, tuple)) else path}: no game files")
     tasks = plan_splits(spark, files, format, split_bytes)
     task_df = spark.createDataFrame(
         spark.sparkContext.parallelize(tasks, len(tasks)), _TASK_SCHEMA
