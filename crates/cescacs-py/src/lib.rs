@@ -367,6 +367,8 @@ fn lock<'a, T>(py: Python<'_>, mutex: &'a Mutex<T>) -> MutexGuard<'a, T> {
 struct ReaderState {
     splitter: Option<GameSplitter<Input>>,
     games_read: usize,
+    /// Records yielded or pending: the next one's index is `index_base + records`.
+    records: u64,
     pending: VecDeque<Game>,
 }
 
@@ -441,8 +443,10 @@ impl GameReader {
             state.games_read = raw.index;
             let line = self.line_base + raw.line - 1;
             let offset = self.offset_base + raw.offset;
+            // A PCN array is one raw game of several records: each is numbered.
             for record in Record::read_all(self.format, &raw) {
-                let index = self.index_base + state.pending.len() as u64 + raw.index as u64 - 1;
+                let index = self.index_base + state.records;
+                state.records += 1;
                 state.pending.push_back(Game {
                     record,
                     file: self.name.clone(),
@@ -676,6 +680,7 @@ fn read_games(
         state: Mutex::new(ReaderState {
             splitter: Some(splitter),
             games_read: 0,
+            records: 0,
             pending: VecDeque::new(),
         }),
         format,

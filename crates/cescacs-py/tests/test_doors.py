@@ -231,6 +231,7 @@ def test_every_failure_is_a_documented_cescacs_error():
         (cescacs.OptionError, lambda: cescacs.convert(12, to="pgn")),
         (cescacs.OptionError, lambda: cescacs.read_games(pgn, format="nope")),
         (cescacs.OptionError, lambda: cescacs.read_games(12)),
+        (cescacs.OptionError, lambda: cescacs.read_games(io.StringIO("1. e4 *"))),
         (cescacs.OptionError, lambda: next(iter(cescacs.read_games(pgn))).to_string("nope")),
         (cescacs.InputError, lambda: cescacs.read_games("/nonexistent/x.pgn")),
         (cescacs.InputError, lambda: cescacs.read_games(b"hello")),
@@ -408,3 +409,12 @@ def test_four_threads_read_bad_files_with_flat_memory(tmp_path):
     rss = threaded_reads(files, reads)
     print(f"\n4 threads x {reads} reads: RSS (KiB) by tenth: {rss}")
     assert rss[-1] - rss[0] < 64 * 1024, rss
+
+
+def test_records_of_one_raw_game_are_numbered_one_after_another():
+    import json
+
+    one = json.dumps(json.loads(cescacs.convert(b'[Event "a"]\n\n1. e4 e5 *\n', to="pcn")))
+    data = f"[{one},{one}]\n{one}\n".encode()
+    games = list(cescacs.read_games(data, format="pcn"))
+    assert [(g.index, g.line) for g in games] == [(1, 1), (2, 1), (3, 2)]

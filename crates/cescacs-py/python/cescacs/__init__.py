@@ -36,6 +36,7 @@ For Apache Spark, see :mod:`cescacs.spark`.
 
 from __future__ import annotations
 
+import io
 import os
 from typing import IO, Iterator, Optional, Union
 
@@ -99,6 +100,8 @@ def read_games(
         source = bytes(source)
     if isinstance(source, (bytes, bytearray)):
         return _read_games(source, format)
+    if isinstance(source, io.TextIOBase):
+        raise OptionError("source is a text stream: open the file in binary mode ('rb')")
     if hasattr(source, "read"):
         name = getattr(source, "name", None)
         return _read_games(source, format, name if isinstance(name, str) else None)
