@@ -267,6 +267,25 @@ impl Input {
     }
 }
 
+/// The input's text (decompressed, decoded to UTF-8 when it was), from its first byte
+/// (the head included): what the run's splitter reads, for callers that cut the games
+/// themselves (the Python bindings). A decompression error is a read error here.
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.reader.read(buf)
+    }
+}
+
+impl BufRead for Input {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.reader.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.reader.consume(n)
+    }
+}
+
 /// UTF-16 text, from the head of an input: a byte-order mark (`FF FE` little-endian,
 /// `FE FF` big-endian), or, without one, text whose every other byte is zero (ASCII
 /// in UTF-16: a PGN file's tags and moves), on the side that says the byte order. A

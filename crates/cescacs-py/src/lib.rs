@@ -1,34 +1,50 @@
 //! The native module `cescacs._cescacs` behind the Python package `cescacs`.
 //!
-//! Thin bindings: games are cut by `cescacs-batch`'s splitter and read, replayed and
-//! written by `cescacs-convert` (the per-game pipeline the CLI uses, so messages and
-//! results are the CLI's); the Python package (`python/cescacs`) adds compression,
-//! path handling and the Spark data source on top.
+//! Thin bindings: every source (a path, bytes, a binary file object) is opened by
+//! `cescacs-batch`'s input layer, the CLI's (the four codecs undone in Rust, UTF-16
+//! decoded, binary input refused), cut by its splitter, and read, replayed and written
+//! by `cescacs-convert` (the per-game pipeline the CLI uses, so messages and results are
+//! the CLI's). The Python package (`python/cescacs`) adds path handling and the Spark
+//! data source on top. Every failure is a subclass of `cescacs.CescacsError` (see
+//! `errors.rs`); the Rust work runs with the GIL released.
 
 #![warn(missing_docs)]
 
+mod errors;
 pub mod split;
 
-use cescacs_batch::{Framing, GameDiagnostic, GameSplitter, Severity};
+use cescacs_batch::{
+    Framing, GameDiagnostic, GameSplitter, Input, Problem, RawGame, Severity, TextEncoding,
+};
 use cescacs_convert::{Format, Options, Record, StripError};
-use pyo3::create_exception;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use errors::Fail;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList};
 use std::collections::VecDeque;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, Read};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
-create_exception!(
-    _cescacs,
-    CescacsError,
-    pyo3::exceptions::PyValueError,
-    "A game record that cannot be read, replayed or written; the message is located as the CLI's (file:line:col: game N: error: ...)."
-);
+/// An argument of a user-facing function, or `OptionError` naming it: pyo3's own
+/// conversion would raise a bare `TypeError` or `OverflowError`.
+fn arg<'py, T: FromPyObject<'py>>(value: &Bound<'py, PyAny>, name: &str) -> Result<T, Fail> {
+    value
+        .extract()
+        .map_err(|e| Fail::Option(format!("{name}: {e}")))
+}
 
-fn format_arg(name: &str) -> PyResult<Format> {
-    Format::from_str(name).map_err(|e| PyValueError::new_err(e.to_string()))
+/// An optional argument, as [`arg`].
+fn opt_arg<'py, T: FromPyObject<'py>>(
+    value: Option<&Bound<'py, PyAny>>,
+    name: &str,
+) -> Result<Option<T>, Fail> {
+    value.map(|v| arg(v, name)).transpose()
+}
+
+fn format_arg(name: &str) -> Result<Format, Fail> {
+    Format::from_str(name).map_err(|e| Fail::Option(e.to_string()))
 }
 
 fn input_framing(format: Format, name: &str) -> Framing {
@@ -44,17 +60,33 @@ fn framing_name(f: Framing) -> &'static str {
     }
 }
 
-fn framing_arg(s: &str) -> PyResult<Framing> {
+fn framing_arg(s: &str) -> Result<Framing, Fail> {
     match s {
         "pgn" => Ok(Framing::Pgn),
         "lines" => Ok(Framing::Lines),
         "whole" => Ok(Framing::Whole),
         "json" => Ok(Framing::Json),
-        _ => Err(PyValueError::new_err(format!("unknown framing {s:?}"))),
+        _ => Err(Fail::Option(format!(
+            "unknown framing {s:?}: expected pgn, lines, whole or json"
+        ))),
     }
 }
 
-/// A Python file-like object (anything with `read(n) -> bytes`) as a Rust reader.
+/// Runs `f`, turning a panic (a bug: none is known) into an error instead of
+/// `pyo3_runtime.PanicException`, which escapes `except Exception`.
+fn unpanicked<T>(what: &str, f: impl FnOnce() -> Result<T, Fail>) -> Result<T, Fail> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(Fail::Internal(format!("{what}: internal error: {message}")))
+    })
+}
+
+/// A Python file-like object (anything with `read(n) -> bytes`) as a Rust reader. It
+/// takes the GIL for each call, so it may be read from a thread that released it.
 struct PyReader(PyObject);
 
 impl Read for PyReader {
@@ -64,13 +96,26 @@ impl Read for PyReader {
                 .0
                 .call_method1(py, "read", (buf.len(),))
                 .map_err(|e| io::Error::other(e.to_string()))?;
-            let bytes = data
-                .downcast_bound::<PyBytes>(py)
-                .map_err(|_| io::Error::other("read() did not return bytes"))?
-                .as_bytes();
-            let n = bytes.len().min(buf.len());
-            buf[..n].copy_from_slice(&bytes[..n]);
-            Ok(n)
+            let data = data.bind(py);
+            let bytes = if let Ok(b) = data.downcast::<PyBytes>() {
+                b.as_bytes().to_vec()
+            } else if let Ok(b) = data.downcast::<PyByteArray>() {
+                b.to_vec()
+            } else if data.is_none() {
+                // A non-blocking stream with nothing ready; nothing else to do but end.
+                Vec::new()
+            } else {
+                return Err(io::Error::other("read() did not return bytes"));
+            };
+            if bytes.len() > buf.len() {
+                return Err(io::Error::other(format!(
+                    "read({}) returned {} bytes",
+                    buf.len(),
+                    bytes.len()
+                )));
+            }
+            buf[..bytes.len()].copy_from_slice(&bytes);
+            Ok(bytes.len())
         })
     }
 }
@@ -128,37 +173,43 @@ fn located(file: &str, index: u64, at: (u64, u64), offset: u64, d: &GameDiagnost
 
 /// The write options of `to_string` and `convert`, checked against the target format
 /// (`notation` must be one of `to`'s, as on the command line).
-fn write_options(to: Format, options: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
+fn write_options(to: Format, options: Option<&Bound<'_, PyDict>>) -> Result<Options, Fail> {
     let mut out = Options::default();
     let Some(options) = options else {
         return Ok(out);
     };
     for (key, value) in options.iter() {
-        let key: String = key.extract()?;
+        let key: String = key.extract().map_err(|e| Fail::Option(e.to_string()))?;
+        let flag = |v: &Bound<'_, PyAny>| v.is_truthy().map_err(|e| Fail::Option(e.to_string()));
         match key.as_str() {
-            "fan" => out.fan = value.is_truthy()?,
-            "strict" => out.strict = value.is_truthy()?,
-            "json_lines" => out.json_lines = value.is_truthy()?,
-            "minimal" => out.minimal = value.is_truthy()?,
+            "fan" => out.fan = flag(&value)?,
+            "strict" => out.strict = flag(&value)?,
+            "json_lines" => out.json_lines = flag(&value)?,
+            "minimal" => out.minimal = flag(&value)?,
             "notation" => {
-                let n: String = value.extract()?;
+                let n: String = value
+                    .extract()
+                    .map_err(|e| Fail::Option(format!("notation: {e}")))?;
                 out.set_notation(to, &n)
-                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                    .map_err(|e| Fail::Option(e.to_string()))?;
             }
             "strip" => {
                 // "comments,nags" or ["comments", "nags"].
                 let list = match value.extract::<String>() {
                     Ok(s) => s,
-                    Err(_) => value.extract::<Vec<String>>()?.join(","),
+                    Err(_) => value
+                        .extract::<Vec<String>>()
+                        .map_err(|e| Fail::Option(format!("strip: {e}")))?
+                        .join(","),
                 };
                 if !list.is_empty() {
                     out.strip = list
                         .parse()
-                        .map_err(|e: StripError| PyValueError::new_err(e.to_string()))?;
+                        .map_err(|e: StripError| Fail::Option(e.to_string()))?;
                 }
             }
             _ => {
-                return Err(PyTypeError::new_err(format!(
+                return Err(Fail::Option(format!(
                     "unknown option {key:?}: expected fan, minimal, notation, strip, strict or json_lines"
                 )));
             }
@@ -193,35 +244,35 @@ impl Game {
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (k, v) in self.record.tags() {
+        for (k, v) in self.safe(|| self.record.tags())? {
             d.set_item(k, v)?;
         }
         Ok(d)
     }
     /// Main-line moves as written.
     #[getter]
-    fn moves(&self) -> Vec<String> {
-        self.record.main_line()
+    fn moves(&self) -> PyResult<Vec<String>> {
+        self.safe(|| self.record.main_line())
     }
     /// The result marker (`1-0`, `0-1`, `1/2-1/2`, `*`), or None.
     #[getter]
-    fn result(&self) -> Option<String> {
-        self.record.result()
+    fn result(&self) -> PyResult<Option<String>> {
+        self.safe(|| self.record.result())
     }
     /// TLPD (C'escacs) or FEN (chess, xiangqi) after the main line; None for a bad game.
     #[getter]
-    fn final_position(&self) -> Option<String> {
-        self.record.final_position()
+    fn final_position(&self) -> PyResult<Option<String>> {
+        self.safe(|| self.record.final_position())
     }
     /// Located error messages; empty for a valid game.
     #[getter]
-    fn errors(&self) -> Vec<String> {
-        self.located(Severity::Error)
+    fn errors(&self) -> PyResult<Vec<String>> {
+        self.safe(|| self.located(Severity::Error))
     }
     /// Located warning messages.
     #[getter]
-    fn warnings(&self) -> Vec<String> {
-        self.located(Severity::Warning)
+    fn warnings(&self) -> PyResult<Vec<String>> {
+        self.safe(|| self.located(Severity::Warning))
     }
     /// The game as a PCN document (a dict).
     fn to_pcn<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -230,24 +281,37 @@ impl Game {
     }
     /// The game as one line of PCN JSON.
     fn to_pcn_json(&self) -> PyResult<String> {
-        self.record
-            .to_pcn()
-            .map(|doc| pcn::to_string(&doc))
-            .map_err(|e| self.error(e.to_string()))
+        let text = unpanicked(&self.file, || {
+            self.record
+                .to_pcn()
+                .map(|doc| pcn::to_string(&doc))
+                .map_err(|e| self.error(e.to_string()))
+        })?;
+        Ok(text)
     }
     /// The game written in `format` (options: fan, minimal, notation, strip).
     #[pyo3(signature = (format, **options))]
-    fn to_string(&self, format: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
-        let to = format_arg(format)?;
+    fn to_string(
+        &self,
+        py: Python<'_>,
+        format: &Bound<'_, PyAny>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<String> {
+        let to = format_arg(&arg::<String>(format, "format")?)?;
         let options = write_options(to, options)?;
-        self.record
-            .write(to, &options)
-            .map(|w| w.text)
-            .map_err(|e| self.error(e.to_string()))
+        let text = py.allow_threads(|| {
+            unpanicked(&self.file, || {
+                self.record
+                    .write(to, &options)
+                    .map(|w| w.text)
+                    .map_err(|e| self.error(e.to_string()))
+            })
+        })?;
+        Ok(text)
     }
     /// The final board as SVG (Jupyter shows it), the last move highlighted.
-    fn _repr_svg_(&self) -> Option<String> {
-        self.record.svg()
+    fn _repr_svg_(&self) -> PyResult<Option<String>> {
+        self.safe(|| self.record.svg())
     }
     fn __repr__(&self) -> String {
         format!(
@@ -262,14 +326,19 @@ impl Game {
 }
 
 impl Game {
-    fn error(&self, message: String) -> PyErr {
+    /// `f`'s value, or a `CescacsError` if it panicked (a bug; see [`unpanicked`]).
+    fn safe<T>(&self, f: impl FnOnce() -> T) -> PyResult<T> {
+        Ok(unpanicked(&self.file, || Ok(f()))?)
+    }
+
+    fn error(&self, message: String) -> Fail {
         let d = GameDiagnostic {
             severity: Severity::Error,
             line: 1,
             column: 1,
             message,
         };
-        CescacsError::new_err(located(
+        Fail::Parse(located(
             &self.file,
             self.index,
             (self.line, self.column),
@@ -279,52 +348,116 @@ impl Game {
     }
 }
 
-/// The games of one input, lazily. Used by the thread that made it (its reader may be
-/// a Python object).
-#[pyclass(module = "cescacs", unsendable)]
+/// `mutex`'s guard, waiting without the GIL while another thread holds it (the holder
+/// may need the GIL to read a Python stream: waiting with it would deadlock).
+fn lock<'a, T>(py: Python<'_>, mutex: &'a Mutex<T>) -> MutexGuard<'a, T> {
+    loop {
+        match mutex.try_lock() {
+            Ok(guard) => return guard,
+            // Panics are caught inside the lock; a poisoned state is still whole.
+            Err(TryLockError::Poisoned(p)) => return p.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                py.allow_threads(|| std::thread::sleep(std::time::Duration::from_millis(1)))
+            }
+        }
+    }
+}
+
+/// What a reader holds between two calls.
+struct ReaderState {
+    splitter: Option<GameSplitter<Input>>,
+    games_read: usize,
+    /// Records yielded or pending: the next one's index is `index_base + records`.
+    records: u64,
+    pending: VecDeque<Game>,
+}
+
+/// The games of one input, lazily. Usable from any thread: the state is behind a lock,
+/// so a reader made on one thread may be iterated on another (one call at a time; a
+/// second thread waits for the first), and the parsing runs with the GIL released.
+#[pyclass(frozen, module = "cescacs")]
 struct GameReader {
-    splitter: Option<GameSplitter<Box<dyn BufRead + Send>>>,
+    state: Mutex<ReaderState>,
     format: Format,
     name: String,
     index_base: u64,
     line_base: u64,
     offset_base: u64,
-    next_index: u64,
-    pending: VecDeque<Game>,
 }
 
 impl GameReader {
-    fn fill(&mut self) -> PyResult<bool> {
-        while self.pending.is_empty() {
-            let Some(splitter) = self.splitter.as_mut() else {
-                return Ok(false);
+    /// Up to `n` games, read with the GIL released.
+    fn take(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Game>> {
+        let mut state = lock(py, &self.state);
+        let state = &mut *state;
+        let games = py.allow_threads(|| {
+            let mut out = Vec::new();
+            while out.len() < n {
+                let filled = unpanicked(&self.name, || Ok(self.fill(state)));
+                match filled {
+                    Ok(true) => out.extend(state.pending.pop_front()),
+                    Ok(false) => break,
+                    Err(e) => {
+                        state.splitter = None;
+                        state.pending.clear();
+                        return Err(e);
+                    }
+                }
+            }
+            Ok(out)
+        })?;
+        Ok(games)
+    }
+
+    /// Reads the next record(s) into `pending`; false at the end. A read error (a
+    /// damaged compressed stream, a failing file) ends the input as a game of its own
+    /// carrying the located error, as the CLI's batch engine reports it: every game
+    /// before it has been yielded, and iteration never raises for a data problem.
+    fn fill(&self, state: &mut ReaderState) -> bool {
+        while state.pending.is_empty() {
+            let Some(splitter) = state.splitter.as_mut() else {
+                return false;
             };
             let raw = match splitter.next_game() {
                 Ok(Some(raw)) => raw,
                 Ok(None) => {
-                    self.splitter = None;
-                    return Ok(false);
+                    state.splitter = None;
+                    return false;
                 }
-                Err(e) => {
-                    self.splitter = None;
-                    return Err(CescacsError::new_err(format!("{}: {e}", self.name)));
+                Err(source) => {
+                    let raw = RawGame {
+                        index: state.games_read + 1,
+                        line: splitter.line(),
+                        column: 1,
+                        offset: splitter.offset(),
+                        bytes: Vec::new(),
+                        truncated: true,
+                        problem: Some(Problem::Read {
+                            message: source.to_string(),
+                        }),
+                    };
+                    state.splitter = None;
+                    raw
                 }
             };
+            state.games_read = raw.index;
             let line = self.line_base + raw.line - 1;
             let offset = self.offset_base + raw.offset;
+            // A PCN array is one raw game of several records: each is numbered.
             for record in Record::read_all(self.format, &raw) {
-                self.next_index += 1;
-                self.pending.push_back(Game {
+                let index = self.index_base + state.records;
+                state.records += 1;
+                state.pending.push_back(Game {
                     record,
                     file: self.name.clone(),
-                    index: self.index_base + self.next_index - 1,
+                    index,
                     line,
                     column: raw.column,
                     offset,
                 });
             }
         }
-        Ok(true)
+        true
     }
 }
 
@@ -333,12 +466,8 @@ impl GameReader {
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
     }
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Game>> {
-        let _ = py;
-        if !self.fill()? {
-            return Ok(None);
-        }
-        Ok(self.pending.pop_front())
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Game>> {
+        Ok(self.take(py, 1)?.pop())
     }
     /// The detected or given format.
     #[getter]
@@ -346,8 +475,9 @@ impl GameReader {
         self.format.name()
     }
     /// Up to `n` games as columns, for Arrow: (index, line, tags as lists of pairs,
-    /// moves, result, final_position, errors). Empty lists at the end.
-    fn next_columns<'py>(&mut self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyList>> {
+    /// moves, result, final_position, errors, warnings). Empty lists at the end.
+    fn next_columns<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyList>> {
+        let games = self.take(py, n)?;
         let index = PyList::empty(py);
         let line = PyList::empty(py);
         let tags = PyList::empty(py);
@@ -355,17 +485,26 @@ impl GameReader {
         let result = PyList::empty(py);
         let final_position = PyList::empty(py);
         let errors = PyList::empty(py);
-        let mut count = 0;
-        while count < n && self.fill()? {
-            let g = self.pending.pop_front().expect("filled");
+        let warnings = PyList::empty(py);
+        for g in games {
+            let (t, m, r, f, e, w) = g.safe(|| {
+                (
+                    g.record.tags(),
+                    g.record.main_line(),
+                    g.record.result(),
+                    g.record.final_position(),
+                    g.located(Severity::Error),
+                    g.located(Severity::Warning),
+                )
+            })?;
             index.append(g.index)?;
             line.append(g.line)?;
-            tags.append(PyList::new(py, g.record.tags())?)?;
-            moves.append(PyList::new(py, g.record.main_line())?)?;
-            result.append(g.record.result())?;
-            final_position.append(g.record.final_position())?;
-            errors.append(g.located(Severity::Error))?;
-            count += 1;
+            tags.append(PyList::new(py, t)?)?;
+            moves.append(PyList::new(py, m)?)?;
+            result.append(r)?;
+            final_position.append(f)?;
+            errors.append(e)?;
+            warnings.append(w)?;
         }
         PyList::new(
             py,
@@ -377,84 +516,242 @@ impl GameReader {
                 result.into_any(),
                 final_position.into_any(),
                 errors.into_any(),
+                warnings.into_any(),
             ],
         )
     }
 }
 
-fn detect_or(format: Option<&str>, name: &str, head: &[u8]) -> PyResult<Format> {
+fn detect_or(format: Option<&str>, name: &str, head: &[u8]) -> Result<Format, Fail> {
     match format {
         Some(f) => format_arg(f),
         None => cescacs_convert::detect(cescacs_convert::without_compression(name), head)
             .ok_or_else(|| {
-                CescacsError::new_err(format!("{name}: cannot tell the game format: give format="))
+                Fail::Input(format!("{name}: cannot tell the game format: give format="))
             }),
     }
 }
 
-/// Reads games from `source`: bytes, a path (plain file), or a binary file-like object
-/// (`name` then names it). `index_base`/`line_base`/`offset_base` place a byte range in
-/// its file (Spark splits).
+/// `fail`, unless the input has no head because its first read failed (a compressed
+/// stream damaged at once): that error is the one to report, not the format nobody
+/// could tell from nothing.
+fn unreadable(input: &mut Input, fail: Fail) -> Fail {
+    use std::io::BufRead;
+    if !input.head().is_empty() {
+        return fail;
+    }
+    match input.fill_buf() {
+        Err(e) => Fail::Input(format!("{}: read error: {e}", input.name)),
+        Ok(_) => fail,
+    }
+}
+
+/// The CLI's refusal of binary input (docs/io.md "Binary input"), located in the head.
+fn refuse_binary(input: &Input, name: &str, format: Format, line_base: u64) -> Result<(), Fail> {
+    let Some(at) = input.binary_at() else {
+        return Ok(());
+    };
+    let before = &input.head()[..at];
+    let line = line_base + before.iter().filter(|&&b| b == b'\n').count() as u64;
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let col = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
+    Err(Fail::Input(format!(
+        "{name}:{line}:{col}: error: NUL byte (byte {at}): binary data, not {} text; not read",
+        format.name()
+    )))
+}
+
+/// The text encoding the splitter scans with, as the batch engine chooses it: the
+/// decoded text is UTF-8; otherwise guessed from the head.
+fn scan_encoding(input: &Input) -> TextEncoding {
+    if input.decoded_from.is_some() {
+        TextEncoding::Bytes
+    } else {
+        TextEncoding::detect(input.head())
+    }
+}
+
+/// Bytes in memory as an input. Not `Input::from_bytes`, which takes a failure to
+/// read its head for impossible: damaged compressed bytes fail there. Here, as for a
+/// file, such a failure is the first read's error: the input then reads as one game
+/// carrying it.
+fn in_memory(name: String, bytes: Vec<u8>) -> Input {
+    let size = bytes.len() as u64;
+    Input::from_reader(name, Some(size), io::Cursor::new(bytes))
+}
+
+/// A source opened through the CLI's input layer (`cescacs_batch::Input`): bytes,
+/// a binary file object or a path; compressed or not (gzip, bzip2, zstd, xz, found by
+/// their magic bytes and undone in Rust), UTF-16 decoded. `range` reads a byte range
+/// of a plain file (Spark splits). A file is opened as `Input::open` opens it, except
+/// that a failure to read its head (a compressed stream damaged within its first
+/// 64 KiB) is kept for the first read, as for every other source, instead of failing
+/// the open: the reader then yields one game carrying the error.
+fn open_source(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    name: Option<String>,
+    range: Option<(u64, Option<u64>)>,
+) -> PyResult<Input> {
+    if let Ok(bytes) = source.downcast::<PyBytes>() {
+        let name = name.unwrap_or_else(|| "<bytes>".into());
+        let bytes = bytes.as_bytes().to_vec();
+        return Ok(py.allow_threads(|| in_memory(name, bytes)));
+    }
+    if let Ok(bytes) = source.downcast::<PyByteArray>() {
+        let name = name.unwrap_or_else(|| "<bytes>".into());
+        let bytes = bytes.to_vec();
+        return Ok(py.allow_threads(|| in_memory(name, bytes)));
+    }
+    if source.hasattr("read")? {
+        let name = name.unwrap_or_else(|| "<stream>".into());
+        let reader = PyReader(source.clone().unbind());
+        // The head is read here; an error in it is kept for the first read.
+        return Ok(py.allow_threads(|| Input::from_reader(name, None, reader)));
+    }
+    let path: PathBuf = source.extract().map_err(|_| {
+        Fail::Option(format!(
+            "source must be bytes, a path or a binary file object, not {}",
+            source.get_type()
+        ))
+    })?;
+    let shown = name.unwrap_or_else(|| path.display().to_string());
+    let opened = py.allow_threads(|| match range {
+        None => {
+            let file = std::fs::File::open(&path)?;
+            let meta = file.metadata()?;
+            if meta.is_dir() {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "is a directory",
+                ));
+            }
+            let size = meta.is_file().then_some(meta.len());
+            Ok(Input::from_reader(shown.clone(), size, file))
+        }
+        Some((begin, end)) => {
+            let end = match end {
+                Some(e) => e,
+                None => std::fs::metadata(&path)?.len(),
+            };
+            let range = split::open_range(&path, begin, end)?;
+            let size = end.saturating_sub(begin);
+            Ok(Input::from_reader(shown.clone(), Some(size), range))
+        }
+    });
+    opened.map_err(|e| Fail::Input(format!("{shown}: {e}")).into())
+}
+
+/// Reads games from `source`: bytes, a path (plain or compressed), or a binary
+/// file-like object (`name` then names it). `begin`/`end` read a byte range of a plain
+/// file and `index_base`/`line_base` place it in its file (Spark splits).
 #[pyfunction]
 #[pyo3(signature = (source, format=None, name=None, begin=0, end=None, index_base=1, line_base=1))]
 #[allow(clippy::too_many_arguments)]
 fn read_games(
+    py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    format: Option<&str>,
-    name: Option<String>,
+    format: Option<&Bound<'_, PyAny>>,
+    name: Option<&Bound<'_, PyAny>>,
     begin: u64,
     end: Option<u64>,
     index_base: u64,
     line_base: u64,
 ) -> PyResult<GameReader> {
-    let (name, head, reader): (String, Vec<u8>, Box<dyn BufRead + Send>) =
-        if let Ok(bytes) = source.downcast::<PyBytes>() {
-            let bytes = bytes.as_bytes().to_vec();
-            let head = bytes[..bytes.len().min(8192)].to_vec();
-            let name = name.unwrap_or_else(|| "<bytes>".into());
-            (name, head, Box::new(io::Cursor::new(bytes)))
-        } else if source.hasattr("read")? {
-            let name = name.unwrap_or_else(|| "<stream>".into());
-            let mut reader = BufReader::with_capacity(1 << 16, PyReader(source.clone().unbind()));
-            let head = reader.fill_buf()?.to_vec();
-            (name, head, Box::new(reader))
-        } else {
-            let path: PathBuf = source.extract()?;
-            let shown = name.unwrap_or_else(|| path.display().to_string());
-            let open = |p: &PathBuf| -> io::Result<(Vec<u8>, Box<dyn BufRead + Send>)> {
-                let mut head = vec![0u8; 8192];
-                let mut f = std::fs::File::open(p)?;
-                let mut n = 0;
-                while n < head.len() {
-                    match f.read(&mut head[n..])? {
-                        0 => break,
-                        k => n += k,
-                    }
-                }
-                head.truncate(n);
-                let end = match end {
-                    Some(e) => e,
-                    None => std::fs::metadata(p)?.len(),
-                };
-                let range = split::open_range(p, begin, end)?;
-                Ok((head, Box::new(BufReader::with_capacity(1 << 16, range))))
-            };
-            let (head, reader) =
-                open(&path).map_err(|e| CescacsError::new_err(format!("{shown}: {e}")))?;
-            (shown, head, reader)
-        };
-    let format = detect_or(format, &name, &head)?;
-    let splitter =
-        GameSplitter::new(reader, split::max_game_bytes()).framing(input_framing(format, &name));
+    let range = (begin > 0 || end.is_some()).then_some((begin, end));
+    let format: Option<String> = opt_arg(format, "format")?;
+    let format = format.as_deref();
+    if let Some(f) = format {
+        format_arg(f)?;
+    }
+    let name: Option<String> = opt_arg(name, "name")?;
+    let mut input = open_source(py, source, name, range)?;
+    let name = input.name.clone();
+    let format = detect_or(format, &name, input.head()).map_err(|e| unreadable(&mut input, e))?;
+    refuse_binary(&input, &name, format, line_base)?;
+    let encoding = scan_encoding(&input);
+    let splitter = GameSplitter::new(input, split::max_game_bytes())
+        .framing(input_framing(format, &name))
+        .encoding(encoding);
     Ok(GameReader {
-        splitter: Some(splitter),
+        state: Mutex::new(ReaderState {
+            splitter: Some(splitter),
+            games_read: 0,
+            records: 0,
+            pending: VecDeque::new(),
+        }),
         format,
         name,
         index_base,
         line_base,
         offset_base: begin,
-        next_index: 0,
-        pending: VecDeque::new(),
+    })
+}
+
+/// The decompressed text of a file, as a binary stream (`read`, `close`, a context
+/// manager): the same input layer as [`read_games`], for callers that want the bytes.
+#[pyclass(frozen, module = "cescacs")]
+struct DecompressedFile {
+    input: Mutex<Option<Input>>,
+    name: String,
+}
+
+#[pymethods]
+impl DecompressedFile {
+    /// Up to `size` bytes (all that is left when `size` is negative or omitted);
+    /// empty at the end.
+    #[pyo3(signature = (size=-1))]
+    fn read<'py>(&self, py: Python<'py>, size: i64) -> PyResult<Bound<'py, PyBytes>> {
+        let mut guard = lock(py, &self.input);
+        let Some(input) = guard.as_mut() else {
+            return Err(Fail::Option(format!("{}: read of a closed file", self.name)).into());
+        };
+        let data = py.allow_threads(|| {
+            let mut data = Vec::new();
+            let result = if size < 0 {
+                input.read_to_end(&mut data)
+            } else {
+                input.by_ref().take(size as u64).read_to_end(&mut data)
+            };
+            result.map(|_| data)
+        });
+        let data = data.map_err(|e| Fail::Input(format!("{}: {e}", self.name)))?;
+        Ok(PyBytes::new(py, &data))
+    }
+    /// True: the stream is readable.
+    fn readable(&self) -> bool {
+        true
+    }
+    /// Closes the stream.
+    fn close(&self, py: Python<'_>) {
+        *lock(py, &self.input) = None;
+    }
+    /// The file's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+    #[pyo3(signature = (*_args))]
+    fn __exit__(&self, py: Python<'_>, _args: &Bound<'_, pyo3::types::PyTuple>) -> bool {
+        self.close(py);
+        false
+    }
+}
+
+/// Opens a file (plain or compressed: gzip, bzip2, zstd, xz, found by its magic bytes)
+/// as a stream of its decompressed bytes.
+#[pyfunction]
+fn open_decompressed(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<DecompressedFile> {
+    let input = open_source(py, path, None, None)?;
+    Ok(DecompressedFile {
+        name: input.name.clone(),
+        input: Mutex::new(Some(input)),
     })
 }
 
@@ -464,7 +761,7 @@ fn detect(name: &str, head: &[u8]) -> Option<&'static str> {
     cescacs_convert::detect(cescacs_convert::without_compression(name), head).map(Format::name)
 }
 
-/// How a format is cut into records: "pgn", "lines" or "whole".
+/// How a format is cut into records: "pgn", "lines", "whole" or "json".
 #[pyfunction]
 fn framing(format: &str, name: &str) -> PyResult<&'static str> {
     Ok(framing_name(input_framing(format_arg(format)?, name)))
@@ -474,48 +771,98 @@ fn framing(format: &str, name: &str) -> PyResult<&'static str> {
 /// end_is_boundary) of the byte range `[start, stop)` of a plain file.
 #[pyfunction]
 fn scan_range(
+    py: Python<'_>,
     path: PathBuf,
     start: u64,
     stop: u64,
     framing: &str,
 ) -> PyResult<(u64, u64, u64, u64, bool)> {
-    let s = split::scan(&path, start, stop, framing_arg(framing)?)
-        .map_err(|e| CescacsError::new_err(format!("{}: {e}", path.display())))?;
+    let framing = framing_arg(framing)?;
+    let s = py
+        .allow_threads(|| split::scan(&path, start, stop, framing))
+        .map_err(|e| Fail::Input(format!("{}: {e}", path.display())))?;
     Ok((s.begin, s.end, s.games, s.lines, s.end_is_boundary))
 }
 
-/// Converts every game of `data` to `to` as `cescacs convert` does (same per-game
-/// converter, same framing of the outputs); raises with every located error if a game
-/// is bad.
+/// Converts every game of `data` to `to` as `cescacs convert` does (same input layer,
+/// same per-game converter, same framing of the outputs); raises `ParseError` with
+/// every located error if a game is bad. Runs with the GIL released.
 #[pyfunction]
 #[pyo3(signature = (data, to, from_=None, **options))]
 fn convert(
+    py: Python<'_>,
     data: &Bound<'_, PyAny>,
-    to: &str,
-    from_: Option<&str>,
+    to: &Bound<'_, PyAny>,
+    from_: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let to = format_arg(to)?;
+    let to = format_arg(&arg::<String>(to, "to")?)?;
+    let from_: Option<String> = opt_arg(from_, "from_")?;
     let options = write_options(to, options)?;
-    let bytes: Vec<u8> = if let Ok(s) = data.extract::<String>() {
-        s.into_bytes()
+    if let Some(f) = &from_ {
+        format_arg(f)?;
+    }
+    let bytes: Vec<u8> = if let Ok(s) = data.downcast::<pyo3::types::PyString>() {
+        s.extract::<String>()?.into_bytes()
     } else if let Ok(b) = data.downcast::<PyBytes>() {
         b.as_bytes().to_vec()
     } else {
-        return Err(PyTypeError::new_err("data must be str or bytes"));
+        return Err(Fail::Option("data must be str or bytes".into()).into());
     };
     let name = "<data>";
-    let from = detect_or(from_, name, &bytes[..bytes.len().min(8192)])?;
+    let text = py.allow_threads(|| {
+        unpanicked(name, || {
+            convert_bytes(name, bytes, to, from_.as_deref(), options)
+        })
+    })?;
+    Ok(text)
+}
+
+fn convert_bytes(
+    name: &str,
+    bytes: Vec<u8>,
+    to: Format,
+    from_: Option<&str>,
+    options: Options,
+) -> Result<String, Fail> {
+    let mut input = in_memory(name.to_string(), bytes);
+    let from = detect_or(from_, name, input.head()).map_err(|e| unreadable(&mut input, e))?;
+    refuse_binary(&input, name, from, 1)?;
     let converter = cescacs_convert::Converter::new(from, Some(to), options)
-        .map_err(|e| CescacsError::new_err(e.to_string()))?;
-    let mut splitter =
-        GameSplitter::new(&bytes[..], split::max_game_bytes()).framing(converter.framing(name));
+        .map_err(|e| Fail::Option(e.to_string()))?;
+    let encoding = scan_encoding(&input);
+    let mut splitter = GameSplitter::new(input, split::max_game_bytes())
+        .framing(converter.framing(name))
+        .encoding(encoding);
     let mut outputs = Vec::new();
     let mut errors = Vec::new();
-    while let Some(raw) = splitter
-        .next_game()
-        .map_err(|e| CescacsError::new_err(e.to_string()))?
-    {
+    let mut games_read = 0;
+    loop {
+        let raw = match splitter.next_game() {
+            Ok(Some(raw)) => raw,
+            Ok(None) => break,
+            Err(e) => {
+                let d = GameDiagnostic {
+                    severity: Severity::Error,
+                    line: 1,
+                    column: 1,
+                    message: Problem::Read {
+                        message: e.to_string(),
+                    }
+                    .describe()
+                    .2,
+                };
+                errors.push(located(
+                    name,
+                    games_read as u64 + 1,
+                    (splitter.line(), 1),
+                    splitter.offset(),
+                    &d,
+                ));
+                break;
+            }
+        };
+        games_read = raw.index;
         let outcome = converter.convert(&raw);
         let at = |d: &GameDiagnostic| {
             located(
@@ -539,7 +886,7 @@ fn convert(
         }
     }
     if !errors.is_empty() {
-        return Err(CescacsError::new_err(errors.join("\n")));
+        return Err(Fail::Parse(errors.join("\n")));
     }
     let framing = converter.output_framing();
     let mut out = framing.header.clone();
@@ -550,13 +897,22 @@ fn convert(
         out.extend_from_slice(o);
     }
     out.extend_from_slice(&framing.footer);
-    String::from_utf8(out).map_err(|e| CescacsError::new_err(e.to_string()))
+    String::from_utf8(out).map_err(|e| Fail::Parse(format!("{name}: {e}")))
 }
 
-/// A C'escacs position.
-#[pyclass(module = "cescacs", name = "Position")]
+/// A C'escacs position. Usable from any thread (the position is behind a lock).
+#[pyclass(frozen, module = "cescacs", name = "Position")]
 struct Position {
-    position: cescacs_rules::Position,
+    position: Mutex<cescacs_rules::Position>,
+}
+
+impl Position {
+    fn get(&self) -> cescacs_rules::Position {
+        match self.position.lock() {
+            Ok(p) => p.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
 }
 
 #[pymethods]
@@ -564,50 +920,74 @@ impl Position {
     /// The initial position, or the one a TLPD (PDTL) string gives.
     #[new]
     #[pyo3(signature = (tlpd=None))]
-    fn new(tlpd: Option<&str>) -> PyResult<Position> {
-        let position = match tlpd {
+    fn new(tlpd: Option<&Bound<'_, PyAny>>) -> PyResult<Position> {
+        let tlpd: Option<String> = opt_arg(tlpd, "tlpd")?;
+        let position = match tlpd.as_deref() {
             None => cescacs_rules::Position::initial(),
-            Some(s) => cescacs_tlpd::parse(s)
-                .map_err(|e| CescacsError::new_err(format!("bad TLPD {s:?}: {e}")))?,
+            Some(s) => unpanicked("TLPD", || {
+                cescacs_tlpd::parse(s).map_err(|e| Fail::Parse(format!("bad TLPD {s:?}: {e}")))
+            })?,
         };
-        Ok(Position { position })
+        Ok(Position {
+            position: Mutex::new(position),
+        })
     }
     /// Every legal move in CTL-AN with its check marker, sorted (as `cescacs moves`).
-    fn legal_moves(&self) -> Vec<String> {
-        let letters = cescacs_rules::Letters::default();
-        let mut moves: Vec<String> = self
-            .position
-            .legal_moves()
-            .iter()
-            .map(|&m| self.position.move_to_an(m, &letters))
-            .collect();
-        moves.sort_unstable();
-        moves
+    fn legal_moves(&self) -> PyResult<Vec<String>> {
+        let position = self.get();
+        let moves = unpanicked("legal_moves", || {
+            let letters = cescacs_rules::Letters::default();
+            let mut moves: Vec<String> = position
+                .legal_moves()
+                .iter()
+                .map(|&m| position.move_to_an(m, &letters))
+                .collect();
+            moves.sort_unstable();
+            Ok(moves)
+        })?;
+        Ok(moves)
     }
-    /// Plays a move given in CTL-AN; raises CescacsError if it is not legal here.
-    fn play(&mut self, mv: &str) -> PyResult<()> {
-        let letters = cescacs_rules::Letters::default();
-        let text = cescacs_rules::an::MoveText::parse(mv, &letters)
-            .map_err(|e| CescacsError::new_err(format!("{mv:?}: {e}")))?;
-        let resolved = self
-            .position
-            .resolve(&text)
-            .map_err(|e| CescacsError::new_err(format!("{mv:?}: {e}")))?;
-        self.position.play(resolved.mv);
+    /// Plays a move given in CTL-AN; raises ParseError if it is not legal here.
+    fn play(&self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mv: String = arg(mv, "move")?;
+        let mv = mv.as_str();
+        let mut guard = match self.position.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        let position = &mut *guard;
+        unpanicked(mv, || {
+            let letters = cescacs_rules::Letters::default();
+            let text = cescacs_rules::an::MoveText::parse(mv, &letters)
+                .map_err(|e| Fail::Parse(format!("{mv:?}: {e}")))?;
+            let resolved = position
+                .resolve(&text)
+                .map_err(|e| Fail::Parse(format!("{mv:?}: {e}")))?;
+            position.play(resolved.mv);
+            Ok(())
+        })?;
         Ok(())
     }
     /// The position as TLPD.
     fn tlpd(&self) -> String {
-        cescacs_tlpd::write(&self.position)
+        cescacs_tlpd::write(&self.get())
     }
-    /// Leaf nodes of the legal move tree `depth` plies deep.
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
-        let position = self.position.clone();
-        py.allow_threads(move || cescacs_rules::perft(&position, depth))
+    /// Leaf nodes of the legal move tree `depth` plies deep, counted with the GIL
+    /// released; a depth above the rules' limit raises OptionError.
+    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let depth: u32 = arg(depth, "depth")?;
+        let position = self.get();
+        let n = py.allow_threads(move || {
+            unpanicked("perft", || {
+                cescacs_rules::try_perft(&position, depth, 1)
+                    .map_err(|e| Fail::Option(e.to_string()))
+            })
+        })?;
+        Ok(n)
     }
     /// The board as SVG, captioned with the TLPD.
     fn _repr_svg_(&self) -> String {
-        cescacs_convert::cescacs_svg(&self.position, None)
+        cescacs_convert::cescacs_svg(&self.get(), None)
     }
     fn __repr__(&self) -> String {
         format!("cescacs.Position({:?})", self.tlpd())
@@ -620,11 +1000,13 @@ impl Position {
 /// The native module.
 #[pymodule]
 fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("CescacsError", m.py().get_type::<CescacsError>())?;
+    errors::register(m)?;
     m.add_class::<Game>()?;
     m.add_class::<GameReader>()?;
+    m.add_class::<DecompressedFile>()?;
     m.add_class::<Position>()?;
     m.add_function(wrap_pyfunction!(read_games, m)?)?;
+    m.add_function(wrap_pyfunction!(open_decompressed, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;
     m.add_function(wrap_pyfunction!(framing, m)?)?;

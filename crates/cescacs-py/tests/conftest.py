@@ -12,7 +12,8 @@ from typing import Dict, List, Tuple
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
-SHARED = REPO.parent / "shared"
+# CESCACS_SHARED names it elsewhere (a worktree whose parent has no shared/ beside it).
+SHARED = Path(os.environ.get("CESCACS_SHARED", REPO.parent / "shared"))
 
 
 def shared_path(*parts: str) -> Path:
@@ -63,3 +64,38 @@ def corpus_files() -> List[Path]:
             if p.is_file() and p.suffix.lower() in (".ctl-pgn", ".pgn", ".json", ".jsonl"):
                 files.append(p)
     return files
+
+
+def compress(data: bytes, codec: str) -> bytes:
+    """`data` compressed as `codec` ("gz", "bz2", "xz", "zst"). Test fixtures only: the
+    package itself decompresses all four in Rust. zstd is written by the `zstandard`
+    package when installed, else by the `zstd` command."""
+    import bz2
+    import gzip
+    import lzma
+    import shutil
+
+    if codec == "gz":
+        return gzip.compress(data)
+    if codec == "bz2":
+        return bz2.compress(data)
+    if codec == "xz":
+        return lzma.compress(data)
+    if codec == "zst":
+        try:
+            import zstandard
+
+            return zstandard.ZstdCompressor(write_checksum=True).compress(data)
+        except ImportError:
+            exe = shutil.which("zstd")
+            if exe is None:
+                pytest.fail("writing .zst test data needs the zstandard package or the zstd command")
+            return subprocess.run([exe, "-q", "-c"], input=data, capture_output=True, check=True).stdout
+    raise ValueError(codec)
+
+
+def classic_text() -> bytes:
+    """A real classic PGN file of the shared corpus (232 games), for damaged copies."""
+    return shared_path(
+        "corpus", "classic-pgn-real", "derived-encodings", "twic-01-232games.crlf.pgn"
+    ).read_bytes()

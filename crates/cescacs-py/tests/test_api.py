@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import cescacs
-from conftest import REPO, cli_errors, corpus_files, run, shared_path
+from conftest import REPO, cli_errors, compress, corpus_files, run, shared_path
 
 LOCATED = re.compile(r"^(?P<file>.*):(?P<line>\d+):(?P<col>\d+): game (?P<game>\d+): error: (?P<msg>.*)$", re.S)
 
@@ -119,13 +119,11 @@ def test_every_format_reads_and_writes():
 def test_read_games_is_lazy_and_accepts_pathlike_streams_and_compression(tmp_path):
     import gzip
 
-    import zstandard
-
     one = b'[Event "x"]\n\n1. d4 d5 *\n\n'
     data = one * 1000
     (tmp_path / "a.pgn").write_bytes(data)
     (tmp_path / "a.pgn.gz").write_bytes(gzip.compress(data))
-    (tmp_path / "a.pgn.zst").write_bytes(zstandard.ZstdCompressor().compress(data))
+    (tmp_path / "a.pgn.zst").write_bytes(compress(data, "zst"))
     it = cescacs.read_games(tmp_path / "a.pgn")
     first = next(it)
     assert first.index == 1 and first.line == 1

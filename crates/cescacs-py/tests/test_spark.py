@@ -13,7 +13,7 @@ import pytest
 
 import cescacs
 import cescacs.spark
-from conftest import REPO, cli_errors, run, shared_path
+from conftest import REPO, classic_text, cli_errors, compress, run, shared_path
 
 
 @pytest.fixture(scope="module")
@@ -23,9 +23,14 @@ def spark():
     # Spark's Python workers run `python3` from PATH unless told otherwise: they must run
     # the interpreter that has the package installed (a venv need not be activated).
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    # Local mode binds to the outward interface unless told: the tests listen on the
+    # loopback only.
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
     session = (
         SparkSession.builder.master("local[2]")
         .appName("cescacs-test")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .getOrCreate()
@@ -38,8 +43,6 @@ def spark():
 def database(tmp_path_factory) -> Path:
     """A directory with every format: C'escacs, xiangqi, PCN (.json, .jsonl), a classic
     PGN of a few MB (read as several splits), the same PGN zstd-compressed, and a gzip."""
-    import zstandard
-
     root = tmp_path_factory.mktemp("db")
     classic = sorted(shared_path("corpus", "classic-pgn-real").rglob("*.pgn"))
     chunks = []
@@ -51,7 +54,7 @@ def database(tmp_path_factory) -> Path:
     body = b"".join(chunks)
     big = body * max(1, (3 << 20) // len(body) + 1)
     (root / "big.pgn").write_bytes(big)
-    (root / "big2.pgn.zst").write_bytes(zstandard.ZstdCompressor().compress(body))
+    (root / "big2.pgn.zst").write_bytes(compress(body, "zst"))
     (root / "small.pgn.gz").write_bytes(gzip.compress(chunks[0]))
     for p in sorted((REPO / "testdata" / "ctl-pgn").rglob("*.ctl-pgn"))[:5]:
         shutil.copy(p, root / p.name)
@@ -88,7 +91,8 @@ def test_rows_equal_the_cli_game_for_game(spark, database, cli, tmp_path):
         assert len(local) == len(mine), f
         for r, g in zip(mine, local):
             assert (r["line"], r["result"], r["final_position"], list(r["moves"]), list(r["errors"]),
-                    dict(r["tags"])) == (g.line, g.result, g.final_position, g.moves, g.errors, g.tags), (f, r["index"])
+                    list(r["warnings"]), dict(r["tags"])) == (
+                g.line, g.result, g.final_position, g.moves, g.errors, g.warnings, g.tags), (f, r["index"])
         # ... and the CLI's: game count and every located error.
         plain = f
         if f.endswith((".zst", ".gz")):
@@ -123,3 +127,89 @@ def test_parquet_round_trip(spark, database, tmp_path):
     df.write.mode("overwrite").parquet(out)
     back = spark.read.parquet(out)
     assert back.count() == df.count() == sum(1 for _ in cescacs.read_games(database / "big.pgn"))
+
+
+@pytest.fixture(scope="module")
+def damaged(tmp_path_factory) -> Path:
+    """Good files of every format (compressed with each codec too) beside a truncated
+    .gz, a .zst with a byte flipped in its middle, and a file of zeros."""
+    root = tmp_path_factory.mktemp("damaged")
+    text = classic_text()
+    (root / "classic.pgn").write_bytes(text)
+    for codec in ("gz", "bz2", "xz", "zst"):
+        (root / f"classic-{codec}.pgn.{codec}").write_bytes(compress(text, codec))
+    for p in sorted((REPO / "testdata" / "ctl-pgn").rglob("*.ctl-pgn"))[:4]:
+        shutil.copy(p, root / p.name)
+    for p in sorted(shared_path("corpus", "xiangqi-real").rglob("*.pgn"))[:2]:
+        shutil.copy(p, root / ("xq-" + p.name))
+    for p in sorted(shared_path("corpus").rglob("*.json*"))[:2]:
+        shutil.copy(p, root / ("pcn-" + p.name))
+    many = text * 4
+    packed = compress(many, "gz")
+    (root / "zz-cut.pgn.gz").write_bytes(packed[: len(packed) * 2 // 3])
+    packed = bytearray(compress(many, "zst"))
+    packed[len(packed) // 2] ^= 0xFF
+    (root / "zz-corrupt.pgn.zst").write_bytes(bytes(packed))
+    (root / "zz-zeros.pgn").write_bytes(b"\0" * 70_000)
+    return root
+
+
+DAMAGED = ("zz-cut.pgn.gz", "zz-corrupt.pgn.zst", "zz-zeros.pgn")
+
+
+def _diagnostics(report: dict, files) -> list:
+    return sorted(
+        (d["severity"], d["file"], d["game"], d["line"], d["column"], d["message"][:300])
+        for d in report["diagnostics"]
+        if d["file"] in files
+    )
+
+
+def _located(severity: str, file: str, index, text: str) -> tuple:
+    head, _, msg = text.partition(f": {severity}: ")
+    line, col, game = head[len(file) + 1:].split(":", 2)
+    assert game.strip() == f"game {index}", text
+    return (severity, file, index, int(line), int(col), msg[:300])
+
+
+def test_a_damaged_file_never_fails_the_job(spark, damaged, cli, tmp_path):
+    """Must-show 5: local[2] over good files of every format beside damaged ones."""
+    rows = cescacs.spark.read_games(spark, str(damaged), split_bytes=1 << 16).collect()
+    by_file = {}
+    for r in rows:
+        by_file.setdefault(os.path.basename(r["file"]), []).append(r)
+    names = sorted(p.name for p in damaged.iterdir())
+    # Every file has its rows, the damaged ones included.
+    assert sorted(by_file) == names
+    good = [n for n in names if n not in DAMAGED]
+    assert {by_file[n][0]["format"] for n in good} == {"ctl-pgn", "pgn", "xiangqi-pgn", "pcn"}
+    # The CLI, run on the good files, is the reference: the same game count, and every
+    # error and warning (the warnings column), located the same way.
+    report = tmp_path / "good.json"
+    run(cli, "check", "-q", "--report", str(report), *(str(damaged / n) for n in good))
+    ref = json.loads(report.read_text())
+    assert sum(len(by_file[n]) for n in good) == ref["games"]
+    assert ref["warnings"] > 0, "the good files must have warnings for the column to be tested"
+    mine = []
+    for n in good:
+        f = str(damaged / n)
+        for r in by_file[n]:
+            mine += [_located("error", f, r["index"], e) for e in r["errors"]]
+            mine += [_located("warning", f, r["index"], w) for w in r["warnings"]]
+    assert sorted(mine) == _diagnostics(ref, {str(damaged / n) for n in good})
+    # The damaged streams: their games up to the damage, then a row with the located
+    # read error; the binary file: one row with the CLI's refusal.
+    for n in ("zz-cut.pgn.gz", "zz-corrupt.pgn.zst"):
+        mine = sorted(by_file[n], key=lambda r: r["index"])
+        assert [r["index"] for r in mine] == list(range(1, len(mine) + 1)), n
+        last = mine[-1]
+        assert last["errors"], n
+        assert _located("error", str(damaged / n), last["index"], last["errors"][-1])
+    (zeros,) = by_file["zz-zeros.pgn"]
+    assert zeros["index"] is None and zeros["line"] is None
+    assert zeros["errors"] == [f"{damaged / 'zz-zeros.pgn'}:1:1: error: NUL byte (byte 0): binary data, not pgn text; not read"]
+    out = run(cli, "check", "-q", str(damaged / "zz-zeros.pgn"))
+    assert out.stderr.decode().startswith(zeros["errors"][0])
+    # A path that is not there at all is the caller's mistake, said at once.
+    with pytest.raises(cescacs.InputError, match="no such file"):
+        cescacs.spark.read_games(spark, str(damaged / "not-there"))

@@ -11,22 +11,54 @@ The toolkit's Rust readers (``cescacs-toolkit``) as a Python package::
 
 Formats: ``"ctl-pgn"`` (C'escacs), ``"pgn"`` (classic chess), ``"xiangqi-pgn"``,
 ``"pcn"`` (JSON; one document per file, an array, or JSON Lines); ``"xiangqi-xml"`` is
-an output format. Errors are :class:`CescacsError` (a ``ValueError``) carrying the same
-located messages as the ``cescacs`` command (``file:line:col: game N: error: ...``).
+an output format. Every source goes through the ``cescacs`` command's own input layer
+(Rust): gzip, bzip2, zstd and xz are recognised by their magic bytes and decompressed
+without any optional Python package; UTF-16 is decoded; binary data is refused.
+
+Errors: every exception the package raises is a :class:`CescacsError`:
+
+- :class:`ParseError` (also a ``ValueError``): a game record that cannot be read,
+  replayed or written (``convert`` of a bad game, ``Game.to_string``, a bad TLPD or move);
+- :class:`InputError` (also an ``OSError``): an input that cannot be read at all
+  (missing, unreadable, binary, a format that cannot be told, a stream that fails before
+  its first game), raised by :func:`read_games` itself, before any game;
+- :class:`OptionError` (also a ``ValueError`` and a ``TypeError``): an argument the
+  function cannot take (unknown format or option, bad value, perft depth beyond the
+  limit, a source of the wrong type).
+
+Messages are located as the CLI's (``file:line:col: game N: error: ...``). Iterating a
+reader never raises for a data problem: a bad game, and a stream damaged half-way (a cut
+``.gz``, a corrupt ``.zst``), are games whose ``errors`` say what and where, after every
+game read before the damage. Readers, games and positions may be used from any thread;
+reading, ``convert`` and ``perft`` run with the GIL released.
 For Apache Spark, see :mod:`cescacs.spark`.
 """
 
 from __future__ import annotations
 
+import io
 import os
 from typing import IO, Iterator, Optional, Union
 
-from ._cescacs import CescacsError, Game, GameReader, Position, convert
+from ._cescacs import (
+    CescacsError,
+    Game,
+    GameReader,
+    InputError,
+    OptionError,
+    ParseError,
+    Position,
+    convert,
+)
 from ._cescacs import detect as _detect
+from ._cescacs import open_decompressed as _open_decompressed
 from ._cescacs import read_games as _read_games
 
 __all__ = [
     "CescacsError",
+    "ParseError",
+    "InputError",
+    "OptionError",
     "Game",
     "GameReader",
     "Position",
@@ -37,74 +69,46 @@ __all__ = [
     "COMPRESSED_SUFFIXES",
 ]
 
-#: File-name suffixes read through a decompressor (the codec is chosen by the suffix).
+#: File-name suffixes of compressed game files (walks keep them; the codec itself is
+#: recognised by the file's magic bytes).
 COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst")
-
-_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
-_GZIP_MAGIC = b"\x1f\x8b"
 
 
 def open_decompressed(path: Union[str, "os.PathLike[str]"]) -> IO[bytes]:
-    """Opens a (possibly compressed) file as a binary stream, decompressing on the fly.
-
-    ``.gz``, ``.bz2`` and ``.xz`` use the standard library; ``.zst`` needs the
-    ``zstandard`` package (``pip install cescacs[zstd]``).
-    """
-    name = os.fspath(path).lower()
-    if name.endswith(".gz"):
-        import gzip
-
-        return gzip.open(path, "rb")  # type: ignore[return-value]
-    if name.endswith(".bz2"):
-        import bz2
-
-        return bz2.open(path, "rb")  # type: ignore[return-value]
-    if name.endswith(".xz"):
-        import lzma
-
-        return lzma.open(path, "rb")  # type: ignore[return-value]
-    if name.endswith(".zst"):
-        try:
-            import zstandard
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise CescacsError(f"{os.fspath(path)}: reading .zst needs the zstandard package") from e
-        raw = open(path, "rb")
-        return zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)  # type: ignore[return-value]
-    return open(path, "rb")
-
-
-def _decompress_bytes(data: bytes) -> bytes:
-    if data.startswith(_GZIP_MAGIC):
-        import gzip
-
-        return gzip.decompress(data)
-    if data.startswith(_ZSTD_MAGIC):
-        import zstandard
-
-        return zstandard.ZstdDecompressor().decompressobj().decompress(data)
-    return data
+    """Opens a file (plain, or gzip, bzip2, xz or zstd, as its magic bytes say) as a
+    binary stream of its decompressed bytes (``read``, ``close``, ``with``). Decompressed
+    in Rust, as the CLI does; a damaged stream raises :class:`InputError` from ``read``."""
+    return _open_decompressed(path)  # type: ignore[return-value]
 
 
 def read_games(
-    source: Union[str, "os.PathLike[str]", bytes, IO[bytes]],
+    source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]],
     format: Optional[str] = None,
 ) -> Iterator[Game]:
     """Yields the games of ``source`` lazily, one :class:`Game` at a time.
 
-    ``source`` is a path (``str`` or ``os.PathLike``; plain, or compressed with gzip,
-    bzip2, xz or zstd as its suffix says), ``bytes`` (compressed or not), or a binary
-    file object. Memory stays bounded by the largest game, whatever the file's size.
-    ``format`` is ``"ctl-pgn"``, ``"pgn"``, ``"xiangqi-pgn"`` or ``"pcn"``; when
-    ``None`` it is detected from the name and the first bytes, as the CLI does.
-    A bad game is yielded with its ``errors``; it never stops the later games.
+    ``source`` is a path (``str`` or ``os.PathLike``), ``bytes`` or a binary file
+    object; plain, or compressed with gzip, bzip2, xz or zstd (recognised by the magic
+    bytes, whatever the name). Memory stays bounded by the largest game, whatever the
+    file's size. ``format`` is ``"ctl-pgn"``, ``"pgn"``, ``"xiangqi-pgn"`` or ``"pcn"``;
+    when ``None`` it is detected from the name and the first bytes, as the CLI does.
+    A bad game is yielded with its ``errors``; it never stops the later games. A stream
+    damaged half-way ends with a game carrying the located read error. An input that
+    cannot be read at all raises :class:`InputError` here, before any game.
     """
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return _read_games(_decompress_bytes(bytes(source)), format)
+    if isinstance(source, memoryview):
+        source = bytes(source)
+    if isinstance(source, (bytes, bytearray)):
+        return _read_games(source, format)
+    if isinstance(source, io.TextIOBase):
+        raise OptionError("source is a text stream: open the file in binary mode ('rb')")
     if hasattr(source, "read"):
-        return _read_games(source, format, getattr(source, "name", None))
-    path = os.fspath(source)  # type: ignore[arg-type]
-    if path.lower().endswith(COMPRESSED_SUFFIXES):
-        return _read_games(open_decompressed(path), format, path)
+        name = getattr(source, "name", None)
+        return _read_games(source, format, name if isinstance(name, str) else None)
+    try:
+        path = os.fspath(source)  # type: ignore[arg-type]
+    except TypeError as e:
+        raise OptionError(f"source must be bytes, a path or a binary file object: {e}") from None
     return _read_games(path, format)
 
 

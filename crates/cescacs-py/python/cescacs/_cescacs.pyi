@@ -5,9 +5,21 @@ from __future__ import annotations
 import os
 from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 
-class CescacsError(ValueError):
-    """A record that cannot be read, replayed or written; the message is located as the
-    CLI's (``file:line:col: game N: error: ...``)."""
+class CescacsError(Exception):
+    """Every error the package raises. Messages are located as the CLI's
+    (``file:line:col: game N: error: ...``) where there is a place to name."""
+
+class ParseError(CescacsError, ValueError):
+    """A game record that cannot be read, replayed or written (``convert`` of a bad
+    game, ``Game.to_string``, a bad TLPD or move)."""
+
+class InputError(CescacsError, OSError):
+    """An input that cannot be read at all: missing or unreadable, binary data, a
+    format that cannot be told, a stream that fails before its first game."""
+
+class OptionError(CescacsError, ValueError, TypeError):
+    """An argument the function cannot take: an unknown format, option or framing, a
+    bad option value, a perft depth beyond the limit, a source of the wrong type."""
 
 class Game:
     """One game, read and replayed."""
@@ -54,7 +66,20 @@ class GameReader(Iterator[Game]):
     def format(self) -> str: ...
     def __iter__(self) -> GameReader: ...
     def __next__(self) -> Game: ...
-    def next_columns(self, n: int) -> List[List[Any]]: ...
+    def next_columns(self, n: int) -> List[List[Any]]:
+        """Up to ``n`` games as eight columns: index, line, tags (lists of pairs), moves,
+        result, final_position, errors, warnings."""
+
+class DecompressedFile:
+    """The decompressed bytes of a file (``open_decompressed``)."""
+
+    @property
+    def name(self) -> str: ...
+    def read(self, size: int = -1) -> bytes: ...
+    def readable(self) -> bool: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> DecompressedFile: ...
+    def __exit__(self, *args: Any) -> bool: ...
 
 class Position:
     """A C'escacs position."""
@@ -66,8 +91,9 @@ class Position:
     def perft(self, depth: int) -> int: ...
     def _repr_svg_(self) -> str: ...
 
+def open_decompressed(path: Union[str, os.PathLike[str]]) -> DecompressedFile: ...
 def read_games(
-    source: Union[str, os.PathLike[str], bytes, IO[bytes]],
+    source: Union[str, os.PathLike[str], bytes, bytearray, IO[bytes]],
     format: Optional[str] = None,
     name: Optional[str] = None,
     begin: int = 0,

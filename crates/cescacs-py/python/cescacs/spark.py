@@ -12,7 +12,15 @@
 One row per game: ``file``, ``index`` (the game's number in its file, from 1),
 ``line`` (its first line), ``format``, ``tags`` (map), ``moves`` (main line as
 written), ``result``, ``final_position`` (TLPD or FEN; null for a bad game) and
-``errors`` (located messages, as ``cescacs check`` prints them; empty for a good game).
+``errors`` (located messages, as ``cescacs check`` prints them; empty for a good game)
+and ``warnings`` (located, as the CLI's).
+
+A damaged file never fails the job: a stream damaged half-way (a cut ``.gz``, a corrupt
+``.zst``) gives its games up to the damage and then one row carrying the located read
+error; a file that cannot be read at all (missing, binary, a format that cannot be told)
+gives one row with null ``index`` and ``line`` and the error in ``errors``. The other
+files' rows are all there. Decompression (gzip, bzip2, xz, zstd) is done in Rust: no
+optional Python package is needed.
 
 How a file is cut into tasks
 ----------------------------
@@ -40,7 +48,7 @@ from __future__ import annotations
 import os
 from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
-from . import COMPRESSED_SUFFIXES, CescacsError, open_decompressed
+from . import COMPRESSED_SUFFIXES, CescacsError, InputError, open_decompressed
 from . import _cescacs
 
 __all__ = ["read_games", "GAME_SCHEMA", "plan_splits", "game_files"]
@@ -48,7 +56,8 @@ __all__ = ["read_games", "GAME_SCHEMA", "plan_splits", "game_files"]
 #: The DataFrame's schema (Spark DDL).
 GAME_SCHEMA = (
     "file string, index long, line long, format string, tags map<string,string>, "
-    "moves array<string>, result string, final_position string, errors array<string>"
+    "moves array<string>, result string, final_position string, errors array<string>, "
+    "warnings array<string>"
 )
 
 _TASK_SCHEMA = (
@@ -70,7 +79,7 @@ def game_files(path: Union[str, "os.PathLike[str]", Sequence[str]]) -> List[str]
     path = os.fspath(path)
     if not os.path.isdir(path):
         if not os.path.exists(path):
-            raise CescacsError(f"{path}: no such file or directory")
+            raise InputError(f"{path}: no such file or directory")
         return [path]
     out: List[str] = []
     for root, dirs, files in os.walk(path):
@@ -100,11 +109,16 @@ def plan_splits(
     to_scan = []
     for path in files:
         compressed = path.lower().endswith(COMPRESSED_SUFFIXES)
-        fmt = format or _cescacs.detect(path, _head(path))
+        try:
+            fmt = format or _cescacs.detect(path, _head(path))
+            size = os.path.getsize(path)
+        except (CescacsError, OSError):
+            # The task says what is wrong, as one row (the job goes on).
+            fmt, size = None, 0
         if fmt is None:
-            raise CescacsError(f"{path}: cannot tell the game format: give format=")
+            plan.append([path, format, "pgn", compressed, [(0, None, None, None, True)]])
+            continue
         framing = _cescacs.framing(fmt, path)
-        size = os.path.getsize(path)
         if compressed or framing in ("whole", "json") or size <= split_bytes:
             plan.append([path, fmt, framing, compressed, [(0, size, None, None, True)]])
             continue
@@ -144,7 +158,7 @@ def plan_splits(
     for path, fmt, framing, compressed, ranges in plan:
         index_base, line_base = 1, 1
         for begin, end, games, lines, _ in ranges:
-            if begin >= end and len(ranges) > 1:
+            if len(ranges) > 1 and begin >= end:
                 continue
             tasks.append(
                 (os.path.abspath(path), path, fmt, framing, compressed, begin, end, index_base, line_base)
@@ -155,42 +169,53 @@ def plan_splits(
     return tasks
 
 
+def _task_games(task, batch_rows: int) -> Iterator:
+    """The columns of a task's games, batch by batch; a file that cannot be read at
+    all is one row carrying its error (null index and line)."""
+    try:
+        if task["compressed"] or task["end"] is None:
+            reader = _cescacs.read_games(task["file"], task["format"], task["name"])
+        else:
+            reader = _cescacs.read_games(
+                task["file"],
+                task["format"],
+                task["name"],
+                task["begin"],
+                task["end"],
+                task["index_base"],
+                task["line_base"],
+            )
+        fmt = reader.format
+        while True:
+            columns = reader.next_columns(batch_rows)
+            if not columns[0]:
+                return
+            yield fmt, columns
+    except CescacsError as e:
+        yield task["format"], [[None], [None], [[]], [[]], [None], [None], [[str(e)]], [[]]]
+
+
 def _rows(batches: Iterator, batch_rows: int) -> Iterator:
     import pyarrow as pa
 
     schema = _arrow_schema()
     for tasks in batches:
         for task in tasks.to_pylist():
-            if task["compressed"]:
-                reader = _cescacs.read_games(
-                    open_decompressed(task["file"]), task["format"], task["name"]
-                )
-            else:
-                reader = _cescacs.read_games(
-                    task["file"],
-                    task["format"],
-                    task["name"],
-                    task["begin"],
-                    task["end"],
-                    task["index_base"],
-                    task["line_base"],
-                )
-            while True:
-                index, line, tags, moves, result, final_position, errors = reader.next_columns(batch_rows)
-                if not index:
-                    break
+            for fmt, columns in _task_games(task, batch_rows):
+                index, line, tags, moves, result, final_position, errors, warnings = columns
                 n = len(index)
                 yield pa.RecordBatch.from_arrays(
                     [
                         pa.array([task["name"]] * n, pa.string()),
                         pa.array(index, pa.int64()),
                         pa.array(line, pa.int64()),
-                        pa.array([task["format"]] * n, pa.string()),
+                        pa.array([fmt] * n, pa.string()),
                         pa.array(tags, pa.map_(pa.string(), pa.string())),
                         pa.array(moves, pa.list_(pa.string())),
                         pa.array(result, pa.string()),
                         pa.array(final_position, pa.string()),
                         pa.array(errors, pa.list_(pa.string())),
+                        pa.array(warnings, pa.list_(pa.string())),
                     ],
                     schema=schema,
                 )
@@ -210,6 +235,7 @@ def _arrow_schema():
             ("result", pa.string()),
             ("final_position", pa.string()),
             ("errors", pa.list_(pa.string())),
+            ("warnings", pa.list_(pa.string())),
         ]
     )
 
@@ -227,7 +253,7 @@ def read_games(
     (``split_bytes`` each); see the module documentation for how they are cut."""
     files = game_files(path)
     if not files:
-        raise CescacsError(f"{os.fspath(path) if not isinstance(path, (list, tuple)) else path}: no game files")
+        raise InputError(f"{os.fspath(path) if not isinstance(path, (list, tuple)) else path}: no game files")
     tasks = plan_splits(spark, files, format, split_bytes)
     task_df = spark.createDataFrame(
         spark.sparkContext.parallelize(tasks, len(tasks)), _TASK_SCHEMA
