@@ -1,11 +1,12 @@
 //! Project automation: `cargo xtask corpus-check`, `bench`, `gen-db`, `shard-sim`, `fuzz`,
-//! `scaling`.
+//! `scaling`, `many-files`.
 
 mod bench;
 mod bench_py;
 mod corpus;
 mod fuzz;
 mod gendb;
+mod many_files;
 mod scaling;
 mod shard;
 
@@ -41,7 +42,11 @@ commands:
                            hostile input families (runs of ellipses and dots, comment
                            lines, nested variations, PCN walks, TLPD, endless NUL input)
                            through `cescacs check -j1`: time, peak memory and the ratio
-                           between sizes; fails on a superlinear step";
+                           between sizes; fails on a superlinear step
+  many-files [--files N] [--limit L] [--bin PATH]
+                           N one-game files (default 100,000) in one directory checked
+                           under `ulimit -n L` (default 256): every game read, exit 0,
+                           peak RSS under 100 MB (/usr/bin/time -v)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -58,6 +63,7 @@ fn main() -> ExitCode {
         "shard-sim" => shard::run(rest),
         "fuzz" => fuzz::run(rest),
         "scaling" => scaling::run(rest),
+        "many-files" => many_files::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)

@@ -145,8 +145,10 @@ pub struct Input {
     pub(crate) encoding: Option<TextEncoding>,
     /// The encoding given by [`Input::with_encoding`], applied again on reopening.
     asked: Option<TextEncoding>,
-    /// The regular file this input was opened from, which can be opened again.
+    /// The regular file this input was opened from, which can be opened again…
     path: Option<PathBuf>,
+    /// …and, in a zip archive, the member.
+    member: Option<crate::ZipMember>,
     /// Closed by [`Input::defer`]: opened again when its turn comes.
     deferred: bool,
     head: Vec<u8>,
@@ -206,7 +208,11 @@ impl Input {
         let Some(path) = self.path.clone().filter(|_| self.deferred) else {
             return self;
         };
-        match Input::open(&path) {
+        let opened = match &self.member {
+            Some(m) => Input::open_zip_member(&path, m),
+            None => Input::open(&path),
+        };
+        match opened {
             Ok(mut input) => {
                 input.name = self.name;
                 if let Some(f) = self.framing {
@@ -225,6 +231,11 @@ impl Input {
         }
     }
 
+    pub(crate) fn set_source(&mut self, path: PathBuf, member: Option<crate::ZipMember>) {
+        self.path = Some(path);
+        self.member = member;
+    }
+
     fn failed(name: String, size: Option<u64>, e: io::Error) -> Input {
         Input {
             name,
@@ -235,6 +246,7 @@ impl Input {
             encoding: None,
             asked: None,
             path: None,
+            member: None,
             deferred: false,
             head: Vec::new(),
             reader: Box::new(BufReader::new(FailingReader(Some(e)))),
@@ -262,7 +274,7 @@ impl Input {
         }
     }
 
-    fn from_reader_with_size(
+    pub(crate) fn from_reader_with_size(
         name: String,
         size: Option<u64>,
         reader: impl Read + Send + 'static,
@@ -289,6 +301,7 @@ impl Input {
             encoding: None,
             asked: None,
             path: None,
+            member: None,
             deferred: false,
             head,
             reader,
@@ -542,6 +555,71 @@ mod tests {
             input.reader.read_to_end(&mut back).unwrap();
             assert!(back == text, "{c:?}");
         }
+    }
+
+    /// Issue 26: every codec's own check catches a flipped byte in the middle (or the
+    /// stream ends early), and the error names the codec.
+    #[test]
+    fn a_flipped_byte_fails_each_codecs_check() {
+        let text: Vec<u8> = (0..20_000)
+            .flat_map(|i| format!("[Game \"{i}\"]\n\n1. e4 {{note {i}}} *\n\n").into_bytes())
+            .collect();
+        for c in [
+            Compression::Gzip,
+            Compression::Bzip2,
+            Compression::Zstd,
+            Compression::Xz,
+        ] {
+            let mut packed = compress(c, &text);
+            let mid = packed.len() / 2;
+            packed[mid] ^= 0x55;
+            let mut input = Input::from_reader("x", None, Cursor::new(packed));
+            let mut back = Vec::new();
+            let e = input.reader.read_to_end(&mut back).expect_err(c.name());
+            assert!(e.to_string().starts_with(c.name()), "{c:?}: {e}");
+        }
+    }
+
+    /// Issue 26: a zstd file starting with a skippable frame (pzstd) is zstd.
+    #[test]
+    fn a_skippable_frame_first_is_zstd() {
+        let text = b"[Game \"1\"]\n\n1. e4 *\n".to_vec();
+        let mut packed = vec![0x5E, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 1, 2, 3];
+        packed.extend(compress(Compression::Zstd, &text));
+        assert_eq!(Compression::from_magic(&packed), Some(Compression::Zstd));
+        let input = Input::from_reader("x", None, Cursor::new(packed));
+        assert_eq!(read_all(input), text);
+    }
+
+    /// Issue 26: a deferred input holds no file open and no buffer, and reads the same
+    /// text once reopened, with its framing and encoding.
+    #[test]
+    fn a_deferred_input_is_opened_again_with_its_settings() {
+        let dir = std::env::temp_dir().join(format!("cescacs-defer-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.pgn.gz");
+        let text = "[Event \"é\"]\n\n1. e4 *\n";
+        let latin1: Vec<u8> = text.chars().map(|c| c as u8).collect();
+        std::fs::write(&path, compress(Compression::Gzip, &latin1)).unwrap();
+        let input = Input::open(&path)
+            .unwrap()
+            .with_framing(Framing::Lines)
+            .with_encoding(TextEncoding::Decode(encoding_rs::WINDOWS_1252))
+            .defer();
+        assert!(input.is_deferred() && input.head().is_empty());
+        let again = input.reopen();
+        assert!(!again.is_deferred());
+        assert_eq!(again.framing, Some(Framing::Lines));
+        assert_eq!(again.compression, Some(Compression::Gzip));
+        assert_eq!(read_all(again), text.as_bytes());
+        // Gone in between: the first read says so.
+        let input = Input::open(&path).unwrap().defer();
+        std::fs::remove_file(&path).unwrap();
+        let mut again = input.reopen();
+        assert!(again.reader.read_to_end(&mut Vec::new()).is_err());
+        // Standard input and memory stay open.
+        assert!(!Input::from_bytes("m", b"x".to_vec()).defer().is_deferred());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn read_all(mut input: Input) -> Vec<u8> {

@@ -30,6 +30,7 @@
 
 #![warn(missing_docs)]
 
+mod archive;
 mod input;
 mod output;
 mod report;
@@ -37,6 +38,7 @@ mod session;
 mod split;
 mod walk;
 
+pub use archive::{ZipMember, is_zip, member_name, zip_members};
 /// The encodings of [`TextEncoding::Decode`].
 pub use encoding_rs;
 pub use input::{BINARY_NUL_RUN, Compression, HEAD_BYTES, Input};

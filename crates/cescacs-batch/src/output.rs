@@ -443,6 +443,50 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// Issue 26 case 8: a 600 output stays 600 (and keeps its owner as root).
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_output_keeps_its_mode_and_owner() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = scratch("mode");
+        let target = dir.join("out.pgn");
+        std::fs::write(&target, "old").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+        if root {
+            std::os::unix::fs::chown(&target, Some(4321), Some(4322)).unwrap();
+        }
+        let mut out = OutputFile::create(&target).unwrap();
+        let temp = std::fs::metadata(out.temp_path().unwrap()).unwrap();
+        assert_eq!(temp.mode() & 0o777, 0o600, "private while being written");
+        out.write_all(b"new").unwrap();
+        out.commit().unwrap();
+        let meta = std::fs::metadata(&target).unwrap();
+        assert_eq!(meta.mode() & 0o777, 0o600);
+        if root {
+            assert_eq!((meta.uid(), meta.gid()), (4321, 4322));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 26 case 8: a killed run's temporary file is named, and removed when its
+    /// process is gone.
+    #[test]
+    fn stale_partials_are_named_and_removed_when_dead() {
+        let dir = scratch("stale");
+        let target = dir.join("out.pgn");
+        let dead = dir.join(".out.pgn.partial-4194999");
+        std::fs::write(&dead, "half").unwrap();
+        let other = dir.join(".other.pgn.partial-4194999");
+        std::fs::write(&other, "not ours").unwrap();
+        let out = OutputFile::create(&target).unwrap();
+        assert_eq!(out.notes().len(), 1, "{:?}", out.notes());
+        assert!(out.notes()[0].contains(".out.pgn.partial-4194999"));
+        assert!(!dead.exists() && other.exists());
+        drop(out);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn a_directory_is_refused_before_anything_is_written() {
         let dir = scratch("dir-target");

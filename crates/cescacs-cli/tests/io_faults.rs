@@ -421,3 +421,61 @@ fn own_pcn_output_is_read_back_in_a_walk() {
     );
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A zip archive of `members` (name, bytes), deflated.
+fn zip_of(path: &Path, members: &[(&str, &[u8])]) {
+    use std::io::Write;
+    let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, bytes) in members {
+        z.start_file(*name, options).unwrap();
+        z.write_all(bytes).unwrap();
+    }
+    z.finish().unwrap();
+}
+
+/// Case 12: zip archives are read, in walks and named directly (no `--from`), each
+/// member an input named `ARCHIVE:MEMBER`; a damaged member is exit 2.
+#[test]
+fn zip_archives_are_read_member_by_member() {
+    let d = dir("zip");
+    let twic = std::fs::read(twic()).unwrap();
+    let walked = d.join("w");
+    std::fs::create_dir(&walked).unwrap();
+    let archive = walked.join("twic.zip");
+    let one = b"[Event \"x\"]\n[Result \"*\"]\n\n1. e4 Ke7 *\n";
+    zip_of(
+        &archive,
+        &[
+            ("sub/twic.pgn", &twic),
+            ("bad.pgn", one),
+            ("readme.txt", b"hello"),
+        ],
+    );
+    for target in [&walked, &archive] {
+        let r = d.join("r.json");
+        let out = cescacs(&["check", "-q", s(target), "--report", s(&r)]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let rep = report(&r);
+        assert_eq!(
+            (rep["files"].as_u64(), rep["games"].as_u64()),
+            (Some(2), Some(233))
+        );
+        let bad = &rep["diagnostics"][0];
+        assert_eq!(
+            bad["file"],
+            format!("{}:bad.pgn", archive.display()),
+            "{rep}"
+        );
+    }
+    // One flipped byte inside the deflated TWIC member: its CRC fails.
+    let mut bytes = std::fs::read(&archive).unwrap();
+    let mid = bytes.len() / 3;
+    bytes[mid] ^= 0x55;
+    let damaged = d.join("damaged.zip");
+    std::fs::write(&damaged, bytes).unwrap();
+    let out = cescacs(&["check", "-q", s(&damaged)]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    std::fs::remove_dir_all(&d).unwrap();
+}

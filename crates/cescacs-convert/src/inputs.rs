@@ -91,7 +91,8 @@ fn open_grouped(
     exclude: &[&Path],
     note: &mut dyn FnMut(&FileNote),
 ) -> Result<Inputs, String> {
-    let keep = |p: &Path| crate::is_game_file(&detection_name(p));
+    let keep =
+        |p: &Path| crate::is_game_file(&detection_name(p)) || detection_name(p).ends_with(".zip");
     let walk = cescacs_batch::walk(paths, &keep, exclude);
     let mut had_errors = false;
     for n in &walk.notes {
@@ -101,8 +102,42 @@ fn open_grouped(
     let mut groups: Vec<(Format, Vec<Input>)> = Vec::new();
     let mut files = Vec::new();
     let mut empty = 0;
+    // Each file, or each member of a zip archive, with how to open it.
+    let mut candidates: Vec<(PathBuf, Option<(PathBuf, cescacs_batch::ZipMember)>)> = Vec::new();
     for path in walk.files {
-        let input = match Input::open(&path) {
+        if path.as_os_str() == "-" || !cescacs_batch::is_zip(&path) {
+            candidates.push((path, None));
+            continue;
+        }
+        match cescacs_batch::zip_members(&path) {
+            Ok(members) => {
+                if !files.contains(&path) {
+                    files.push(path.clone());
+                }
+                for m in members {
+                    let shown = PathBuf::from(cescacs_batch::member_name(&path, &m.name));
+                    if crate::is_game_file(&detection_name(&shown)) {
+                        candidates.push((shown, Some((path.clone(), m))));
+                    } else {
+                        note(&FileNote::Info(format!(
+                            "{}: note: not a game file; left out",
+                            shown.display()
+                        )));
+                    }
+                }
+            }
+            Err(e) => {
+                note(&FileNote::from(&WalkNote::Unreadable(path, e.to_string())));
+                had_errors = true;
+            }
+        }
+    }
+    for (path, member) in candidates {
+        let opened = match &member {
+            Some((archive, m)) => Input::open_zip_member(archive, m),
+            None => Input::open(&path),
+        };
+        let input = match opened {
             Ok(i) => i,
             Err(e) => {
                 note(&FileNote::from(&WalkNote::Unreadable(
@@ -170,7 +205,9 @@ fn open_grouped(
             had_errors = true;
             continue;
         }
-        files.push(path);
+        if member.is_none() {
+            files.push(path);
+        }
         let input = input.defer();
         match groups.iter_mut().find(|(g, _)| *g == format) {
             Some((_, list)) => list.push(input),
