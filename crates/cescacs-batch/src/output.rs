@@ -43,7 +43,13 @@ impl<W: Write> Encoder<W> {
                 inner,
                 bzip2::Compression::default(),
             )),
-            Some(Compression::Zstd) => Encoder::Zstd(zstd::stream::write::Encoder::new(inner, 3)?),
+            Some(Compression::Zstd) => {
+                let mut e = zstd::stream::write::Encoder::new(inner, 3)?;
+                // The frame checksum, as the `zstd` tool writes by default: without it
+                // a damaged frame can decode to other text with no error.
+                e.include_checksum(true)?;
+                Encoder::Zstd(e)
+            }
             Some(Compression::Xz) => Encoder::Xz(liblzma::write::XzEncoder::new(inner, 6)),
         })
     }
