@@ -214,7 +214,8 @@ fn open_grouped(
             None => groups.push((format, vec![input])),
         }
     }
-    if groups.is_empty() && !(empty > 0 && !had_errors) {
+    // Only empty files (each warned about): a run over nothing, not a failure.
+    if groups.is_empty() && (empty == 0 || had_errors) {
         return Err(if had_errors {
             "no input could be read (see above)"
         } else {
