@@ -1,11 +1,12 @@
 //! Project automation: `cargo xtask corpus-check`, `bench`, `gen-db`, `shard-sim`, `fuzz`,
-//! `scaling`, `tidy`.
+//! `scaling`, `tidy`, `many-files`.
 
 mod bench;
 mod bench_py;
 mod corpus;
 mod fuzz;
 mod gendb;
+mod many_files;
 mod scaling;
 mod shard;
 mod tidy;
@@ -46,7 +47,11 @@ commands:
   tidy                     every repository path the docs name exists, each library
                            crate's lib.rs opens with a one-line purpose and its README
                            shows its [dependencies] line, dependencies point downwards
-                           (the layers of docs/architecture.md); fails on any finding";
+                           (the layers of docs/architecture.md); fails on any finding
+  many-files [--files N] [--limit L] [--bin PATH]
+                           N one-game files (default 100,000) in one directory checked
+                           under `ulimit -n L` (default 256): every game read, exit 0,
+                           peak RSS under 100 MB (/usr/bin/time -v)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -64,6 +69,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::run(rest),
         "scaling" => scaling::run(rest),
         "tidy" => tidy::run(),
+        "many-files" => many_files::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)

@@ -12,7 +12,7 @@
 use crate::{Framing, TextEncoding};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// How much decompressed text [`Input::head`] holds (less when the input is shorter).
 pub const HEAD_BYTES: usize = 64 << 10;
@@ -43,7 +43,11 @@ impl Compression {
         } else if head.starts_with(b"BZh") && head.get(3).is_some_and(|d| (b'1'..=b'9').contains(d))
         {
             Some(Compression::Bzip2)
-        } else if head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
+        } else if head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD])
+            // A skippable frame (magic 0x184D2A50 to 0x184D2A5F, little-endian), as
+            // `pzstd` writes first: the decoder skips it and reads the frames after.
+            || (head.len() >= 4 && head[0] & 0xF0 == 0x50 && head[1..4] == [0x2A, 0x4D, 0x18])
+        {
             Some(Compression::Zstd)
         } else if head.starts_with(&[0xFD, b'7', b'z', b'X', b'Z', 0x00]) {
             Some(Compression::Xz)
@@ -73,12 +77,55 @@ impl Compression {
         }
     }
 
+    /// The name of the compression in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Gzip => "gzip",
+            Compression::Bzip2 => "bzip2",
+            Compression::Zstd => "zstd",
+            Compression::Xz => "xz",
+        }
+    }
+
+    /// The decoder, each with its own integrity checks on: gzip's CRC-32 and length
+    /// per member, bzip2's block and stream CRCs, zstd's frame checksums where the
+    /// frame has one, xz's check of every block. A stream that fails one, or ends in
+    /// the middle, is a read error naming the compression ([`Checked`]).
     fn decoder(self, raw: Box<dyn BufRead + Send>) -> io::Result<Box<dyn Read + Send>> {
-        Ok(match self {
+        let codec: Box<dyn Read + Send> = match self {
             Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(raw)),
             Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(raw)),
             Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(raw)?),
             Compression::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(raw)),
+        };
+        Ok(Box::new(Checked {
+            inner: codec,
+            codec: self,
+        }))
+    }
+}
+
+/// A decoder whose errors say which compression failed: a damaged stream is told
+/// apart from a damaged game.
+struct Checked<R> {
+    inner: R,
+    codec: Compression,
+}
+
+impl<R: Read> Read for Checked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            if e.kind() == io::ErrorKind::Interrupted {
+                return e;
+            }
+            let kind = match e.kind() {
+                io::ErrorKind::UnexpectedEof => "ends in the middle (truncated)",
+                _ => "is corrupt",
+            };
+            io::Error::new(
+                e.kind(),
+                format!("{} stream {kind}: {e}", self.codec.name()),
+            )
         })
     }
 }
@@ -96,6 +143,14 @@ pub struct Input {
     pub decoded_from: Option<&'static encoding_rs::Encoding>,
     pub(crate) framing: Option<Framing>,
     pub(crate) encoding: Option<TextEncoding>,
+    /// The encoding given by [`Input::with_encoding`], applied again on reopening.
+    asked: Option<TextEncoding>,
+    /// The regular file this input was opened from, which can be opened again…
+    path: Option<PathBuf>,
+    /// …and, in a zip archive, the member.
+    member: Option<crate::ZipMember>,
+    /// Closed by [`Input::defer`]: opened again when its turn comes.
+    deferred: bool,
     head: Vec<u8>,
     pub(crate) reader: Box<dyn BufRead + Send>,
 }
@@ -118,7 +173,84 @@ impl Input {
         }
         // Pipes and FIFOs report 0; only regular files have a size worth showing.
         let size = meta.is_file().then_some(meta.len());
-        Input::from_reader_with_size(path.display().to_string(), size, file)
+        let mut input = Input::from_reader_with_size(path.display().to_string(), size, file)?;
+        if meta.is_file() {
+            input.path = Some(path.to_path_buf());
+        }
+        Ok(input)
+    }
+
+    /// Closes a regular file's input and frees its buffers, keeping what it takes to
+    /// open it again when a run reaches it (name, size, framing, encoding): a run over
+    /// 100,000 files then holds one open at a time, and its memory does not grow with
+    /// the number of files. Standard input, pipes and FIFOs, which cannot be read
+    /// twice, and inputs in memory stay as they are. [`Input::head`] is empty after.
+    ///
+    /// The file is read again from its start: if it changed in between, what the run
+    /// reads is what it holds then.
+    pub fn defer(mut self) -> Input {
+        if self.path.is_some() && !self.deferred {
+            self.reader = Box::new(io::empty());
+            self.head = Vec::new();
+            self.deferred = true;
+        }
+        self
+    }
+
+    /// Whether the input was closed by [`Input::defer`] and not opened again yet.
+    pub fn is_deferred(&self) -> bool {
+        self.deferred
+    }
+
+    /// Opens a deferred input again (others are returned as they are). An error is
+    /// kept and returned by the first read of the run, as [`Input::from_reader`] does.
+    pub fn reopen(self) -> Input {
+        let Some(path) = self.path.clone().filter(|_| self.deferred) else {
+            return self;
+        };
+        let opened = match &self.member {
+            Some(m) => Input::open_zip_member(&path, m),
+            None => Input::open(&path),
+        };
+        match opened {
+            Ok(mut input) => {
+                input.name = self.name;
+                if let Some(f) = self.framing {
+                    input = input.with_framing(f);
+                }
+                if let Some(e) = self.asked {
+                    input = input.with_encoding(e);
+                }
+                input
+            }
+            Err(e) => {
+                let mut failed = Input::failed(self.name, self.size, e);
+                failed.framing = self.framing;
+                failed
+            }
+        }
+    }
+
+    pub(crate) fn set_source(&mut self, path: PathBuf, member: Option<crate::ZipMember>) {
+        self.path = Some(path);
+        self.member = member;
+    }
+
+    fn failed(name: String, size: Option<u64>, e: io::Error) -> Input {
+        Input {
+            name,
+            size,
+            compression: None,
+            decoded_from: None,
+            framing: None,
+            encoding: None,
+            asked: None,
+            path: None,
+            member: None,
+            deferred: false,
+            head: Vec::new(),
+            reader: Box::new(BufReader::new(FailingReader(Some(e)))),
+        }
     }
 
     /// An input held in memory (tests, and formats read whole).
@@ -138,20 +270,11 @@ impl Input {
         let name = name.into();
         match Input::from_reader_with_size(name.clone(), size, reader) {
             Ok(input) => input,
-            Err(e) => Input {
-                name,
-                size,
-                compression: None,
-                decoded_from: None,
-                framing: None,
-                encoding: None,
-                head: Vec::new(),
-                reader: Box::new(BufReader::new(FailingReader(Some(e)))),
-            },
+            Err(e) => Input::failed(name, size, e),
         }
     }
 
-    fn from_reader_with_size(
+    pub(crate) fn from_reader_with_size(
         name: String,
         size: Option<u64>,
         reader: impl Read + Send + 'static,
@@ -176,6 +299,10 @@ impl Input {
             decoded_from: None,
             framing: None,
             encoding: None,
+            asked: None,
+            path: None,
+            member: None,
+            deferred: false,
             head,
             reader,
         };
@@ -249,6 +376,7 @@ impl Input {
     /// readers see it decoded too (tags, comments, Chinese moves), unless the input
     /// was already decoded as UTF-16 by its byte-order mark, which decides.
     pub fn with_encoding(mut self, encoding: TextEncoding) -> Input {
+        self.asked = Some(encoding);
         match encoding {
             TextEncoding::Decode(e) if self.decoded_from.is_none() => {
                 if e == encoding_rs::UTF_8 {
@@ -446,6 +574,71 @@ mod tests {
             input.reader.read_to_end(&mut back).unwrap();
             assert!(back == text, "{c:?}");
         }
+    }
+
+    /// Issue 26: every codec's own check catches a flipped byte in the middle (or the
+    /// stream ends early), and the error names the codec.
+    #[test]
+    fn a_flipped_byte_fails_each_codecs_check() {
+        let text: Vec<u8> = (0..20_000)
+            .flat_map(|i| format!("[Game \"{i}\"]\n\n1. e4 {{note {i}}} *\n\n").into_bytes())
+            .collect();
+        for c in [
+            Compression::Gzip,
+            Compression::Bzip2,
+            Compression::Zstd,
+            Compression::Xz,
+        ] {
+            let mut packed = compress(c, &text);
+            let mid = packed.len() / 2;
+            packed[mid] ^= 0x55;
+            let mut input = Input::from_reader("x", None, Cursor::new(packed));
+            let mut back = Vec::new();
+            let e = input.reader.read_to_end(&mut back).expect_err(c.name());
+            assert!(e.to_string().starts_with(c.name()), "{c:?}: {e}");
+        }
+    }
+
+    /// Issue 26: a zstd file starting with a skippable frame (pzstd) is zstd.
+    #[test]
+    fn a_skippable_frame_first_is_zstd() {
+        let text = b"[Game \"1\"]\n\n1. e4 *\n".to_vec();
+        let mut packed = vec![0x5E, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 1, 2, 3];
+        packed.extend(compress(Compression::Zstd, &text));
+        assert_eq!(Compression::from_magic(&packed), Some(Compression::Zstd));
+        let input = Input::from_reader("x", None, Cursor::new(packed));
+        assert_eq!(read_all(input), text);
+    }
+
+    /// Issue 26: a deferred input holds no file open and no buffer, and reads the same
+    /// text once reopened, with its framing and encoding.
+    #[test]
+    fn a_deferred_input_is_opened_again_with_its_settings() {
+        let dir = std::env::temp_dir().join(format!("cescacs-defer-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.pgn.gz");
+        let text = "[Event \"é\"]\n\n1. e4 *\n";
+        let latin1: Vec<u8> = text.chars().map(|c| c as u8).collect();
+        std::fs::write(&path, compress(Compression::Gzip, &latin1)).unwrap();
+        let input = Input::open(&path)
+            .unwrap()
+            .with_framing(Framing::Lines)
+            .with_encoding(TextEncoding::Decode(encoding_rs::WINDOWS_1252))
+            .defer();
+        assert!(input.is_deferred() && input.head().is_empty());
+        let again = input.reopen();
+        assert!(!again.is_deferred());
+        assert_eq!(again.framing, Some(Framing::Lines));
+        assert_eq!(again.compression, Some(Compression::Gzip));
+        assert_eq!(read_all(again), text.as_bytes());
+        // Gone in between: the first read says so.
+        let input = Input::open(&path).unwrap().defer();
+        std::fs::remove_file(&path).unwrap();
+        let mut again = input.reopen();
+        assert!(again.reader.read_to_end(&mut Vec::new()).is_err());
+        // Standard input and memory stay open.
+        assert!(!Input::from_bytes("m", b"x".to_vec()).defer().is_deferred());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn read_all(mut input: Input) -> Vec<u8> {

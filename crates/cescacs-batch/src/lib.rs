@@ -30,6 +30,7 @@
 
 #![warn(missing_docs)]
 
+mod archive;
 mod input;
 mod output;
 mod report;
@@ -37,17 +38,18 @@ mod session;
 mod split;
 mod walk;
 
+pub use archive::{ZipMember, is_zip, member_name, zip_members};
 /// The encodings of [`TextEncoding::Decode`].
 pub use encoding_rs;
 pub use input::{BINARY_NUL_RUN, Compression, HEAD_BYTES, Input};
-pub use output::{OutputFile, interrupt_flag, remove_temporaries, stdout_encoder};
+pub use output::{OutputFile, interrupt_flag, remove_temporaries, stdout_closed, stdout_encoder};
 pub use report::{ReportWriter, print_diagnostic, print_line};
 pub use session::{
     EXIT_BAD_GAMES, EXIT_BROKEN_PIPE, EXIT_CANNOT_RUN, EXIT_INTERRUPTED, EXIT_OK, Finished, Group,
     Session, Sink,
 };
 pub use split::{GameSplitter, Problem, RawGame, TextEncoding};
-pub use walk::{Walk, WalkNote, output_is_input, walk};
+pub use walk::{FileNote, Walk, WalkNote, output_is_input, same_file, walk};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -165,11 +167,12 @@ pub struct Diagnostic {
     pub severity: Severity,
     /// The input's name.
     pub file: String,
-    /// 1-based game number in the input.
+    /// 1-based game number in the input; 0 for a problem of the whole input
+    /// (unreadable, binary, empty, a damaged compressed stream found on opening).
     pub game: usize,
-    /// 1-based line in the input.
+    /// 1-based line in the input; 0 when the problem has no place in the text.
     pub line: u64,
-    /// 1-based column (characters) in that line.
+    /// 1-based column (characters) in that line; 0 when the line is 0.
     pub column: u64,
     /// Byte offset of the game's first byte in the input.
     pub byte_offset: u64,
@@ -195,13 +198,37 @@ fn clip_message(message: &str) -> String {
     format!("{head} …[{cut} characters left out]… {tail}")
 }
 
+impl Diagnostic {
+    /// A problem of a whole input, at `line`:`column` of its text when it has a place
+    /// there (0 and 0 when not): game 0.
+    pub fn of_file(
+        severity: Severity,
+        file: impl Into<String>,
+        (line, column): (u64, u64),
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            severity,
+            file: file.into(),
+            game: 0,
+            line,
+            column,
+            byte_offset: 0,
+            message: clip_message(&message.into()),
+        }
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: game {}: {}: {}",
-            self.file, self.line, self.column, self.game, self.severity, self.message
-        )
+        f.write_str(&self.file)?;
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.column)?;
+        }
+        if self.game > 0 {
+            write!(f, ": game {}", self.game)?;
+        }
+        write!(f, ": {}: {}", self.severity, self.message)
     }
 }
 
@@ -272,6 +299,9 @@ impl Default for Options {
 pub struct Summary {
     /// Inputs read.
     pub files: usize,
+    /// Inputs with a file-level error: unreadable, binary, or damaged (a read error or
+    /// a compressed stream failing its check). Any makes the exit status 2.
+    pub files_failed: usize,
     /// Games (records) found.
     pub games: usize,
     /// Games processed without error (written, when converting).
@@ -294,10 +324,17 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The process exit status: 0 all good, 1 some games bad.
-    /// (2, "could not run", is returned by callers when `run` itself fails.)
+    /// The process exit status: 0 all good, 1 some games bad, 2 some input failed
+    /// ([`Summary::files_failed`]). (2 is also returned by callers when `run` itself
+    /// fails.)
     pub fn exit_code(&self) -> i32 {
-        if self.games_bad > 0 { 1 } else { 0 }
+        if self.files_failed > 0 {
+            2
+        } else if self.games_bad > 0 {
+            1
+        } else {
+            0
+        }
     }
 
     /// The machine-readable report (`--report report.json`).
@@ -572,7 +609,10 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
     /// Reports one game's diagnostics and writes its output unless it is bad.
     fn game(&mut self, file: usize, game: &RawGame, outcome: GameOutcome) -> Result<(), RunError> {
         let summary = &mut self.summary;
-        summary.games += 1;
+        // A read error ends its input: the whole input failed, it is not one more game.
+        let failed = matches!(game.problem, Some(Problem::Read { .. }));
+        summary.games += usize::from(!failed);
+        summary.files_failed += usize::from(failed);
         let mut warned = false;
         for d in outcome.diagnostics.iter() {
             match d.severity {
@@ -599,7 +639,7 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
             });
         }
         if outcome.is_bad() {
-            summary.games_bad += 1;
+            summary.games_bad += usize::from(!failed);
             return Ok(());
         }
         summary.games_with_warnings += warned as usize;
@@ -648,6 +688,8 @@ struct InputGames {
 
 impl InputGames {
     fn new(input: Input, options: &Options) -> InputGames {
+        // A deferred input is opened only now: one open file at a time.
+        let input = input.reopen();
         let framing = input.framing.unwrap_or(options.framing);
         let encoding = input
             .encoding
@@ -874,11 +916,15 @@ mod tests {
         }
         let inputs = vec![Input::from_reader("x.pgn", None, Failing)];
         let s = run(inputs, &Options::default(), &mut Vec::new(), upper, |_| {}).unwrap();
-        assert_eq!(s.games_bad, 1);
         assert_eq!(
             s.diagnostics[0].to_string(),
-            "x.pgn:1:1: game 1: error: read error: disk on fire; the rest of this input is not read"
+            "x.pgn:1:1: game 1: error: read error: disk on fire; this input is damaged: the rest of it is not read, and the games read before may be damaged too"
         );
+        assert_eq!(
+            (s.games, s.games_bad, s.files_failed, s.errors),
+            (0, 0, 1, 1)
+        );
+        assert_eq!(s.exit_code(), 2);
     }
 
     #[test]

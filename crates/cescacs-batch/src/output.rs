@@ -4,6 +4,12 @@
 //! output stays as it was. A target that is not a regular file (`/dev/null`, a pipe, a
 //! terminal) is written in place: renaming over it would replace the device or pipe
 //! with a file. A symbolic link stays a link: the file it points to is replaced.
+//!
+//! An existing target keeps its mode and (where the process may set it) its owner and
+//! group: the temporary file is given them before anything is written, so a private
+//! file is never readable by others, not even while being written. Temporary files
+//! left by a killed run (`.NAME.partial-PID`) are named in [`OutputFile::notes`] and
+//! removed when their process is gone.
 
 use crate::Compression;
 use std::fs::File;
@@ -37,7 +43,13 @@ impl<W: Write> Encoder<W> {
                 inner,
                 bzip2::Compression::default(),
             )),
-            Some(Compression::Zstd) => Encoder::Zstd(zstd::stream::write::Encoder::new(inner, 3)?),
+            Some(Compression::Zstd) => {
+                let mut e = zstd::stream::write::Encoder::new(inner, 3)?;
+                // The frame checksum, as the `zstd` tool writes by default: without it
+                // a damaged frame can decode to other text with no error.
+                e.include_checksum(true)?;
+                Encoder::Zstd(e)
+            }
             Some(Compression::Xz) => Encoder::Xz(liblzma::write::XzEncoder::new(inner, 6)),
         })
     }
@@ -78,6 +90,7 @@ impl<W: Write> Write for Encoder<W> {
 /// compressed when its name ends in `.gz`, `.bz2`, `.zst` or `.xz`.
 pub struct OutputFile {
     target: PathBuf,
+    notes: Vec<String>,
     /// The temporary file beside the target; `None` when the target is written in place
     /// (it is not a regular file).
     temp: Option<PathBuf>,
@@ -103,6 +116,7 @@ impl OutputFile {
                 let writer = Encoder::new(BufWriter::with_capacity(1 << 16, file), compression)?;
                 return Ok(OutputFile {
                     target: target.to_path_buf(),
+                    notes: Vec::new(),
                     temp: None,
                     writer: Some(writer),
                 });
@@ -133,9 +147,12 @@ impl OutputFile {
         let name = target
             .file_name()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
-        temp_name.push(format!(".partial-{}", std::process::id()));
+        let mut prefix = std::ffi::OsString::from(".");
+        prefix.push(name);
+        prefix.push(".partial-");
+        let notes = stale_partials(&dir, &prefix);
+        let mut temp_name = prefix;
+        temp_name.push(std::process::id().to_string());
         let temp = dir.join(temp_name);
         let file = std::fs::OpenOptions::new()
             .write(true)
@@ -150,6 +167,24 @@ impl OutputFile {
                     Err(e)
                 }
             })?;
+        // The mode and owner of the file being replaced, given before the first byte
+        // is written. Setting the owner fails unless the process may (root): the
+        // file then belongs to whoever runs the command, as any new file does.
+        if let Ok(old) = std::fs::metadata(&target)
+            && old.is_file()
+        {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let _ = std::os::unix::fs::fchown(&file, Some(old.uid()), Some(old.gid()));
+            }
+            // After the owner: changing the owner clears the set-user-ID bits.
+            if let Err(e) = file.set_permissions(old.permissions()) {
+                drop(file);
+                let _ = std::fs::remove_file(&temp);
+                return Err(e);
+            }
+        }
         TEMPORARIES
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -157,9 +192,16 @@ impl OutputFile {
         let writer = Encoder::new(BufWriter::with_capacity(1 << 16, file), compression)?;
         Ok(OutputFile {
             target,
+            notes,
             temp: Some(temp),
             writer: Some(writer),
         })
+    }
+
+    /// What was found beside the target: temporary files of earlier runs that were
+    /// killed (removed when their process is gone, else left alone), one line each.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The temporary file being written (`None`: the target is written in place).
@@ -190,6 +232,61 @@ impl OutputFile {
         forget_temporary(&temp);
         done
     }
+}
+
+/// Finds the temporary files `PREFIX<pid>` a killed run left in `dir`: one whose process
+/// is gone is removed, one whose process still runs (or whose liveness cannot be told)
+/// is left alone; each is named in a note.
+fn stale_partials(dir: &Path, prefix: &std::ffi::OsStr) -> Vec<String> {
+    let Some(prefix) = prefix.to_str() else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut notes = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
+            continue;
+        };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if pid == std::process::id() {
+            continue;
+        }
+        let path = entry.path();
+        if process_alive(pid) {
+            notes.push(format!(
+                "{}: warning: temporary output of process {pid}, which is still running; left alone",
+                path.display()
+            ));
+            continue;
+        }
+        match std::fs::remove_file(&path) {
+            Ok(()) => notes.push(format!(
+                "{}: warning: temporary output of an earlier run (process {pid}) that did not finish; removed",
+                path.display()
+            )),
+            Err(e) => notes.push(format!(
+                "{}: warning: temporary output of an earlier run (process {pid}) that did not finish; cannot remove it: {e}",
+                path.display()
+            )),
+        }
+    }
+    notes.sort();
+    notes
+}
+
+/// Whether process `pid` may still be running: `/proc` tells on Linux; elsewhere it is
+/// assumed alive, so nothing that may be another run's is removed.
+fn process_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return true;
+    }
+    proc.join(pid.to_string()).exists()
 }
 
 fn forget_temporary(path: &Path) {
@@ -228,6 +325,29 @@ impl Write for OutputFile {
 /// Standard output, compressed or not.
 pub fn stdout_encoder(compression: Option<Compression>) -> io::Result<impl Write> {
     Encoder::new(BufWriter::with_capacity(1 << 16, io::stdout()), compression)
+}
+
+/// Whether the command was started with standard output closed (`>&-`). The Rust
+/// runtime opens `/dev/null` read-write in place of a closed standard stream, so
+/// writes to it succeed and vanish; a shell's `>/dev/null` opens it write-only. On
+/// Linux `/proc/self/fdinfo/1` tells the two apart; elsewhere this says `false`.
+/// A command that writes its results on standard output refuses to run (exit 2)
+/// rather than report success for results nobody can read.
+pub fn stdout_closed() -> bool {
+    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else {
+        return false;
+    };
+    if target != Path::new("/dev/null") {
+        return false;
+    }
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return false;
+    };
+    info.lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+        // O_ACCMODE is 3, O_RDWR 2.
+        .is_some_and(|flags| flags & 3 == 2)
 }
 
 static INTERRUPTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
@@ -326,6 +446,50 @@ mod tests {
         assert!(kind.is_fifo(), "{kind:?}");
         assert_eq!(reader.join().unwrap().unwrap(), b"through the pipe");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 26 case 8: a 600 output stays 600 (and keeps its owner as root).
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_output_keeps_its_mode_and_owner() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = scratch("mode");
+        let target = dir.join("out.pgn");
+        std::fs::write(&target, "old").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+        if root {
+            std::os::unix::fs::chown(&target, Some(4321), Some(4322)).unwrap();
+        }
+        let mut out = OutputFile::create(&target).unwrap();
+        let temp = std::fs::metadata(out.temp_path().unwrap()).unwrap();
+        assert_eq!(temp.mode() & 0o777, 0o600, "private while being written");
+        out.write_all(b"new").unwrap();
+        out.commit().unwrap();
+        let meta = std::fs::metadata(&target).unwrap();
+        assert_eq!(meta.mode() & 0o777, 0o600);
+        if root {
+            assert_eq!((meta.uid(), meta.gid()), (4321, 4322));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 26 case 8: a killed run's temporary file is named, and removed when its
+    /// process is gone.
+    #[test]
+    fn stale_partials_are_named_and_removed_when_dead() {
+        let dir = scratch("stale");
+        let target = dir.join("out.pgn");
+        let dead = dir.join(".out.pgn.partial-4194999");
+        std::fs::write(&dead, "half").unwrap();
+        let other = dir.join(".other.pgn.partial-4194999");
+        std::fs::write(&other, "not ours").unwrap();
+        let out = OutputFile::create(&target).unwrap();
+        assert_eq!(out.notes().len(), 1, "{:?}", out.notes());
+        assert!(out.notes()[0].contains(".out.pgn.partial-4194999"));
+        assert!(!dead.exists() && other.exists());
+        drop(out);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -2,10 +2,9 @@
 //! report file, so an interrupted run keeps everything it found and memory does not
 //! grow with the number of bad games.
 
-use crate::{Diagnostic, Summary};
+use crate::{Diagnostic, OutputFile, Summary};
 use serde::Serialize;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 /// Prints one diagnostic on standard error as one write of one whole line, so an
@@ -32,8 +31,12 @@ pub fn print_line(text: &str) {
 /// gives one JSON document `{"diagnostics": [ … ], "files": …, "games": …, …}` whose
 /// closing part is written by [`ReportWriter::finish`], also after SIGINT (then with
 /// `"interrupted": true`).
+///
+/// The report is an [`OutputFile`]: written beside its name and renamed over it by
+/// [`ReportWriter::finish`], so an old report is never truncated in place and a report
+/// that could not be finished (a full disk) leaves the old one as it was.
 pub struct ReportWriter {
-    out: BufWriter<File>,
+    out: OutputFile,
     lines: bool,
     count: u64,
     failed: Option<io::Error>,
@@ -45,12 +48,13 @@ struct SummaryLine<'a> {
 }
 
 impl ReportWriter {
-    /// Creates (or truncates) the report file.
+    /// Creates the report's temporary file beside `path`; `path` itself is replaced by
+    /// [`ReportWriter::finish`].
     pub fn create(path: &Path) -> io::Result<ReportWriter> {
         let lines = path
             .to_str()
             .is_some_and(|p| p.to_ascii_lowercase().ends_with(".jsonl"));
-        let mut out = BufWriter::new(File::create(path)?);
+        let mut out = OutputFile::create(path)?;
         if !lines {
             out.write_all(b"{\"diagnostics\": [")?;
         }
@@ -91,7 +95,13 @@ impl ReportWriter {
         }
     }
 
-    /// Appends the summary and flushes; returns the first error met.
+    /// What was found beside the report ([`OutputFile::notes`]).
+    pub fn notes(&self) -> &[String] {
+        self.out.notes()
+    }
+
+    /// Appends the summary and renames the report into place; returns the first error
+    /// met (then the old report, if any, is left as it was).
     pub fn finish(mut self, summary: &Summary) -> io::Result<()> {
         if let Some(e) = self.failed.take() {
             return Err(e);
@@ -115,7 +125,7 @@ impl ReportWriter {
             }
             self.out.write_all(b"\n}\n")?;
         }
-        self.out.flush()
+        self.out.commit()
     }
 }
 

@@ -79,6 +79,14 @@ impl Sink {
         }
     }
 
+    /// What was found beside an output file ([`OutputFile::notes`]).
+    pub fn notes(&self) -> &[String] {
+        match self {
+            Sink::File(f) => f.notes(),
+            _ => &[],
+        }
+    }
+
     fn writer(&mut self) -> &mut dyn Write {
         match self {
             Sink::Null(w) => w,
@@ -142,6 +150,8 @@ pub struct Session {
     started: std::time::Instant,
     failed: Option<i32>,
     errors: Vec<String>,
+    input_errors: bool,
+    keep_damaged: bool,
 }
 
 impl Session {
@@ -170,7 +180,39 @@ impl Session {
             started: std::time::Instant::now(),
             failed: None,
             errors: Vec::new(),
+            input_errors: false,
+            keep_damaged: false,
         })
+    }
+
+    /// Commit the output even when an input failed (unreadable, binary, a damaged
+    /// stream): the games read before the damage are then kept, unchecked by the
+    /// stream's own check. The exit status is still 2. Default: the output is left as
+    /// it was (docs/io.md "Damaged compressed input").
+    pub fn keep_damaged(&mut self, keep: bool) {
+        self.keep_damaged = keep;
+    }
+
+    /// What was found beside the report ([`crate::OutputFile::notes`]).
+    pub fn report_notes(&self) -> &[String] {
+        self.report.as_ref().map_or(&[], |(_, r)| r.notes())
+    }
+
+    /// Records a problem of a whole input found before the run (unreadable, binary,
+    /// empty, format unknown): it goes to the report and the counts; an error makes
+    /// the exit status 2 and leaves an output file as it was.
+    pub fn file_diagnostic(&mut self, d: &Diagnostic) {
+        if let Some((_, r)) = self.report.as_mut() {
+            r.write(d);
+        }
+        match d.severity {
+            crate::Severity::Warning => self.total.warnings += 1,
+            crate::Severity::Error => {
+                self.total.errors += 1;
+                self.total.files_failed += 1;
+                self.input_errors = true;
+            }
+        }
     }
 
     /// Refuses more worker threads than [`crate::MAX_JOBS`] (checked by
@@ -234,6 +276,7 @@ impl Session {
             Ok(s) => {
                 let t = &mut self.total;
                 t.files += s.files;
+                t.files_failed += s.files_failed;
                 t.games += s.games;
                 t.games_converted += s.games_converted;
                 t.games_with_warnings += s.games_with_warnings;
@@ -254,8 +297,11 @@ impl Session {
 
     /// Writes the footer and commits the output (unless interrupted or failed), closes
     /// the report and says how the run ended. `input_errors`: some input could not be
-    /// read or identified (exit status 2, and an output file is not replaced).
+    /// read or identified (exit status 2, and an output file is not replaced); so does
+    /// an input that failed during the run (a damaged compressed stream, a read error)
+    /// or one given to [`Session::file_diagnostic`], unless [`Session::keep_damaged`].
     pub fn finish(mut self, mut sink: Sink, footer: &[u8], input_errors: bool) -> Finished {
+        let input_errors = input_errors || self.input_errors || self.total.files_failed > 0;
         let interrupted = self.stop.load(Ordering::Relaxed) || self.total.interrupted;
         self.total.interrupted = interrupted;
         let mut code = match (input_errors, self.total.games_bad > 0) {
@@ -268,11 +314,13 @@ impl Session {
             code = failed;
         } else if interrupted {
             code = EXIT_INTERRUPTED;
-        } else if input_errors && matches!(sink, Sink::File(_)) {
-            // An output without the games of an unreadable input must not replace the
-            // old one.
-            self.errors
-                .push("an input could not be read: the output is left as it was".into());
+        } else if input_errors && !self.keep_damaged && matches!(sink, Sink::File(_)) {
+            // An output without the games of an unreadable input, or with games of a
+            // damaged one, must not replace the old one.
+            self.errors.push(
+                "an input could not be read or is damaged: the output is left as it was (--keep-damaged writes it)"
+                    .into(),
+            );
         } else {
             let written = match &mut sink {
                 Sink::Null(_) => Ok(()),

@@ -130,7 +130,9 @@ impl Problem {
             Problem::Read { message } => (
                 1,
                 1,
-                format!("read error: {message}; the rest of this input is not read"),
+                format!(
+                    "read error: {message}; this input is damaged: the rest of it is not read, and the games read before may be damaged too"
+                ),
             ),
             Problem::Unclosed { what, line, column } => {
                 let kind = match what {

@@ -58,6 +58,40 @@ impl fmt::Display for WalkNote {
     }
 }
 
+/// Something said about a whole input while finding and opening the inputs: a note
+/// for the user only, or a located problem that also goes to the report and the
+/// counts ([`crate::Session::file_diagnostic`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileNote {
+    /// Information (a file given twice, a link loop, a file left out on purpose).
+    Info(String),
+    /// A problem of the input (game 0): unreadable, binary, empty, format unknown.
+    Problem(crate::Diagnostic),
+}
+
+impl fmt::Display for FileNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileNote::Info(text) => f.write_str(text),
+            FileNote::Problem(d) => d.fmt(f),
+        }
+    }
+}
+
+impl From<&WalkNote> for FileNote {
+    fn from(note: &WalkNote) -> FileNote {
+        match note {
+            WalkNote::Unreadable(p, e) => FileNote::Problem(crate::Diagnostic::of_file(
+                crate::Severity::Error,
+                p.display().to_string(),
+                (0, 0),
+                format!("cannot read: {e}; left out"),
+            )),
+            other => FileNote::Info(other.to_string()),
+        }
+    }
+}
+
 /// The inputs of a run and what was noted while finding them.
 #[derive(Debug, Default)]
 pub struct Walk {
@@ -207,6 +241,18 @@ impl Walker<'_> {
                 }
             }
         }
+    }
+}
+
+/// Whether two paths name the same file: the same device and inode when it exists,
+/// else the same absolute path (two outputs not created yet).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (file_id(a), file_id(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => match (std::path::absolute(a), std::path::absolute(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => a == b,
+        },
     }
 }
 

@@ -3,7 +3,7 @@
 //! and the run is a `cescacs_batch::Session`; this file shows progress and prints.
 
 use crate::Common as Settings;
-use cescacs_batch::{EXIT_CANNOT_RUN, Finished, Group, Session, Sink, print_line};
+use cescacs_batch::{EXIT_CANNOT_RUN, FileNote, Finished, Group, Session, Sink, print_line};
 use cescacs_convert::{Format, Inputs, Options, SelectedWriter};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -15,20 +15,78 @@ pub fn cannot_run(message: impl std::fmt::Display) -> i32 {
     EXIT_CANNOT_RUN
 }
 
-/// Opens the inputs, printing what the walk notes; refuses an output that is an input.
+/// Starts the run (the SIGINT handler and the report) and opens the inputs, printing
+/// what the walk notes; every problem of a whole input also goes to the report. The
+/// report is refused when it is an input or the output; an output that is an input
+/// is refused too. When no input can be read the report is still written (`Err` holds
+/// the exit status).
 pub(crate) fn open(
     paths: &[PathBuf],
     from: Option<Format>,
     s: &Settings,
     out: Option<&Path>,
-) -> Result<Inputs, i32> {
+) -> Result<(Session, Inputs), i32> {
     Session::check_jobs(s.jobs).map_err(cannot_run)?;
-    let (files, mut note) = ((out, s.report.as_deref()), |line: &str| print_line(line));
-    cescacs_convert::open_inputs(paths, from, s.encoding(), files, &mut note).map_err(cannot_run)
+    let out = out.filter(|p| p.as_os_str() != "-");
+    if let Some(report) = s.report.as_deref() {
+        if let Some(input) = cescacs_batch::output_is_input(report, paths) {
+            return Err(cannot_run(format!(
+                "the report {} is also an input ({}): refused, nothing written",
+                report.display(),
+                input.display()
+            )));
+        }
+        if out.is_some_and(|o| cescacs_batch::same_file(o, report)) {
+            return Err(cannot_run(format!(
+                "the report {} is also the output: refused, nothing written",
+                report.display()
+            )));
+        }
+    }
+    let mut session = session(s)?;
+    session.keep_damaged(s.keep_damaged);
+    session.report_notes().iter().for_each(|n| print_line(n));
+    let files = (out, s.report.as_deref());
+    let opened = cescacs_convert::open_inputs(paths, from, s.encoding(), files, &mut |n| {
+        print_line(&n.to_string());
+        if let FileNote::Problem(d) = n {
+            session.file_diagnostic(d);
+        }
+    });
+    match opened {
+        Ok(inputs) => Ok((session, inputs)),
+        Err(e) => {
+            let code = cannot_run(e);
+            // The report still says what was found.
+            let finished = session.finish(Sink::Null(std::io::sink()), b"", true);
+            finished.errors.iter().for_each(|e| _ = cannot_run(e));
+            Err(code.max(finished.code))
+        }
+    }
+}
+
+/// Refuses to run a command whose results go to standard output when it is closed.
+fn stdout_open() -> Result<(), i32> {
+    match cescacs_batch::stdout_closed() {
+        true => Err(cannot_run(
+            "standard output is closed: nowhere to write the results",
+        )),
+        false => Ok(()),
+    }
+}
+
+/// The run's output: standard output or a file (its notes printed).
+fn sink(output: Option<&Path>, null: bool, header: &[u8]) -> Result<Sink, i32> {
+    if !null && output.is_none() {
+        stdout_open()?;
+    }
+    let sink = Sink::with_header(output, null, header).map_err(cannot_run)?;
+    sink.notes().iter().for_each(|n| print_line(n));
+    Ok(sink)
 }
 
 /// Starts the run: the SIGINT handler and the report.
-pub(crate) fn session(s: &Settings) -> Result<Session, i32> {
+fn session(s: &Settings) -> Result<Session, i32> {
     Session::new(s.jobs, s.encoding(), s.report.as_deref()).map_err(cannot_run)
 }
 
@@ -96,12 +154,14 @@ pub fn convert(
     settings: &Settings,
 ) -> Result<i32, i32> {
     options.strict |= settings.strict;
-    let inputs = open(paths, settings.from.map(crate::lib), settings, output)?;
+    let output = output.filter(|p| p.as_os_str() != "-");
+    if to.is_some() && output.is_none() {
+        stdout_open()?;
+    }
+    let (mut session, inputs) = open(paths, settings.from.map(crate::lib), settings, output)?;
     let groups = cescacs_convert::converters(inputs.groups, to, &options).map_err(cannot_run)?;
     let framing = cescacs_convert::OutputFraming::of(to, &options);
-    let output = output.filter(|p| p.as_os_str() != "-");
-    let mut sink = Sink::with_header(output, to.is_none(), &framing.header).map_err(cannot_run)?;
-    let mut session = session(settings)?;
+    let mut sink = sink(output, to.is_none(), &framing.header)?;
     let (sep, quiet) = (&framing.separator, settings.quiet);
     run(&mut session, groups, &mut sink, sep, quiet);
     let finished = session.finish(sink, &framing.footer, inputs.had_errors);
@@ -111,8 +171,8 @@ pub fn convert(
 
 pub fn replay(paths: &[PathBuf], strict: bool, with_name: bool, no_name: bool) -> Result<i32, i32> {
     let settings = Settings::default();
-    let inputs = open(paths, Some(Format::CtlPgn), &settings, None)?;
-    let mut session = session(&settings)?;
+    stdout_open()?;
+    let (mut session, inputs) = open(paths, Some(Format::CtlPgn), &settings, None)?;
     let files: Vec<_> = inputs.groups.into_iter().flat_map(|(_, i)| i).collect();
     let named = with_name || (!no_name && files.len() > 1);
     let options = Options {
@@ -165,7 +225,10 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         ..Options::default()
     };
     let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
-    let inputs = open(
+    if output.is_none() {
+        stdout_open()?;
+    }
+    let (mut session, inputs) = open(
         &args.inputs,
         settings.from.map(crate::lib),
         settings,
@@ -175,18 +238,21 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     let to = args.to.map(crate::lib);
     let (framing, separator) =
         cescacs_convert::selection_framing(&formats, to, &options).map_err(cannot_run)?;
-    let mut sink = Sink::with_header(output, args.count, &framing.header).map_err(cannot_run)?;
+    let mut sink = sink(output, args.count, &framing.header)?;
     let mut writer = SelectedWriter::new(&mut sink, separator);
     let keys = writer.keys();
     let groups =
         cescacs_convert::selections(inputs.groups, &filter, to, args.dedupe, &options, &keys)
             .map_err(cannot_run)?;
-    let mut session = session(settings)?;
     run(&mut session, groups, &mut writer, b"", settings.quiet);
     let (kept, duplicates) = (writer.kept(), writer.duplicates);
-    let finished = session.finish(sink, &framing.footer, inputs.had_errors);
+    let mut finished = session.finish(sink, &framing.footer, inputs.had_errors);
     if args.count && !finished.silent {
-        _ = writeln!(std::io::stdout(), "{kept}");
+        let mut out = std::io::stdout().lock();
+        if let Err(e) = writeln!(out, "{kept}").and_then(|()| out.flush()) {
+            finished.errors.push(format!("cannot write the count: {e}"));
+            finished.code = finished.code.max(EXIT_CANNOT_RUN);
+        }
     }
     Ok(end(finished, |f| {
         cescacs_convert::selection_summary(f, kept, duplicates)

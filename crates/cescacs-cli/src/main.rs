@@ -245,6 +245,11 @@ struct Common {
     /// Print only the summary, not each diagnostic.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// Write the output file even when an input is damaged or unreadable (a corrupt
+    /// compressed stream: the games read before the damage are kept, unchecked).
+    /// The exit status is still 2.
+    #[arg(long)]
+    keep_damaged: bool,
     /// Text encoding of the inputs (default: guessed from each input's first bytes;
     /// UTF-16 is recognised by itself). Named encodings other than UTF-8 are decoded
     /// before the games are cut and read, so tags, comments and moves come out right.
@@ -354,7 +359,9 @@ fn main() -> ExitCode {
             tlpd,
             divide,
             jobs,
-        } => Ok(position::perft(depth, tlpd.as_deref(), divide, jobs)),
+        } => {
+            position::stdout_open().map(|()| position::perft(depth, tlpd.as_deref(), divide, jobs))
+        }
         Command::Moves { tlpd } => Ok(position::moves(tlpd.as_deref())),
         Command::Show {
             input: Some(input),

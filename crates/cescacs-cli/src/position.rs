@@ -11,6 +11,9 @@ use std::time::Instant;
 /// ends the command quietly with success, as for other filters; any other write
 /// error (a full disk) is reported with exit status 2. Never a panic.
 fn with_stdout(emit: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> i32 {
+    if let Err(code) = stdout_open() {
+        return code;
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     match emit(&mut out).and_then(|()| out.flush()) {
@@ -22,6 +25,18 @@ fn with_stdout(emit: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> i32 {
             eprintln!("error: cannot write to standard output: {e}");
             EXIT_CANNOT_RUN
         }
+    }
+}
+
+/// Refuses to print results to a closed standard output (`>&-`), where they would
+/// vanish with exit status 0 ([`cescacs_batch::stdout_closed`]).
+pub fn stdout_open() -> Result<(), i32> {
+    match cescacs_batch::stdout_closed() {
+        true => {
+            eprintln!("error: standard output is closed: nowhere to write the results");
+            Err(EXIT_CANNOT_RUN)
+        }
+        false => Ok(()),
     }
 }
 

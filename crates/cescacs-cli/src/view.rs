@@ -3,7 +3,7 @@
 //! opens the inputs, runs the games and writes.
 
 use crate::Common as Settings;
-use crate::games::{cannot_run, end, open, run, session};
+use crate::games::{cannot_run, end, open, run};
 use cescacs_batch::{Group, Sink};
 use cescacs_convert::{Format, Options};
 use game_viewer::Plies;
@@ -74,8 +74,7 @@ fn each_file<'a, F>(
 where
     F: Fn(&cescacs_batch::RawGame) -> cescacs_batch::GameOutcome + Sync + 'a,
 {
-    let inputs = open(paths, settings.from.map(crate::lib), settings, out)?;
-    let mut session = session(settings)?;
+    let (mut session, inputs) = open(paths, settings.from.map(crate::lib), settings, out)?;
     let groups: Vec<Group<'a>> = inputs
         .groups
         .into_iter()

@@ -3,7 +3,7 @@
 //! serves each group.
 
 use crate::Format;
-use cescacs_batch::{Input, TextEncoding, WalkNote};
+use cescacs_batch::{Diagnostic, FileNote, Input, Severity, TextEncoding, WalkNote};
 use std::path::{Path, PathBuf};
 
 /// The opened inputs of a run, grouped by format (in order of first appearance).
@@ -26,12 +26,26 @@ pub fn detection_name(path: &Path) -> String {
     crate::without_compression(&name).to_string()
 }
 
-/// A PCN document or array of documents, from its first bytes.
+/// A PCN document or array of documents, from its first bytes: an object with one
+/// of the keys a PCN game has. `"starting_position"` and `"over?"` are what the PCN
+/// writer emits (a walk reads back the tool's own output); `"board"` is the older form.
 fn looks_like_pcn(head: &[u8]) -> bool {
     let text = String::from_utf8_lossy(head);
     let t = text.trim_start_matches('\u{feff}').trim_start();
     let t = t.strip_prefix('[').map_or(t, str::trim_start);
-    t.starts_with('{') && text.contains("\"board\"")
+    t.starts_with('{')
+        && ["\"starting_position\"", "\"over?\"", "\"board\""]
+            .iter()
+            .any(|key| text.contains(key))
+}
+
+fn problem(severity: Severity, path: &Path, at: (u64, u64), message: String) -> FileNote {
+    FileNote::Problem(Diagnostic::of_file(
+        severity,
+        path.display().to_string(),
+        at,
+        message,
+    ))
 }
 
 /// Walks `paths` (directories: the game files below them, compressed or not), opens
@@ -39,8 +53,11 @@ fn looks_like_pcn(head: &[u8]) -> bool {
 /// head) and groups the files by format. `exclude` holds the run's output and report,
 /// which are never inputs; `encoding` forces how PGN-like text is cut.
 ///
-/// Every problem met is handed to `note` as a complete line (`error: …` for errors),
-/// in order; the files that can be read are still grouped. The error is the reason the
+/// Every problem met is handed to `note` in order (a [`FileNote::Problem`] for what
+/// belongs in the report: unreadable, binary, empty, format unknown); the files that
+/// can be read are still grouped. Each regular file is closed again once its format
+/// is known ([`Input::defer`]) and opened when the run reaches it: one file open at a
+/// time, whatever the number of files. The error is the reason the
 /// command cannot run at all (an output-only format given as input, no input left, an
 /// `output` that is also an input or the `report`: nothing must be overwritten).
 pub fn open_inputs(
@@ -48,7 +65,7 @@ pub fn open_inputs(
     from: Option<Format>,
     encoding: Option<TextEncoding>,
     (output, report): (Option<&Path>, Option<&Path>),
-    note: &mut dyn FnMut(&str),
+    note: &mut dyn FnMut(&FileNote),
 ) -> Result<Inputs, String> {
     let output = output.filter(|p| p.as_os_str() != "-");
     let exclude: Vec<&Path> = output.into_iter().chain(report).collect();
@@ -72,32 +89,77 @@ fn open_grouped(
     from: Option<Format>,
     encoding: Option<TextEncoding>,
     exclude: &[&Path],
-    note: &mut dyn FnMut(&str),
+    note: &mut dyn FnMut(&FileNote),
 ) -> Result<Inputs, String> {
-    let keep = |p: &Path| crate::is_game_file(&detection_name(p));
+    let keep =
+        |p: &Path| crate::is_game_file(&detection_name(p)) || detection_name(p).ends_with(".zip");
     let walk = cescacs_batch::walk(paths, &keep, exclude);
     let mut had_errors = false;
     for n in &walk.notes {
         had_errors |= n.is_error();
-        note(&n.to_string());
+        note(&FileNote::from(n));
     }
     let mut groups: Vec<(Format, Vec<Input>)> = Vec::new();
     let mut files = Vec::new();
+    let mut empty = 0;
+    // Each file, or each member of a zip archive, with how to open it.
+    let mut candidates: Vec<(PathBuf, Option<(PathBuf, cescacs_batch::ZipMember)>)> = Vec::new();
     for path in walk.files {
-        let input = match Input::open(&path) {
+        if path.as_os_str() == "-" || !cescacs_batch::is_zip(&path) {
+            candidates.push((path, None));
+            continue;
+        }
+        match cescacs_batch::zip_members(&path) {
+            Ok(members) => {
+                if !files.contains(&path) {
+                    files.push(path.clone());
+                }
+                for m in members {
+                    let shown = PathBuf::from(cescacs_batch::member_name(&path, &m.name));
+                    if crate::is_game_file(&detection_name(&shown)) {
+                        candidates.push((shown, Some((path.clone(), m))));
+                    } else {
+                        note(&FileNote::Info(format!(
+                            "{}: note: not a game file; left out",
+                            shown.display()
+                        )));
+                    }
+                }
+            }
+            Err(e) => {
+                note(&FileNote::from(&WalkNote::Unreadable(path, e.to_string())));
+                had_errors = true;
+            }
+        }
+    }
+    for (path, member) in candidates {
+        let opened = match &member {
+            Some((archive, m)) => Input::open_zip_member(archive, m),
+            None => Input::open(&path),
+        };
+        let input = match opened {
             Ok(i) => i,
             Err(e) => {
-                note(&WalkNote::Unreadable(path.clone(), e.to_string()).to_string());
+                note(&FileNote::from(&WalkNote::Unreadable(
+                    path.clone(),
+                    e.to_string(),
+                )));
                 had_errors = true;
                 continue;
             }
         };
+        if input.head().is_empty() {
+            // Nothing to read: said, so that a file cut to nothing is not taken for
+            // a database with no games in it.
+            let message = "empty input: no games".to_string();
+            note(&problem(Severity::Warning, &path, (0, 0), message));
+            empty += 1;
+            continue;
+        }
         let name = detection_name(&path);
         let Some(format) = from.or_else(|| crate::detect(&name, input.head())) else {
-            let shown = path.display();
-            note(&format!(
-                "error: {shown}: cannot tell the game format: give --from"
-            ));
+            let message = "cannot tell the game format: give --from".to_string();
+            note(&problem(Severity::Error, &path, (0, 0), message));
             had_errors = true;
             continue;
         };
@@ -111,10 +173,10 @@ fn open_grouped(
         let named = paths.contains(&path);
         if format == Format::Pcn && from.is_none() && !named && !looks_like_pcn(input.head()) {
             // A manifest or a summary next to the games is not a bad game.
-            note(&format!(
-                "{}: note: JSON but not PCN (no \"board\"); left out of the walk",
+            note(&FileNote::Info(format!(
+                "{}: note: JSON but not PCN (no \"starting_position\"); left out of the walk",
                 path.display()
-            ));
+            )));
             continue;
         }
         let mut input = input.with_framing(crate::input_framing(format, &name));
@@ -130,21 +192,30 @@ fn open_grouped(
                 .rposition(|&b| b == b'\n')
                 .map_or(0, |i| i + 1);
             let col = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
-            note(&format!(
-                "{}:{line}:{col}: error: NUL byte (byte {at}): binary data, not {} text; not read (give --encoding to read it as text)",
-                path.display(),
+            let message = format!(
+                "NUL byte (byte {at}): binary data, not {} text; not read (give --encoding to read it as text)",
                 format.name()
+            );
+            note(&problem(
+                Severity::Error,
+                &path,
+                (line as u64, col as u64),
+                message,
             ));
             had_errors = true;
             continue;
         }
-        files.push(path);
+        if member.is_none() {
+            files.push(path);
+        }
+        let input = input.defer();
         match groups.iter_mut().find(|(g, _)| *g == format) {
             Some((_, list)) => list.push(input),
             None => groups.push((format, vec![input])),
         }
     }
-    if groups.is_empty() {
+    // Only empty files (each warned about): a run over nothing, not a failure.
+    if groups.is_empty() && (empty == 0 || had_errors) {
         return Err(if had_errors {
             "no input could be read (see above)"
         } else {
