@@ -255,9 +255,10 @@ impl Input {
 
     /// An input held in memory (tests, and formats read whole).
     pub fn from_bytes(name: impl Into<String>, bytes: Vec<u8>) -> Input {
+        // Damaged compressed bytes fail while the head is decoded: that error is the
+        // run's first read error, as for any reader (never a panic).
         let size = bytes.len() as u64;
-        Input::from_reader_with_size(name.into(), Some(size), Cursor::new(bytes))
-            .expect("reading from memory cannot fail")
+        Input::from_reader(name, Some(size), Cursor::new(bytes))
     }
 
     /// An input from any reader. Read errors while taking the head are kept and
@@ -552,6 +553,19 @@ mod tests {
         let mut out = crate::output::Encoder::new(Vec::new(), Some(c)).unwrap();
         out.write_all(data).unwrap();
         out.finish().unwrap()
+    }
+
+    /// Damaged compressed bytes held in memory are a read error of the run, not a panic
+    /// (`from_bytes` used to `expect` that memory cannot fail).
+    #[test]
+    fn damaged_compressed_bytes_in_memory_are_a_read_error() {
+        for c in [Compression::Gzip, Compression::Zstd, Compression::Xz] {
+            let mut packed = compress(c, b"[Event \"x\"]\n\n1. e4 *\n");
+            packed.truncate(packed.len() / 2);
+            let mut input = Input::from_bytes("cut", packed);
+            let mut back = Vec::new();
+            assert!(input.reader.read_to_end(&mut back).is_err(), "{c:?}");
+        }
     }
 
     #[test]
