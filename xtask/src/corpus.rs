@@ -3,6 +3,11 @@
 //! Games that are bad in the source are listed with the reason in
 //! `testdata/corpus-expected.txt`; anything else that fails, and any listed game that
 //! no longer fails, is unexpected and makes the run fail.
+//!
+//! Then the workspace tests that need `../shared` (marked `#[ignore = "needs ../shared
+//! …"]` so that `cargo test --workspace` passes on a clone without it) run with
+//! `cargo test --workspace -- --ignored`. A missing `../shared` is an error, never a
+//! smaller run.
 
 use rayon::prelude::*;
 use std::collections::BTreeSet;
@@ -55,8 +60,15 @@ fn files_under(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     cescacs_batch::expand_paths(&[dir.to_path_buf()], &keep).unwrap_or_default()
 }
 
-fn corpora() -> Vec<Corpus> {
+fn corpora() -> Result<Vec<Corpus>, String> {
     let root = crate::root();
+    let shared = crate::shared().ok_or_else(|| {
+        format!(
+            "{} is missing: corpus-check needs the shared spec, oracle and corpora \
+             beside the checkout",
+            root.join("../shared").display()
+        )
+    })?;
     let mut list = Vec::new();
     let mut add = |name: String, kind: Kind, base: &Path, files: Vec<PathBuf>| {
         if !files.is_empty() {
@@ -94,7 +106,7 @@ fn corpora() -> Vec<Corpus> {
         &pcn.join("bad"),
         files_under(&pcn.join("bad"), &[".json"]),
     );
-    if let Some(shared) = crate::shared() {
+    {
         for (name, kind, ext) in [
             ("oracle/games", Kind::CtlPgn, ".ctl-pgn"),
             ("corpus/cescacs-real", Kind::CtlPgn, ".ctl-pgn"),
@@ -113,7 +125,7 @@ fn corpora() -> Vec<Corpus> {
             }
         }
     }
-    list
+    Ok(list)
 }
 
 fn sorted_dirs(dir: &Path) -> Vec<PathBuf> {
@@ -313,7 +325,7 @@ pub fn run() -> Result<bool, String> {
     let mut seen_expected = BTreeSet::new();
     let mut rows = Vec::new();
     let started = std::time::Instant::now();
-    for corpus in corpora() {
+    for corpus in corpora()? {
         let results: Vec<(PathBuf, Vec<GameResult>)> = corpus
             .files
             .par_iter()
@@ -399,5 +411,21 @@ pub fn run() -> Result<bool, String> {
             "UNEXPECTED RESULTS"
         }
     );
-    Ok(all_good && stale.is_empty())
+    let corpora_good = all_good && stale.is_empty();
+    Ok(shared_tests()? && corpora_good)
+}
+
+/// The workspace tests marked `#[ignore = "needs ../shared …"]` (and any other ignored
+/// test: they are all the long or shared-data runs), with the shared folder named.
+fn shared_tests() -> Result<bool, String> {
+    let shared = crate::shared().ok_or("../shared is missing")?;
+    eprintln!("== the workspace tests that need ../shared: cargo test --workspace -- --ignored");
+    let status =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["test", "--workspace", "--locked", "--", "--ignored"])
+            .env("CESCACS_SHARED", shared)
+            .current_dir(crate::root())
+            .status()
+            .map_err(|e| format!("cannot run cargo test: {e}"))?;
+    Ok(status.success())
 }

@@ -1,5 +1,5 @@
-//! Project automation: `cargo xtask corpus-check`, `bench`, `gen-db`, `shard-sim`, `fuzz`,
-//! `scaling`, `tidy`, `many-files`.
+//! Project automation: `cargo xtask corpus-check`, `package-check`, `bench`, `gen-db`,
+//! `shard-sim`, `fuzz`, `scaling`, `tidy`, `many-files`.
 
 mod bench;
 mod bench_py;
@@ -7,6 +7,7 @@ mod corpus;
 mod fuzz;
 mod gendb;
 mod many_files;
+mod package;
 mod scaling;
 mod shard;
 mod tidy;
@@ -17,7 +18,12 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  corpus-check             read -> replay -> write -> read every corpus, print one table
+  corpus-check             read -> replay -> write -> read every corpus, print one table;
+                           then the workspace tests that need ../shared (`cargo test
+                           --workspace -- --ignored`); fails when ../shared is missing
+  package-check            `cargo package` every publishable crate, unpack the archives
+                           into a scratch workspace (our crates patched to the unpacked
+                           copies) and build it: each crate builds from its package alone
   gen-db --games N --out F [--seed S]
                            write N random legal C'escacs games (oracle openings with
                            random continuations) through our CTL-PGN writer
@@ -62,6 +68,7 @@ fn main() -> ExitCode {
     let rest = &args[1..];
     let result = match command.as_str() {
         "corpus-check" => corpus::run(),
+        "package-check" => package::run_check(),
         "gen-db" => gendb::cli(rest),
         "bench" => bench::run(rest),
         "bench-py" => bench_py::run(rest),
@@ -94,9 +101,12 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// `../shared` beside the checkout, when present (CI and developer machines have it).
+/// `../shared` beside the checkout (or the folder `CESCACS_SHARED` names, as for the
+/// tests), when present (CI and developer machines have it).
 pub fn shared() -> Option<PathBuf> {
-    let p = root().join("../shared");
+    let p = std::env::var_os("CESCACS_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"));
     p.is_dir().then_some(p)
 }
 

@@ -1960,6 +1960,7 @@ mod bulk_tests {
     }
 
     #[test]
+    #[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
     fn bulk_path_splits_the_real_files_as_line_by_line() {
         for (name, bytes) in pgn_files() {
             assert_same(&bytes, 1 << 20, 1 << 16, &name);
@@ -2076,6 +2077,7 @@ mod bulk_tests {
     }
 
     #[test]
+    #[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
     fn bulk_path_splits_damaged_files_as_line_by_line() {
         let files = pgn_files();
         let mut rng = Rng::new(0x5b1f);

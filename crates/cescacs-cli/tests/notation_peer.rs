@@ -88,6 +88,7 @@ fn convert(file: &Path, notation: &str, scratch: &Path) -> (Vec<Vec<String>>, Ve
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn lan_and_uci_output_equal_python_chess_on_the_shared_classic_corpus() {
     let root = test_support::shared("corpus/classic-pgn-real");
     let mut expected = reference();

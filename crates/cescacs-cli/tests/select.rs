@@ -88,6 +88,7 @@ fn year(game: &[(String, String)]) -> Option<u32> {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn tag_filters_on_the_classic_corpus_equal_a_plain_tag_scan() {
     let files = test_support::files_with_extension(&corpus("classic-pgn-real"), "pgn");
     assert!(files.len() > 10);
@@ -143,6 +144,7 @@ fn tag_filters_on_the_classic_corpus_equal_a_plain_tag_scan() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn tag_filters_on_the_xiangqi_and_cescacs_corpora_equal_a_plain_tag_scan() {
     let files = test_support::files_with_extension(&corpus("xiangqi-real/wukong-xiangqi"), "pgn");
     let args: Vec<&str> = files.iter().map(|f| s(f)).collect();
@@ -191,6 +193,7 @@ fn tag_filters_on_the_xiangqi_and_cescacs_corpora_equal_a_plain_tag_scan() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn dedupe_of_a_file_concatenated_with_itself_gives_the_original_games() {
     let cescacs_games: Vec<PathBuf> = ["2023-09-08", "2020-07-20", "2022-08-14.1", "2022-08-14.2"]
         .iter()
@@ -306,6 +309,7 @@ fn invalid_returns_exactly_the_games_check_reports_bad_byte_for_byte() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn selected_games_convert_to_pcn() {
     let file = corpus("classic-pgn-real/python-chess/kasparov-deep-blue-1997.pgn");
     let n = count(&["--player", "Deep Blue*", "--result", "1-0", s(&file)]);
@@ -355,6 +359,7 @@ fn selected_games_convert_to_pcn() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn bad_filters_cannot_run() {
     let file = corpus("cescacs-real/2020-07-20.ctl-pgn");
     for args in [
@@ -371,6 +376,7 @@ fn bad_filters_cannot_run() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn position_filter_finds_every_game_from_the_standard_start() {
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     // Games of variants the replay does not play are reported, not selected, and a game
@@ -419,6 +425,7 @@ fn help_documents_every_filter() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn dedupe_works_across_inputs_and_formats() {
     let pgn = corpus("classic-pgn-real/python-chess/kasparov-deep-blue-1997.pgn");
     let pcn = scratch("kasparov.pcn.json");

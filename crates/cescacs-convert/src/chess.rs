@@ -287,6 +287,7 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
     fn check_path_matches_model_path_on_every_file() {
         // Every PGN-like file of testdata/ (classic games, and the other formats' files
         // as hostile input to the classic reader) and the real classic PGN corpus.

@@ -366,6 +366,7 @@ fn check_position(p: &Position, n: usize, checked: &mut [usize; 6]) {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn per_cell_paths_agree_with_the_full_legal_list_on_real_positions() {
     let positions = positions();
     let mut checked = [0usize; 6];
@@ -424,6 +425,7 @@ fn castlings_to_one_cell_spill_and_agree() {
 
 /// The crude reader of the test above reads the real records to their end.
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn crude_reader_reads_a_real_record() {
     let f = test_support::shared("corpus/cescacs-real/2020-07-20.ctl-pgn");
     let text = std::fs::read_to_string(Path::new(&f)).expect("readable");

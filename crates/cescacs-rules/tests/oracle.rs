@@ -92,6 +92,7 @@ fn program_moves(pos: &Position) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn perft_of_the_initial_position_to_depth_3() {
     let p = Position::initial();
     assert_eq!(perft(&p, 1), 68);
@@ -115,6 +116,7 @@ fn perft_of_the_initial_position_to_depth_3() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn every_oracle_position_has_the_oracle_move_set() {
     let mut failures = Vec::new();
     let mut explained = 0;
@@ -198,6 +200,7 @@ fn every_oracle_position_has_the_oracle_move_set() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn every_oracle_game_is_replayed_move_by_move() {
     let games = jsonl("games.jsonl");
     assert!(games.len() >= 330);
@@ -326,6 +329,7 @@ fn move_tokens(text: &str) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn the_real_games_replay_without_violations() {
     let replay: Value = serde_json::from_str(
         &std::fs::read_to_string(data_file("real-games-replay.json")).unwrap(),
@@ -383,6 +387,7 @@ fn the_real_games_replay_without_violations() {
 /// All 7 real games of the replay file (3 of them are not in the corpus directory),
 /// replayed from the move strings as written in the files.
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn all_seven_replayed_real_games_match_move_by_move() {
     let replay: Value = serde_json::from_str(
         &std::fs::read_to_string(data_file("real-games-replay.json")).unwrap(),

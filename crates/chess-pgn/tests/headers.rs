@@ -6,6 +6,7 @@ use std::fs;
 use chess_pgn::{Games, Headers, Outcome};
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn headers_equal_full_read_on_the_corpus() {
     let files =
         test_support::files_with_extension(&test_support::shared("corpus/classic-pgn-real"), "pgn");

@@ -40,6 +40,7 @@ fn agree(name: &str, src: &str) {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn every_file_agrees() {
     for f in files() {
         let bytes = std::fs::read(&f).unwrap();
@@ -164,6 +165,7 @@ fn mutate(rng: &mut test_support::Rng, src: &str) -> String {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn mutated_files_agree() {
     let mut small: Vec<String> = files()
         .iter()

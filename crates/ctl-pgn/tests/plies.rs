@@ -4,6 +4,7 @@
 use ctl_pgn::*;
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn plies_follow_the_replay_on_the_oracle_games() {
     let dir = test_support::shared("oracle/games");
     let mut games = 0;

@@ -163,6 +163,7 @@ fn oracle_sample_replays_to_the_oracle_positions() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn all_oracle_games_replay() {
     let shared = common::shared();
     let n = check_oracle(

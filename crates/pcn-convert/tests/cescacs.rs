@@ -114,6 +114,7 @@ fn testdata(sub: &str) -> PathBuf {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn oracle_games_round_trip_and_replay() {
     // The shared oracle is required: a missing file fails loudly (test_support::shared).
     let paths = files(&test_support::shared("oracle/games"));
@@ -155,6 +156,7 @@ fn oracle_games_round_trip_and_replay() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn real_games_round_trip_and_replay() {
     let paths = files(&test_support::shared("corpus/cescacs-real"));
     assert!(

@@ -130,6 +130,7 @@ fn testdata_round_trips_and_replays() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn shared_corpus_round_trips_and_replays() {
     let dir = &test_support::shared("corpus/classic-pgn-real");
     let (ok, skipped, _) = run(dir);

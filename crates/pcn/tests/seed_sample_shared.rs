@@ -3,6 +3,7 @@
 //! tests/data and read the same way.
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn the_shared_sample_is_the_tested_copy_and_reads_with_its_cache_warning() {
     let path = test_support::shared("spec/pcn-seed-sample.json");
     let shared = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -1,6 +1,8 @@
 //! Helpers shared by the workspace's own tests: a seeded random source for the random
 //! game generators, the property-test case count and the paths of the reference data.
 //! Not published.
+// Test helpers are read where they are called; documenting each is noise here.
+#![allow(missing_docs)]
 
 use std::path::{Path, PathBuf};
 

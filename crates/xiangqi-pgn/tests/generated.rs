@@ -157,6 +157,7 @@ fn corpus() -> PathBuf {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn shared_generated_games_replay_and_convert() {
     let dir = corpus();
     let n = check_dir(&dir);
@@ -164,6 +165,7 @@ fn shared_generated_games_replay_and_convert() {
 }
 
 #[test]
+#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn shared_tandem_drills_replay_and_convert() {
     let dir = corpus();
     let n = check_dir(&dir.join("tandem-drills"));

@@ -1,3 +1,4 @@
+//! The xiangqi PGN reader on the checked-in test files: tags, move formats, encodings, damaged input.
 use std::path::{Path, PathBuf};
 
 use xiangqi::Position;

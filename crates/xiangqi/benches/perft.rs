@@ -1,3 +1,4 @@
+//! Criterion bench: xiangqi perft from the initial position.
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use xiangqi::{Position, perft};

@@ -1,3 +1,4 @@
+//! The xiangqi rules against published references: perft counts, legal moves, the FEN codec.
 use xiangqi::{FenWarning, Position, Side, Square, Status, parse_fen, perft};
 
 fn sq(s: &str) -> Square {
