@@ -313,6 +313,26 @@ impl Game {
     fn _repr_svg_(&self) -> PyResult<Option<String>> {
         self.safe(|| self.record.svg())
     }
+    /// The game in the viewer of `cescacs view` (Jupyter shows it): the page in an
+    /// iframe of its own, stepped with its buttons and arrow keys in the browser, with
+    /// no kernel round trip and no network request. `None` when the record cannot be
+    /// replayed (Jupyter then falls back to the SVG).
+    fn _repr_html_(&self) -> PyResult<Option<String>> {
+        self.safe(|| {
+            let steps = game_viewer::steps(&self.record).ok()?;
+            let game = game_viewer::game_value(&steps).to_string();
+            let title = format!("{} #{}", self.file, self.index);
+            let (_, page) = game_viewer::pages(&title, "game.html", &[game])
+                .into_iter()
+                .next()?;
+            Some(format!(
+                "<iframe srcdoc=\"{}\" title=\"{}\" sandbox=\"allow-scripts\" \
+                 style=\"width:100%;height:620px;border:0\"></iframe>",
+                html_attribute(&page),
+                html_attribute(&title)
+            ))
+        })
+    }
     fn __repr__(&self) -> String {
         format!(
             "<cescacs.Game {} #{} of {:?}: {} moves, {} errors>",
@@ -1012,4 +1032,19 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(framing, m)?)?;
     m.add_function(wrap_pyfunction!(scan_range, m)?)?;
     Ok(())
+}
+
+/// `text` as the value of a double-quoted HTML attribute.
+fn html_attribute(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
