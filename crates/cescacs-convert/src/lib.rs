@@ -472,7 +472,16 @@ pub(crate) fn diag(
         severity,
         line: line.max(1),
         column: column.max(1),
-        message: message.into(),
+        // Every reader's message passes here on its way to a terminal or a report.
+        message: escape_message(message.into()),
+    }
+}
+
+/// `message` with its control characters escaped (issue 26, case 9).
+fn escape_message(message: String) -> String {
+    match pgn_core::escape_controls(&message) {
+        std::borrow::Cow::Borrowed(_) => message,
+        std::borrow::Cow::Owned(escaped) => escaped,
     }
 }
 

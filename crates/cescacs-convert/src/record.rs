@@ -358,7 +358,7 @@ impl Record {
         match &self.game {
             None | Some(Game::Pcn(_)) => None,
             Some(Game::Cescacs { position, .. }) => position.as_ref().map(cescacs_tlpd::write),
-            Some(Game::Chess(g)) => Some(g.final_board().to_string()),
+            Some(Game::Chess(g)) => Some(g.final_fen()),
             Some(Game::Xiangqi(g)) => Some(g.final_position().to_fen()),
         }
     }

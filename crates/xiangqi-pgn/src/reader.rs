@@ -55,7 +55,27 @@ impl Default for ReadOptions {
 /// Why a game could not be read completely. Every variant names the file, the game
 /// (1-based) and the line:column of the offending text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
+    #[error(
+        "{file}: game {game}, {line}:{col}: [{tag} {value:?}] names a game this reader does not implement (only standard xiangqi is read)"
+    )]
+    /// A `Game` or `Variant` tag naming another game or a xiangqi variant (Manchu,
+    /// banqi, …): the game is refused rather than read as standard xiangqi.
+    Variant {
+        /// The file name given to the reader.
+        file: String,
+        /// 1-based index of the game in the file.
+        game: usize,
+        /// 1-based line of the tag.
+        line: usize,
+        /// 1-based column of the tag.
+        col: usize,
+        /// `Game` or `Variant`, as written.
+        tag: String,
+        /// The tag's value.
+        value: String,
+    },
     #[error(
         "{file}: game {game}, {line}:{col}: ply {ply}: expected a legal move, found {found:?} ({reason})"
     )]
@@ -871,6 +891,27 @@ fn flip_side(fen: &str) -> String {
     f.join(" ")
 }
 
+/// Whether a `Game` or `Variant` tag names something other than standard xiangqi. An
+/// empty or `?` value, and the names xiangqi files use for the game itself, are xiangqi;
+/// any other name (`Chess`, `Manchu`, `Banqi`, …) is another game, which this reader
+/// must refuse rather than replay as xiangqi.
+fn names_another_game(name: &str, value: &str) -> bool {
+    let variant = name.eq_ignore_ascii_case("Variant");
+    if !variant && !name.eq_ignore_ascii_case("Game") {
+        return false;
+    }
+    let v = value.trim().to_lowercase();
+    let xiangqi = v.is_empty()
+        || v == "?"
+        || v.contains("xiangqi")
+        || v.contains("chinese chess")
+        || v.contains("chinesechess")
+        || v.contains("象棋")
+        || v.contains("象碁")
+        || (variant && matches!(v.as_str(), "standard" | "normal"));
+    !xiangqi
+}
+
 fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> GameRead {
     let first = (span.at.line, span.at.col);
     if let Some(o) = span.oversize {
@@ -882,6 +923,27 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
         };
     }
     let mut warnings = Vec::new();
+    let foreign = span
+        .tags
+        .iter()
+        .find(|t| names_another_game(&t.name, &t.value))
+        .map(|t| ReadError::Variant {
+            file: file.to_string(),
+            game: index,
+            line: t.line,
+            col: t.col,
+            tag: t.name.clone(),
+            value: t.value.chars().take(200).collect(),
+        });
+    if foreign.is_some() {
+        // Its moves are another game's: not replayed as xiangqi moves.
+        return GameRead {
+            index,
+            game: Game::new(Position::initial()),
+            error: foreign,
+            warnings,
+        };
+    }
     let fen_at = span
         .tags
         .iter()
