@@ -253,6 +253,9 @@ impl Record {
                 error("expected a game, found nothing"),
             ));
         }
+        if let (Some(cut), Some(last)) = (crate::cut_short(format, game), records.last_mut()) {
+            last.diagnostics.push(cut);
+        }
         if options.strict {
             for d in records.iter_mut().flat_map(|r| &mut r.diagnostics) {
                 d.severity = Severity::Error;

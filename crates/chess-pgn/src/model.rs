@@ -448,6 +448,24 @@ impl CastlingStyle {
     }
 }
 
+/// The result a finished position decides, and why: checkmate loses for the side to
+/// move, stalemate is a draw; `None` while a move is legal.
+fn game_end(board: &Board) -> Option<(Outcome, &'static str)> {
+    let mut any = false;
+    board.generate_moves(|_| {
+        any = true;
+        true
+    });
+    if any {
+        return None;
+    }
+    Some(match (board.checkers().is_empty(), board.side_to_move()) {
+        (false, cozy_chess::Color::White) => (Outcome::BlackWins, "checkmate, Black wins"),
+        (false, cozy_chess::Color::Black) => (Outcome::WhiteWins, "checkmate, White wins"),
+        (true, _) => (Outcome::Draw, "stalemate, a draw"),
+    })
+}
+
 /// `fen` with its halfmove clock field (the fifth) replaced by `clock`.
 pub fn with_halfmove_clock(fen: &str, clock: u32) -> String {
     let mut fields: Vec<&str> = fen.split(' ').collect();
@@ -752,6 +770,39 @@ impl GameBuilder {
     }
 
     /// The `Result` tag's value, as [`Game::tag`] finds it.
+    /// A result (marker or tag) that contradicts a mate or stalemate on the board
+    /// after the main line is a warning naming both; `*` contradicts nothing.
+    fn check_result_against_end(&mut self) {
+        let Some(f) = self.frames.first() else { return };
+        if f.dead.is_some() || self.fatal.is_some() {
+            return;
+        }
+        let Some((expected, what)) = game_end(&f.board) else {
+            return;
+        };
+        let at = self.game.at;
+        let marker = self.outcome_marker.then_some(self.game.outcome);
+        let tag = self
+            .result_tag()
+            .and_then(|r| Outcome::parse(r.trim().as_bytes()));
+        for (name, given) in [("result marker", marker), ("Result tag", tag)] {
+            if let Some(given) = given
+                && given != Outcome::Unknown
+                && given != expected
+            {
+                self.diag(
+                    Severity::Warning,
+                    at,
+                    format!(
+                        "{name} {} contradicts the final position: {what} ({})",
+                        given.as_str(),
+                        expected.as_str()
+                    ),
+                );
+            }
+        }
+    }
+
     fn result_tag(&self) -> Option<&str> {
         if self.check_only {
             self.has_result.then_some(self.checked_result.as_str())
@@ -1651,6 +1702,7 @@ impl Visitor for GameBuilder {
         while self.frames.len() > 1 {
             self.end_variation(self.game.at);
         }
+        self.check_result_against_end();
         let mut main = self
             .frames
             .pop()
