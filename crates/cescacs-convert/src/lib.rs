@@ -490,7 +490,7 @@ const RESULT_TOKENS: [&[u8]; 12] = [
 
 /// An input cut in the middle of its last game (an interrupted download): the game
 /// ends mid-line (only the last game of an input can: the others end where the next
-/// one's tag line starts) and not with a result. It is an error, located at the cut,
+/// one's tag line starts) and neither with a result nor with a move marked mate. It is an error, located at the cut,
 /// so that the game is not written as if it were complete (docs/io.md).
 pub(crate) fn cut_short(format: Format, game: &RawGame) -> Option<GameDiagnostic> {
     if !matches!(format, Format::Pgn | Format::XiangqiPgn | Format::CtlPgn)
@@ -505,7 +505,8 @@ pub(crate) fn cut_short(format: Format, game: &RawGame) -> Option<GameDiagnostic
     let last = bytes
         .split(u8::is_ascii_whitespace)
         .rfind(|t| !t.is_empty())?;
-    if RESULT_TOKENS.contains(&last) {
+    // A last move marked mate (`#`, as real C'escacs records end) finishes the game.
+    if RESULT_TOKENS.contains(&last) || last.ends_with(b"#") {
         return None;
     }
     let line = 1 + memchr::memchr_iter(b'\n', bytes).count() as u64;

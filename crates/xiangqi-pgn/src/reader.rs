@@ -891,6 +891,42 @@ fn flip_side(fen: &str) -> String {
     f.join(" ")
 }
 
+/// Warnings for a result token or `Result` tag (other than `*`) that contradicts the
+/// end of the main line: in xiangqi the side to move with no legal move has lost,
+/// checkmated or stalemated.
+fn result_against_end(
+    game: &Game,
+    token: Option<&str>,
+    index: usize,
+    at: (usize, usize),
+) -> Vec<Warning> {
+    let end = game.final_position();
+    let what = match end.status() {
+        xiangqi::Status::Ongoing => return Vec::new(),
+        xiangqi::Status::Checkmate => "checkmate",
+        xiangqi::Status::Stalemate => "stalemate",
+    };
+    let (expected, winner) = match end.side_to_move() {
+        xiangqi::Side::Red => ("0-1", "Black wins"),
+        xiangqi::Side::Black => ("1-0", "Red wins"),
+    };
+    let tag = game.tag("Result").and_then(map_result_text);
+    [("result token", token), ("Result tag", tag)]
+        .into_iter()
+        .filter_map(|(name, given)| {
+            let given = given.filter(|g| *g != "*" && *g != expected)?;
+            Some(Warning {
+                game: index,
+                line: at.0,
+                col: at.1,
+                message: format!(
+                    "{name} {given} contradicts the final position: {what}, {winner} ({expected})"
+                ),
+            })
+        })
+        .collect()
+}
+
 /// Whether a `Game` or `Variant` tag names something other than standard xiangqi. An
 /// empty or `?` value, and the names xiangqi files use for the game itself, are xiangqi;
 /// any other name (`Chess`, `Manchu`, `Banqi`, …) is another game, which this reader
@@ -1107,6 +1143,7 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
             .tag("Result")
             .and_then(map_result_text)
             .map(|s| s.to_string());
+        let result_token = result.clone();
         game.result = match (result, tag_res) {
             // Spec §3: on disagreement the tag wins (unless it only says "unknown").
             (Some(r), Some(t)) if r != t && t != "*" => {
@@ -1123,6 +1160,14 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
             (None, Some(t)) => t,
             (None, None) => "*".to_string(),
         };
+        if error.is_none() {
+            warnings.extend(result_against_end(
+                &game,
+                result_token.as_deref(),
+                index,
+                first,
+            ));
+        }
     }
     GameRead {
         index,
