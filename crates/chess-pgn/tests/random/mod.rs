@@ -234,8 +234,8 @@ pub fn generate(spec: Spec) -> Game {
     if !end.generate_moves(|_| true) {
         game.outcome = match (end.checkers().is_empty(), end.side_to_move()) {
             (true, _) => Outcome::Draw,
-            (false, cozy_chess::Color::White) => Outcome::BlackWins,
-            (false, cozy_chess::Color::Black) => Outcome::WhiteWins,
+            (false, chess_pgn::cozy_chess::Color::White) => Outcome::BlackWins,
+            (false, chess_pgn::cozy_chess::Color::Black) => Outcome::WhiteWins,
         };
     }
     game
