@@ -486,7 +486,20 @@ where
         .sink
         .write_all(&options.header)
         .map_err(RunError::Write)?;
+    // == issue 26 case 13 (select --invalid): a game cut at an unclosed comment still
+    // holds its text as read, so the per-game function sees it (cescacs-convert's report
+    // the cut as this engine would, and `select --invalid` writes it); an empty outcome
+    // (a function that ignored it) gets the splitter's error here.
     let handle = |game: &RawGame| match &game.problem {
+        Some(problem @ Problem::Unclosed { .. }) => {
+            let outcome = process(game);
+            if outcome.output.is_empty() && outcome.diagnostics.is_empty() {
+                let (line, column, message) = problem.describe();
+                GameOutcome::error(line, column, message)
+            } else {
+                outcome
+            }
+        }
         Some(problem) => {
             let (line, column, message) = problem.describe();
             GameOutcome::error(line, column, message)

@@ -381,8 +381,18 @@ impl Converter {
         {
             outcome
         } else {
-            self.through_records(game)
+            return self.strict(self.through_records(game));
         };
+        // The paths that bypass the records see the cut end here.
+        if let Some(cut) = cut_short(self.from, game) {
+            outcome.output.clear();
+            outcome.diagnostics.push(cut);
+        }
+        self.strict(outcome)
+    }
+
+    /// `outcome` with every warning an error under `--strict`.
+    fn strict(&self, mut outcome: GameOutcome) -> GameOutcome {
         if self.options.strict {
             for d in &mut outcome.diagnostics {
                 d.severity = Severity::Error;
@@ -461,6 +471,56 @@ pub fn raw_game(bytes: &[u8]) -> RawGame {
     }
 }
 
+/// The results a game text can end with, in the three PGN-like formats (classic and
+/// xiangqi PGN; C'escacs's `3-0` … `0-3`).
+const RESULT_TOKENS: [&[u8]; 12] = [
+    b"1-0",
+    b"0-1",
+    b"1/2-1/2",
+    "½-½".as_bytes(),
+    b"1/2",
+    b"=-=",
+    b"*",
+    b"3-0",
+    b"2-1",
+    b"1-1",
+    b"1-2",
+    b"0-3",
+];
+
+/// An input cut in the middle of its last game (an interrupted download): the game
+/// ends mid-line (only the last game of an input can: the others end where the next
+/// one's tag line starts) and neither with a result nor with a move marked mate. It is an error, located at the cut,
+/// so that the game is not written as if it were complete (docs/io.md).
+pub(crate) fn cut_short(format: Format, game: &RawGame) -> Option<GameDiagnostic> {
+    if !matches!(format, Format::Pgn | Format::XiangqiPgn | Format::CtlPgn)
+        || game.problem.is_some()
+    {
+        return None;
+    }
+    let bytes = &game.bytes;
+    if bytes.last().is_none_or(|&b| b == b'\n' || b == b'\r') {
+        return None;
+    }
+    let last = bytes
+        .split(u8::is_ascii_whitespace)
+        .rfind(|t| !t.is_empty())?;
+    // A last move marked mate (`#`, as real C'escacs records end) finishes the game.
+    if RESULT_TOKENS.contains(&last) || last.ends_with(b"#") {
+        return None;
+    }
+    let line = 1 + memchr::memchr_iter(b'\n', bytes).count() as u64;
+    let tail = memchr::memrchr(b'\n', bytes).map_or(&bytes[..], |n| &bytes[n + 1..]);
+    let column = 1 + String::from_utf8_lossy(tail).chars().count() as u64;
+    Some(diag(
+        Severity::Error,
+        line,
+        column,
+        "the input ends in the middle of this game (a cut line, no result marker): \
+         it looks truncated, so the game is not written as complete",
+    ))
+}
+
 /// A diagnostic at a game-relative line and column (clamped to 1).
 pub(crate) fn diag(
     severity: Severity,
@@ -472,7 +532,16 @@ pub(crate) fn diag(
         severity,
         line: line.max(1),
         column: column.max(1),
-        message: message.into(),
+        // Every reader's message passes here on its way to a terminal or a report.
+        message: escape_message(message.into()),
+    }
+}
+
+/// `message` with its control characters escaped (issue 26, case 9).
+fn escape_message(message: String) -> String {
+    match pgn_core::escape_controls(&message) {
+        std::borrow::Cow::Borrowed(_) => message,
+        std::borrow::Cow::Owned(escaped) => escaped,
     }
 }
 

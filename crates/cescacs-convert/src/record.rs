@@ -253,6 +253,9 @@ impl Record {
                 error("expected a game, found nothing"),
             ));
         }
+        if let (Some(cut), Some(last)) = (crate::cut_short(format, game), records.last_mut()) {
+            last.diagnostics.push(cut);
+        }
         if options.strict {
             for d in records.iter_mut().flat_map(|r| &mut r.diagnostics) {
                 d.severity = Severity::Error;
@@ -358,7 +361,7 @@ impl Record {
         match &self.game {
             None | Some(Game::Pcn(_)) => None,
             Some(Game::Cescacs { position, .. }) => position.as_ref().map(cescacs_tlpd::write),
-            Some(Game::Chess(g)) => Some(g.final_board().to_string()),
+            Some(Game::Chess(g)) => Some(g.final_fen()),
             Some(Game::Xiangqi(g)) => Some(g.final_position().to_fen()),
         }
     }

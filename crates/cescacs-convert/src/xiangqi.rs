@@ -27,7 +27,9 @@ pub(crate) fn read(raw: &RawGame) -> Record {
         let (line, col) = match e {
             xiangqi_pgn::ReadError::Move { line, col, .. }
             | xiangqi_pgn::ReadError::Fen { line, col, .. }
-            | xiangqi_pgn::ReadError::Syntax { line, col, .. } => (*line, *col),
+            | xiangqi_pgn::ReadError::Syntax { line, col, .. }
+            | xiangqi_pgn::ReadError::Variant { line, col, .. } => (*line, *col),
+            _ => (1, 1),
         };
         // The error's text starts with file and game, which the batch engine adds.
         let message = e.to_string();

@@ -201,6 +201,14 @@ pub struct Game {
     /// How the `FEN` tag spelled castling rights (`KQkq` or Shredder's `HAha`), so the
     /// writer can keep that spelling; `None` without a `FEN` tag or castling letters.
     pub fen_castling: Option<CastlingStyle>,
+    /// The halfmove clock of the start position as the `FEN` tag gave it. The move
+    /// generator keeps at most 100 (and refuses a FEN above it), but the rules and
+    /// other tools count on (a game continues past 100 unless a player claims), so the
+    /// exact count is kept here and by [`Game::final_halfmove_clock`].
+    pub start_halfmove_clock: u32,
+    /// The game's tags gave a starting position (`FEN`), even the standard one: the
+    /// writer keeps it rather than dropping it without a word.
+    pub set_up: bool,
     /// The main line, with comments and variations.
     pub moves: Line,
     /// The termination marker (or the `Result` tag when the marker is missing).
@@ -225,6 +233,8 @@ impl Default for Game {
             variant: Variant::default(),
             start: crate::replay::start_board().clone(),
             fen_castling: None,
+            start_halfmove_clock: 0,
+            set_up: false,
             moves: Line::default(),
             outcome: Outcome::default(),
             final_comments: Vec::new(),
@@ -277,6 +287,36 @@ impl Game {
             play(&mut b, m);
         }
         b
+    }
+
+    /// The halfmove clock after the main line, counted on from
+    /// [`Game::start_halfmove_clock`] beside the move generator's own (capped) one.
+    ///
+    /// ```
+    /// let pgn = "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 99 60\"]\n\n60. Ra2 Kd8 61. Ra3 *";
+    /// let game = chess_pgn::parse_all(pgn).remove(0).unwrap();
+    /// assert_eq!(game.final_halfmove_clock(), 102);
+    /// // As python-chess gives it (`chess.pgn.read_game(…).end().board().fen()`).
+    /// assert_eq!(game.final_fen(), "3k4/8/8/8/8/R7/8/4K3 b - - 102 61");
+    /// ```
+    pub fn final_halfmove_clock(&self) -> u32 {
+        let mut b = self.start.clone();
+        let mut clock = self.start_halfmove_clock;
+        for m in self.mainline() {
+            play(&mut b, m);
+            // The generator resets its clock exactly when the rules do.
+            clock = if b.halfmove_clock() == 0 {
+                0
+            } else {
+                clock + 1
+            };
+        }
+        clock
+    }
+
+    /// The FEN after the main line, with the exact halfmove clock.
+    pub fn final_fen(&self) -> String {
+        with_halfmove_clock(&self.final_board().to_string(), self.final_halfmove_clock())
     }
 
     /// Errors found while reading (illegal moves, unreadable tokens…).
@@ -408,6 +448,39 @@ impl CastlingStyle {
     }
 }
 
+/// The result a finished position decides, and why: checkmate loses for the side to
+/// move, stalemate is a draw; `None` while a move is legal.
+fn game_end(board: &Board) -> Option<(Outcome, &'static str)> {
+    let mut any = false;
+    board.generate_moves(|_| {
+        any = true;
+        true
+    });
+    if any {
+        return None;
+    }
+    Some(match (board.checkers().is_empty(), board.side_to_move()) {
+        (false, cozy_chess::Color::White) => (Outcome::BlackWins, "checkmate, Black wins"),
+        (false, cozy_chess::Color::Black) => (Outcome::WhiteWins, "checkmate, White wins"),
+        (true, _) => (Outcome::Draw, "stalemate, a draw"),
+    })
+}
+
+/// `fen` with its halfmove clock field (the fifth) replaced by `clock`.
+pub fn with_halfmove_clock(fen: &str, clock: u32) -> String {
+    let mut fields: Vec<&str> = fen.split(' ').collect();
+    let clock = clock.to_string();
+    if fields.len() == 6 {
+        fields[4] = &clock;
+    }
+    fields.join(" ")
+}
+
+/// The halfmove clock field of a FEN (the fifth), when it is a number.
+fn fen_halfmove_clock(fen: &str) -> Option<u32> {
+    fen.split_whitespace().nth(4)?.parse().ok()
+}
+
 /// A board's FEN with castling rights in the given style (cozy-chess's own `Display`
 /// writes `K`/`Q` even for a rook that is not the outermost, which is ambiguous).
 pub fn to_fen(board: &Board, style: CastlingStyle) -> String {
@@ -497,9 +570,14 @@ pub fn parse_fen(fen: &str) -> Result<Board, String> {
         }
         out
     };
+    // The generator refuses a clock above 100; the game keeps the exact one.
+    let halfmove = match fields[4].parse::<u32>() {
+        Ok(n) if n > 100 => "100",
+        _ => fields[4],
+    };
     let norm = format!(
         "{} {} {} {} {} {}",
-        fields[0], fields[1], castling, fields[3], fields[4], fields[5]
+        fields[0], fields[1], castling, fields[3], halfmove, fields[5]
     );
     Board::from_fen(&norm, true).map_err(|e| format!("{e:?}"))
 }
@@ -692,6 +770,39 @@ impl GameBuilder {
     }
 
     /// The `Result` tag's value, as [`Game::tag`] finds it.
+    /// A result (marker or tag) that contradicts a mate or stalemate on the board
+    /// after the main line is a warning naming both; `*` contradicts nothing.
+    fn check_result_against_end(&mut self) {
+        let Some(f) = self.frames.first() else { return };
+        if f.dead.is_some() || self.fatal.is_some() {
+            return;
+        }
+        let Some((expected, what)) = game_end(&f.board) else {
+            return;
+        };
+        let at = self.game.at;
+        let marker = self.outcome_marker.then_some(self.game.outcome);
+        let tag = self
+            .result_tag()
+            .and_then(|r| Outcome::parse(r.trim().as_bytes()));
+        for (name, given) in [("result marker", marker), ("Result tag", tag)] {
+            if let Some(given) = given
+                && given != Outcome::Unknown
+                && given != expected
+            {
+                self.diag(
+                    Severity::Warning,
+                    at,
+                    format!(
+                        "{name} {} contradicts the final position: {what} ({})",
+                        given.as_str(),
+                        expected.as_str()
+                    ),
+                );
+            }
+        }
+    }
+
     fn result_tag(&self) -> Option<&str> {
         if self.check_only {
             self.has_result.then_some(self.checked_result.as_str())
@@ -743,8 +854,11 @@ impl GameBuilder {
             }
         }
         let board = match self.fen.take() {
-            Some(fen) => match parse_fen(&fen).inspect(|_| {
+            Some(fen) => match parse_fen(&fen).inspect(|b| {
                 self.game.fen_castling = CastlingStyle::of_fen(&fen);
+                self.game.set_up = true;
+                self.game.start_halfmove_clock =
+                    fen_halfmove_clock(&fen).unwrap_or(u32::from(b.halfmove_clock()));
             }) {
                 Ok(b) => b,
                 Err(reason) => {
@@ -1588,6 +1702,7 @@ impl Visitor for GameBuilder {
         while self.frames.len() > 1 {
             self.end_variation(self.game.at);
         }
+        self.check_result_against_end();
         let mut main = self
             .frames
             .pop()
@@ -1694,7 +1809,12 @@ impl std::fmt::Display for Diagnostic {
             Severity::Error => "error",
         };
         let mut s = String::new();
-        let _ = write!(s, "{}: {kind}: {}", self.at, self.message);
+        let _ = write!(
+            s,
+            "{}: {kind}: {}",
+            self.at,
+            pgn_core::escape_controls(&self.message)
+        );
         f.write_str(&s)
     }
 }

@@ -125,7 +125,7 @@ pub fn export_tags_with(game: &Game, options: &WriteOptions) -> Vec<(String, Str
         .filter(|(n, _)| !STR.contains(&n.as_str()))
         .cloned()
         .collect();
-    if game.start != *crate::replay::start_board() {
+    if game.set_up || game.start != *crate::replay::start_board() {
         // Shredder-FEN names the castling rooks exactly, which Chess960 needs when the
         // game did not say otherwise.
         let style = options
@@ -135,7 +135,13 @@ pub fn export_tags_with(game: &Game, options: &WriteOptions) -> Vec<(String, Str
                 Variant::Chess960 => CastlingStyle::Shredder,
                 Variant::Standard => CastlingStyle::XFen,
             });
-        rest.push(("FEN".into(), to_fen(&game.start, style)));
+        let fen = to_fen(&game.start, style);
+        let fen = if game.start_halfmove_clock > 100 {
+            crate::model::with_halfmove_clock(&fen, game.start_halfmove_clock)
+        } else {
+            fen
+        };
+        rest.push(("FEN".into(), fen));
         rest.push(("SetUp".into(), "1".into()));
     }
     // Stable sort: equal names (duplicates) keep their order.

@@ -66,7 +66,7 @@ pub enum Code {
 
 /// A located message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{col}: game {game}: {severity}: {message}")]
+#[error("{}:{line}:{col}: game {game}: {severity}: {}", pgn_core::escape_controls(.file), pgn_core::escape_controls(.message))]
 pub struct Diagnostic {
     /// Severity.
     pub severity: Severity,

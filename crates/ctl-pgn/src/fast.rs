@@ -140,6 +140,8 @@ struct Splitter {
     in_comment: bool,
     has_variant: bool,
     has_content: bool,
+    /// A blank line came after the tag section (a `[Variant` line now starts a record).
+    blank_after_tags: bool,
 }
 
 impl Splitter {
@@ -165,13 +167,16 @@ impl Splitter {
         let is_variant = t.starts_with(b"[Variant");
         let is_tag = t.first() == Some(&b'[') && (!self.in_comment || is_variant);
         if is_tag {
-            if (self.in_movetext || (is_variant && self.has_variant)) && self.has_content {
+            if (self.in_movetext || (is_variant && self.has_variant && self.blank_after_tags))
+                && self.has_content
+            {
                 self.ranges.push((self.start, pos));
                 self.start = pos;
                 self.has_variant = false;
             }
             self.in_movetext = false;
             self.in_comment = false;
+            self.blank_after_tags = false;
             self.has_variant |= is_variant;
             self.has_content = true;
             return false;
@@ -188,6 +193,7 @@ impl Splitter {
             }
         };
         if blank_line {
+            self.blank_after_tags |= !self.in_movetext && self.has_content;
             return false;
         }
         self.in_movetext = true;
@@ -944,6 +950,18 @@ fn check_tags(ctx: &mut Ctx<'_, '_>, tags: &[Tag]) -> Result<(), Fail> {
                 "Variant is not the first tag".into(),
             ),
             Some(_) => {}
+        }
+        for v in tags.iter().filter(|t| t.name == "Variant").skip(1) {
+            if v.value != "C'escacs" {
+                return Err(Fail);
+            }
+            ctx.push(
+                Severity::Warning,
+                Code::Tag,
+                v.span.line,
+                v.span.col,
+                "Variant tag repeated (the game is still read as one record)".into(),
+            );
         }
     }
     if let Some(t) = tags.iter().find(|t| t.name == "Redefine") {

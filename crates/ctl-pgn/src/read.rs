@@ -89,7 +89,10 @@ pub(crate) fn first_game(mut recs: Vec<Record>) -> Result<Game, Diagnostic> {
 }
 
 /// Byte ranges of the records of a file. A record starts at a tag line that follows
-/// movetext, or at a second `[Variant` tag; braces are tracked so that a line starting
+/// movetext, or at a `[Variant` tag that follows a blank line after a tag section that
+/// already has one (a record of tags only); a `[Variant` line among the tag lines is a
+/// repeated tag of the same record, reported by the reader, so that no tag or move of
+/// it is lost (docs/ctl-pgn.md); braces are tracked so that a line starting
 /// with `[` inside a multi-line comment does not split a record. An unterminated
 /// comment still yields to a `[Variant` line, so one bad record does not swallow the
 /// rest of the file.
@@ -100,22 +103,26 @@ pub fn split_records(src: &str) -> Vec<(usize, usize)> {
     let mut in_comment = false;
     let mut has_variant = false;
     let mut has_content = false;
+    let mut blank_after_tags = false;
     let mut pos = 0usize;
     for line in src.split_inclusive('\n') {
         let t = line.trim_start_matches([' ', '\t', '\u{FEFF}']);
         let is_variant = t.starts_with("[Variant");
         let is_tag = t.starts_with('[') && (!in_comment || is_variant);
         if is_tag {
-            if (in_movetext || (is_variant && has_variant)) && has_content {
+            if (in_movetext || (is_variant && has_variant && blank_after_tags)) && has_content {
                 ranges.push((start, pos));
                 start = pos;
                 has_variant = false;
             }
             in_movetext = false;
             in_comment = false;
+            blank_after_tags = false;
             has_variant |= is_variant;
             has_content = true;
-        } else if !t.trim().is_empty() {
+        } else if t.trim().is_empty() {
+            blank_after_tags |= !in_movetext && has_content;
+        } else {
             in_movetext = true;
             has_content = true;
             for c in line.chars() {
@@ -617,6 +624,28 @@ fn check_tags(ctx: &mut Ctx<'_>, tags: &[Tag]) {
                 "Variant is not the first tag".into(),
             ),
             Some(_) => {}
+        }
+        for v in tags.iter().filter(|t| t.name == "Variant").skip(1) {
+            if v.value == "C'escacs" {
+                push_span(
+                    ctx,
+                    Severity::Warning,
+                    Code::Tag,
+                    v.span,
+                    "Variant tag repeated (the game is still read as one record)".into(),
+                );
+            } else {
+                push_span(
+                    ctx,
+                    Severity::Error,
+                    Code::Tag,
+                    v.span,
+                    format!(
+                        "repeated Variant tag names \"{}\", not \"C'escacs\" (other variants are not supported)",
+                        v.value
+                    ),
+                );
+            }
         }
     }
     if let Some(t) = tags.iter().find(|t| t.name == "Redefine") {

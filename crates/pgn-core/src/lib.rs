@@ -37,6 +37,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod escape;
+pub use escape::escape_controls;
+
 /// The README's examples, compiled and run as doctests.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

@@ -41,6 +41,8 @@ fn classify(file: &str, game: usize, e: &ReadError) -> String {
         ReadError::Move { .. } => "unclassified: no legal move matches".into(),
         ReadError::Fen { .. } => "data: invalid FEN".into(),
         ReadError::Syntax { .. } => "data: malformed PGN syntax".into(),
+        ReadError::Variant { .. } => "data: another game (Game/Variant tag)".into(),
+        _ => "unclassified".into(),
     }
 }
 

@@ -55,7 +55,27 @@ impl Default for ReadOptions {
 /// Why a game could not be read completely. Every variant names the file, the game
 /// (1-based) and the line:column of the offending text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
+    #[error(
+        "{file}: game {game}, {line}:{col}: [{tag} {value:?}] names a game this reader does not implement (only standard xiangqi is read)"
+    )]
+    /// A `Game` or `Variant` tag naming another game or a xiangqi variant (Manchu,
+    /// banqi, …): the game is refused rather than read as standard xiangqi.
+    Variant {
+        /// The file name given to the reader.
+        file: String,
+        /// 1-based index of the game in the file.
+        game: usize,
+        /// 1-based line of the tag.
+        line: usize,
+        /// 1-based column of the tag.
+        col: usize,
+        /// `Game` or `Variant`, as written.
+        tag: String,
+        /// The tag's value.
+        value: String,
+    },
     #[error(
         "{file}: game {game}, {line}:{col}: ply {ply}: expected a legal move, found {found:?} ({reason})"
     )]
@@ -871,6 +891,63 @@ fn flip_side(fen: &str) -> String {
     f.join(" ")
 }
 
+/// Warnings for a result token or `Result` tag (other than `*`) that contradicts the
+/// end of the main line: in xiangqi the side to move with no legal move has lost,
+/// checkmated or stalemated.
+fn result_against_end(
+    game: &Game,
+    token: Option<&str>,
+    index: usize,
+    at: (usize, usize),
+) -> Vec<Warning> {
+    let end = game.final_position();
+    let what = match end.status() {
+        xiangqi::Status::Ongoing => return Vec::new(),
+        xiangqi::Status::Checkmate => "checkmate",
+        xiangqi::Status::Stalemate => "stalemate",
+    };
+    let (expected, winner) = match end.side_to_move() {
+        xiangqi::Side::Red => ("0-1", "Black wins"),
+        xiangqi::Side::Black => ("1-0", "Red wins"),
+    };
+    let tag = game.tag("Result").and_then(map_result_text);
+    [("result token", token), ("Result tag", tag)]
+        .into_iter()
+        .filter_map(|(name, given)| {
+            let given = given.filter(|g| *g != "*" && *g != expected)?;
+            Some(Warning {
+                game: index,
+                line: at.0,
+                col: at.1,
+                message: format!(
+                    "{name} {given} contradicts the final position: {what}, {winner} ({expected})"
+                ),
+            })
+        })
+        .collect()
+}
+
+/// Whether a `Game` or `Variant` tag names something other than standard xiangqi. An
+/// empty or `?` value, and the names xiangqi files use for the game itself, are xiangqi;
+/// any other name (`Chess`, `Manchu`, `Banqi`, …) is another game, which this reader
+/// must refuse rather than replay as xiangqi.
+fn names_another_game(name: &str, value: &str) -> bool {
+    let variant = name.eq_ignore_ascii_case("Variant");
+    if !variant && !name.eq_ignore_ascii_case("Game") {
+        return false;
+    }
+    let v = value.trim().to_lowercase();
+    let xiangqi = v.is_empty()
+        || v == "?"
+        || v.contains("xiangqi")
+        || v.contains("chinese chess")
+        || v.contains("chinesechess")
+        || v.contains("象棋")
+        || v.contains("象碁")
+        || (variant && matches!(v.as_str(), "standard" | "normal"));
+    !xiangqi
+}
+
 fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> GameRead {
     let first = (span.at.line, span.at.col);
     if let Some(o) = span.oversize {
@@ -882,6 +959,27 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
         };
     }
     let mut warnings = Vec::new();
+    let foreign = span
+        .tags
+        .iter()
+        .find(|t| names_another_game(&t.name, &t.value))
+        .map(|t| ReadError::Variant {
+            file: file.to_string(),
+            game: index,
+            line: t.line,
+            col: t.col,
+            tag: t.name.clone(),
+            value: t.value.chars().take(200).collect(),
+        });
+    if foreign.is_some() {
+        // Its moves are another game's: not replayed as xiangqi moves.
+        return GameRead {
+            index,
+            game: Game::new(Position::initial()),
+            error: foreign,
+            warnings,
+        };
+    }
     let fen_at = span
         .tags
         .iter()
@@ -1045,6 +1143,7 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
             .tag("Result")
             .and_then(map_result_text)
             .map(|s| s.to_string());
+        let result_token = result.clone();
         game.result = match (result, tag_res) {
             // Spec §3: on disagreement the tag wins (unless it only says "unknown").
             (Some(r), Some(t)) if r != t && t != "*" => {
@@ -1061,6 +1160,14 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
             (None, Some(t)) => t,
             (None, None) => "*".to_string(),
         };
+        if error.is_none() {
+            warnings.extend(result_against_end(
+                &game,
+                result_token.as_deref(),
+                index,
+                first,
+            ));
+        }
     }
     GameRead {
         index,

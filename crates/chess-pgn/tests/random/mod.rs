@@ -210,7 +210,7 @@ pub fn generate(spec: Spec) -> Game {
     if spec.decorate && rng.chance(15) {
         final_comments.push(comment(&mut rng));
     }
-    Game {
+    let mut game = Game {
         tags,
         variant: if spec.chess960 {
             Variant::Chess960
@@ -227,5 +227,16 @@ pub fn generate(spec: Spec) -> Game {
         ]),
         final_comments,
         ..Game::default()
+    };
+    // A game that ends in mate or stalemate has the result the rules give it (any
+    // other is reported by the reader as contradicting the final position).
+    let end = game.final_board();
+    if !end.generate_moves(|_| true) {
+        game.outcome = match (end.checkers().is_empty(), end.side_to_move()) {
+            (true, _) => Outcome::Draw,
+            (false, chess_pgn::cozy_chess::Color::White) => Outcome::BlackWins,
+            (false, chess_pgn::cozy_chess::Color::Black) => Outcome::WhiteWins,
+        };
     }
+    game
 }

@@ -161,5 +161,14 @@ pub fn generate(spec: Spec) -> Game {
     let mut pos = start;
     g.line = line(&mut rng, &mut pos, spec.plies, None, 0, &spec);
     g.result = rng.pick_cloned(&["*", "1-0", "0-1", "1/2-1/2"]).to_string();
+    // A game with no legal move left has the result the rules give it (any other is
+    // reported by the reader as contradicting the final position).
+    if let Some(winner) = g.final_position().winner() {
+        g.result = match winner {
+            xiangqi::Side::Red => "1-0",
+            xiangqi::Side::Black => "0-1",
+        }
+        .to_string();
+    }
     g
 }
