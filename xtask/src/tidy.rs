@@ -32,6 +32,7 @@ pub const LAYERS: &[(&str, &[&str])] = &[
     ("game records", &["ctl-pgn", "chess-pgn", "xiangqi-pgn"]),
     ("converters", &["pcn-convert", "cescacs-batch"]),
     ("conversion", &["cescacs-convert"]),
+    ("views", &["game-viewer"]),
     ("front ends", &["cescacs-cli", "cescacs-py", "xtask"]),
 ];
 
