@@ -18,18 +18,9 @@ from conftest import REPO, cli_errors, run, shared_path
 
 @pytest.fixture(scope="module")
 def spark():
-    from pyspark.sql import SparkSession
+    from conftest import local_spark
 
-    # Spark's Python workers run `python3` from PATH unless told otherwise: they must run
-    # the interpreter that has the package installed (a venv need not be activated).
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("cescacs-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .getOrCreate()
-    )
+    session = local_spark("cescacs-test")
     yield session
     session.stop()
 

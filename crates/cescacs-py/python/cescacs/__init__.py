@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 from typing import IO, Iterator, Optional, Union
 
+from . import _storage
 from ._cescacs import CescacsError, Game, GameReader, Position, convert
 from ._cescacs import detect as _detect
 from ._cescacs import read_games as _read_games
@@ -35,6 +36,9 @@ __all__ = [
     "open_decompressed",
     "detect",
     "COMPRESSED_SUFFIXES",
+    "read_arrow",
+    "to_pandas",
+    "to_polars",
 ]
 
 #: File-name suffixes read through a decompressor (the codec is chosen by the suffix).
@@ -88,6 +92,8 @@ def _decompress_bytes(data: bytes) -> bytes:
 def read_games(
     source: Union[str, "os.PathLike[str]", bytes, IO[bytes]],
     format: Optional[str] = None,
+    storage_options: Optional[dict] = None,
+    filesystem=None,
 ) -> Iterator[Game]:
     """Yields the games of ``source`` lazily, one :class:`Game` at a time.
 
@@ -97,15 +103,25 @@ def read_games(
     ``format`` is ``"ctl-pgn"``, ``"pgn"``, ``"xiangqi-pgn"`` or ``"pcn"``; when
     ``None`` it is detected from the name and the first bytes, as the CLI does.
     A bad game is yielded with its ``errors``; it never stops the later games.
+    A URL (``s3://``, ``gs://``, ``abfs://``, ``hdfs://``, ``file://``) is opened through
+    fsspec with ``storage_options``, or through a ready fsspec ``filesystem``.
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _read_games(_decompress_bytes(bytes(source)), format)
     if hasattr(source, "read"):
         return _read_games(source, format, getattr(source, "name", None))
     path = os.fspath(source)  # type: ignore[arg-type]
+    if storage_options or filesystem is not None or _storage.is_url(path):
+        loc, inner = _storage.resolve(path, storage_options, filesystem)
+        if not loc.local:
+            return _read_games(_storage.open_decompressed(loc, inner), format, loc.url(inner))
+        path = inner
     if path.lower().endswith(COMPRESSED_SUFFIXES):
         return _read_games(open_decompressed(path), format, path)
     return _read_games(path, format)
+
+
+from ._arrow import read_arrow, to_pandas, to_polars  # noqa: E402  (needs the helpers above)
 
 
 def detect(name: str, head: bytes) -> Optional[str]:
