@@ -48,9 +48,9 @@ def test_spark_cut_equals_one_task(tmp_path, spark):
 
     db = tmp_path / "db.pgn.zst"
     db.write_bytes(zstandard.ZstdCompressor().compress(_body()))
-    cut = cescacs.spark.read_games(spark, str(db), cut_compressed_bytes=0, chunk_bytes=40_000, parallelism=3)
+    cut = cescacs.spark.read_games(spark, str(db), cut_compressed_bytes=0, chunk_bytes=40_000)
     one = cescacs.spark.read_games(spark, str(db), cut_compressed_bytes=None)
-    assert cut.rdd.getNumPartitions() == 3 and one.rdd.getNumPartitions() == 1
+    assert cut.rdd.getNumPartitions() >= 3 and one.rdd.getNumPartitions() == 1
     a = sorted(cut.collect(), key=lambda r: r["index"])
     b = sorted(one.collect(), key=lambda r: r["index"])
     assert [r["index"] for r in a] == list(range(1, len(b) + 1))

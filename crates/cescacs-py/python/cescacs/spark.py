@@ -243,34 +243,55 @@ def _arrow_schema():
     )
 
 
-_CHUNK_SCHEMA = "name string, format string, chunk binary, begin long, index_base long, line_base long"
-
 #: A compressed PGN file larger than this (compressed bytes) is cut by a serial first
 #: stage into game-aligned chunks that all executors parse.
 DEFAULT_CUT_COMPRESSED_BYTES = 16 * 1024 * 1024
 
 #: Decompressed bytes per chunk of that first stage.
-DEFAULT_CHUNK_BYTES = 64 * 1024 * 1024
+DEFAULT_CHUNK_BYTES = 32 * 1024 * 1024
 
 
-def _cut(tasks: Iterator, locations, chunk_bytes: int) -> Iterator:
-    for task in tasks:
-        loc = locations[task[9]]
-        stream = _storage.open_decompressed(loc, task[0])
-        try:
-            for chunk, begin, index_base, line_base in _cescacs.ChunkCutter(stream, task[1], chunk_bytes):
-                yield (task[1], task[2], chunk, begin, index_base, line_base)
-        finally:
-            stream.close()
+def _cut(task, locations, chunk_bytes: int, stage) -> List[Tuple]:
+    """The serial first stage of one compressed file: decompress it once, cut it into
+    game-aligned chunk files under ``stage`` (a location and a directory), and return
+    one task per chunk, numbered as the whole file."""
+    loc = locations[task[9]]
+    stage_loc, stage_dir = stage
+    out = []
+    stream = _storage.open_decompressed(loc, task[0])
+    try:
+        cutter = _cescacs.ChunkCutter(stream, task[1], chunk_bytes)
+        for i, (chunk, begin, index_base, line_base) in enumerate(cutter):
+            path = f"{stage_dir}/{abs(hash(task[0])):x}-{i:06d}.chunk"
+            if stage_loc.local:
+                with open(path, "wb") as f:
+                    f.write(chunk)
+            else:
+                stage_loc.fs.pipe_file(path, chunk)
+            out.append((path, begin, len(chunk), index_base, line_base))
+    finally:
+        stream.close()
+    return out
 
 
-def _parse_chunks(batches: Iterator, batch_rows: int) -> Iterator:
-    for chunks in batches:
-        for i in range(chunks.num_rows):
-            c = {k: v[0] for k, v in chunks.slice(i, 1).to_pydict().items()}
-            yield from _cescacs.read_arrow(
-                c["chunk"], c["format"], c["name"], c["begin"], None, c["index_base"], c["line_base"], batch_rows
+def _stage(spark, stage_dir, storage_options, filesystem):
+    """Where the chunk files go: ``stage_dir``, or a temporary directory in local mode."""
+    if stage_dir is None:
+        if not spark.sparkContext.master.startswith("local"):
+            raise CescacsError(
+                "cutting a compressed file on a cluster needs stage_dir= (a directory or URL "
+                "every executor can read, e.g. s3://bucket/tmp/)"
             )
+        import atexit
+        import shutil
+        import tempfile
+
+        stage_dir = tempfile.mkdtemp(prefix="cescacs-chunks-")
+        atexit.register(shutil.rmtree, stage_dir, True)
+    loc, inner = _storage.resolve(os.fspath(stage_dir), storage_options, filesystem)
+    if loc.local:
+        os.makedirs(inner, exist_ok=True)
+    return loc, inner
 
 
 def read_games(
@@ -283,7 +304,7 @@ def read_games(
     filesystem=None,
     cut_compressed_bytes: Optional[int] = DEFAULT_CUT_COMPRESSED_BYTES,
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
-    parallelism: Optional[int] = None,
+    stage_dir: Optional[str] = None,
 ):
     """A DataFrame of every game under ``path`` (file, directory, or list), one row per
     game, with the columns of :data:`GAME_SCHEMA`. ``format`` forces one format for all
@@ -298,8 +319,11 @@ def read_games(
 
     A compressed PGN file of more than ``cut_compressed_bytes`` (``None``: never) is
     read on every core: one task decompresses it once and cuts it into game-aligned
-    chunks of about ``chunk_bytes``, which ``parallelism`` tasks (default: Spark's
-    default parallelism) parse; game numbers and lines stay those of the whole file."""
+    chunk files of about ``chunk_bytes`` under ``stage_dir`` (a path or URL every
+    executor reads; by default a temporary directory, local mode only), then one task
+    per chunk parses it; game numbers and lines stay those of the whole file. The cut
+    runs when ``read_games`` is called; the chunk files stay until the interpreter
+    exits (temporary directory) or the caller removes them (``stage_dir``)."""
     files = _located_files(path, storage_options, filesystem)
     if not files:
         raise CescacsError(f"{os.fspath(path) if not isinstance(path, (list, tuple)) else path}: no game files")
@@ -316,12 +340,20 @@ def read_games(
         task_df = spark.createDataFrame(sc.parallelize(tasks, len(tasks)), _TASK_SCHEMA)
         frames.append(task_df.mapInArrow(lambda it: _rows(it, batch_rows, locations), GAME_SCHEMA))
     if cut:
-        chunks = sc.parallelize(cut, len(cut)).mapPartitions(
-            lambda it: _cut(it, locations, chunk_bytes)
+        stage = _stage(spark, stage_dir, storage_options, filesystem)
+        locations.append(stage[0])
+        stage_li = len(locations) - 1
+        cut_jobs = sc.parallelize(cut, len(cut)).map(lambda t: _cut(t, locations, chunk_bytes, stage))
+        chunk_tasks = []
+        for t, chunks in zip(cut, cut_jobs.collect()):
+            for path, begin, size, index_base, line_base in chunks:
+                # A chunk is read as a plain byte range of its chunk file; its games keep
+                # the whole file's name, numbers and lines.
+                chunk_tasks.append((path, t[1], t[2], t[3], False, 0, size, index_base, line_base, stage_li))
+        chunk_df = spark.createDataFrame(
+            sc.parallelize(chunk_tasks, max(1, len(chunk_tasks))), _TASK_SCHEMA
         )
-        n = parallelism or sc.defaultParallelism
-        chunk_df = spark.createDataFrame(chunks, _CHUNK_SCHEMA).repartition(max(1, n))
-        frames.append(chunk_df.mapInArrow(lambda it: _parse_chunks(it, batch_rows), GAME_SCHEMA))
+        frames.append(chunk_df.mapInArrow(lambda it: _rows(it, batch_rows, locations), GAME_SCHEMA))
     df = frames[0]
     for f in frames[1:]:
         df = df.unionByName(f)
