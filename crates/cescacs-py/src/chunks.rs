@@ -27,6 +27,9 @@ impl Read for Tee {
     }
 }
 
+/// One chunk: its bytes, its offset, the number and line of its first game.
+type Chunk<'py> = (Bound<'py, PyBytes>, u64, u64, u64);
+
 /// Iterates over `(chunk, begin, index_base, line_base)`: the chunk's bytes, the offset of
 /// its first byte in the decompressed file, and the number and line of its first game.
 #[pyclass(module = "cescacs", unsendable)]
@@ -88,10 +91,7 @@ impl ChunkCutter {
         slf
     }
 
-    fn __next__<'py>(
-        &mut self,
-        py: Python<'py>,
-    ) -> PyResult<Option<(Bound<'py, PyBytes>, u64, u64, u64)>> {
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Chunk<'py>>> {
         loop {
             let Some(splitter) = self.splitter.as_mut() else {
                 return Ok(None);

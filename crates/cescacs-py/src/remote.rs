@@ -65,7 +65,7 @@ impl Source for PySource {
         let file = Python::with_gil(|py| self.opener.call0(py)).map_err(py_io)?;
         Ok(Box::new(PyFile(file)))
     }
-    fn len(&self) -> io::Result<u64> {
+    fn size(&self) -> io::Result<u64> {
         Ok(self.size)
     }
 }

@@ -25,15 +25,15 @@ pub trait Source {
     /// A fresh reader at offset 0.
     fn open(&self) -> io::Result<Box<dyn ReadSeek>>;
     /// The length in bytes.
-    fn len(&self) -> io::Result<u64>;
+    fn size(&self) -> io::Result<u64>;
 }
 
 impl Source for std::path::PathBuf {
     fn open(&self) -> io::Result<Box<dyn ReadSeek>> {
         self.as_path().open()
     }
-    fn len(&self) -> io::Result<u64> {
-        Source::len(self.as_path())
+    fn size(&self) -> io::Result<u64> {
+        self.as_path().size()
     }
 }
 
@@ -45,7 +45,7 @@ impl Source for Path {
     fn open(&self) -> io::Result<Box<dyn ReadSeek>> {
         Ok(Box::new(File::open(self)?))
     }
-    fn len(&self) -> io::Result<u64> {
+    fn size(&self) -> io::Result<u64> {
         Ok(std::fs::metadata(self)?.len())
     }
 }
@@ -58,7 +58,7 @@ pub fn max_game_bytes() -> usize {
 /// The first sync point at or after `pos` (see the module documentation), or the file's
 /// length when there is none.
 pub fn sync_point(path: &(impl Source + ?Sized), pos: u64, framing: Framing) -> io::Result<u64> {
-    let len = path.len()?;
+    let len = path.size()?;
     if pos == 0 {
         return Ok(0);
     }
@@ -167,7 +167,7 @@ pub fn scan(
 ) -> io::Result<Scan> {
     let begin = sync_point(path, start, framing)?;
     let end = sync_point(path, stop, framing)?.max(begin);
-    let len = path.len()?;
+    let len = path.size()?;
     let mut file = path.open()?;
     file.seek(SeekFrom::Start(begin))?;
     let reader = BufReader::with_capacity(1 << 16, file);
