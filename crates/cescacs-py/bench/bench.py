@@ -83,6 +83,16 @@ def bench_python(db: Path, n_games: int, slice_games: int) -> None:
     print(f"python, 1 core: cescacs {ours:,.0f} games/s ({count} games), "
           f"python-chess {theirs:,.0f} games/s ({theirs_n} games): {ours / theirs:.1f}x")
 
+    # The Arrow reader (batches built in Rust) and the pandas DataFrame made from it.
+    t0 = time.process_time()
+    rows = sum(b.num_rows for b in cescacs.read_arrow(db))
+    arrow = rows / (time.process_time() - t0)
+    t0 = time.process_time()
+    frame = cescacs.to_pandas(db)
+    pandas = len(frame) / (time.process_time() - t0)
+    print(f"python, 1 core: read_arrow {arrow:,.0f} games/s ({rows} games), "
+          f"to_pandas {pandas:,.0f} games/s ({len(frame)} rows), read_games {ours:,.0f} games/s")
+
 
 def python_chess_rows(batches):
     """The same Spark task with python-chess: read the task's byte range, one row per game."""
@@ -113,6 +123,8 @@ def python_chess_rows(batches):
                 rows["result"].append(game.headers.get("Result"))
                 rows["final_position"].append(fen)
                 rows["errors"].append([str(e) for e in game.errors])
+                rows["warnings"].append([])
+                rows["plies"].append(len(sans))
                 index += 1
                 if len(rows["file"]) >= 4096:
                     yield pa.RecordBatch.from_pydict(rows, schema=schema)
@@ -128,8 +140,11 @@ def bench_spark(db: Path, small: Path, cores: int) -> None:
 
     import cescacs.spark
 
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
     spark = (SparkSession.builder.master(f"local[{cores}]").appName("cescacs-bench")
-             .config("spark.ui.enabled", "false").getOrCreate())
+             .config("spark.ui.enabled", "false")
+             .config("spark.driver.host", "127.0.0.1")
+             .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate())
     split = 16 << 20
 
     def timed(df):

@@ -10,7 +10,10 @@
 
 #![warn(missing_docs)]
 
+mod arrow;
+mod chunks;
 mod errors;
+mod remote;
 pub mod split;
 
 use cescacs_batch::{
@@ -1031,6 +1034,9 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(detect, m)?)?;
     m.add_function(wrap_pyfunction!(framing, m)?)?;
     m.add_function(wrap_pyfunction!(scan_range, m)?)?;
+    m.add_function(wrap_pyfunction!(remote::scan_source, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::read_arrow, m)?)?;
+    m.add_class::<chunks::ChunkCutter>()?;
     Ok(())
 }
 

@@ -19,6 +19,37 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
+/// A readable, seekable byte stream the splitter may open several times: a local file,
+/// or (from Python) an object-storage file opened through fsspec.
+pub trait Source {
+    /// A fresh reader at offset 0.
+    fn open(&self) -> io::Result<Box<dyn ReadSeek>>;
+    /// The length in bytes.
+    fn size(&self) -> io::Result<u64>;
+}
+
+impl Source for std::path::PathBuf {
+    fn open(&self) -> io::Result<Box<dyn ReadSeek>> {
+        self.as_path().open()
+    }
+    fn size(&self) -> io::Result<u64> {
+        self.as_path().size()
+    }
+}
+
+/// What [`Source::open`] gives.
+pub trait ReadSeek: Read + Seek + Send {}
+impl<T: Read + Seek + Send> ReadSeek for T {}
+
+impl Source for Path {
+    fn open(&self) -> io::Result<Box<dyn ReadSeek>> {
+        Ok(Box::new(File::open(self)?))
+    }
+    fn size(&self) -> io::Result<u64> {
+        Ok(std::fs::metadata(self)?.len())
+    }
+}
+
 /// Largest game the splitter keeps whole (the CLI's default limit).
 pub fn max_game_bytes() -> usize {
     cescacs_batch::Options::default().max_game_bytes
@@ -26,9 +57,8 @@ pub fn max_game_bytes() -> usize {
 
 /// The first sync point at or after `pos` (see the module documentation), or the file's
 /// length when there is none.
-pub fn sync_point(path: &Path, pos: u64, framing: Framing) -> io::Result<u64> {
-    let mut file = File::open(path)?;
-    let len = file.metadata()?.len();
+pub fn sync_point(path: &(impl Source + ?Sized), pos: u64, framing: Framing) -> io::Result<u64> {
+    let len = path.size()?;
     if pos == 0 {
         return Ok(0);
     }
@@ -37,6 +67,7 @@ pub fn sync_point(path: &Path, pos: u64, framing: Framing) -> io::Result<u64> {
         return Ok(len);
     }
     // Read from pos - 1 so that a line starting exactly at pos is seen as starting.
+    let mut file = path.open()?;
     file.seek(SeekFrom::Start(pos - 1))?;
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let mut offset = pos - 1;
@@ -128,11 +159,16 @@ pub struct Scan {
 }
 
 /// The first pass over `[start, stop)` of a plain file (see the module documentation).
-pub fn scan(path: &Path, start: u64, stop: u64, framing: Framing) -> io::Result<Scan> {
+pub fn scan(
+    path: &(impl Source + ?Sized),
+    start: u64,
+    stop: u64,
+    framing: Framing,
+) -> io::Result<Scan> {
     let begin = sync_point(path, start, framing)?;
     let end = sync_point(path, stop, framing)?.max(begin);
-    let mut file = File::open(path)?;
-    let len = file.metadata()?.len();
+    let len = path.size()?;
+    let mut file = path.open()?;
     file.seek(SeekFrom::Start(begin))?;
     let reader = BufReader::with_capacity(1 << 16, file);
     let mut splitter = GameSplitter::new(reader, max_game_bytes()).framing(framing);
@@ -162,8 +198,8 @@ pub fn scan(path: &Path, start: u64, stop: u64, framing: Framing) -> io::Result<
 }
 
 /// Lines in `[begin, end)` (LF, CR LF and lone CR each end one).
-pub fn count_lines(path: &Path, begin: u64, end: u64) -> io::Result<u64> {
-    let mut file = File::open(path)?;
+pub fn count_lines(path: &(impl Source + ?Sized), begin: u64, end: u64) -> io::Result<u64> {
+    let mut file = path.open()?;
     file.seek(SeekFrom::Start(begin))?;
     let mut reader = BufReader::with_capacity(1 << 16, file.take(end - begin));
     let mut line = Vec::new();

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -99,3 +100,23 @@ def classic_text() -> bytes:
     return shared_path(
         "corpus", "classic-pgn-real", "derived-encodings", "twic-01-232games.crlf.pgn"
     ).read_bytes()
+
+
+def local_spark(app: str, master: str = "local[2]", **conf):
+    """A local Spark session bound to 127.0.0.1 only (driver, block manager, UI off),
+    whose Python workers run this interpreter (a venv need not be activated)."""
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    builder = (
+        SparkSession.builder.master(master)
+        .appName(app)
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+    )
+    for k, v in conf.items():
+        builder = builder.config(k, v)
+    return builder.getOrCreate()

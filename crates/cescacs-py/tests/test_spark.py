@@ -18,23 +18,9 @@ from conftest import REPO, classic_text, cli_errors, compress, run, shared_path
 
 @pytest.fixture(scope="module")
 def spark():
-    from pyspark.sql import SparkSession
+    from conftest import local_spark
 
-    # Spark's Python workers run `python3` from PATH unless told otherwise: they must run
-    # the interpreter that has the package installed (a venv need not be activated).
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    # Local mode binds to the outward interface unless told: the tests listen on the
-    # loopback only.
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("cescacs-test")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .getOrCreate()
-    )
+    session = local_spark("cescacs-test")
     yield session
     session.stop()
 

@@ -40,6 +40,7 @@ import io
 import os
 from typing import IO, Iterator, Optional, Union
 
+from . import _storage
 from ._cescacs import (
     CescacsError,
     Game,
@@ -67,6 +68,9 @@ __all__ = [
     "open_decompressed",
     "detect",
     "COMPRESSED_SUFFIXES",
+    "read_arrow",
+    "to_pandas",
+    "to_polars",
 ]
 
 #: File-name suffixes of compressed game files (walks keep them; the codec itself is
@@ -84,6 +88,8 @@ def open_decompressed(path: Union[str, "os.PathLike[str]"]) -> IO[bytes]:
 def read_games(
     source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]],
     format: Optional[str] = None,
+    storage_options: Optional[dict] = None,
+    filesystem=None,
 ) -> Iterator[Game]:
     """Yields the games of ``source`` lazily, one :class:`Game` at a time.
 
@@ -95,6 +101,9 @@ def read_games(
     A bad game is yielded with its ``errors``; it never stops the later games. A stream
     damaged half-way ends with a game carrying the located read error. An input that
     cannot be read at all raises :class:`InputError` here, before any game.
+    A URL (``s3://``, ``gs://``, ``abfs://``, ``hdfs://``, ``file://``) is opened through
+    fsspec with ``storage_options``, or through a ready fsspec ``filesystem``; its
+    bytes are decompressed in Rust as a local file's are.
     """
     if isinstance(source, memoryview):
         source = bytes(source)
@@ -109,7 +118,15 @@ def read_games(
         path = os.fspath(source)  # type: ignore[arg-type]
     except TypeError as e:
         raise OptionError(f"source must be bytes, a path or a binary file object: {e}") from None
+    if storage_options or filesystem is not None or _storage.is_url(path):
+        loc, inner = _storage.resolve(path, storage_options, filesystem)
+        if not loc.local:
+            return _read_games(_storage.open_decompressed(loc, inner), format, loc.url(inner))
+        path = inner
     return _read_games(path, format)
+
+
+from ._arrow import read_arrow, to_pandas, to_polars  # noqa: E402  (needs the helpers above)
 
 
 def detect(name: str, head: bytes) -> Optional[str]:

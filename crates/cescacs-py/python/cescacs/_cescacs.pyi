@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 class CescacsError(Exception):
     """Every error the package raises. Messages are located as the CLI's
@@ -117,3 +117,16 @@ def convert(
 def detect(name: str, head: bytes) -> Optional[str]: ...
 def framing(format: str, name: str) -> str: ...
 def scan_range(path: Union[str, os.PathLike[str]], start: int, stop: int, framing: str) -> Tuple[int, int, int, int, bool]: ...
+def scan_source(
+    opener: Callable[[], IO[bytes]], size: int, start: int, stop: int, framing: str, name: str
+) -> Tuple[int, int, int, int, bool]: ...
+def read_arrow(
+    source: Union[str, os.PathLike[str], bytes, IO[bytes]],
+    format: Optional[str] = None,
+    name: Optional[str] = None,
+    begin: int = 0,
+    end: Optional[int] = None,
+    index_base: int = 1,
+    line_base: int = 1,
+    batch_rows: int = 65536,
+) -> Any: ...

@@ -38,9 +38,10 @@ Compressed files (gzip, bzip2, xz, zstd) and whole-document PCN (``.json``) are 
 each; JSON Lines (``.jsonl``) is cut at lines.
 
 Every task holds one game at a time plus one Arrow batch of ``batch_rows`` rows.
-Paths must be readable by the executors under the same name (a local path in local
-mode; a shared mount such as NFS, or a path Spark copied with ``SparkFiles``, on a
-cluster).
+Local paths must be readable by the executors under the same name (a local path in
+local mode; a shared mount such as NFS on a cluster). URLs (``s3://``, ``gs://``,
+``abfs://``, ``hdfs://``) are read by the executors through fsspec, which must be
+installed there with the filesystem's package (``cescacs[s3]`` for S3).
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ from __future__ import annotations
 import os
 from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
-from . import COMPRESSED_SUFFIXES, CescacsError, InputError, open_decompressed
-from . import _cescacs
+from . import COMPRESSED_SUFFIXES, CescacsError, InputError
+from . import _cescacs, _storage
 
 __all__ = ["read_games", "GAME_SCHEMA", "plan_splits", "game_files"]
 
@@ -57,12 +58,12 @@ __all__ = ["read_games", "GAME_SCHEMA", "plan_splits", "game_files"]
 GAME_SCHEMA = (
     "file string, index long, line long, format string, tags map<string,string>, "
     "moves array<string>, result string, final_position string, errors array<string>, "
-    "warnings array<string>"
+    "warnings array<string>, plies long"
 )
 
 _TASK_SCHEMA = (
     "file string, name string, format string, framing string, compressed boolean, "
-    "begin long, end long, index_base long, line_base long"
+    "begin long, end long, index_base long, line_base long, loc int"
 )
 
 _GAME_SUFFIXES = (".ctl-pgn", ".ctlpgn", ".pgn", ".json", ".jsonl", ".pcn")
@@ -71,75 +72,100 @@ _GAME_SUFFIXES = (".ctl-pgn", ".ctlpgn", ".pgn", ".json", ".jsonl", ".pcn")
 DEFAULT_SPLIT_BYTES = 128 * 1024 * 1024
 
 
-def game_files(path: Union[str, "os.PathLike[str]", Sequence[str]]) -> List[str]:
+def game_files(
+    path: Union[str, "os.PathLike[str]", Sequence[str]],
+    storage_options: Optional[dict] = None,
+    filesystem=None,
+) -> List[str]:
     """The game files under ``path`` (a file, a directory walked in sorted order, or a
-    list of them), plain or compressed."""
+    list of them), plain or compressed; URLs (``s3://…``) are listed through fsspec."""
+    return [loc.url(f) for loc, f in _located_files(path, storage_options, filesystem)]
+
+
+def _is_game_file(name: str) -> bool:
+    lower = name.lower()
+    for suffix in COMPRESSED_SUFFIXES:
+        if lower.endswith(suffix):
+            lower = lower[: -len(suffix)]
+            break
+    return lower.endswith(_GAME_SUFFIXES)
+
+
+def _located_files(path, storage_options, filesystem) -> List[Tuple[_storage.Location, str]]:
     if isinstance(path, (list, tuple)):
-        return [f for p in path for f in game_files(p)]
-    path = os.fspath(path)
-    if not os.path.isdir(path):
-        if not os.path.exists(path):
-            raise InputError(f"{path}: no such file or directory")
-        return [path]
-    out: List[str] = []
-    for root, dirs, files in os.walk(path):
-        dirs.sort()
-        for name in sorted(files):
-            lower = name.lower()
-            for suffix in COMPRESSED_SUFFIXES:
-                if lower.endswith(suffix):
-                    lower = lower[: -len(suffix)]
-                    break
-            if lower.endswith(_GAME_SUFFIXES):
-                out.append(os.path.join(root, name))
-    out.sort()
-    return out
+        return [x for p in path for x in _located_files(p, storage_options, filesystem)]
+    shown = os.fspath(path)
+    loc, inner = _storage.resolve(shown, storage_options, filesystem)
+    if not loc.isdir(inner):
+        if not loc.exists(inner):
+            raise InputError(f"{shown}: no such file or directory")
+        return [(loc, inner)]
+    return [(loc, f) for f in loc.walk_files(inner) if _is_game_file(f.rsplit("/", 1)[-1])]
 
 
-def _head(path: str) -> bytes:
-    with open_decompressed(path) as f:
+def _head(loc: "_storage.Location", path: str) -> bytes:
+    with _storage.open_decompressed(loc, path) as f:
         return f.read(8192)
 
 
+def _scan(loc: "_storage.Location", path: str, size: int, s: int, e: int, framing: str):
+    if loc.local:
+        return _cescacs.scan_range(path, s, e, framing)
+    return _cescacs.scan_source(lambda: loc.open(path), size, s, e, framing, loc.url(path))
+
+
 def plan_splits(
-    spark, files: Sequence[str], format: Optional[str], split_bytes: int
+    spark,
+    files: Sequence,
+    format: Optional[str],
+    split_bytes: int,
 ) -> List[Tuple]:
-    """The tasks (one per byte range) for ``files``, after the first pass."""
+    """The tasks (one per byte range) for ``files`` (local paths, or (location, path)
+    pairs as :mod:`cescacs._storage` resolves URLs), after the first pass."""
+    return _plan(spark, files, format, split_bytes)[0]
+
+
+def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
+    located = [f if isinstance(f, tuple) else _storage.resolve(os.fspath(f)) for f in files]
+    locations: List = []
     plan = []
     to_scan = []
-    for path in files:
+    for loc, path in located:
+        if loc not in locations:
+            locations.append(loc)
+        li = locations.index(loc)
+        name = loc.url(path)
         compressed = path.lower().endswith(COMPRESSED_SUFFIXES)
         try:
-            fmt = format or _cescacs.detect(path, _head(path))
-            size = os.path.getsize(path)
+            fmt = format or _cescacs.detect(name, _head(loc, path))
+            size = loc.size(path)
         except (CescacsError, OSError):
             # The task says what is wrong, as one row (the job goes on).
             fmt, size = None, 0
         if fmt is None:
-            plan.append([path, format, "pgn", compressed, [(0, None, None, None, True)]])
+            plan.append([li, path, name, format, "pgn", compressed, size, [(0, None, None, None, True)]])
             continue
-        framing = _cescacs.framing(fmt, path)
+        framing = _cescacs.framing(fmt, name)
         if compressed or framing in ("whole", "json") or size <= split_bytes:
-            plan.append([path, fmt, framing, compressed, [(0, size, None, None, True)]])
+            plan.append([li, path, name, fmt, framing, compressed, size, [(0, size, None, None, True)]])
             continue
         cuts = list(range(0, size, split_bytes))
         ranges = [(c, min(c + split_bytes, size)) for c in cuts]
-        entry = [path, fmt, framing, compressed, ranges]
-        plan.append(entry)
-        to_scan.extend((len(plan) - 1, i, path, s, e, framing) for i, (s, e) in enumerate(ranges))
+        plan.append([li, path, name, fmt, framing, compressed, size, ranges])
+        to_scan.extend((len(plan) - 1, i, s, e) for i, (s, e) in enumerate(ranges))
     if to_scan:
-        def scan(job):
-            k, i, path, s, e, framing = job
-            return (k, i, s, e, _cescacs.scan_range(path, s, e, framing))
+        jobs = [(k, i, plan[k][0], plan[k][1], plan[k][6], s, e, plan[k][4]) for k, i, s, e in to_scan]
 
-        scanned = (
-            spark.sparkContext.parallelize(to_scan, len(to_scan)).map(scan).collect()
-        )
+        def scan(job):
+            k, i, li, path, size, s, e, framing = job
+            return (k, i, s, e, _scan(locations[li], path, size, s, e, framing))
+
+        scanned = spark.sparkContext.parallelize(jobs, len(jobs)).map(scan).collect()
         by_file = {}
         for k, i, s, e, result in scanned:
             by_file.setdefault(k, []).append((i, s, e, result))
         for k, results in by_file.items():
-            path, framing = plan[k][0], plan[k][2]
+            li, path, size, framing = plan[k][0], plan[k][1], plan[k][6], plan[k][4]
             results.sort()
             merged = []
             j = 0
@@ -150,75 +176,79 @@ def plan_splits(
                 while not r[4]:
                     j += 1
                     e = results[j][2]
-                    r = _cescacs.scan_range(path, s, e, framing)
+                    r = _scan(locations[li], path, size, s, e, framing)
                 merged.append((r[0], r[1], r[2], r[3], True))
                 j += 1
-            plan[k][4] = merged
+            plan[k][7] = merged
     tasks = []
-    for path, fmt, framing, compressed, ranges in plan:
+    for li, path, name, fmt, framing, compressed, size, ranges in plan:
         index_base, line_base = 1, 1
+        if locations[li].local:
+            path = os.path.abspath(path)
         for begin, end, games, lines, _ in ranges:
             if len(ranges) > 1 and begin >= end:
                 continue
-            tasks.append(
-                (os.path.abspath(path), path, fmt, framing, compressed, begin, end, index_base, line_base)
-            )
+            tasks.append((path, name, fmt, framing, compressed, begin, end, index_base, line_base, li))
             if games is not None:
                 index_base += games
                 line_base += lines
-    return tasks
+    return tasks, locations
 
 
-def _task_games(task, batch_rows: int) -> Iterator:
-    """The columns of a task's games, batch by batch; a file that cannot be read at
-    all is one row carrying its error (null index and line)."""
-    try:
-        if task["compressed"] or task["end"] is None:
-            reader = _cescacs.read_games(task["file"], task["format"], task["name"])
-        else:
-            reader = _cescacs.read_games(
-                task["file"],
-                task["format"],
-                task["name"],
-                task["begin"],
-                task["end"],
-                task["index_base"],
-                task["line_base"],
-            )
-        fmt = reader.format
-        while True:
-            columns = reader.next_columns(batch_rows)
-            if not columns[0]:
-                return
-            yield fmt, columns
-    except CescacsError as e:
-        yield task["format"], [[None], [None], [[]], [[]], [None], [None], [[str(e)]], [[]]]
+def _open_task(task, locations, batch_rows):
+    """The game reader of one task: its whole file, or its byte range."""
+    loc = locations[task["loc"]]
+    if task["compressed"]:
+        return _cescacs.read_arrow(
+            _storage.open_decompressed(loc, task["file"]),
+            task["format"],
+            task["name"],
+            batch_rows=batch_rows,
+        )
+    if loc.local:
+        return _cescacs.read_arrow(
+            task["file"],
+            task["format"],
+            task["name"],
+            task["begin"],
+            task["end"],
+            task["index_base"],
+            task["line_base"],
+            batch_rows,
+        )
+    stream = _storage.RangeReader(loc.open(task["file"]), task["begin"], task["end"])
+    return _cescacs.read_arrow(
+        stream,
+        task["format"],
+        task["name"],
+        task["begin"],
+        None,
+        task["index_base"],
+        task["line_base"],
+        batch_rows,
+    )
 
 
-def _rows(batches: Iterator, batch_rows: int) -> Iterator:
-    import pyarrow as pa
-
-    schema = _arrow_schema()
+def _rows(batches: Iterator, batch_rows: int, locations) -> Iterator:
+    # The Rust reader builds the Arrow batches: no Python object per game.
     for tasks in batches:
         for task in tasks.to_pylist():
-            for fmt, columns in _task_games(task, batch_rows):
-                index, line, tags, moves, result, final_position, errors, warnings = columns
-                n = len(index)
-                yield pa.RecordBatch.from_arrays(
-                    [
-                        pa.array([task["name"]] * n, pa.string()),
-                        pa.array(index, pa.int64()),
-                        pa.array(line, pa.int64()),
-                        pa.array([fmt] * n, pa.string()),
-                        pa.array(tags, pa.map_(pa.string(), pa.string())),
-                        pa.array(moves, pa.list_(pa.string())),
-                        pa.array(result, pa.string()),
-                        pa.array(final_position, pa.string()),
-                        pa.array(errors, pa.list_(pa.string())),
-                        pa.array(warnings, pa.list_(pa.string())),
-                    ],
-                    schema=schema,
-                )
+            try:
+                yield from _open_task(task, locations, batch_rows)
+            except CescacsError as e:
+                # A file that cannot be read at all is one row carrying its error (null
+                # index and line); the other tasks' rows are all there.
+                yield _error_batch(task, str(e))
+
+
+def _error_batch(task, message: str):
+    import pyarrow as pa
+
+    row = {name: None for name in _arrow_schema().names}
+    row.update(
+        file=task["name"], format=task["format"], tags=[], moves=[], errors=[message], warnings=[]
+    )
+    return pa.RecordBatch.from_pylist([row], schema=_arrow_schema())
 
 
 def _arrow_schema():
@@ -236,8 +266,60 @@ def _arrow_schema():
             ("final_position", pa.string()),
             ("errors", pa.list_(pa.string())),
             ("warnings", pa.list_(pa.string())),
+            ("plies", pa.int64()),
         ]
     )
+
+
+#: A compressed PGN file larger than this (compressed bytes) is cut by a serial first
+#: stage into game-aligned chunks that all executors parse.
+DEFAULT_CUT_COMPRESSED_BYTES = 16 * 1024 * 1024
+
+#: Decompressed bytes per chunk of that first stage.
+DEFAULT_CHUNK_BYTES = 32 * 1024 * 1024
+
+
+def _cut(task, locations, chunk_bytes: int, stage) -> List[Tuple]:
+    """The serial first stage of one compressed file: decompress it once, cut it into
+    game-aligned chunk files under ``stage`` (a location and a directory), and return
+    one task per chunk, numbered as the whole file."""
+    loc = locations[task[9]]
+    stage_loc, stage_dir = stage
+    out = []
+    stream = _storage.open_decompressed(loc, task[0])
+    try:
+        cutter = _cescacs.ChunkCutter(stream, task[1], chunk_bytes)
+        for i, (chunk, begin, index_base, line_base) in enumerate(cutter):
+            path = f"{stage_dir}/{abs(hash(task[0])):x}-{i:06d}.chunk"
+            if stage_loc.local:
+                with open(path, "wb") as f:
+                    f.write(chunk)
+            else:
+                stage_loc.fs.pipe_file(path, chunk)
+            out.append((path, begin, len(chunk), index_base, line_base))
+    finally:
+        stream.close()
+    return out
+
+
+def _stage(spark, stage_dir, storage_options, filesystem):
+    """Where the chunk files go: ``stage_dir``, or a temporary directory in local mode."""
+    if stage_dir is None:
+        if not spark.sparkContext.master.startswith("local"):
+            raise CescacsError(
+                "cutting a compressed file on a cluster needs stage_dir= (a directory or URL "
+                "every executor can read, e.g. s3://bucket/tmp/)"
+            )
+        import atexit
+        import shutil
+        import tempfile
+
+        stage_dir = tempfile.mkdtemp(prefix="cescacs-chunks-")
+        atexit.register(shutil.rmtree, stage_dir, True)
+    loc, inner = _storage.resolve(os.fspath(stage_dir), storage_options, filesystem)
+    if loc.local:
+        os.makedirs(inner, exist_ok=True)
+    return loc, inner
 
 
 def read_games(
@@ -246,16 +328,61 @@ def read_games(
     format: Optional[str] = None,
     split_bytes: int = DEFAULT_SPLIT_BYTES,
     batch_rows: int = 4096,
+    storage_options: Optional[dict] = None,
+    filesystem=None,
+    cut_compressed_bytes: Optional[int] = DEFAULT_CUT_COMPRESSED_BYTES,
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+    stage_dir: Optional[str] = None,
 ):
     """A DataFrame of every game under ``path`` (file, directory, or list), one row per
     game, with the columns of :data:`GAME_SCHEMA`. ``format`` forces one format for all
     files (else each file's is detected). Large plain files are read by several tasks
-    (``split_bytes`` each); see the module documentation for how they are cut."""
-    files = game_files(path)
+    (``split_bytes`` each); see the module documentation for how they are cut.
+
+    ``path`` may be a URL of any filesystem fsspec knows (``s3://``, ``gs://``,
+    ``abfs://``, ``hdfs://``, ``file://``): the driver lists it and sizes its files,
+    the executors read their byte ranges directly (no JVM connector).
+    ``storage_options`` (credentials, ``endpoint_url``…) are passed to fsspec, or give
+    a ready fsspec ``filesystem``.
+
+    A compressed PGN file of more than ``cut_compressed_bytes`` (``None``: never) is
+    read on every core: one task decompresses it once and cuts it into game-aligned
+    chunk files of about ``chunk_bytes`` under ``stage_dir`` (a path or URL every
+    executor reads; by default a temporary directory, local mode only), then one task
+    per chunk parses it; game numbers and lines stay those of the whole file. The cut
+    runs when ``read_games`` is called; the chunk files stay until the interpreter
+    exits (temporary directory) or the caller removes them (``stage_dir``)."""
+    files = _located_files(path, storage_options, filesystem)
     if not files:
         raise InputError(f"{os.fspath(path) if not isinstance(path, (list, tuple)) else path}: no game files")
-    tasks = plan_splits(spark, files, format, split_bytes)
-    task_df = spark.createDataFrame(
-        spark.sparkContext.parallelize(tasks, len(tasks)), _TASK_SCHEMA
-    )
-    return task_df.mapInArrow(lambda it: _rows(it, batch_rows), GAME_SCHEMA)
+    tasks, locations = _plan(spark, files, format, split_bytes)
+    cut = []
+    if cut_compressed_bytes is not None:
+        for t in tasks:
+            if t[4] and t[3] == "pgn" and locations[t[9]].size(t[0]) > cut_compressed_bytes:
+                cut.append(t)
+        tasks = [t for t in tasks if t not in cut]
+    sc = spark.sparkContext
+    frames = []
+    if tasks:
+        task_df = spark.createDataFrame(sc.parallelize(tasks, len(tasks)), _TASK_SCHEMA)
+        frames.append(task_df.mapInArrow(lambda it: _rows(it, batch_rows, locations), GAME_SCHEMA))
+    if cut:
+        stage = _stage(spark, stage_dir, storage_options, filesystem)
+        locations.append(stage[0])
+        stage_li = len(locations) - 1
+        cut_jobs = sc.parallelize(cut, len(cut)).map(lambda t: _cut(t, locations, chunk_bytes, stage))
+        chunk_tasks = []
+        for t, chunks in zip(cut, cut_jobs.collect()):
+            for path, begin, size, index_base, line_base in chunks:
+                # A chunk is read as a plain byte range of its chunk file; its games keep
+                # the whole file's name, numbers and lines.
+                chunk_tasks.append((path, t[1], t[2], t[3], False, 0, size, index_base, line_base, stage_li))
+        chunk_df = spark.createDataFrame(
+            sc.parallelize(chunk_tasks, max(1, len(chunk_tasks))), _TASK_SCHEMA
+        )
+        frames.append(chunk_df.mapInArrow(lambda it: _rows(it, batch_rows, locations), GAME_SCHEMA))
+    df = frames[0]
+    for f in frames[1:]:
+        df = df.unionByName(f)
+    return df
