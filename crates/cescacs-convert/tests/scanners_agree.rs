@@ -100,7 +100,6 @@ fn corpus() -> Vec<(PathBuf, Reader)> {
 /// after the result (`cescacs check` exits 1 on it), where xiangqi-pgn reads one game
 /// and skips the trailer (see docs/scanners.md).
 const KNOWN: &[(&str, usize, usize)] = &[
-    ("ctl-duplicate-variant.ctl-pgn", 3, 4),
     ("pgn-move-after-result.pgn", 3, 4),
     ("pgn-unbalanced-brace.pgn", 3, 2),
     ("pgn-unterminated-tag-string.pgn", 3, 4),
