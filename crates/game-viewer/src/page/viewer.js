@@ -90,7 +90,9 @@
       node.el.classList.add("on");
       node.el.scrollIntoView({ block: "nearest" });
     }
-    if (!keepHash && node.ply !== undefined) history.replaceState(null, "", `#game=${game.no}&ply=${node.ply}`);
+    // The shareable #game=N&ply=K link; a page shown from srcdoc (Jupyter's iframe) has
+    // no URL of its own to carry it, and steps without it.
+    if (!keepHash && node.ply !== undefined && location.protocol !== "about:") history.replaceState(null, "", `#game=${game.no}&ply=${node.ply}`);
   }
 
   function moveList(line, box) {
