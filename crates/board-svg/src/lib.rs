@@ -713,6 +713,39 @@ pub struct XiangqiMan {
     pub letter: char,
 }
 
+/// A position on a rectangular board of `files` x `ranks` (chess, xiangqi): the men as
+/// `(file, rank, FEN letter)`, upper case the first side; men and a last move off the
+/// board are left out.
+fn grid_picture(
+    kind: BoardKind,
+    (files, ranks): (u8, u8),
+    men: impl Iterator<Item = (u8, u8, char)>,
+    last_move: Option<((u8, u8), (u8, u8))>,
+    caption: Option<&str>,
+) -> String {
+    let on_board = |(f, r): (u8, u8)| f < files && r < ranks;
+    let index = |(f, r): (u8, u8)| u16::from(r) * u16::from(files) + u16::from(f);
+    let men: Vec<Man> = men
+        .filter(|&(f, r, _)| on_board((f, r)))
+        .map(|(f, r, letter)| Man {
+            cell: index((f, r)),
+            side: if letter.is_ascii_uppercase() {
+                Side::White
+            } else {
+                Side::Black
+            },
+            letter: letter.to_ascii_uppercase(),
+        })
+        .collect();
+    let marks = Marks {
+        last_move: last_move
+            .filter(|&(a, b)| on_board(a) && on_board(b))
+            .map(|(a, b)| (index(a), index(b))),
+        ..Marks::default()
+    };
+    picture(kind, &men, &marks, false, None, caption)
+}
+
 /// Draws a xiangqi position: the 9x10 grid with river and palaces, the files numbered
 /// from each side's view, the men as discs with their Chinese characters drawn as
 /// outlines (red and black ink; no font needed), and the last move.
@@ -721,27 +754,8 @@ pub fn xiangqi_svg(
     last_move: Option<((u8, u8), (u8, u8))>,
     caption: Option<&str>,
 ) -> String {
-    let index = |(f, r): (u8, u8)| u16::from(r) * 9 + u16::from(f);
-    let men: Vec<Man> = men
-        .iter()
-        .filter(|m| m.file < 9 && m.rank < 10)
-        .map(|m| Man {
-            cell: index((m.file, m.rank)),
-            side: if m.letter.is_ascii_uppercase() {
-                Side::White
-            } else {
-                Side::Black
-            },
-            letter: m.letter.to_ascii_uppercase(),
-        })
-        .collect();
-    let marks = Marks {
-        last_move: last_move
-            .filter(|(a, b)| a.0 < 9 && a.1 < 10 && b.0 < 9 && b.1 < 10)
-            .map(|(a, b)| (index(a), index(b))),
-        ..Marks::default()
-    };
-    picture(BoardKind::Xiangqi, &men, &marks, false, None, caption)
+    let men = men.iter().map(|m| (m.file, m.rank, m.letter));
+    grid_picture(BoardKind::Xiangqi, (9, 10), men, last_move, caption)
 }
 
 /// A chess man on file 0..8 (a..h) and rank 0..8 (rank 1 is 0), named by its FEN
@@ -832,27 +846,8 @@ pub fn chess_svg(
     last_move: Option<((u8, u8), (u8, u8))>,
     caption: Option<&str>,
 ) -> String {
-    let index = |(f, r): (u8, u8)| u16::from(r) * 8 + u16::from(f);
-    let men: Vec<Man> = men
-        .iter()
-        .filter(|m| m.file < 8 && m.rank < 8)
-        .map(|m| Man {
-            cell: index((m.file, m.rank)),
-            side: if m.letter.is_ascii_uppercase() {
-                Side::White
-            } else {
-                Side::Black
-            },
-            letter: m.letter.to_ascii_uppercase(),
-        })
-        .collect();
-    let marks = Marks {
-        last_move: last_move
-            .filter(|(a, b)| a.0 < 8 && a.1 < 8 && b.0 < 8 && b.1 < 8)
-            .map(|(a, b)| (index(a), index(b))),
-        ..Marks::default()
-    };
-    picture(BoardKind::Chess, &men, &marks, false, None, caption)
+    let men = men.iter().map(|m| (m.file, m.rank, m.letter));
+    grid_picture(BoardKind::Chess, (8, 8), men, last_move, caption)
 }
 
 #[cfg(test)]
