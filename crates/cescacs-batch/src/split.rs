@@ -593,11 +593,12 @@ fn columns(bytes: &[u8], encoding: TextEncoding) -> u64 {
 /// The whole lines at the start of `bytes` (which starts a line) that the line-by-line
 /// path would take into the current game without a cut and without changing the
 /// scanner's state, `movetext` apart: usual tag lines while no movetext was seen,
-/// blank lines, and movetext lines without `{ ( ) ; [ % \r` and without a result
+/// blank lines, and movetext lines without `{ ( ) ; [ %` and without a result
 /// token; and then a line like those whose last token is a result (the game's last
-/// movetext line) with the blank lines after it. Returns their length, how many lines
-/// there are, whether movetext was seen and whether that line with its result was
-/// taken.
+/// movetext line) with the blank lines after it. Lines end in LF or CR LF; a CR
+/// anywhere else ends a line for the line-by-line path, so such a line is left to it.
+/// Returns their length, how many lines there are, whether movetext was seen and
+/// whether that line with its result was taken.
 fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
     let find = LineFinders::get();
     let (mut end, mut lines) = (0usize, 0u64);
@@ -608,10 +609,10 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
             && rest.first() == Some(&b'[')
             && let Some(k) = find.tag_end(rest)
             && rest[k] == b']'
-            && rest.get(k + 1) == Some(&b'\n')
-            && k + 2 <= PREFIX
+            && let Some(eol) = line_break(&rest[k + 1..])
+            && k + 1 + eol <= PREFIX
         {
-            end += k + 2;
+            end += k + 1 + eol;
             lines += 1;
             continue;
         }
@@ -623,16 +624,19 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
         if line.len() > PREFIX {
             break;
         }
+        // The line without its CR LF or LF: a CR left in it ends a line.
+        let body = line
+            .strip_suffix(b"\r\n")
+            .unwrap_or(&line[..line.len() - 1]);
         let t = trim_start(line);
         if t.first() == Some(&b'[') {
             // After movetext a tag starts a game; a tag line that is not the usual
             // one (one `]`, its last non-blank byte) may carry movetext after its tags.
-            // A CR may end a line.
-            let last = line.iter().rposition(|b| !is_blank(b)).unwrap_or(0);
+            let last = body.iter().rposition(|b| !is_blank(b)).unwrap_or(0);
             if movetext
-                || line[last] != b']'
-                || memchr::memchr2(b']', b'\r', line) != Some(last)
-                || line[last..].contains(&b'\r')
+                || body[last] != b']'
+                || memchr::memchr2(b']', b'\r', body) != Some(last)
+                || body[last..].contains(&b'\r')
             {
                 break;
             }
@@ -640,9 +644,9 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
             lines += 1;
             continue;
         }
-        let bits = LineBits::of(line);
-        // Tokens end at blanks only when no `{ ( ) ; [ %` is there, and a CR may end a
-        // line (a blank line holds no other of these bytes).
+        let bits = LineBits::of(body);
+        // Tokens end at blanks only when no `{ ( ) ; [ %` is there, and a CR inside
+        // the line ends a line (a blank line holds no other of these bytes).
         if bits.stop {
             break;
         }
@@ -656,12 +660,12 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
                     // And the blank lines after it (spaces and tabs), which change
                     // nothing but the line count.
                     let (mut len, mut lines) = (end + line.len(), lines + 1);
-                    while let Some(nl) = bytes[len..]
+                    while let Some(next) = bytes[len..]
                         .iter()
                         .position(|&b| !matches!(b, b' ' | b'\t'))
-                        .filter(|&k| bytes[len + k] == b'\n')
+                        .and_then(|k| Some(k + line_break(&bytes[len + k..])?))
                     {
-                        len += nl + 1;
+                        len += next;
                         lines += 1;
                     }
                     return Plain {
@@ -688,6 +692,17 @@ fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
         lines,
         movetext,
         result: false,
+    }
+}
+
+/// The length of the line break `bytes` starts with: 1 for LF, 2 for CR LF, `None`
+/// for anything else (a lone CR, or a CR whose LF is not in `bytes` yet).
+#[inline(always)]
+fn line_break(bytes: &[u8]) -> Option<usize> {
+    match bytes {
+        [b'\n', ..] => Some(1),
+        [b'\r', b'\n', ..] => Some(2),
+        _ => None,
     }
 }
 
@@ -779,7 +794,8 @@ fn has_result(line: &[u8]) -> bool {
 /// What [`plain_lines`] needs to know of a line, in one pass.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct LineBits {
-    /// One of `{ ( ) ; [ %` or a CR: the line-by-line path's.
+    /// One of `{ ( ) ; [ %` or a CR (inside a line, the line break left out by the
+    /// caller): the line-by-line path's.
     stop: bool,
     /// A `-` or `*`: there may be a result token.
     dash_or_star: bool,
@@ -2204,6 +2220,86 @@ mod bulk_tests {
                 memchr::memchr2_iter(b'-', b'*', &bytes).collect::<Vec<_>>()
             );
         }
+    }
+
+    /// `text` with every line ending CR LF (`crlf`) or LF; lone CRs are kept.
+    fn line_ends(text: &[u8], crlf: bool) -> Vec<u8> {
+        let mut out = Vec::with_capacity(text.len() + text.len() / 16);
+        for (i, &b) in text.iter().enumerate() {
+            if b == b'\r' && text.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            if b == b'\n' && crlf {
+                out.push(b'\r');
+            }
+            out.push(b);
+        }
+        out
+    }
+
+    /// Splitting a file and its CR LF copy gives the same games, CRs apart: the bulk
+    /// path must not cut or count CR LF lines differently from LF ones.
+    fn assert_crlf_splits_as_lf(name: &str, bytes: &[u8]) {
+        let lf = line_ends(bytes, false);
+        let crlf = line_ends(bytes, true);
+        // A cap that no game of these files reaches: CRs would shift a smaller one.
+        for (cap, buffer) in [(1 << 20, 1 << 16), (1 << 20, 64), (1 << 20, 7)] {
+            let a = split(&lf, cap, buffer, TextEncoding::Bytes, true);
+            let b = split(&crlf, cap, buffer, TextEncoding::Bytes, true);
+            assert_eq!(a.len(), b.len(), "{name} (cap {cap}, buffer {buffer})");
+            for ((a, _), (b, _)) in a.iter().zip(&b) {
+                let what = format!("{name} game {} (cap {cap}, buffer {buffer})", a.index);
+                assert_eq!(
+                    (a.index, a.line, a.column),
+                    (b.index, b.line, b.column),
+                    "{what}"
+                );
+                assert_eq!(line_ends(&b.bytes, false), a.bytes, "{what}");
+                assert_eq!(
+                    (a.truncated, &a.problem),
+                    (b.truncated, &b.problem),
+                    "{what}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn crlf_files_split_as_their_lf_copies() {
+        let mut n = 0;
+        for ext in ["pgn", "ctl-pgn"] {
+            for path in test_support::files_with_extension(&test_support::testdata(), ext) {
+                let bytes = std::fs::read(&path).unwrap();
+                assert_crlf_splits_as_lf(&path.display().to_string(), &bytes);
+                n += 1;
+            }
+        }
+        assert!(n > 10, "the PGN files of testdata/");
+    }
+
+    #[test]
+    #[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
+    fn crlf_corpus_files_split_as_their_lf_copies() {
+        for (name, bytes) in pgn_files() {
+            assert_crlf_splits_as_lf(&name, &bytes);
+        }
+    }
+
+    #[test]
+    fn bulk_path_takes_crlf_lines() {
+        // The lines a CR LF game is made of go in bulk as their LF copies do; a lone
+        // CR (a line end of its own) is left to the line-by-line path.
+        let game = "[Event \"x\"]\n[Site \"y\"]\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 a6 1-0\n\n";
+        for crlf in [false, true] {
+            let text = line_ends(game.as_bytes(), crlf);
+            let tags = plain_lines(&text, false);
+            assert_eq!((tags.len, tags.lines), (text.len(), 6), "crlf {crlf}");
+            assert!(tags.movetext && tags.result, "crlf {crlf}");
+        }
+        let lone = plain_lines(b"1. e4 e5\r2. Nf3 Nc6\n", true);
+        assert_eq!((lone.len, lone.lines), (0, 0));
+        let lone_tag = plain_lines(b"[Event \"x\"]\r[Site \"y\"]\n", false);
+        assert_eq!((lone_tag.len, lone_tag.lines), (0, 0));
     }
 
     #[test]

@@ -433,9 +433,22 @@ fn headers(format: Format, game: &RawGame) -> Option<Vec<(String, String)>> {
     }
     match format {
         Format::Pgn => {
-            let h = chess_pgn::Headers::new(tag_section(&game.bytes))
-                .next()?
-                .ok()?;
+            // A buffer the size of the tag section, kept by the thread from one game
+            // to the next: the reader's default (128 KiB, zeroed per game) cost three
+            // times the scan itself.
+            thread_local! {
+                static BUFFER: std::cell::Cell<Vec<u8>> =
+                    const { std::cell::Cell::new(Vec::new()) };
+            }
+            let tags = tag_section(&game.bytes);
+            let mut reader = chess_pgn::Headers::with_buffer(tags, BUFFER.take(), tags.len() + 1);
+            let h = reader.next();
+            let buffer = reader.into_buffer();
+            // A huge tag section's buffer is not kept for the games after it.
+            if buffer.len() <= 1 << 20 {
+                BUFFER.set(buffer);
+            }
+            let h = h?.ok()?;
             Some(
                 h.tags()
                     .map(|(n, v)| (n.to_string(), v.to_string()))

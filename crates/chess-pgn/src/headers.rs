@@ -120,11 +120,28 @@ pub struct Headers<R> {
 impl<R: Read> Headers<R> {
     /// Reads from `inner` (buffered internally).
     pub fn new(inner: R) -> Headers<R> {
+        Headers::from_reader(PgnReader::new(inner))
+    }
+
+    /// Reads from `inner` into `buffer`, a buffer a former reader gave back
+    /// ([`Headers::into_buffer`], [`PgnReader::into_buffer`]), grown to `capacity`
+    /// bytes when shorter (see [`PgnReader::with_buffer`]): the tags of many games cut
+    /// by a splitter are then read without allocating and zeroing a buffer per game.
+    pub fn with_buffer(inner: R, buffer: Vec<u8>, capacity: usize) -> Headers<R> {
+        Headers::from_reader(PgnReader::with_buffer(inner, buffer, capacity))
+    }
+
+    fn from_reader(reader: PgnReader<R>) -> Headers<R> {
         Headers {
-            reader: PgnReader::new(inner),
+            reader,
             visitor: HeadersVisitor::default(),
             done: false,
         }
+    }
+
+    /// The reader's buffer, for [`Headers::with_buffer`].
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.reader.into_buffer()
     }
 }
 

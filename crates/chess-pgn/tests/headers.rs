@@ -51,3 +51,29 @@ fn movetext_is_skipped_but_boundaries_hold() {
     assert_eq!((h[2].len(), h[2].outcome), (0, Some(Outcome::BlackWins)));
     assert_eq!(Games::new(pgn.as_bytes()).count(), 3);
 }
+
+#[test]
+fn a_reused_buffer_reads_each_game_as_a_fresh_one() {
+    // Games one at a time, as `select` reads the tag sections a splitter cut, through
+    // one buffer passed from reader to reader: what a longer game left in it must not
+    // show in the next one, and a tag longer than the buffer must still be read whole.
+    let long = "x".repeat(300);
+    let games = [
+        format!("[Event \"{long}\"]\n[White \"A\"]\n[Black \"B\"]\n\n"),
+        "[White \"C\"]\n\n".to_string(),
+        "[Event \"E\"]\r\n[White \"D\"]\r\n\r\n".to_string(),
+        format!("[Site \"s\"]\n[Annotator \"{long}{long}\"]\n\n"),
+        "[White \"F\"]\n".to_string(),
+    ];
+    let mut buffer = vec![b'['; 64];
+    for game in &games {
+        let fresh: Vec<_> = Headers::new(game.as_bytes()).map(Result::unwrap).collect();
+        let mut reader = Headers::with_buffer(game.as_bytes(), buffer, game.len() + 1);
+        let reused: Vec<_> = reader.by_ref().map(Result::unwrap).collect();
+        buffer = reader.into_buffer();
+        assert_eq!(reused, fresh, "{game:?}");
+        assert_eq!(fresh.len(), 1, "{game:?}");
+    }
+    // The buffer grew to the largest game, never to the default 128 KiB.
+    assert!(buffer.len() < 4096, "{}", buffer.len());
+}
