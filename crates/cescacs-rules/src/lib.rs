@@ -26,7 +26,7 @@ pub use piece::{Letters, LettersError, Piece, PieceKind, Side};
 #[cfg(feature = "oracle-compat")]
 pub use position::compat;
 pub use position::{
-    CastlingRights, CheckMarker, Move, MoveKind, MoveList, Position, Setup, SetupError,
+    CastlingRights, CheckMarker, IllegalMove, Move, MoveKind, MoveList, Position, Setup, SetupError,
     SideCastling, SpecialRight, Status, Undo,
 };
 
