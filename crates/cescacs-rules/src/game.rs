@@ -104,6 +104,7 @@ pub enum DrawClaim {
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 /// Why [`Game::play`] refused a move.
+#[non_exhaustive]
 pub enum GameError {
     #[error("the game is over ({0})")]
     /// The game has already ended with this result.

@@ -41,6 +41,7 @@ fn classify(file: &str, game: usize, e: &ReadError) -> String {
         ReadError::Move { .. } => "unclassified: no legal move matches".into(),
         ReadError::Fen { .. } => "data: invalid FEN".into(),
         ReadError::Syntax { .. } => "data: malformed PGN syntax".into(),
+        _ => "unclassified: another read error".into(),
     }
 }
 

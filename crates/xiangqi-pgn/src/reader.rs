@@ -55,6 +55,7 @@ impl Default for ReadOptions {
 /// Why a game could not be read completely. Every variant names the file, the game
 /// (1-based) and the line:column of the offending text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     #[error(
         "{file}: game {game}, {line}:{col}: ply {ply}: expected a legal move, found {found:?} ({reason})"

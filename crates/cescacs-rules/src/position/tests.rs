@@ -232,8 +232,15 @@ fn play_refuses_pseudo_legal_moves_that_leave_the_king_in_check() {
     .unwrap();
     let mut pseudo = Vec::new();
     pos.pseudo(&mut pseudo, pos.is_check());
-    let illegal: Vec<Move> = pseudo.iter().copied().filter(|&m| !pos.is_legal(m)).collect();
-    assert!(!illegal.is_empty(), "the pinned Rook has moves off its column");
+    let illegal: Vec<Move> = pseudo
+        .iter()
+        .copied()
+        .filter(|&m| !pos.is_legal(m))
+        .collect();
+    assert!(
+        !illegal.is_empty(),
+        "the pinned Rook has moves off its column"
+    );
     for m in illegal {
         let mut p = pos.clone();
         let err = p.play(m).unwrap_err();
