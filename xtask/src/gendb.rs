@@ -81,7 +81,7 @@ fn game_text(index: u64, seed: u64, openings: &[Vec<String>]) -> String {
             .map(|r| r.mv);
         let m = chosen.unwrap_or_else(|| legal[rng.below(legal.len())]);
         moves.push(position.move_to_an(m, &letters));
-        position.play(m);
+        position.play_unchecked(m);
     }
     let mut raw = format!(
         "[Variant \"C'escacs\"]\n[Event \"Generated database\"]\n[Site \"cargo xtask gen-db\"]\n[Round \"{index}\"]\n[White \"Random\"]\n[Black \"Random\"]\n\n"

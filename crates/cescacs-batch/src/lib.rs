@@ -371,6 +371,7 @@ pub struct Progress {
 
 /// Why a run could not go on.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RunError {
     /// An input could not be read (kept for callers; [`run`] now reports a read
     /// error as a located diagnostic and goes on with the next input).

@@ -98,6 +98,8 @@ fn read_game(
                     "SetUp \"1\" without a FEN tag".to_string()
                 }
                 chess_pgn::model::GameError::Read(r) => r.to_string(),
+                // A reason added later: its full text, which names game and place.
+                other => other.to_string(),
             };
             let d = diag(
                 Severity::Error,

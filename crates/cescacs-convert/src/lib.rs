@@ -237,6 +237,7 @@ impl Options {
 
 /// Why a [`Converter`] cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConvertError {
     /// The input format is written but never read (xiangqi XML).
     #[error("{0} is an output format only")]

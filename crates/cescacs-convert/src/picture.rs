@@ -6,6 +6,7 @@ use chess_pgn::cozy_chess::{Board, Color, Square};
 
 /// Why a chess position cannot be shown.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PictureError {
     /// The FEN is not a legal chess position (read as a PGN `FEN` tag is read).
     #[error("invalid chess FEN {fen:?}: {reason}")]

@@ -138,6 +138,7 @@ pub struct Written {
 
 /// Why a record cannot be written in a format.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WriteError {
     /// The record has errors; a bad game is never written.
     #[error("the game has errors and is not written")]

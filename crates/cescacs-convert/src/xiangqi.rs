@@ -29,7 +29,8 @@ pub(crate) fn read(raw: &RawGame) -> Record {
             | xiangqi_pgn::ReadError::Fen { line, col, .. }
             | xiangqi_pgn::ReadError::Syntax { line, col, .. }
             | xiangqi_pgn::ReadError::Variant { line, col, .. } => (*line, *col),
-            _ => (1, 1),
+            // A variant added later: place unknown (0:0), its message still reported.
+            _ => (0, 0),
         };
         // The error's text starts with file and game, which the batch engine adds.
         let message = e.to_string();

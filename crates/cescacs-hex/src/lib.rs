@@ -374,6 +374,7 @@ impl fmt::Debug for Cell {
 
 /// Why a string is not a CTL coordinate.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CellParseError {
     #[error("empty coordinate")]
     /// Nothing to read.

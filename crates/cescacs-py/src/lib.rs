@@ -986,7 +986,7 @@ impl Position {
             let resolved = position
                 .resolve(&text)
                 .map_err(|e| Fail::Parse(format!("{mv:?}: {e}")))?;
-            position.play(resolved.mv);
+            position.play_unchecked(resolved.mv);
             Ok(())
         })?;
         Ok(())

@@ -27,7 +27,7 @@ fn games() -> Vec<Vec<(MoveText, Move)>> {
                     break;
                 };
                 let Ok(r) = pos.resolve(&mt) else { break };
-                pos.play(r.mv);
+                pos.play_unchecked(r.mv);
                 out.push((mt, r.mv));
             }
             Some(out)
@@ -49,7 +49,7 @@ fn bench(c: &mut Criterion) {
                 let mut pos = Position::initial();
                 for (mt, _) in game {
                     let r = pos.resolve(black_box(mt)).expect("resolved before");
-                    pos.play(r.mv);
+                    pos.play_unchecked(r.mv);
                     marks += pos.check_marker() as usize;
                 }
                 marks += pos.status() as usize;

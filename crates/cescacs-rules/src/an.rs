@@ -291,6 +291,7 @@ fn parse_castling(body: &str, letters: &Letters) -> Option<Result<String, usize>
 
 /// Why a parsed token does not name a legal move of the position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ResolveError {
     #[error("no piece of the side to move on {0}")]
     /// No piece of the side to move on the origin cell.

@@ -53,7 +53,7 @@ fn crude_main_line(text: &str, out: &mut Vec<Position>) {
             return;
         };
         let Ok(r) = pos.resolve(&t) else { return };
-        pos.play(r.mv);
+        pos.play_unchecked(r.mv);
         out.push(pos.clone());
     }
 }
@@ -75,7 +75,7 @@ fn positions() -> Vec<Position> {
         for tok in l[start..end].split(", ").map(|t| t.trim_matches('"')) {
             let t = MoveText::parse(tok, &letters).expect("oracle move parses");
             let r = pos.resolve(&t).expect("oracle move resolves");
-            pos.play(r.mv);
+            pos.play_unchecked(r.mv);
             out.push(pos.clone());
         }
         games_read += 1;
@@ -149,7 +149,7 @@ fn positions() -> Vec<Position> {
                 &moves
             };
             let m = pool[(seed >> 33) as usize % pool.len()];
-            pos.play(m);
+            pos.play_unchecked(m);
         }
     }
     assert!(oracle_plies > 25_000, "{oracle_plies} oracle plies");

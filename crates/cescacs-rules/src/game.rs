@@ -104,6 +104,7 @@ pub enum DrawClaim {
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 /// Why [`Game::play`] refused a move.
+#[non_exhaustive]
 pub enum GameError {
     #[error("the game is over ({0})")]
     /// The game has already ended with this result.
@@ -181,7 +182,7 @@ impl Game {
         if !self.position.is_legal(m) {
             return Err(GameError::Illegal);
         }
-        self.position.play(m);
+        self.position.play_unchecked(m);
         self.moves.push(m);
         if self.position.halfmove_clock() == 0 {
             // A capture, pawn move or promotion: no earlier position can come back.
@@ -214,7 +215,7 @@ impl Game {
         // `m` is legal, so a stalemate test left open by the last move says no.
         self.stalemate_untested = false;
         let after_end = self.outcome.map(|o| o.0);
-        self.position.play(m);
+        self.position.play_unchecked(m);
         self.moves.push(m);
         if self.position.halfmove_clock() == 0 {
             self.keys.clear();

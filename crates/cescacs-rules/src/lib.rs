@@ -26,8 +26,8 @@ pub use piece::{Letters, LettersError, Piece, PieceKind, Side};
 #[cfg(feature = "oracle-compat")]
 pub use position::compat;
 pub use position::{
-    CastlingRights, CheckMarker, Move, MoveKind, MoveList, Position, Setup, SetupError,
-    SideCastling, SpecialRight, Status, Undo,
+    CastlingRights, CheckMarker, IllegalMove, Move, MoveKind, MoveList, Position, Setup,
+    SetupError, SideCastling, SpecialRight, Status, Undo,
 };
 
 pub use perft::{MAX_PERFT_DEPTH, MAX_PERFT_JOBS, PerftError};

@@ -187,6 +187,7 @@ impl Piece {
 
 /// Why a `Redefine` value was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LettersError {
     #[error("'{alt}' is not an allowed alternative letter for '{standard}'")]
     /// `alt` may not stand for `standard`.

@@ -163,9 +163,9 @@ fn every_oracle_position_has_the_oracle_move_set() {
                 // spec §9.16.1; pinned pieces not covering cells against a King move;
                 // no King-safety test after castling, §9.16.4) change the count;
                 // emulating them must reproduce the oracle.
-                compat::set_ignore_elephant_two_step(true);
+                compat::set_emulate_author_program(true);
                 let emulated = perft(&pos, depth);
-                compat::set_ignore_elephant_two_step(false);
+                compat::set_emulate_author_program(false);
                 if let Some(t) = TRACED_PERFT_DIFFERENCES
                     .iter()
                     .find(|t| (t.0, t.1) == (i, key))

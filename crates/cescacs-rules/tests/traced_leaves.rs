@@ -8,14 +8,14 @@ use cescacs_rules::an::AnStyle;
 use cescacs_rules::{Letters, Position, compat};
 
 fn moves(pos: &Position, emulate: bool) -> Vec<String> {
-    compat::set_ignore_elephant_two_step(emulate);
+    compat::set_emulate_author_program(emulate);
     let letters = Letters::default();
     let mut v: Vec<String> = pos
         .legal_moves()
         .iter()
         .map(|&m| pos.move_to_an_with(m, &letters, AnStyle::PROGRAM))
         .collect();
-    compat::set_ignore_elephant_two_step(false);
+    compat::set_emulate_author_program(false);
     v.sort();
     v
 }

@@ -376,6 +376,7 @@ fn resolve(b: &Board, san: &SanPlus) -> Result<Option<Move>, ResolveError> {
 
 /// Why a game could not be read into the model at all (it is skipped).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum GameError {
     #[error("game {index} at {at}: unsupported variant {name:?}")]
     /// A `Variant` other than standard chess and Chess960 (crazyhouse, antichess…).

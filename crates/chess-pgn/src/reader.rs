@@ -58,6 +58,7 @@ pub enum Control {
 
 /// Non-fatal anomalies met while reading; the reader always goes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
 pub enum Problem {
     #[error("token is not a move, number, result or annotation")]
     /// A symbol that is no move, number, result or annotation (an error).
@@ -142,6 +143,7 @@ pub trait Visitor {
 
 /// Errors that stop reading altogether.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     #[error("I/O error: {0}")]
     /// The inner reader failed.

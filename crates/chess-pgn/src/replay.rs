@@ -21,6 +21,7 @@ pub fn start_board() -> &'static Board {
 
 /// Why a game's main line could not be replayed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReplayError {
     #[error("{at}: {error}: {san}")]
     /// A move could not be played.

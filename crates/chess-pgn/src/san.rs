@@ -71,6 +71,7 @@ pub struct SanPlus {
 
 /// Why a token is not a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SanError {
     #[error("not a move")]
     /// Not a move in any accepted spelling.
@@ -79,6 +80,7 @@ pub enum SanError {
 
 /// Why a parsed move cannot be played in a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ResolveError {
     #[error("illegal move")]
     /// No legal move matches.

@@ -118,7 +118,7 @@ impl<'g> Iterator for Plies<'g> {
             k += 1;
         }
         self.next = k;
-        self.pos.play(mv);
+        self.pos.play_unchecked(mv);
         Some(Ok(Ply {
             notation: half_text(node, &self.letters),
             before,

@@ -253,7 +253,7 @@ fn set_markers(line: &mut Line, start: &Position, style: Markers) {
                     return;
                 };
                 before.push((m.number, m.side, pos.clone()));
-                pos.play(mv);
+                pos.play_unchecked(mv);
                 m.check = match pos.check_marker() {
                     CheckMarker::None => None,
                     CheckMarker::Mate => Some(CheckMark::Mate),
@@ -463,7 +463,7 @@ fn replay_line(ctx: &mut Ctx<'_>, track: &mut Track<'_>, line: &Line) -> (usize,
                             ));
                         }
                     }
-                    Track::Variation(p) => p.play(resolved.mv),
+                    Track::Variation(p) => p.play_unchecked(resolved.mv),
                 }
                 for w in &resolved.warnings {
                     let (severity, code, message) = match w {

@@ -428,7 +428,7 @@ mod hex {
                         .map_err(|e| replay(format!("{text}: {e}")))?
                         .mv;
                     before = position.clone();
-                    position.play(mv);
+                    position.play_unchecked(mv);
                     let mut written = m.token.render(letters, m.side);
                     if let Some(c) = m.check {
                         written.push_str(c.as_str());

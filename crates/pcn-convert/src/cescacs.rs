@@ -643,7 +643,7 @@ fn write_line(
                     // Catch up: the moves skipped so far are all known ones (empty
                     // when nothing was skipped).
                     for &mv in known.get(played..ply).unwrap_or_default() {
-                        pos.play(mv);
+                        pos.play_unchecked(mv);
                     }
                     played = ply;
                 }
@@ -688,7 +688,7 @@ fn write_line(
                 }
                 if needs_position {
                     // Caught up above: `played` was `ply`.
-                    pos.play(mv);
+                    pos.play_unchecked(mv);
                     played += 1;
                 }
                 ply += 1;
@@ -1089,7 +1089,7 @@ fn line_from(
         })?;
         let node = node_for(pos, m, carried, warnings)?;
         before.push((node.number, node.side, pos.clone()));
-        pos.play(m);
+        pos.play_unchecked(m);
         Ok(node)
     };
     for it in items {
@@ -1312,7 +1312,7 @@ pub fn final_position(game: &Game) -> Result<Position, ConvertError> {
     let mut pos = start_of(game)?;
     for (i, m) in game.main_moves().enumerate() {
         let mv = resolve(&pos, m).map_err(|reason| ConvertError::Record { ply: i, reason })?;
-        pos.play(mv);
+        pos.play_unchecked(mv);
     }
     Ok(pos)
 }
@@ -1365,7 +1365,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                p.play(*rng.pick(&moves));
+                p.play_unchecked(*rng.pick(&moves));
             }
         }
         assert!(compared > 1000, "only {compared} castlings compared");

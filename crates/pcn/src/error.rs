@@ -90,6 +90,7 @@ impl fmt::Display for JsonPath {
 /// Why a piece string is not valid (seed pattern `^[+]?[a-z0-9_]+:[a-z0-9_]+$`, case-insensitive,
 /// plus the case rule that encodes the side).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PieceError {
     #[error("missing the \":\" between style and abbreviation")]
     /// No `:` between style and abbreviation.
@@ -119,6 +120,7 @@ pub enum PieceError {
 
 /// The reason part of a [`ReadError`].
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Reason {
     #[error("invalid JSON: {message} at line {line} column {column}")]
     /// The bytes are not one JSON value.
@@ -272,6 +274,7 @@ impl ReadError {
 
 /// Why an action cannot be performed on the current position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReplayReason {
     #[error("no piece on square {0}")]
     /// No piece on the square an action starts from or takes.

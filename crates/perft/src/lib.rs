@@ -16,6 +16,7 @@ pub const MAX_PERFT_JOBS: usize = 256;
 
 /// Why a perft request was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PerftError {
     /// The depth exceeds [`MAX_PERFT_DEPTH`].
     #[error("perft depth {0} is above the maximum of {MAX_PERFT_DEPTH}")]

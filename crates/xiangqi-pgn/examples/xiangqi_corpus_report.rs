@@ -42,7 +42,7 @@ fn classify(file: &str, game: usize, e: &ReadError) -> String {
         ReadError::Fen { .. } => "data: invalid FEN".into(),
         ReadError::Syntax { .. } => "data: malformed PGN syntax".into(),
         ReadError::Variant { .. } => "data: another game (Game/Variant tag)".into(),
-        _ => "unclassified".into(),
+        _ => "unclassified: another read error".into(),
     }
 }
 

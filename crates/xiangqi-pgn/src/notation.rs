@@ -353,6 +353,7 @@ fn render_wxf(pos: &Position, m: Move, style: &MoveStyle) -> String {
 
 /// Why a move token does not denote exactly one legal move.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MoveError {
     /// The token is not in any known move syntax.
     Syntax,

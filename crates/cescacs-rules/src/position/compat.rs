@@ -21,17 +21,29 @@ pub(crate) fn king_move_test() -> bool {
     ACTIVE.load(Ordering::Relaxed) != 0 && KING_MOVE_TEST.with(|c| c.get())
 }
 
-/// When set (on this thread), the engine imitates the blind spots of the author's
-/// TypeScript program, as far as the oracle data reveal them: the Elephant's
-/// two-step forward attack is ignored for check and pins (spec §9.16.1) but
-/// counted for King destinations; King moves are judged on the position before
-/// the move (the King's shade covered only on the line of one checker, enemy
-/// pins as before the move, and off their pin line pinned pieces cover nothing);
-/// castling is not tested for the King's safety after the rooks move (spec
-/// §9.16.4); and in check an en-passant capture is allowed only as a block (spec
-/// §9.16.2). Never set it outside of tests that compare against that program's
-/// output.
-pub fn set_ignore_elephant_two_step(on: bool) {
+/// Switches, on the calling thread only, the emulation of the author's TypeScript
+/// program: the move generator then reproduces that program's known deviations from
+/// the spec, as far as the oracle data reveal them (docs/cescacs-rules-decisions.md
+/// §2.1), so that tests can compare perft counts and move lists with its output. With
+/// the emulation on:
+///
+/// 1. the Elephant's two-step forward attack is ignored for check detection and pins
+///    (spec §9.16.1), while it still counts against King destinations;
+/// 2. a King move is judged on the program's threat map of the position *before* the
+///    move: the King's shade behind it is covered only on the line of one checker,
+///    enemy pins are taken as before the move, and a pinned enemy piece covers no
+///    cell off its pin line;
+/// 3. castling is not tested for the King's safety after the rooks move (spec
+///    §5.3 rule 6, §9.16.4);
+/// 4. in check, an en-passant capture is allowed only where it blocks the check, never
+///    as the capture of the checking pawn (spec §9.16.2).
+///
+/// The result is a deliberately wrong rules engine: never switch it on outside of
+/// tests that compare against that program, and switch it off again (`false`) before
+/// the thread does anything else. The switch exists only with the cargo feature
+/// `oracle-compat`; without it the generator carries no trace of it, and with it the
+/// cost on a thread that never switched it on is one relaxed atomic load per test.
+pub fn set_emulate_author_program(on: bool) {
     IGNORE_ELEPHANT_TWO_STEP.with(|c| {
         if c.get() != on {
             if on {

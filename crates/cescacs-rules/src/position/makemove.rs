@@ -136,16 +136,34 @@ impl Position {
         self.side = self.side.opponent();
     }
 
-    /// Plays a move. `m` must come from this position's generator; the state is
-    /// unspecified otherwise.
-    pub fn play(&mut self, m: Move) {
+    /// Plays `m` if it is one of this position's legal moves; otherwise refuses it and
+    /// leaves the position unchanged. The test costs about one move generation from
+    /// `m`'s origin cell; a caller that already knows the move is legal (it came from
+    /// [`Position::legal_moves`] or [`Position::resolve`] of this very position) saves
+    /// it with [`Position::play_unchecked`].
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        if !self.is_legal(m) {
+            return Err(IllegalMove { mv: m });
+        }
+        let _ = self.make(m);
+        Ok(())
+    }
+
+    /// Plays `m` without testing that it is legal here. `m` must be a legal move of
+    /// this position (from its generator, directly or by resolving notation); for
+    /// any other move the resulting state is unspecified (no panic, no memory
+    /// unsafety, but the board may no longer be a C'escacs position). For moves of
+    /// unknown origin use [`Position::play`].
+    pub fn play_unchecked(&mut self, m: Move) {
         let _ = self.make(m);
     }
 
-    /// This position after `m`.
+    /// This position after `m`, unchecked: `m` must be a legal move of this position,
+    /// as for [`Position::play_unchecked`] (perft and notation writers call it on
+    /// moves they just generated).
     pub fn after(&self, m: Move) -> Position {
         let mut p = self.clone();
-        p.play(m);
+        p.play_unchecked(m);
         p
     }
 

@@ -221,8 +221,19 @@ pub struct Setup {
     pub fullmove_number: Option<u32>,
 }
 
+/// Why [`Position::play`] refused a move: it is not one of the position's legal
+/// moves (a move of another position, or one played twice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the move {}-{} is not legal in this position", .mv.from(), .mv.to())]
+#[non_exhaustive]
+pub struct IllegalMove {
+    /// The refused move.
+    pub mv: Move,
+}
+
 /// Why a [`Setup`] is not a playable position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SetupError {
     #[error("{side:?} must have exactly one King, found {found}")]
     /// A side has no King or several.

@@ -179,6 +179,78 @@ fn elephant_two_step_pins_and_checks() {
         .iter()
         .find(|m| m.from() == "H6".parse().unwrap() && m.to() == "G5".parse().unwrap())
         .unwrap();
-    after.play(king_away);
+    after.play(king_away).unwrap();
     assert!(!after.is_check());
+}
+
+#[test]
+fn play_refuses_a_move_not_legal_here_and_leaves_the_position_unchanged() {
+    let start = Position::initial();
+    let first = start.legal_moves()[0];
+
+    // A legal move plays exactly as the unchecked path does.
+    let mut checked = start.clone();
+    checked.play(first).unwrap();
+    let mut unchecked = start.clone();
+    unchecked.play_unchecked(first);
+    assert_eq!(checked, unchecked);
+    assert_eq!(checked.zobrist(), unchecked.zobrist());
+    assert_eq!(checked, start.after(first));
+
+    // The same move again, now with Black to move: a move of another position.
+    let before = checked.clone();
+    assert_eq!(checked.play(first), Err(IllegalMove { mv: first }));
+    assert_eq!(checked, before);
+    assert_eq!(checked.zobrist(), before.zobrist());
+
+    // A Black move of the position after White's first move, offered to the start.
+    let black_reply = before.legal_moves()[0];
+    let mut again = start.clone();
+    assert!(again.play(black_reply).is_err());
+    assert_eq!(again, start);
+}
+
+#[test]
+fn play_refuses_pseudo_legal_moves_that_leave_the_king_in_check() {
+    let mut board = [None; 169];
+    let put = |b: &mut [Option<Piece>; 169], s: &str, side, kind| {
+        b[s.parse::<Cell>().unwrap().index()] = Some(Piece::new(side, kind));
+    };
+    // The Rook on H8 is pinned by the Rook on H12: it may only stay on column H.
+    put(&mut board, "H6", Side::White, PieceKind::King);
+    put(&mut board, "H8", Side::White, PieceKind::Rook);
+    put(&mut board, "H12", Side::Black, PieceKind::Rook);
+    put(&mut board, "G27", Side::Black, PieceKind::King);
+    let pos = Position::from_setup(Setup {
+        board,
+        side_to_move: Side::White,
+        castling: CastlingRights::default(),
+        special: SpecialRight::None,
+        halfmove_clock: 0,
+        fullmove_number: Some(1),
+    })
+    .unwrap();
+    let mut pseudo = Vec::new();
+    pos.pseudo(&mut pseudo, pos.is_check());
+    let illegal: Vec<Move> = pseudo
+        .iter()
+        .copied()
+        .filter(|&m| !pos.is_legal(m))
+        .collect();
+    assert!(
+        !illegal.is_empty(),
+        "the pinned Rook has moves off its column"
+    );
+    for m in illegal {
+        let mut p = pos.clone();
+        let err = p.play(m).unwrap_err();
+        assert_eq!(err.mv, m);
+        assert!(err.to_string().contains("is not legal"), "{err}");
+        assert_eq!(p, pos, "{m:?} changed the position");
+    }
+    for &m in pos.legal_moves().iter() {
+        let mut p = pos.clone();
+        p.play(m).unwrap();
+        assert_eq!(p, pos.after(m));
+    }
 }

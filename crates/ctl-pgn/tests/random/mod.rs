@@ -44,7 +44,7 @@ pub fn random_position(rng: &mut Rng, plies: usize) -> Position {
         if moves.is_empty() {
             break;
         }
-        pos.play(moves[rng.below(moves.len())]);
+        pos.play_unchecked(moves[rng.below(moves.len())]);
     }
     pos
 }
@@ -144,7 +144,7 @@ impl Writer<'_> {
                 tail.push_str("(=)");
             }
             let before = pos.clone();
-            pos.play(m);
+            pos.play_unchecked(m);
             played.push(m);
             let last = i + 1 == plies || pos.status() != Status::Ongoing;
             if last && last_row_of_game && !token.ends_with('#') {
