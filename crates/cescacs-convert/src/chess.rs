@@ -3,7 +3,7 @@
 use crate::record::{Game, Record, Written};
 use crate::{Format, Options, Severity, diag, error, excerpt, warning};
 use cescacs_batch::{GameDiagnostic, RawGame};
-use chess_pgn::cozy_chess::{Board, Color};
+use chess_pgn::cozy_chess::Board;
 
 pub(crate) fn read(raw: &RawGame) -> Record {
     let mut out = Record::new(Format::Pgn);
@@ -150,65 +150,61 @@ pub(crate) fn write(game: &chess_pgn::Game, options: &Options) -> Written {
     }
 }
 
-fn line_losses(line: &chess_pgn::Line, start: &Board, out: &mut Vec<GameDiagnostic>) {
-    let mut board = start.clone();
+fn line_losses(line: &chess_pgn::Line, turn: chess_pgn::Turn, out: &mut Vec<GameDiagnostic>) {
+    let mut turn = turn;
     for node in &line.moves {
-        // The move as messages name it: `12.` / `12...` and the export SAN.
-        let n = board.fullmove_number();
-        let dots = if board.side_to_move() == Color::White {
-            "."
-        } else {
-            "..."
+        // The move as messages name it: `12.` / `12...` and the export SAN; spelt only
+        // when a message needs it (nearly never), not once per move.
+        let name = || {
+            let dots = if turn.white() { "." } else { "..." };
+            format!("{}{dots} {}", turn.number(), node.san)
         };
-        let name = format!("{n}{dots} {}", node.san);
         if node.nags.contains(&0) {
             out.push(warning(format!(
-                "NAG $0 after {name} dropped (export never writes the null annotation)"
+                "NAG $0 after {} dropped (export never writes the null annotation)",
+                name()
             )));
         }
         if let Some(g) = node.san.glyph
             && !node.nags.contains(&g)
         {
             out.push(warning(format!(
-                "glyph ${g} on {name} dropped (export writes NAGs only)"
+                "glyph ${g} on {} dropped (export writes NAGs only)",
+                name()
             )));
         }
-        let (mut clock, mut eval) = (None, None);
-        for a in &node.after {
-            if let chess_pgn::After::Comment(c) = a {
-                let (k, e) = chess_pgn::model::parse_commands(c);
-                clock = k.or(clock);
-                eval = e.or(eval);
-            }
-        }
-        if let Some(c) = node.clock
-            && clock != Some(c)
-        {
-            out.push(warning(format!(
-                "clock {c} s after {name} dropped (no [%clk] comment holds it)"
-            )));
-        }
-        if let Some(e) = node.eval
-            && eval != Some(e)
-        {
-            out.push(warning(format!(
-                "evaluation {e:?} after {name} dropped (no [%eval] comment holds it)"
-            )));
-        }
-        let before = board.clone();
-        for a in &node.after {
-            if let chess_pgn::After::Variation(v) = a {
-                line_losses(v, &before, out);
-            }
-        }
-        match node.mv {
-            Some(m) => board.play_unchecked(m),
-            None => {
-                if let Some(b) = board.null_move() {
-                    board = b;
+        if node.clock.is_some() || node.eval.is_some() {
+            let (mut clock, mut eval) = (None, None);
+            for a in &node.after {
+                if let chess_pgn::After::Comment(c) = a {
+                    let (k, e) = chess_pgn::model::parse_commands(c);
+                    clock = k.or(clock);
+                    eval = e.or(eval);
                 }
             }
+            if let Some(c) = node.clock
+                && clock != Some(c)
+            {
+                out.push(warning(format!(
+                    "clock {c} s after {} dropped (no [%clk] comment holds it)",
+                    name()
+                )));
+            }
+            if let Some(e) = node.eval
+                && eval != Some(e)
+            {
+                out.push(warning(format!(
+                    "evaluation {e:?} after {} dropped (no [%eval] comment holds it)",
+                    name()
+                )));
+            }
         }
+        for a in &node.after {
+            if let chess_pgn::After::Variation(v) = a {
+                line_losses(v, turn.clone(), out);
+            }
+        }
+        turn.play(node.mv);
     }
 }
 
@@ -243,7 +239,11 @@ pub(crate) fn losses(game: &chess_pgn::Game) -> Vec<GameDiagnostic> {
     {
         out.push(warning("variant Chess960 dropped (no Variant tag says it)"));
     }
-    line_losses(&game.moves, &game.start, &mut out);
+    line_losses(
+        &game.moves,
+        chess_pgn::Turn::new(&game.start, &game.moves),
+        &mut out,
+    );
     out
 }
 

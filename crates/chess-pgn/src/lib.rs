@@ -45,7 +45,8 @@ pub use cozy_chess;
 pub use headers::{GameHeaders, Headers, HeadersVisitor};
 pub use model::{
     After, CastlingStyle, Clock, Diagnostic, Eval, Game, GameBuilder, GameError, Games, Line,
-    MoveNode, Plies, Ply, Severity, Variant, parse_all, parse_fen, to_fen, with_halfmove_clock,
+    MoveNode, Plies, Ply, Severity, Turn, Variant, parse_all, parse_fen, to_fen,
+    with_halfmove_clock,
 };
 pub use notation::Notation;
 pub use pgn_core::Pos;

@@ -354,6 +354,66 @@ impl Game {
     }
 }
 
+/// The move number and side to move along a line, for writers that name moves
+/// (`12.`, `12...`) without needing the position: counted from the start, with no
+/// replay. A null move leaves the turn unchanged when played in check (see
+/// [`cozy_chess::Board::null_move`]), so a line holding one keeps and plays a board.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    number: u16,
+    white: bool,
+    board: Option<Board>,
+}
+
+impl Turn {
+    /// The turn at `start`, for walking `line` (and its variations) from there.
+    pub fn new(start: &Board, line: &Line) -> Turn {
+        Turn {
+            number: start.fullmove_number(),
+            white: start.side_to_move() == cozy_chess::Color::White,
+            board: has_null_move(line).then(|| start.clone()),
+        }
+    }
+
+    /// The full move number of the next move.
+    pub fn number(&self) -> u16 {
+        self.number
+    }
+
+    /// Whether White plays the next move.
+    pub fn white(&self) -> bool {
+        self.white
+    }
+
+    /// Advances past one move of the line (`None`: a null move).
+    pub fn play(&mut self, m: Option<Move>) {
+        match &mut self.board {
+            Some(b) => {
+                play(b, m);
+                self.number = b.fullmove_number();
+                self.white = b.side_to_move() == cozy_chess::Color::White;
+            }
+            None => {
+                // As `Board::play_unchecked` counts: saturating, after Black's move.
+                if !self.white {
+                    self.number = self.number.saturating_add(1);
+                }
+                self.white = !self.white;
+            }
+        }
+    }
+}
+
+/// Whether a line or any of its variations holds a null move.
+fn has_null_move(line: &Line) -> bool {
+    line.moves.iter().any(|n| {
+        n.mv.is_none()
+            || n.after
+                .iter()
+                .any(|a| matches!(a, After::Variation(v) if has_null_move(v)))
+    })
+}
+
 /// Plays a move or a null move (only ever given one that was resolved on `b`).
 pub(crate) fn play(b: &mut Board, m: Option<Move>) {
     match m {

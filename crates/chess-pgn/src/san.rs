@@ -677,17 +677,50 @@ fn piece_char(p: Piece) -> char {
     }
 }
 
-impl fmt::Display for San {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// A move's export spelling in a fixed buffer: the writers' hot path spells every
+/// move, and `core::fmt` cost more than the rest of writing it.
+pub(crate) struct SanText {
+    buf: [u8; 12],
+    len: usize,
+}
+
+impl SanText {
+    fn push(&mut self, b: u8) {
+        self.buf[self.len] = b;
+        self.len += 1;
+    }
+
+    fn push_str(&mut self, s: &[u8]) {
+        self.buf[self.len..self.len + s.len()].copy_from_slice(s);
+        self.len += s.len();
+    }
+
+    fn push_square(&mut self, sq: Square) {
+        self.push(b'a' + sq.file() as u8);
+        self.push(b'1' + sq.rank() as u8);
+    }
+
+    /// The spelling.
+    pub(crate) fn as_str(&self) -> &str {
+        // Only ASCII letters, digits and signs are pushed.
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
+impl San {
+    /// The export spelling (the longest, `Qa1xb2=Q`, is 8 bytes).
+    pub(crate) fn text(&self) -> SanText {
+        let mut t = SanText {
+            buf: [0; 12],
+            len: 0,
+        };
         match *self {
-            San::Castle(CastleSide::Short) => f.write_str("O-O"),
-            San::Castle(CastleSide::Long) => f.write_str("O-O-O"),
-            San::Null => f.write_str("--"),
             San::Drop { piece, to } => {
                 if piece != Piece::Pawn {
-                    write!(f, "{}", piece_char(piece))?;
+                    t.push(piece_char(piece) as u8);
                 }
-                write!(f, "@{to}")
+                t.push(b'@');
+                t.push_square(to);
             }
             San::Normal {
                 piece,
@@ -698,36 +731,54 @@ impl fmt::Display for San {
                 promotion,
             } => {
                 if let Some(p) = piece.filter(|&p| p != Piece::Pawn) {
-                    write!(f, "{}", piece_char(p))?;
+                    t.push(piece_char(p) as u8);
                 }
                 if let Some(x) = file {
-                    write!(f, "{x}")?;
+                    t.push(b'a' + x as u8);
                 }
                 if let Some(r) = rank {
-                    write!(f, "{r}")?;
+                    t.push(b'1' + r as u8);
                 }
                 if capture {
-                    f.write_str("x")?;
+                    t.push(b'x');
                 }
-                write!(f, "{to}")?;
+                t.push_square(to);
                 if let Some(p) = promotion {
-                    write!(f, "={}", piece_char(p))?;
+                    t.push(b'=');
+                    t.push(piece_char(p) as u8);
                 }
-                Ok(())
             }
+            San::Castle(CastleSide::Short) => t.push_str(b"O-O"),
+            San::Castle(CastleSide::Long) => t.push_str(b"O-O-O"),
+            San::Null => t.push_str(b"--"),
         }
+        t
+    }
+}
+
+impl SanPlus {
+    /// The export spelling, suffix included (the glyph is written as a NAG).
+    pub(crate) fn text(&self) -> SanText {
+        let mut t = self.san.text();
+        match self.suffix {
+            Some(Suffix::Check) => t.push(b'+'),
+            Some(Suffix::Mate) => t.push(b'#'),
+            None => {}
+        }
+        t
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text().as_str())
     }
 }
 
 impl fmt::Display for SanPlus {
     /// The export form: the glyph is not written here because export uses `$n`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.san)?;
-        match self.suffix {
-            Some(Suffix::Check) => f.write_str("+"),
-            Some(Suffix::Mate) => f.write_str("#"),
-            None => Ok(()),
-        }
+        f.write_str(self.text().as_str())
     }
 }
 

@@ -10,9 +10,9 @@
 
 use std::io::{self, Write};
 
-use cozy_chess::{Board, Color};
+use cozy_chess::Board;
 
-use crate::model::{After, CastlingStyle, Game, Line, Variant, to_fen};
+use crate::model::{After, CastlingStyle, Game, Line, Turn, Variant, to_fen};
 use crate::notation::{Notation, lan_with_suffix, uci};
 
 /// The Seven Tag Roster, in export order.
@@ -158,22 +158,45 @@ struct Packer {
     /// After a `;` comment the line must end before anything else is written.
     break_next: bool,
     warnings: Vec<WriteWarning>,
+    /// A comment unit being put together, kept from one comment to the next.
+    unit: String,
+}
+
+/// Width in characters (the text is nearly always ASCII).
+fn width(t: &str) -> usize {
+    if t.is_ascii() {
+        t.len()
+    } else {
+        t.chars().count()
+    }
+}
+
+/// Writes `n` in decimal into the end of `buf`, returning where it starts.
+fn decimal(mut n: u32, buf: &mut [u8; 10]) -> usize {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return at;
+        }
+    }
 }
 
 impl Packer {
     fn token(&mut self, t: &str) {
+        self.token3("", t, "");
+    }
+
+    /// One token spelt in three pieces, so that no piece needs joining first.
+    fn token3(&mut self, pre: &str, t: &str, post: &str) {
         if self.break_next {
             self.out.push('\n');
             self.line = 0;
             self.break_next = false;
         }
-        let mut piece = String::new();
-        for _ in 0..self.opens {
-            piece.push('(');
-        }
-        self.opens = 0;
-        piece.push_str(t);
-        let w = piece.chars().count();
+        let w = self.opens + width(pre) + width(t) + width(post);
         if self.line > 0 && self.line + 1 + w > self.max {
             self.out.push('\n');
             self.line = 0;
@@ -182,8 +205,22 @@ impl Packer {
             self.out.push(' ');
             self.line += 1;
         }
-        self.out.push_str(&piece);
+        for _ in 0..self.opens {
+            self.out.push('(');
+        }
+        self.opens = 0;
+        self.out.push_str(pre);
+        self.out.push_str(t);
+        self.out.push_str(post);
         self.line += w;
+    }
+
+    /// `12.` or `12...`, or `$12`.
+    fn number(&mut self, pre: &str, n: u32, post: &str) {
+        let mut buf = [0; 10];
+        let at = decimal(n, &mut buf);
+        // Only ASCII digits were written.
+        self.token3(pre, std::str::from_utf8(&buf[at..]).unwrap_or(""), post);
     }
 
     fn close(&mut self) {
@@ -197,8 +234,7 @@ impl Packer {
     }
 
     fn comment(&mut self, text: &str) {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        if words.join(" ") != text {
+        if !single_spaced(text) {
             self.warnings.push(WriteWarning::CommentReflowed {
                 excerpt: text.chars().take(40).collect(),
             });
@@ -206,7 +242,8 @@ impl Packer {
         if text.contains('}') {
             // A brace comment cannot hold `}`; a `;` comment to the end of the line can,
             // at the price of a line that may pass the limit.
-            self.token(&format!(";{}", words.join(" ")));
+            let words: Vec<&str> = text.split_whitespace().collect();
+            self.token3(";", &words.join(" "), "");
             self.break_next = true;
             return;
         }
@@ -214,51 +251,81 @@ impl Packer {
         // line, spec §2), nor one starting with `[` (a game splitter looking for tag
         // lines could take it for the next game): it stays on the line of the word
         // before it.
-        let mut units: Vec<String> = Vec::with_capacity(words.len());
-        for w in words {
-            match units.last_mut() {
-                Some(prev) if w.starts_with(['%', '[']) => {
-                    prev.push(' ');
-                    prev.push_str(w);
-                }
-                _ => units.push(w.to_string()),
+        let mut unit = std::mem::take(&mut self.unit);
+        let mut words = text.split_whitespace().peekable();
+        let mut first = true;
+        while let Some(w) = words.next() {
+            unit.clear();
+            unit.push_str(w);
+            while let Some(next) = words.next_if(|n| n.starts_with(['%', '['])) {
+                unit.push(' ');
+                unit.push_str(next);
             }
+            let last = words.peek().is_none();
+            self.token3(
+                if first { "{" } else { "" },
+                &unit,
+                if last { "}" } else { "" },
+            );
+            first = false;
         }
-        match units.len() {
-            0 => self.token("{}"),
-            1 => self.token(&format!("{{{}}}", units[0])),
-            n => {
-                self.token(&format!("{{{}", units[0]));
-                for w in &units[1..n - 1] {
-                    self.token(w);
-                }
-                self.token(&format!("{}}}", units[n - 1]));
-            }
+        if first {
+            self.token("{}");
         }
+        self.unit = unit;
     }
 }
 
+/// Whether `text` is its words joined by single spaces (what the reader makes of it).
+fn single_spaced(text: &str) -> bool {
+    let mut after_space = true;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            if c != ' ' || after_space {
+                return false;
+            }
+            after_space = true;
+        } else {
+            after_space = false;
+        }
+    }
+    !after_space || text.is_empty()
+}
+
 fn write_line(p: &mut Packer, line: &Line, start: &Board, notation: Notation, chess960: bool) {
+    write_line_from(p, line, Turn::new(start, line), start, notation, chess960);
+}
+
+/// `board` is played along only for long algebraic and UCI, which need the position;
+/// SAN needs the move numbers only, which `turn` counts.
+fn write_line_from(
+    p: &mut Packer,
+    line: &Line,
+    mut turn: Turn,
+    start: &Board,
+    notation: Notation,
+    chess960: bool,
+) {
     for c in &line.comments {
         p.comment(c);
     }
-    let mut board = start.clone();
+    let mut board = (notation != Notation::San).then(|| start.clone());
     let mut need_number = true;
     for node in &line.moves {
-        let n = board.fullmove_number();
-        if board.side_to_move() == Color::White {
-            p.token(&format!("{n}."));
+        let n = u32::from(turn.number());
+        if turn.white() {
+            p.number("", n, ".");
         } else if need_number {
-            p.token(&format!("{n}..."));
+            p.number("", n, "...");
         }
-        match notation {
-            Notation::San => p.token(&node.san.to_string()),
-            Notation::Lan => p.token(&lan_with_suffix(&board, node.mv, node.san.suffix)),
-            Notation::Uci => p.token(&uci(&board, node.mv, chess960)),
+        match (&board, notation) {
+            (Some(b), Notation::Lan) => p.token(&lan_with_suffix(b, node.mv, node.san.suffix)),
+            (Some(b), Notation::Uci) => p.token(&uci(b, node.mv, chess960)),
+            _ => p.token(node.san.text().as_str()),
         }
         for &nag in &node.nags {
             if nag != 0 {
-                p.token(&format!("${nag}"));
+                p.number("$", u32::from(nag), "");
             }
         }
         need_number = false;
@@ -267,7 +334,8 @@ fn write_line(p: &mut Packer, line: &Line, start: &Board, notation: Notation, ch
                 After::Comment(c) => p.comment(c),
                 After::Variation(v) => {
                     p.opens += 1;
-                    write_line(p, v, &board, notation, chess960);
+                    let here = board.as_ref().unwrap_or(start);
+                    write_line_from(p, v, turn.clone(), here, notation, chess960);
                     if p.opens > 0 {
                         // An empty line still gets its parentheses.
                         p.token("");
@@ -277,7 +345,10 @@ fn write_line(p: &mut Packer, line: &Line, start: &Board, notation: Notation, ch
             }
             need_number = true;
         }
-        crate::model::play(&mut board, node.mv);
+        turn.play(node.mv);
+        if let Some(b) = &mut board {
+            crate::model::play(b, node.mv);
+        }
     }
 }
 
@@ -340,7 +411,10 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
         }
         s.push_str(" \"");
         let mut broke = false;
-        for c in v.chars() {
+        let plain = !v
+            .bytes()
+            .any(|b| matches!(b, b'"' | b'\\' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c));
+        for c in v.chars().filter(|_| !plain) {
             match c {
                 '"' => s.push_str("\\\""),
                 '\\' => s.push_str("\\\\"),
@@ -352,19 +426,25 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
                 c => s.push(c),
             }
         }
+        if plain {
+            s.push_str(&v);
+        }
         if broke {
             warnings.push(WriteWarning::TagLineBreak { tag: n.clone() });
         }
         s.push_str("\"]\n");
     }
     s.push('\n');
+    let tag_lines = s.matches('\n').count();
+    let movetext = s.len();
     let mut p = Packer {
-        out: String::new(),
+        out: s,
         line: 0,
         opens: 0,
         max,
         break_next: false,
         warnings: Vec::new(),
+        unit: String::new(),
     };
     write_line(
         &mut p,
@@ -378,8 +458,12 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
         p.comment(c);
     }
     warnings.append(&mut p.warnings);
-    let tag_lines = s.matches('\n').count();
-    for (i, line) in p.out.lines().enumerate() {
+    let mut s = p.out;
+    for (i, line) in s[movetext..].lines().enumerate() {
+        // A line of at most `max` bytes has at most `max` characters.
+        if line.len() <= max {
+            continue;
+        }
         let len = line.chars().count();
         if len > max {
             let why = if line.contains(';') {
@@ -395,7 +479,6 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
             });
         }
     }
-    s.push_str(&p.out);
     s.push_str("\n\n");
     Written { text: s, warnings }
 }
