@@ -213,14 +213,23 @@ fn line_losses(line: &chess_pgn::Line, turn: chess_pgn::Turn, out: &mut Vec<Game
 pub(crate) fn losses(game: &chess_pgn::Game) -> Vec<GameDiagnostic> {
     let mut out = Vec::new();
     // The exported tags as a multiset: each tag of the model uses up one equal pair
-    // (a map, so that a game of very many tags stays linear).
-    let exported = chess_pgn::export_tags(game);
-    let mut pool: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
-    for (n, v) in &exported {
-        *pool.entry((n.as_str(), v.as_str())).or_default() += 1;
+    // (sorted with counts and searched, so that a game of very many tags stays
+    // n log n; hashing every pair cost more than writing the game).
+    let exported = chess_pgn::export_tag_pairs(game, &chess_pgn::WriteOptions::default());
+    let mut pairs: Vec<(&str, &str)> = exported.iter().map(|(n, v)| (*n, v.as_ref())).collect();
+    pairs.sort_unstable();
+    let mut pool: Vec<((&str, &str), usize)> = Vec::with_capacity(pairs.len());
+    for p in pairs {
+        match pool.last_mut() {
+            Some((q, k)) if *q == p => *k += 1,
+            _ => pool.push((p, 1)),
+        }
     }
     for (n, v) in &game.tags {
-        match pool.get_mut(&(n.as_str(), v.as_str())) {
+        let found = pool
+            .binary_search_by(|(p, _)| p.cmp(&(n.as_str(), v.as_str())))
+            .ok();
+        match found.map(|i| &mut pool[i].1) {
             Some(left) if *left > 0 => *left -= 1,
             _ if n == "Result" => out.push(warning(format!(
                 "tag [Result \"{v}\"] replaced by the game's result {}",

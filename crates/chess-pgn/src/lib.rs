@@ -54,5 +54,6 @@ pub use reader::{Control, Outcome, PgnReader, Problem, ReadError, Skip, Visitor}
 pub use replay::{ReplayError, Replayed, Replayer, start_board};
 pub use san::{CastleSide, ResolveError, San, SanError, SanPlus, Suffix};
 pub use writer::{
-    WriteOptions, WriteWarning, Written, export_tags, to_pgn_string, to_pgn_with, write_game,
+    WriteOptions, WriteWarning, Written, export_tag_pairs, export_tags, to_pgn_string, to_pgn_with,
+    write_game,
 };

@@ -8,6 +8,7 @@
 //! reflowed. Whatever is written reads back as the same game (for SAN, LAN and UCI
 //! alike), except for exactly what a warning names.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use cozy_chess::Board;
@@ -106,25 +107,38 @@ pub fn export_tags(game: &Game) -> Vec<(String, String)> {
 
 /// [`export_tags`] with the `FEN` castling spelling of `options`.
 pub fn export_tags_with(game: &Game, options: &WriteOptions) -> Vec<(String, String)> {
-    let mut out = Vec::with_capacity(game.tags.len() + 7);
+    export_tag_pairs(game, options)
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v.into_owned()))
+        .collect()
+}
+
+/// [`export_tags_with`] borrowing the game's names and values (only `FEN` and the
+/// defaults are made here): what the writer and loss checks use per game.
+pub fn export_tag_pairs<'a>(
+    game: &'a Game,
+    options: &WriteOptions,
+) -> Vec<(&'a str, Cow<'a, str>)> {
+    let mut out: Vec<(&str, Cow<str>)> = Vec::with_capacity(game.tags.len() + 9);
     for name in STR {
         let v = if name == "Result" {
-            game.outcome.as_str().to_string()
+            Cow::Borrowed(game.outcome.as_str())
         } else {
             match game.tags.iter().find(|(n, _)| n == name) {
-                Some((_, v)) => v.clone(),
-                None if name == "Date" => "????.??.??".to_string(),
-                None => "?".to_string(),
+                Some((_, v)) => Cow::Borrowed(v.as_str()),
+                None if name == "Date" => Cow::Borrowed("????.??.??"),
+                None => Cow::Borrowed("?"),
             }
         };
-        out.push((name.to_string(), v));
+        out.push((name, v));
     }
-    let mut rest: Vec<(String, String)> = game
-        .tags
-        .iter()
-        .filter(|(n, _)| !STR.contains(&n.as_str()))
-        .cloned()
-        .collect();
+    let roster = out.len();
+    out.extend(
+        game.tags
+            .iter()
+            .filter(|(n, _)| !STR.contains(&n.as_str()))
+            .map(|(n, v)| (n.as_str(), Cow::Borrowed(v.as_str()))),
+    );
     if game.set_up || game.start != *crate::replay::start_board() {
         // Shredder-FEN names the castling rooks exactly, which Chess960 needs when the
         // game did not say otherwise.
@@ -141,12 +155,11 @@ pub fn export_tags_with(game: &Game, options: &WriteOptions) -> Vec<(String, Str
         } else {
             fen
         };
-        rest.push(("FEN".into(), fen));
-        rest.push(("SetUp".into(), "1".into()));
+        out.push(("FEN", Cow::Owned(fen)));
+        out.push(("SetUp", Cow::Borrowed("1")));
     }
     // Stable sort: equal names (duplicates) keep their order.
-    rest.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    out.extend(rest);
+    out[roster..].sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     out
 }
 
@@ -160,6 +173,8 @@ struct Packer {
     warnings: Vec<WriteWarning>,
     /// A comment unit being put together, kept from one comment to the next.
     unit: String,
+    /// Whether some line passed `max` (then the lines are measured for warnings).
+    long: bool,
 }
 
 /// Width in characters (the text is nearly always ASCII).
@@ -209,10 +224,15 @@ impl Packer {
             self.out.push('(');
         }
         self.opens = 0;
-        self.out.push_str(pre);
+        if !pre.is_empty() {
+            self.out.push_str(pre);
+        }
         self.out.push_str(t);
-        self.out.push_str(post);
+        if !post.is_empty() {
+            self.out.push_str(post);
+        }
         self.line += w;
+        self.long |= self.line > self.max;
     }
 
     /// `12.` or `12...`, or `$12`.
@@ -231,6 +251,7 @@ impl Packer {
         }
         self.out.push(')');
         self.line += 1;
+        self.long |= self.line > self.max;
     }
 
     fn comment(&mut self, text: &str) {
@@ -363,12 +384,27 @@ pub fn to_pgn_string(game: &Game) -> String {
     to_pgn_with(game, &WriteOptions::default()).text
 }
 
+/// Bytes a tag name cannot hold: they end a symbol token.
+const NOT_IN_NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b <= b' ' as usize {
+        t[b] = true;
+        b += 1;
+    }
+    t[0x7f] = true;
+    let stops = b"[](){}\";.$*<>";
+    let mut i = 0;
+    while i < stops.len() {
+        t[stops[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// Whether a tag name is one symbol token that reads back as itself.
 fn tag_name_ok(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b > b' ' && b != 0x7f && !b"[](){}\";.$*<>".contains(&b))
+    !name.is_empty() && name.bytes().all(|b| !NOT_IN_NAME[usize::from(b)])
 }
 
 /// One game written with `options`, with what the text could not carry as it was.
@@ -385,10 +421,18 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
     let max = options.max_line.max(1);
     let mut s = String::new();
     let mut warnings = Vec::new();
-    for (n, v) in export_tags_with(game, options) {
+    let tags = export_tag_pairs(game, options);
+    let pairs = tags.len();
+    s.reserve(
+        tags.iter()
+            .map(|(n, v)| n.len() + v.len() + 6)
+            .sum::<usize>()
+            + 1,
+    );
+    for (n, v) in tags {
         s.push('[');
-        if tag_name_ok(&n) {
-            s.push_str(&n);
+        if tag_name_ok(n) {
+            s.push_str(n);
         } else {
             let written: String = if n.is_empty() {
                 "_".into()
@@ -405,7 +449,7 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
             };
             s.push_str(&written);
             warnings.push(WriteWarning::TagName {
-                name: n.clone(),
+                name: n.to_string(),
                 written,
             });
         }
@@ -414,28 +458,34 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
         let plain = !v
             .bytes()
             .any(|b| matches!(b, b'"' | b'\\' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c));
-        for c in v.chars().filter(|_| !plain) {
-            match c {
-                '"' => s.push_str("\\\""),
-                '\\' => s.push_str("\\\\"),
-                // Export forbids tabs and line breaks inside strings.
-                '\t' | '\n' | '\r' | '\x0b' | '\x0c' => {
-                    s.push(' ');
-                    broke = true;
-                }
-                c => s.push(c),
-            }
-        }
         if plain {
             s.push_str(&v);
+        } else {
+            for c in v.chars() {
+                match c {
+                    '"' => s.push_str("\\\""),
+                    '\\' => s.push_str("\\\\"),
+                    // Export forbids tabs and line breaks inside strings.
+                    '\t' | '\n' | '\r' | '\x0b' | '\x0c' => {
+                        s.push(' ');
+                        broke = true;
+                    }
+                    c => s.push(c),
+                }
+            }
         }
         if broke {
-            warnings.push(WriteWarning::TagLineBreak { tag: n.clone() });
+            warnings.push(WriteWarning::TagLineBreak { tag: n.to_string() });
         }
         s.push_str("\"]\n");
     }
     s.push('\n');
-    let tag_lines = s.matches('\n').count();
+    // One line per pair (a value's line breaks are written as spaces, a name's as
+    // `_`) and the blank line.
+    let tag_lines = pairs + 1;
+    // About seven bytes a move: the movetext is written without growing the string
+    // again and again.
+    s.reserve(8 * game.moves.moves.len() + 16);
     let movetext = s.len();
     let mut p = Packer {
         out: s,
@@ -445,6 +495,7 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
         break_next: false,
         warnings: Vec::new(),
         unit: String::new(),
+        long: false,
     };
     write_line(
         &mut p,
@@ -459,7 +510,8 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
     }
     warnings.append(&mut p.warnings);
     let mut s = p.out;
-    for (i, line) in s[movetext..].lines().enumerate() {
+    let lines = s[movetext..].lines().filter(|_| p.long);
+    for (i, line) in lines.enumerate() {
         // A line of at most `max` bytes has at most `max` characters.
         if line.len() <= max {
             continue;
