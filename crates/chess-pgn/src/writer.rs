@@ -534,3 +534,40 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
     s.push_str("\n\n");
     Written { text: s, warnings }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::MoveNode;
+    use crate::san::{San, SanPlus};
+
+    /// Move numbers are counted, not replayed; but a null move in check (which a
+    /// model built from another format may hold) leaves the turn where it was, as
+    /// `Board::null_move` does, and the numbers must follow the board.
+    #[test]
+    fn move_numbers_follow_a_null_move_played_in_check() {
+        let mut game = crate::parse_all("1. e4 f5 2. Qh5+ g6 *").remove(0).unwrap();
+        let null = MoveNode {
+            mv: None,
+            san: SanPlus {
+                san: San::Null,
+                suffix: None,
+                glyph: None,
+            },
+            nags: Vec::new(),
+            after: Vec::new(),
+            clock: None,
+            eval: None,
+        };
+        // Black is in check after 2. Qh5+: the null move does not pass the turn.
+        game.moves.moves.insert(3, null);
+        let text = to_pgn_string(&game);
+        assert!(text.ends_with("1. e4 f5 2. Qh5+ -- g6 *\n\n"), "{text}");
+        // Without a null move the numbers are counted from the start position.
+        let game =
+            crate::parse_all("[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 41\"]\n\n1... Kd7 2. Kd2 Kc6 *")
+                .remove(0)
+                .unwrap();
+        assert!(to_pgn_string(&game).ends_with("41... Kd7 42. Kd2 Kc6 *\n\n"));
+    }
+}
