@@ -214,6 +214,8 @@ pub struct SelectArgs {
     #[arg(long, conflicts_with = "output")]
     count: bool,
     #[command(flatten)]
+    extras: crate::extras::SelectExtras,
+    #[command(flatten)]
     common: Settings,
 }
 
@@ -222,6 +224,7 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     let options = Options {
         json_lines: crate::json_lines(args.output.as_deref()),
         strict: settings.strict,
+        annotate: args.extras.annotate(),
         ..Options::default()
     };
     let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
@@ -241,9 +244,16 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     let mut sink = sink(output, args.count, &framing.header)?;
     let mut writer = SelectedWriter::new(&mut sink, separator);
     let keys = writer.keys();
-    let groups =
-        cescacs_convert::selections(inputs.groups, &filter, to, args.dedupe, &options, &keys)
-            .map_err(cannot_run)?;
+    let groups = cescacs_convert::selections(
+        inputs.groups,
+        &filter,
+        to,
+        args.dedupe,
+        args.extras.eco_range(),
+        &options,
+        &keys,
+    )
+    .map_err(cannot_run)?;
     run(&mut session, groups, &mut writer, b"", settings.quiet);
     let (kept, duplicates) = (writer.kept(), writer.duplicates);
     let mut finished = session.finish(sink, &framing.footer, inputs.had_errors);

@@ -57,6 +57,7 @@ pub fn selections<'a>(
     filter: &Filter,
     to: Option<Format>,
     dedupe: bool,
+    eco: Option<&crate::EcoRange>,
     options: &Options,
     keys: &(RandomState, RandomState),
 ) -> Result<Vec<Group<'a>>, String> {
@@ -66,7 +67,8 @@ pub fn selections<'a>(
             let selection =
                 Selection::new(filter.clone(), format, to, options.clone(), keys.clone())
                     .map_err(|e| format!("{}: {e}", inputs[0].name))?
-                    .dedupe(dedupe);
+                    .dedupe(dedupe)
+                    .eco(eco.cloned());
             Ok(Group {
                 inputs,
                 process: Box::new(move |g| selection.select(g)),

@@ -485,7 +485,7 @@ fn same_chess_position(a: &chess_pgn::cozy_chess::Board, b: &chess_pgn::cozy_che
 /// The game's bytes up to its first line that is neither a tag, blank nor a `%` escape:
 /// the headers-only readers then never see the movetext, whatever its length. (A tag
 /// line is recognised by its opening bracket only; the reader parses it.)
-fn tag_section(bytes: &[u8]) -> &[u8] {
+pub(crate) fn tag_section(bytes: &[u8]) -> &[u8] {
     let mut at = 0;
     for line in bytes.split_inclusive(|&b| b == b'\n') {
         let body = line
@@ -617,6 +617,7 @@ pub struct Selection {
     from: Format,
     converter: Option<Converter>,
     dedupe: bool,
+    eco: Option<crate::EcoRange>,
     options: Options,
     keys: (RandomState, RandomState),
 }
@@ -632,6 +633,12 @@ impl Selection {
         options: Options,
         keys: (RandomState, RandomState),
     ) -> Result<Selection, crate::ConvertError> {
+        // PCN copied as it was has no tag lines to edit: tags asked for are set on the
+        // model and the document written again.
+        let to = match to {
+            None if from == Format::Pcn && !options.annotate.is_empty() => Some(Format::Pcn),
+            to => to,
+        };
         let converter = match to {
             Some(to) => Some(Converter::new(from, Some(to), options.clone())?),
             None => {
@@ -644,6 +651,7 @@ impl Selection {
             from,
             converter,
             dedupe: false,
+            eco: None,
             options,
             keys,
         })
@@ -656,11 +664,29 @@ impl Selection {
         self
     }
 
+    /// Keeps only the chess games whose opening ([`crate::game_opening`], by position)
+    /// has an ECO code in `range`; a game the table does not name, or not a chess
+    /// game, is not selected.
+    pub fn eco(mut self, range: Option<crate::EcoRange>) -> Selection {
+        self.eco = range;
+        self
+    }
+
     /// Decides on one game and gives its output frame (empty when not selected).
     /// Never panics, whatever the bytes.
     pub fn select(&self, game: &RawGame) -> GameOutcome {
-        let read = self.dedupe;
-        let (verdict, records) = self.filter.evaluate(self.from, game, &self.options, read);
+        let annotate = !self.options.annotate.is_empty() && !self.filter.invalid;
+        let read = self.dedupe || self.eco.is_some() || annotate;
+        let (mut verdict, records) = self.filter.evaluate(self.from, game, &self.options, read);
+        if let (Verdict::Selected, Some(range)) = (&verdict, &self.eco) {
+            let named = records
+                .iter()
+                .flatten()
+                .any(|r| crate::record_opening(r).is_some_and(|o| range.contains(o.eco)));
+            if !named {
+                verdict = Verdict::Rejected;
+            }
+        }
         match verdict {
             Verdict::Rejected => GameOutcome::default(),
             Verdict::Bad(diagnostics) => GameOutcome {
@@ -672,8 +698,12 @@ impl Selection {
                     (Some(r), true) => Some(game_key(r, &self.keys)),
                     _ => None,
                 };
-                let mut outcome = match &self.converter {
-                    Some(c) if !self.filter.invalid => c.convert(game),
+                let mut outcome = match (&self.converter, &records) {
+                    (Some(c), _) if !self.filter.invalid => c.convert(game),
+                    (_, Some(r)) if annotate && r.len() == 1 => {
+                        let tags = self.options.annotate.tags(&r[0]);
+                        GameOutcome::output(crate::set_tag_lines(&game.bytes, &tags))
+                    }
                     _ => GameOutcome::output(game.bytes.clone()),
                 };
                 if !outcome.is_bad() {
