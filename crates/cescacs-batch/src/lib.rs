@@ -274,6 +274,10 @@ pub struct Options {
     /// Write the separator before the first output too: this run continues the output
     /// of an earlier one (one output over several format groups).
     pub leading_separator: bool,
+    /// A bad game's output is written too (without a separator), for a sink that
+    /// sorts games by what they are (`select --rejected`); the game still counts as
+    /// bad. Per-game functions of conversions give bad games no output.
+    pub bad_output: bool,
 }
 
 impl Default for Options {
@@ -290,6 +294,7 @@ impl Default for Options {
             encoding: None,
             stop: None,
             leading_separator: false,
+            bad_output: false,
         }
     }
 }
@@ -654,6 +659,11 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
         }
         if outcome.is_bad() {
             summary.games_bad += usize::from(!failed);
+            if self.options.bad_output && !outcome.output.is_empty() {
+                self.sink
+                    .write_all(&outcome.output)
+                    .map_err(RunError::Write)?;
+            }
             return Ok(());
         }
         summary.games_with_warnings += warned as usize;

@@ -3,6 +3,7 @@
 //! [`EcoRange`]); this file only names them on the command line.
 
 use cescacs_convert::{Annotate, EcoRange};
+use std::path::PathBuf;
 
 /// Tags `convert` adds to every game written.
 #[derive(clap::Args, Debug, Default)]
@@ -38,6 +39,14 @@ pub struct SelectExtras {
     /// Add a PlyCount tag (main-line half-moves) to every game written.
     #[arg(long)]
     plycount: bool,
+    /// Write the duplicates dropped to this file (implies --dedupe), as they were
+    /// (or converted with --to), written safely like -o.
+    #[arg(long, value_name = "FILE")]
+    pub duplicates: Option<PathBuf>,
+    /// Write every game not selected, and every bad game, to this file as it was,
+    /// written safely like -o.
+    #[arg(long, value_name = "FILE")]
+    pub rejected: Option<PathBuf>,
 }
 
 /// `--eco` on `select`: every opening (no value), or a range.
@@ -68,6 +77,18 @@ impl SelectExtras {
             eco: self.eco.is_some(),
             plycount: self.plycount,
         }
+    }
+
+    /// The side output files, named for messages.
+    pub fn side_outputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        let named = [
+            ("--duplicates", &self.duplicates),
+            ("--rejected", &self.rejected),
+        ];
+        named
+            .into_iter()
+            .filter_map(|(n, p)| Some((n, p.as_deref()?)))
+            .collect()
     }
 
     /// The opening filter, when a range was given.

@@ -231,6 +231,8 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     if output.is_none() {
         stdout_open()?;
     }
+    let sides = args.extras.side_outputs();
+    check_side_outputs(&sides, &args.inputs, output, settings.report.as_deref())?;
     let (mut session, inputs) = open(
         &args.inputs,
         settings.from.map(crate::lib),
@@ -242,21 +244,48 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     let (framing, separator) =
         cescacs_convert::selection_framing(&formats, to, &options).map_err(cannot_run)?;
     let mut sink = sink(output, args.count, &framing.header)?;
+    let mut duplicates_sink = match &args.extras.duplicates {
+        Some(p) => Some(self::sink(Some(p), false, &framing.header)?),
+        None => None,
+    };
+    let mut rejected_sink = match &args.extras.rejected {
+        Some(p) => Some(self::sink(Some(p), false, &framing.header)?),
+        None => None,
+    };
     let mut writer = SelectedWriter::new(&mut sink, separator);
+    if let Some(s) = duplicates_sink.as_mut() {
+        writer.duplicates_to(Box::new(s));
+    }
+    if let Some(s) = rejected_sink.as_mut() {
+        writer.rejected_to(Box::new(s));
+        session.bad_output(true);
+    }
     let keys = writer.keys();
+    let dedupe = args.dedupe || args.extras.duplicates.is_some();
     let groups = cescacs_convert::selections(
         inputs.groups,
         &filter,
         to,
-        args.dedupe,
+        dedupe,
         args.extras.eco_range(),
+        args.extras.rejected.is_some(),
         &options,
         &keys,
     )
     .map_err(cannot_run)?;
     run(&mut session, groups, &mut writer, b"", settings.quiet);
-    let (kept, duplicates) = (writer.kept(), writer.duplicates);
-    let mut finished = session.finish(sink, &framing.footer, inputs.had_errors);
+    let (kept, duplicates, rejected) = (writer.kept(), writer.duplicates, writer.rejected());
+    let flushed = writer.flush_all();
+    drop(writer);
+    let sinks = std::iter::once(sink)
+        .chain(duplicates_sink)
+        .chain(rejected_sink)
+        .collect();
+    let mut finished = session.finish_all(sinks, &framing.footer, inputs.had_errors);
+    if let Err(e) = flushed {
+        finished.errors.push(format!("write error: {e}"));
+        finished.code = finished.code.max(EXIT_CANNOT_RUN);
+    }
     if args.count && !finished.silent {
         let mut out = std::io::stdout().lock();
         if let Err(e) = writeln!(out, "{kept}").and_then(|()| out.flush()) {
@@ -265,6 +294,43 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         }
     }
     Ok(end(finished, |f| {
-        cescacs_convert::selection_summary(f, kept, duplicates)
+        let mut line = cescacs_convert::selection_summary(f, kept, duplicates);
+        if args.extras.rejected.is_some() {
+            line.push_str(&format!(", {rejected} game(s) written to --rejected"));
+        }
+        line
     }))
+}
+
+/// Refuses a `--duplicates`/`--rejected` file that is an input, the output, the
+/// report or the other side file: nothing is written then.
+fn check_side_outputs(
+    sides: &[(&str, &Path)],
+    inputs: &[PathBuf],
+    output: Option<&Path>,
+    report: Option<&Path>,
+) -> Result<(), i32> {
+    for (i, (name, path)) in sides.iter().enumerate() {
+        if let Some(input) = cescacs_batch::output_is_input(path, inputs) {
+            return Err(cannot_run(format!(
+                "{name} {} is also an input ({}): refused, nothing written",
+                path.display(),
+                input.display()
+            )));
+        }
+        let others = output
+            .map(|o| ("the output", o))
+            .into_iter()
+            .chain(report.map(|r| ("the report", r)))
+            .chain(sides[..i].iter().map(|(n, p)| (*n, *p)));
+        for (other, o) in others {
+            if path == &o || cescacs_batch::same_file(path, o) {
+                return Err(cannot_run(format!(
+                    "{name} {} is also {other}: refused, nothing written",
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }

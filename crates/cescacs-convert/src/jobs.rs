@@ -58,6 +58,7 @@ pub fn selections<'a>(
     to: Option<Format>,
     dedupe: bool,
     eco: Option<&crate::EcoRange>,
+    rejected: bool,
     options: &Options,
     keys: &(RandomState, RandomState),
 ) -> Result<Vec<Group<'a>>, String> {
@@ -68,7 +69,8 @@ pub fn selections<'a>(
                 Selection::new(filter.clone(), format, to, options.clone(), keys.clone())
                     .map_err(|e| format!("{}: {e}", inputs[0].name))?
                     .dedupe(dedupe)
-                    .eco(eco.cloned());
+                    .eco(eco.cloned())
+                    .rejected(rejected);
             Ok(Group {
                 inputs,
                 process: Box::new(move |g| selection.select(g)),

@@ -618,6 +618,7 @@ pub struct Selection {
     converter: Option<Converter>,
     dedupe: bool,
     eco: Option<crate::EcoRange>,
+    rejected: bool,
     options: Options,
     keys: (RandomState, RandomState),
 }
@@ -652,6 +653,7 @@ impl Selection {
             converter,
             dedupe: false,
             eco: None,
+            rejected: false,
             options,
             keys,
         })
@@ -672,6 +674,14 @@ impl Selection {
         self
     }
 
+    /// Gives games not selected, and bad ones, an output too, as they were (for
+    /// [`SelectedWriter::rejected_to`]); a bad game's output then needs a run that
+    /// writes bad games' outputs (`cescacs_batch::Options::bad_output`).
+    pub fn rejected(mut self, on: bool) -> Selection {
+        self.rejected = on;
+        self
+    }
+
     /// Decides on one game and gives its output frame (empty when not selected).
     /// Never panics, whatever the bytes.
     pub fn select(&self, game: &RawGame) -> GameOutcome {
@@ -687,10 +697,15 @@ impl Selection {
                 verdict = Verdict::Rejected;
             }
         }
+        let rejected = || match (self.rejected, self.from) {
+            (true, Format::Pcn) => framed(Kind::Rejected, None, game.bytes.trim_ascii_end()),
+            (true, _) => framed(Kind::Rejected, None, &game.bytes),
+            (false, _) => Vec::new(),
+        };
         match verdict {
-            Verdict::Rejected => GameOutcome::default(),
+            Verdict::Rejected => GameOutcome::output(rejected()),
             Verdict::Bad(diagnostics) => GameOutcome {
-                output: Vec::new(),
+                output: rejected(),
                 diagnostics,
             },
             Verdict::Selected => {
@@ -712,6 +727,8 @@ impl Selection {
                         outcome.output.truncate(end);
                     }
                     outcome.output = frame(key, &outcome.output);
+                } else {
+                    outcome.output = rejected();
                 }
                 outcome
             }
@@ -721,71 +738,51 @@ impl Selection {
 
 const FRAME_HEAD: usize = 8 + 1 + 16;
 
+/// What a frame holds: a game selected, or (for `--rejected`) one not selected or bad.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Selected = 0,
+    Rejected = 1,
+}
+
 fn frame(key: Option<u128>, body: &[u8]) -> Vec<u8> {
+    framed(Kind::Selected, key, body)
+}
+
+fn framed(kind: Kind, key: Option<u128>, body: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(FRAME_HEAD + body.len());
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.push(u8::from(key.is_some()));
+    out.push(u8::from(key.is_some()) | (kind as u8) << 1);
     out.extend_from_slice(&key.unwrap_or(0).to_le_bytes());
     out.extend_from_slice(body);
     out
 }
 
-/// Receives a [`Selection`]'s outputs in input order (it is the batch run's sink),
-/// drops duplicates, and writes the selected games to `inner`: joined by `separator`,
-/// or, for PGN-like text (`separator` `None`), each after a blank line when the game
-/// before it did not end with one, so that a whole input selected comes out as it was.
-///
-/// Memory: one 16-byte key per distinct game kept with `--dedupe` (about 40 bytes with
-/// the set's overhead), nothing per game otherwise.
+/// Games written one after another into one output: joined by `separator`, or, for
+/// PGN-like text (`separator` `None`), each after a blank line when the game before
+/// it did not end with one, so that a whole input comes out as it was.
 #[derive(Debug)]
-pub struct SelectedWriter<W> {
+struct Joined<W> {
     inner: W,
     separator: Option<Vec<u8>>,
-    pending: Vec<u8>,
-    seen: HashSet<u128>,
-    keys: (RandomState, RandomState),
     written: bool,
     tail: [u8; 2],
-    /// Games the filter selected.
-    pub matched: usize,
-    /// Of those, games dropped as duplicates.
-    pub duplicates: usize,
+    games: usize,
 }
 
-impl<W: Write> SelectedWriter<W> {
-    /// A writer into `inner` (see the type's documentation for `separator`).
-    pub fn new(inner: W, separator: Option<Vec<u8>>) -> SelectedWriter<W> {
-        SelectedWriter {
+impl<W: Write> Joined<W> {
+    fn new(inner: W, separator: Option<Vec<u8>>) -> Joined<W> {
+        Joined {
             inner,
             separator,
-            pending: Vec::new(),
-            seen: HashSet::new(),
-            keys: (RandomState::new(), RandomState::new()),
             written: false,
             tail: *b"\n\n",
-            matched: 0,
-            duplicates: 0,
+            games: 0,
         }
     }
 
-    /// The run's hash keys, for every [`Selection`] of the run.
-    pub fn keys(&self) -> (RandomState, RandomState) {
-        self.keys.clone()
-    }
-
-    /// Games written.
-    pub fn kept(&self) -> usize {
-        self.matched - self.duplicates
-    }
-
-    fn game(&mut self, key: Option<u128>, body: &[u8]) -> io::Result<()> {
-        self.matched += 1;
-        if let Some(k) = key
-            && !self.seen.insert(k)
-        {
-            self.duplicates += 1;
-            return Ok(());
-        }
+    fn game(&mut self, body: &[u8]) -> io::Result<()> {
+        self.games += 1;
         match &self.separator {
             Some(s) if self.written => self.inner.write_all(s)?,
             None if self.written => {
@@ -813,7 +810,105 @@ impl<W: Write> SelectedWriter<W> {
     }
 }
 
-impl<W: Write> Write for SelectedWriter<W> {
+/// A second output of a run (`--duplicates`, `--rejected`).
+type SideOutput<'a> = Option<Joined<Box<dyn Write + 'a>>>;
+
+/// Receives a [`Selection`]'s outputs in input order (it is the batch run's sink),
+/// drops duplicates, and writes the selected games to `inner`: joined by `separator`,
+/// or, for PGN-like text (`separator` `None`), each after a blank line when the game
+/// before it did not end with one, so that a whole input selected comes out as it was.
+/// Duplicates dropped go to [`SelectedWriter::duplicates_to`], games not selected (or
+/// bad) to [`SelectedWriter::rejected_to`] when those are set, joined alike.
+///
+/// Memory: one 16-byte key per distinct game kept with `--dedupe` (about 40 bytes with
+/// the set's overhead), nothing per game otherwise.
+pub struct SelectedWriter<'a, W> {
+    selected: Joined<W>,
+    duplicates_out: SideOutput<'a>,
+    rejected_out: SideOutput<'a>,
+    pending: Vec<u8>,
+    seen: HashSet<u128>,
+    keys: (RandomState, RandomState),
+    /// Games the filter selected.
+    pub matched: usize,
+    /// Of those, games dropped as duplicates.
+    pub duplicates: usize,
+}
+
+impl<'a, W: Write> SelectedWriter<'a, W> {
+    /// A writer into `inner` (see the type's documentation for `separator`).
+    pub fn new(inner: W, separator: Option<Vec<u8>>) -> SelectedWriter<'a, W> {
+        SelectedWriter {
+            selected: Joined::new(inner, separator),
+            duplicates_out: None,
+            rejected_out: None,
+            pending: Vec::new(),
+            seen: HashSet::new(),
+            keys: (RandomState::new(), RandomState::new()),
+            matched: 0,
+            duplicates: 0,
+        }
+    }
+
+    /// Writes the duplicates dropped to `out` (joined like the selected games).
+    pub fn duplicates_to(&mut self, out: Box<dyn Write + 'a>) {
+        self.duplicates_out = Some(Joined::new(out, self.selected.separator.clone()));
+    }
+
+    /// Writes the games not selected, and the bad ones, to `out`; the run's
+    /// [`Selection`]s must give them ([`Selection::rejected`]).
+    pub fn rejected_to(&mut self, out: Box<dyn Write + 'a>) {
+        self.rejected_out = Some(Joined::new(out, self.selected.separator.clone()));
+    }
+
+    /// The run's hash keys, for every [`Selection`] of the run.
+    pub fn keys(&self) -> (RandomState, RandomState) {
+        self.keys.clone()
+    }
+
+    /// Games written.
+    pub fn kept(&self) -> usize {
+        self.matched - self.duplicates
+    }
+
+    /// Games written to the rejected output.
+    pub fn rejected(&self) -> usize {
+        self.rejected_out.as_ref().map_or(0, |j| j.games)
+    }
+
+    /// Flushes the side outputs (the main one is flushed by [`Write::flush`]).
+    pub fn flush_all(&mut self) -> io::Result<()> {
+        for side in [&mut self.duplicates_out, &mut self.rejected_out]
+            .into_iter()
+            .flatten()
+        {
+            side.inner.flush()?;
+        }
+        self.selected.inner.flush()
+    }
+
+    fn game(&mut self, kind: Kind, key: Option<u128>, body: &[u8]) -> io::Result<()> {
+        if kind == Kind::Rejected {
+            return match &mut self.rejected_out {
+                Some(out) => out.game(body),
+                None => Ok(()),
+            };
+        }
+        self.matched += 1;
+        if let Some(k) = key
+            && !self.seen.insert(k)
+        {
+            self.duplicates += 1;
+            return match &mut self.duplicates_out {
+                Some(out) => out.game(body),
+                None => Ok(()),
+            };
+        }
+        self.selected.game(body)
+    }
+}
+
+impl<W: Write> Write for SelectedWriter<'_, W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.pending.extend_from_slice(buf);
         while self.pending.len() >= FRAME_HEAD {
@@ -821,18 +916,24 @@ impl<W: Write> Write for SelectedWriter<W> {
             if self.pending.len() < FRAME_HEAD + len {
                 break;
             }
-            let key = (self.pending[8] == 1).then(|| {
+            let flags = self.pending[8];
+            let key = (flags & 1 == 1).then(|| {
                 u128::from_le_bytes(self.pending[9..FRAME_HEAD].try_into().expect("16 bytes"))
             });
+            let kind = if flags >> 1 == 1 {
+                Kind::Rejected
+            } else {
+                Kind::Selected
+            };
             let body = self.pending[FRAME_HEAD..FRAME_HEAD + len].to_vec();
             self.pending.drain(..FRAME_HEAD + len);
-            self.game(key, &body)?;
+            self.game(kind, key, &body)?;
         }
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+        self.selected.inner.flush()
     }
 }
 
@@ -984,12 +1085,15 @@ mod tests {
             out.write_all(&outcome.output).unwrap();
         }
         assert_eq!((out.matched, out.duplicates, out.kept()), (3, 1, 2));
-        assert_eq!(String::from_utf8(out.inner).unwrap(), games[..2].concat());
+        assert_eq!(
+            String::from_utf8(out.selected.inner).unwrap(),
+            games[..2].concat()
+        );
         // A last game without its newline still gets a blank line after it.
         let mut out = SelectedWriter::new(Vec::new(), None);
         for g in ["[A \"1\"]\n*", "[A \"2\"]\n*\n"] {
             out.write_all(&frame(None, g.as_bytes())).unwrap();
         }
-        assert_eq!(out.inner, b"[A \"1\"]\n*\n\n[A \"2\"]\n*\n");
+        assert_eq!(out.selected.inner, b"[A \"1\"]\n*\n\n[A \"2\"]\n*\n");
     }
 }
