@@ -36,6 +36,7 @@ mod output;
 mod report;
 mod session;
 mod split;
+mod split_output;
 mod walk;
 
 pub use archive::{ZipMember, is_zip, member_name, zip_members};
@@ -49,6 +50,7 @@ pub use session::{
     Session, Sink,
 };
 pub use split::{GameSplitter, Problem, RawGame, TextEncoding};
+pub use split_output::SplitOutput;
 pub use walk::{FileNote, Walk, WalkNote, output_is_input, same_file, walk};
 
 use rayon::prelude::*;

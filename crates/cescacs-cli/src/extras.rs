@@ -47,6 +47,15 @@ pub struct SelectExtras {
     /// written safely like -o.
     #[arg(long, value_name = "FILE")]
     pub rejected: Option<PathBuf>,
+    /// Write the selected games into files of N games in the directory -o DIR
+    /// (1.pgn, 2.pgn, …; created when missing), each written safely like -o.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub split: Option<u64>,
+    /// Write the selected games into one file per value of a tag, or per ECO code of
+    /// their opening (`eco`, by position), in the directory -o DIR (B33.pgn, …;
+    /// a game without the tag or opening goes to _.pgn).
+    #[arg(long, value_name = "TAG|eco")]
+    pub split_by: Option<cescacs_convert::SplitBy>,
 }
 
 /// `--eco` on `select`: every opening (no value), or a range.

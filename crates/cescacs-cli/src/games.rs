@@ -227,8 +227,24 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         annotate: args.extras.annotate(),
         ..Options::default()
     };
-    let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
-    if output.is_none() {
+    let splitting = args.extras.split.is_some() || args.extras.split_by.is_some();
+    let dir = match (splitting, args.output.as_deref()) {
+        (true, Some(d)) if d.as_os_str() != "-" && !args.count => {
+            check_split_dir(d, &args.inputs)?;
+            Some(d)
+        }
+        (true, _) => {
+            return Err(cannot_run(
+                "--split and --split-by write into a directory: give it with -o DIR/ (not with --count)",
+            ));
+        }
+        (false, _) => None,
+    };
+    let output = match dir {
+        Some(_) => None,
+        None => args.output.as_deref().filter(|p| p.as_os_str() != "-"),
+    };
+    if output.is_none() && dir.is_none() {
         stdout_open()?;
     }
     let sides = args.extras.side_outputs();
@@ -243,7 +259,7 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     let to = args.to.map(crate::lib);
     let (framing, separator) =
         cescacs_convert::selection_framing(&formats, to, &options).map_err(cannot_run)?;
-    let mut sink = sink(output, args.count, &framing.header)?;
+    let mut sink = sink(output, args.count || dir.is_some(), &framing.header)?;
     let mut duplicates_sink = match &args.extras.duplicates {
         Some(p) => Some(self::sink(Some(p), false, &framing.header)?),
         None => None,
@@ -253,6 +269,14 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         None => None,
     };
     let mut writer = SelectedWriter::new(&mut sink, separator);
+    if let Some(dir) = dir {
+        let format = to.or(formats.first().copied()).unwrap_or(Format::Pgn);
+        let every = args.extras.split.map(|n| n as usize);
+        let split =
+            cescacs_batch::SplitOutput::new(dir, format.extension(), &framing.header, every)
+                .map_err(|e| cannot_run(format!("cannot write into {}: {e}", dir.display())))?;
+        writer.split_into(split, args.extras.split_by.is_some());
+    }
     if let Some(s) = duplicates_sink.as_mut() {
         writer.duplicates_to(Box::new(s));
     }
@@ -269,6 +293,7 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         dedupe,
         args.extras.eco_range(),
         args.extras.rejected.is_some(),
+        args.extras.split_by.as_ref(),
         &options,
         &keys,
     )
@@ -276,8 +301,11 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     run(&mut session, groups, &mut writer, b"", settings.quiet);
     let (kept, duplicates, rejected) = (writer.kept(), writer.duplicates, writer.rejected());
     let flushed = writer.flush_all();
+    let split = writer.take_split();
     drop(writer);
+    let files = split.as_ref().map_or(0, |s| s.paths().len());
     let sinks = std::iter::once(sink)
+        .chain(split.map(|s| s.into_sinks()).unwrap_or_default())
         .chain(duplicates_sink)
         .chain(rejected_sink)
         .collect();
@@ -298,8 +326,32 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         if args.extras.rejected.is_some() {
             line.push_str(&format!(", {rejected} game(s) written to --rejected"));
         }
+        if let Some(d) = dir {
+            line.push_str(&format!(", {files} file(s) in {}", d.display()));
+        }
         line
     }))
+}
+
+/// Refuses a split output directory that holds an input (a file of the split could
+/// replace it).
+fn check_split_dir(dir: &Path, inputs: &[PathBuf]) -> Result<(), i32> {
+    let Ok(dir) = dir.canonicalize() else {
+        return Ok(()); // not there yet: it holds nothing
+    };
+    for input in inputs {
+        let within = input
+            .canonicalize()
+            .is_ok_and(|i| i.starts_with(&dir) || dir.starts_with(&i));
+        if within {
+            return Err(cannot_run(format!(
+                "the output directory {} holds the input {}: refused, nothing written",
+                dir.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a `--duplicates`/`--rejected` file that is an input, the output, the

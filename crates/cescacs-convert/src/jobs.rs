@@ -59,6 +59,7 @@ pub fn selections<'a>(
     dedupe: bool,
     eco: Option<&crate::EcoRange>,
     rejected: bool,
+    split_by: Option<&crate::SplitBy>,
     options: &Options,
     keys: &(RandomState, RandomState),
 ) -> Result<Vec<Group<'a>>, String> {
@@ -70,7 +71,8 @@ pub fn selections<'a>(
                     .map_err(|e| format!("{}: {e}", inputs[0].name))?
                     .dedupe(dedupe)
                     .eco(eco.cloned())
-                    .rejected(rejected);
+                    .rejected(rejected)
+                    .split_by(split_by.cloned());
             Ok(Group {
                 inputs,
                 process: Box::new(move |g| selection.select(g)),
