@@ -36,6 +36,7 @@ mod output;
 mod report;
 mod session;
 mod split;
+mod split_output;
 mod walk;
 
 pub use archive::{ZipMember, is_zip, member_name, zip_members};
@@ -49,6 +50,7 @@ pub use session::{
     Session, Sink,
 };
 pub use split::{GameSplitter, Problem, RawGame, TextEncoding};
+pub use split_output::SplitOutput;
 pub use walk::{FileNote, Walk, WalkNote, output_is_input, same_file, walk};
 
 use rayon::prelude::*;
@@ -274,6 +276,10 @@ pub struct Options {
     /// Write the separator before the first output too: this run continues the output
     /// of an earlier one (one output over several format groups).
     pub leading_separator: bool,
+    /// A bad game's output is written too (without a separator), for a sink that
+    /// sorts games by what they are (`select --rejected`); the game still counts as
+    /// bad. Per-game functions of conversions give bad games no output.
+    pub bad_output: bool,
 }
 
 impl Default for Options {
@@ -290,6 +296,7 @@ impl Default for Options {
             encoding: None,
             stop: None,
             leading_separator: false,
+            bad_output: false,
         }
     }
 }
@@ -654,6 +661,11 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
         }
         if outcome.is_bad() {
             summary.games_bad += usize::from(!failed);
+            if self.options.bad_output && !outcome.output.is_empty() {
+                self.sink
+                    .write_all(&outcome.output)
+                    .map_err(RunError::Write)?;
+            }
             return Ok(());
         }
         summary.games_with_warnings += warned as usize;

@@ -152,6 +152,7 @@ pub struct Session {
     errors: Vec<String>,
     input_errors: bool,
     keep_damaged: bool,
+    bad_output: bool,
 }
 
 impl Session {
@@ -182,7 +183,13 @@ impl Session {
             errors: Vec::new(),
             input_errors: false,
             keep_damaged: false,
+            bad_output: false,
         })
+    }
+
+    /// Writes bad games' outputs too (see [`crate::Options::bad_output`]).
+    pub fn bad_output(&mut self, on: bool) {
+        self.bad_output = on;
     }
 
     /// Commit the output even when an input failed (unreadable, binary, a damaged
@@ -262,6 +269,7 @@ impl Session {
             encoding: self.encoding,
             stop: Some(Arc::clone(&self.stop)),
             leading_separator: self.total.games_converted > 0,
+            bad_output: self.bad_output,
             ..Options::default()
         };
         let report = &mut self.report;
@@ -300,7 +308,15 @@ impl Session {
     /// read or identified (exit status 2, and an output file is not replaced); so does
     /// an input that failed during the run (a damaged compressed stream, a read error)
     /// or one given to [`Session::file_diagnostic`], unless [`Session::keep_damaged`].
-    pub fn finish(mut self, mut sink: Sink, footer: &[u8], input_errors: bool) -> Finished {
+    pub fn finish(self, sink: Sink, footer: &[u8], input_errors: bool) -> Finished {
+        self.finish_all(vec![sink], footer, input_errors)
+    }
+
+    /// [`Session::finish`] for a run with several outputs (`select --duplicates`,
+    /// `--rejected`): each gets the footer and is committed under the same rule as
+    /// the first, so that either all of them replace their targets or none does (a
+    /// failure to commit one leaves the ones after it as they were).
+    pub fn finish_all(mut self, sinks: Vec<Sink>, footer: &[u8], input_errors: bool) -> Finished {
         let input_errors = input_errors || self.input_errors || self.total.files_failed > 0;
         let interrupted = self.stop.load(Ordering::Relaxed) || self.total.interrupted;
         self.total.interrupted = interrupted;
@@ -314,7 +330,10 @@ impl Session {
             code = failed;
         } else if interrupted {
             code = EXIT_INTERRUPTED;
-        } else if input_errors && !self.keep_damaged && matches!(sink, Sink::File(_)) {
+        } else if input_errors
+            && !self.keep_damaged
+            && sinks.iter().any(|s| matches!(s, Sink::File(_)))
+        {
             // An output without the games of an unreadable input, or with games of a
             // damaged one, must not replace the old one.
             self.errors.push(
@@ -322,15 +341,21 @@ impl Session {
                     .into(),
             );
         } else {
-            let written = match &mut sink {
-                Sink::Null(_) => Ok(()),
-                Sink::Stdout(w) => w.write_all(footer).and_then(|()| w.flush()),
-                Sink::File(f) => f.write_all(footer),
-            };
-            let committed = written.and_then(|()| match sink {
-                Sink::File(f) => f.commit(),
-                _ => Ok(()),
-            });
+            let mut committed = Ok(());
+            for mut sink in sinks {
+                let written = match &mut sink {
+                    Sink::Null(_) => Ok(()),
+                    Sink::Stdout(w) => w.write_all(footer).and_then(|()| w.flush()),
+                    Sink::File(f) => f.write_all(footer),
+                };
+                committed = written.and_then(|()| match sink {
+                    Sink::File(f) => f.commit(),
+                    _ => Ok(()),
+                });
+                if committed.is_err() {
+                    break;
+                }
+            }
             match committed {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {

@@ -214,6 +214,8 @@ pub struct SelectArgs {
     #[arg(long, conflicts_with = "output")]
     count: bool,
     #[command(flatten)]
+    extras: crate::extras::SelectExtras,
+    #[command(flatten)]
     common: Settings,
 }
 
@@ -222,12 +224,31 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     let options = Options {
         json_lines: crate::json_lines(args.output.as_deref()),
         strict: settings.strict,
+        annotate: args.extras.annotate(),
         ..Options::default()
     };
-    let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
-    if output.is_none() {
+    let splitting = args.extras.split.is_some() || args.extras.split_by.is_some();
+    let dir = match (splitting, args.output.as_deref()) {
+        (true, Some(d)) if d.as_os_str() != "-" && !args.count => {
+            check_split_dir(d, &args.inputs)?;
+            Some(d)
+        }
+        (true, _) => {
+            return Err(cannot_run(
+                "--split and --split-by write into a directory: give it with -o DIR/ (not with --count)",
+            ));
+        }
+        (false, _) => None,
+    };
+    let output = match dir {
+        Some(_) => None,
+        None => args.output.as_deref().filter(|p| p.as_os_str() != "-"),
+    };
+    if output.is_none() && dir.is_none() {
         stdout_open()?;
     }
+    let sides = args.extras.side_outputs();
+    check_side_outputs(&sides, &args.inputs, output, settings.report.as_deref())?;
     let (mut session, inputs) = open(
         &args.inputs,
         settings.from.map(crate::lib),
@@ -238,15 +259,61 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     let to = args.to.map(crate::lib);
     let (framing, separator) =
         cescacs_convert::selection_framing(&formats, to, &options).map_err(cannot_run)?;
-    let mut sink = sink(output, args.count, &framing.header)?;
+    let mut sink = sink(output, args.count || dir.is_some(), &framing.header)?;
+    let mut duplicates_sink = match &args.extras.duplicates {
+        Some(p) => Some(self::sink(Some(p), false, &framing.header)?),
+        None => None,
+    };
+    let mut rejected_sink = match &args.extras.rejected {
+        Some(p) => Some(self::sink(Some(p), false, &framing.header)?),
+        None => None,
+    };
     let mut writer = SelectedWriter::new(&mut sink, separator);
+    if let Some(dir) = dir {
+        let format = to.or(formats.first().copied()).unwrap_or(Format::Pgn);
+        let every = args.extras.split.map(|n| n as usize);
+        let split =
+            cescacs_batch::SplitOutput::new(dir, format.extension(), &framing.header, every)
+                .map_err(|e| cannot_run(format!("cannot write into {}: {e}", dir.display())))?;
+        writer.split_into(split, args.extras.split_by.is_some());
+    }
+    if let Some(s) = duplicates_sink.as_mut() {
+        writer.duplicates_to(Box::new(s));
+    }
+    if let Some(s) = rejected_sink.as_mut() {
+        writer.rejected_to(Box::new(s));
+        session.bad_output(true);
+    }
     let keys = writer.keys();
-    let groups =
-        cescacs_convert::selections(inputs.groups, &filter, to, args.dedupe, &options, &keys)
-            .map_err(cannot_run)?;
+    let dedupe = args.dedupe || args.extras.duplicates.is_some();
+    let groups = cescacs_convert::selections(
+        inputs.groups,
+        &filter,
+        to,
+        dedupe,
+        args.extras.eco_range(),
+        args.extras.rejected.is_some(),
+        args.extras.split_by.as_ref(),
+        &options,
+        &keys,
+    )
+    .map_err(cannot_run)?;
     run(&mut session, groups, &mut writer, b"", settings.quiet);
-    let (kept, duplicates) = (writer.kept(), writer.duplicates);
-    let mut finished = session.finish(sink, &framing.footer, inputs.had_errors);
+    let (kept, duplicates, rejected) = (writer.kept(), writer.duplicates, writer.rejected());
+    let flushed = writer.flush_all();
+    let split = writer.take_split();
+    drop(writer);
+    let files = split.as_ref().map_or(0, |s| s.paths().len());
+    let sinks = std::iter::once(sink)
+        .chain(split.map(|s| s.into_sinks()).unwrap_or_default())
+        .chain(duplicates_sink)
+        .chain(rejected_sink)
+        .collect();
+    let mut finished = session.finish_all(sinks, &framing.footer, inputs.had_errors);
+    if let Err(e) = flushed {
+        finished.errors.push(format!("write error: {e}"));
+        finished.code = finished.code.max(EXIT_CANNOT_RUN);
+    }
     if args.count && !finished.silent {
         let mut out = std::io::stdout().lock();
         if let Err(e) = writeln!(out, "{kept}").and_then(|()| out.flush()) {
@@ -255,6 +322,67 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         }
     }
     Ok(end(finished, |f| {
-        cescacs_convert::selection_summary(f, kept, duplicates)
+        let mut line = cescacs_convert::selection_summary(f, kept, duplicates);
+        if args.extras.rejected.is_some() {
+            line.push_str(&format!(", {rejected} game(s) written to --rejected"));
+        }
+        if let Some(d) = dir {
+            line.push_str(&format!(", {files} file(s) in {}", d.display()));
+        }
+        line
     }))
+}
+
+/// Refuses a split output directory that holds an input (a file of the split could
+/// replace it).
+fn check_split_dir(dir: &Path, inputs: &[PathBuf]) -> Result<(), i32> {
+    let Ok(dir) = dir.canonicalize() else {
+        return Ok(()); // not there yet: it holds nothing
+    };
+    for input in inputs {
+        let within = input
+            .canonicalize()
+            .is_ok_and(|i| i.starts_with(&dir) || dir.starts_with(&i));
+        if within {
+            return Err(cannot_run(format!(
+                "the output directory {} holds the input {}: refused, nothing written",
+                dir.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a `--duplicates`/`--rejected` file that is an input, the output, the
+/// report or the other side file: nothing is written then.
+fn check_side_outputs(
+    sides: &[(&str, &Path)],
+    inputs: &[PathBuf],
+    output: Option<&Path>,
+    report: Option<&Path>,
+) -> Result<(), i32> {
+    for (i, (name, path)) in sides.iter().enumerate() {
+        if let Some(input) = cescacs_batch::output_is_input(path, inputs) {
+            return Err(cannot_run(format!(
+                "{name} {} is also an input ({}): refused, nothing written",
+                path.display(),
+                input.display()
+            )));
+        }
+        let others = output
+            .map(|o| ("the output", o))
+            .into_iter()
+            .chain(report.map(|r| ("the report", r)))
+            .chain(sides[..i].iter().map(|(n, p)| (*n, *p)));
+        for (other, o) in others {
+            if path == &o || cescacs_batch::same_file(path, o) {
+                return Err(cannot_run(format!(
+                    "{name} {} is also {other}: refused, nothing written",
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }

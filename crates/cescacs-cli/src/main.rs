@@ -2,6 +2,7 @@
 //! of game records. The per-game work is `cescacs-convert`'s; this crate parses the
 //! arguments, shows progress and prints.
 
+mod extras;
 mod games;
 mod position;
 mod view;
@@ -146,6 +147,8 @@ enum Command {
         /// CTL-PGN output for a minimal reader: no comments, variations or redefinitions.
         #[arg(long)]
         minimal: bool,
+        #[command(flatten)]
+        extras: extras::ConvertExtras,
         #[command(flatten)]
         common: Common,
     },
@@ -420,6 +423,7 @@ fn main() -> ExitCode {
             strip,
             fan,
             minimal,
+            extras,
             common,
         } => {
             let mut options = cescacs_convert::Options {
@@ -428,6 +432,7 @@ fn main() -> ExitCode {
                 minimal,
                 json_lines: jsonl || json_lines(output.as_deref()),
                 strict: common.strict,
+                annotate: extras.annotate(),
                 ..Default::default()
             };
             let to = lib(to);

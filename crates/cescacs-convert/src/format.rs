@@ -73,6 +73,17 @@ impl Format {
         }
     }
 
+    /// The file name extension written for this format (`ctl-pgn`, `pgn`, `pgn`,
+    /// `xml`, `json`), e.g. for the files of a split output.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::CtlPgn => "ctl-pgn",
+            Format::Pgn | Format::XiangqiPgn => "pgn",
+            Format::XiangqiXml => "xml",
+            Format::Pcn => "json",
+        }
+    }
+
     /// Whether the toolkit reads this format (every format but xiangqi XML).
     pub fn is_input(self) -> bool {
         self != Format::XiangqiXml

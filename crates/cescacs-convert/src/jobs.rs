@@ -57,6 +57,9 @@ pub fn selections<'a>(
     filter: &Filter,
     to: Option<Format>,
     dedupe: bool,
+    eco: Option<&crate::EcoRange>,
+    rejected: bool,
+    split_by: Option<&crate::SplitBy>,
     options: &Options,
     keys: &(RandomState, RandomState),
 ) -> Result<Vec<Group<'a>>, String> {
@@ -66,7 +69,10 @@ pub fn selections<'a>(
             let selection =
                 Selection::new(filter.clone(), format, to, options.clone(), keys.clone())
                     .map_err(|e| format!("{}: {e}", inputs[0].name))?
-                    .dedupe(dedupe);
+                    .dedupe(dedupe)
+                    .eco(eco.cloned())
+                    .rejected(rejected)
+                    .split_by(split_by.cloned());
             Ok(Group {
                 inputs,
                 process: Box::new(move |g| selection.select(g)),

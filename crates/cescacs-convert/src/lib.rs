@@ -39,8 +39,10 @@
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+mod annotate;
 mod cescacs;
 mod chess;
+mod eco;
 mod format;
 mod inputs;
 mod jobs;
@@ -52,9 +54,11 @@ mod select;
 mod strip;
 mod xiangqi;
 
+pub use annotate::{Annotate, set_tag_lines};
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
 pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
+pub use eco::{EcoRange, Opening, game_opening, opening_at, openings, record_opening};
 pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
 };
@@ -62,7 +66,7 @@ pub use inputs::{Inputs, detection_name, open_inputs};
 pub use jobs::{converters, final_position_line, selection_framing, selection_summary, selections};
 pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
 pub use record::{Game, Record, WriteError, Written};
-pub use select::{Filter, Glob, SelectedWriter, Selection, Target, Verdict};
+pub use select::{Filter, Glob, SelectedWriter, Selection, SplitBy, Target, Verdict};
 pub use strip::{Strip, StripError};
 
 /// How xiangqi moves are written.
@@ -193,6 +197,8 @@ pub struct Options {
     /// (comments, variations, NAGs, clock commands, tags); removing is asked for, so
     /// it gives no loss warning.
     pub strip: Strip,
+    /// Tags added to each game written (`--eco`, `--plycount`).
+    pub annotate: Annotate,
 }
 
 impl Options {
@@ -378,6 +384,7 @@ impl Converter {
         } else if self.from == Format::Pgn
             && self.to == Some(Format::Pcn)
             && self.options.strip.is_empty()
+            && self.options.annotate.is_empty()
             && let Some(outcome) = record::direct_pcn(game)
         {
             outcome
@@ -405,7 +412,12 @@ impl Converter {
     /// [`Converter::convert`] through the game model: read every record of `game`,
     /// write those without errors.
     fn through_records(&self, game: &RawGame) -> GameOutcome {
-        let records = Record::read_all_with(self.from, game, &self.options);
+        let mut records = Record::read_all_with(self.from, game, &self.options);
+        if self.to.is_some() {
+            records
+                .iter_mut()
+                .for_each(|r| self.options.annotate.apply(r));
+        }
         let mut outcome = GameOutcome::default();
         let mut outputs = Vec::new();
         for record in &records {

@@ -485,7 +485,7 @@ fn same_chess_position(a: &chess_pgn::cozy_chess::Board, b: &chess_pgn::cozy_che
 /// The game's bytes up to its first line that is neither a tag, blank nor a `%` escape:
 /// the headers-only readers then never see the movetext, whatever its length. (A tag
 /// line is recognised by its opening bracket only; the reader parses it.)
-fn tag_section(bytes: &[u8]) -> &[u8] {
+pub(crate) fn tag_section(bytes: &[u8]) -> &[u8] {
     let mut at = 0;
     for line in bytes.split_inclusive(|&b| b == b'\n') {
         let body = line
@@ -605,6 +605,32 @@ fn game_key(records: &[Record], keys: &(RandomState, RandomState)) -> u128 {
     (u128::from(a.finish()) << 64) | u128::from(b.finish())
 }
 
+/// What a split output's files are made by (`--split-by`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SplitBy {
+    /// A tag's value (name looked up exactly, then case-insensitively).
+    Tag(String),
+    /// The ECO code of the game's opening, by position.
+    Eco,
+}
+
+impl std::str::FromStr for SplitBy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SplitBy, String> {
+        match s {
+            "eco" => Ok(SplitBy::Eco),
+            "" => Err("--split-by: expected a tag name or eco".into()),
+            tag if tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                Ok(SplitBy::Tag(tag.to_string()))
+            }
+            tag => Err(format!(
+                "--split-by {tag:?}: expected a tag name (letters, digits, _) or eco"
+            )),
+        }
+    }
+}
+
 /// The per-game function of `cescacs select` for one input format: the filter, the
 /// optional conversion of the selected games, and the key for dropping duplicates.
 ///
@@ -617,6 +643,9 @@ pub struct Selection {
     from: Format,
     converter: Option<Converter>,
     dedupe: bool,
+    eco: Option<crate::EcoRange>,
+    rejected: bool,
+    split_by: Option<SplitBy>,
     options: Options,
     keys: (RandomState, RandomState),
 }
@@ -632,6 +661,12 @@ impl Selection {
         options: Options,
         keys: (RandomState, RandomState),
     ) -> Result<Selection, crate::ConvertError> {
+        // PCN copied as it was has no tag lines to edit: tags asked for are set on the
+        // model and the document written again.
+        let to = match to {
+            None if from == Format::Pcn && !options.annotate.is_empty() => Some(Format::Pcn),
+            to => to,
+        };
         let converter = match to {
             Some(to) => Some(Converter::new(from, Some(to), options.clone())?),
             None => {
@@ -644,6 +679,9 @@ impl Selection {
             from,
             converter,
             dedupe: false,
+            eco: None,
+            rejected: false,
+            split_by: None,
             options,
             keys,
         })
@@ -656,15 +694,74 @@ impl Selection {
         self
     }
 
+    /// Keeps only the chess games whose opening ([`crate::game_opening`], by position)
+    /// has an ECO code in `range`; a game the table does not name, or not a chess
+    /// game, is not selected.
+    pub fn eco(mut self, range: Option<crate::EcoRange>) -> Selection {
+        self.eco = range;
+        self
+    }
+
+    /// Gives games not selected, and bad ones, an output too, as they were (for
+    /// [`SelectedWriter::rejected_to`]); a bad game's output then needs a run that
+    /// writes bad games' outputs (`cescacs_batch::Options::bad_output`).
+    pub fn rejected(mut self, on: bool) -> Selection {
+        self.rejected = on;
+        self
+    }
+
+    /// Gives each selected game its group for a split output by value
+    /// ([`SelectedWriter::split_into`]): a tag's value, or the ECO code of its opening
+    /// (by position, [`crate::game_opening`]); empty when the game has no such tag or
+    /// no opening.
+    pub fn split_by(mut self, by: Option<SplitBy>) -> Selection {
+        self.split_by = by;
+        self
+    }
+
+    fn group(&self, game: &RawGame, records: Option<&Vec<Record>>) -> String {
+        let first = records.and_then(|r| r.first());
+        match &self.split_by {
+            None => String::new(),
+            Some(SplitBy::Eco) => first
+                .and_then(crate::record_opening)
+                .map_or(String::new(), |o| o.eco.to_string()),
+            Some(SplitBy::Tag(name)) => {
+                let tags = headers(self.from, game).or_else(|| first.map(Record::tags));
+                let tags = tags.unwrap_or_default();
+                tags.iter()
+                    .find(|(n, _)| n == name)
+                    .or_else(|| tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)))
+                    .map_or(String::new(), |(_, v)| v.trim().to_string())
+            }
+        }
+    }
+
     /// Decides on one game and gives its output frame (empty when not selected).
     /// Never panics, whatever the bytes.
     pub fn select(&self, game: &RawGame) -> GameOutcome {
-        let read = self.dedupe;
-        let (verdict, records) = self.filter.evaluate(self.from, game, &self.options, read);
+        let annotate = !self.options.annotate.is_empty() && !self.filter.invalid;
+        let read =
+            self.dedupe || self.eco.is_some() || annotate || self.split_by == Some(SplitBy::Eco);
+        let (mut verdict, records) = self.filter.evaluate(self.from, game, &self.options, read);
+        if let (Verdict::Selected, Some(range)) = (&verdict, &self.eco) {
+            let named = records
+                .iter()
+                .flatten()
+                .any(|r| crate::record_opening(r).is_some_and(|o| range.contains(o.eco)));
+            if !named {
+                verdict = Verdict::Rejected;
+            }
+        }
+        let rejected = || match (self.rejected, self.from) {
+            (true, Format::Pcn) => framed(Kind::Rejected, None, "", game.bytes.trim_ascii_end()),
+            (true, _) => framed(Kind::Rejected, None, "", &game.bytes),
+            (false, _) => Vec::new(),
+        };
         match verdict {
-            Verdict::Rejected => GameOutcome::default(),
+            Verdict::Rejected => GameOutcome::output(rejected()),
             Verdict::Bad(diagnostics) => GameOutcome {
-                output: Vec::new(),
+                output: rejected(),
                 diagnostics,
             },
             Verdict::Selected => {
@@ -672,8 +769,12 @@ impl Selection {
                     (Some(r), true) => Some(game_key(r, &self.keys)),
                     _ => None,
                 };
-                let mut outcome = match &self.converter {
-                    Some(c) if !self.filter.invalid => c.convert(game),
+                let mut outcome = match (&self.converter, &records) {
+                    (Some(c), _) if !self.filter.invalid => c.convert(game),
+                    (_, Some(r)) if annotate && r.len() == 1 => {
+                        let tags = self.options.annotate.tags(&r[0]);
+                        GameOutcome::output(crate::set_tag_lines(&game.bytes, &tags))
+                    }
                     _ => GameOutcome::output(game.bytes.clone()),
                 };
                 if !outcome.is_bad() {
@@ -681,7 +782,10 @@ impl Selection {
                         let end = outcome.output.trim_ascii_end().len();
                         outcome.output.truncate(end);
                     }
-                    outcome.output = frame(key, &outcome.output);
+                    let group = self.group(game, records.as_ref());
+                    outcome.output = framed(Kind::Selected, key, &group, &outcome.output);
+                } else {
+                    outcome.output = rejected();
                 }
                 outcome
             }
@@ -689,75 +793,65 @@ impl Selection {
     }
 }
 
-const FRAME_HEAD: usize = 8 + 1 + 16;
+const FRAME_HEAD: usize = 8 + 1 + 16 + 2;
 
+/// What a frame holds: a game selected, or (for `--rejected`) one not selected or bad.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Selected = 0,
+    Rejected = 1,
+}
+
+#[cfg(test)]
 fn frame(key: Option<u128>, body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(FRAME_HEAD + body.len());
+    framed(Kind::Selected, key, "", body)
+}
+
+/// A game's frame: body length, flags (key present, kind), key, group length, group
+/// (the file of a split output), body.
+fn framed(kind: Kind, key: Option<u128>, group: &str, body: &[u8]) -> Vec<u8> {
+    // A group name is a tag value or an ECO code: cut at 255 bytes, on a character.
+    let mut cut = group.len().min(255);
+    while !group.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let group = &group[..cut];
+    let mut out = Vec::with_capacity(FRAME_HEAD + group.len() + body.len());
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.push(u8::from(key.is_some()));
+    out.push(u8::from(key.is_some()) | (kind as u8) << 1);
     out.extend_from_slice(&key.unwrap_or(0).to_le_bytes());
+    out.extend_from_slice(&(group.len() as u16).to_le_bytes());
+    out.extend_from_slice(group.as_bytes());
     out.extend_from_slice(body);
     out
 }
 
-/// Receives a [`Selection`]'s outputs in input order (it is the batch run's sink),
-/// drops duplicates, and writes the selected games to `inner`: joined by `separator`,
-/// or, for PGN-like text (`separator` `None`), each after a blank line when the game
-/// before it did not end with one, so that a whole input selected comes out as it was.
-///
-/// Memory: one 16-byte key per distinct game kept with `--dedupe` (about 40 bytes with
-/// the set's overhead), nothing per game otherwise.
-#[derive(Debug)]
-pub struct SelectedWriter<W> {
-    inner: W,
-    separator: Option<Vec<u8>>,
-    pending: Vec<u8>,
-    seen: HashSet<u128>,
-    keys: (RandomState, RandomState),
+/// Where the games written to one output stand: joined by `separator`, or, for
+/// PGN-like text (`separator` `None`), each after a blank line when the game before
+/// it did not end with one, so that a whole input comes out as it was.
+#[derive(Debug, Clone, Copy)]
+struct Joining {
     written: bool,
     tail: [u8; 2],
-    /// Games the filter selected.
-    pub matched: usize,
-    /// Of those, games dropped as duplicates.
-    pub duplicates: usize,
+    games: usize,
 }
 
-impl<W: Write> SelectedWriter<W> {
-    /// A writer into `inner` (see the type's documentation for `separator`).
-    pub fn new(inner: W, separator: Option<Vec<u8>>) -> SelectedWriter<W> {
-        SelectedWriter {
-            inner,
-            separator,
-            pending: Vec::new(),
-            seen: HashSet::new(),
-            keys: (RandomState::new(), RandomState::new()),
-            written: false,
-            tail: *b"\n\n",
-            matched: 0,
-            duplicates: 0,
-        }
-    }
+impl Joining {
+    const NEW: Joining = Joining {
+        written: false,
+        tail: *b"\n\n",
+        games: 0,
+    };
 
-    /// The run's hash keys, for every [`Selection`] of the run.
-    pub fn keys(&self) -> (RandomState, RandomState) {
-        self.keys.clone()
-    }
-
-    /// Games written.
-    pub fn kept(&self) -> usize {
-        self.matched - self.duplicates
-    }
-
-    fn game(&mut self, key: Option<u128>, body: &[u8]) -> io::Result<()> {
-        self.matched += 1;
-        if let Some(k) = key
-            && !self.seen.insert(k)
-        {
-            self.duplicates += 1;
-            return Ok(());
-        }
-        match &self.separator {
-            Some(s) if self.written => self.inner.write_all(s)?,
+    fn game(
+        &mut self,
+        out: &mut dyn Write,
+        separator: Option<&[u8]>,
+        body: &[u8],
+    ) -> io::Result<()> {
+        self.games += 1;
+        match separator {
+            Some(s) if self.written => out.write_all(s)?,
             None if self.written => {
                 let missing = match self.tail {
                     [_, b'\n'] if body.starts_with(b"\n") || body.starts_with(b"\r\n") => 0,
@@ -765,7 +859,7 @@ impl<W: Write> SelectedWriter<W> {
                     [_, b'\n'] => 1,
                     _ => 2,
                 };
-                self.inner.write_all(&b"\n\n"[..missing])?;
+                out.write_all(&b"\n\n"[..missing])?;
             }
             _ => {}
         }
@@ -779,30 +873,184 @@ impl<W: Write> SelectedWriter<W> {
         if self.tail == *b"\r\n" && body.ends_with(b"\n\r\n") {
             self.tail = *b"\n\n";
         }
-        self.inner.write_all(body)
+        out.write_all(body)
     }
 }
 
-impl<W: Write> Write for SelectedWriter<W> {
+/// One output and where its games stand.
+struct Joined<W> {
+    inner: W,
+    state: Joining,
+}
+
+impl<W: Write> Joined<W> {
+    fn new(inner: W) -> Joined<W> {
+        Joined {
+            inner,
+            state: Joining::NEW,
+        }
+    }
+
+    fn game(&mut self, separator: Option<&[u8]>, body: &[u8]) -> io::Result<()> {
+        self.state.game(&mut self.inner, separator, body)
+    }
+}
+
+/// A second output of a run (`--duplicates`, `--rejected`).
+type SideOutput<'a> = Option<Joined<Box<dyn Write + 'a>>>;
+
+/// Receives a [`Selection`]'s outputs in input order (it is the batch run's sink),
+/// drops duplicates, and writes the selected games to `inner`: joined by `separator`,
+/// or, for PGN-like text (`separator` `None`), each after a blank line when the game
+/// before it did not end with one, so that a whole input selected comes out as it was.
+/// Duplicates dropped go to [`SelectedWriter::duplicates_to`], games not selected (or
+/// bad) to [`SelectedWriter::rejected_to`] when those are set, joined alike; with
+/// [`SelectedWriter::split_into`] the selected games go to the files of a split output
+/// instead of `inner`.
+///
+/// Memory: one 16-byte key per distinct game kept with `--dedupe` (about 40 bytes with
+/// the set's overhead), nothing per game otherwise.
+pub struct SelectedWriter<'a, W> {
+    selected: Joined<W>,
+    separator: Option<Vec<u8>>,
+    split: Option<(cescacs_batch::SplitOutput, Vec<Joining>, bool)>,
+    duplicates_out: SideOutput<'a>,
+    rejected_out: SideOutput<'a>,
+    pending: Vec<u8>,
+    seen: HashSet<u128>,
+    keys: (RandomState, RandomState),
+    /// Games the filter selected.
+    pub matched: usize,
+    /// Of those, games dropped as duplicates.
+    pub duplicates: usize,
+}
+
+impl<'a, W: Write> SelectedWriter<'a, W> {
+    /// A writer into `inner` (see the type's documentation for `separator`).
+    pub fn new(inner: W, separator: Option<Vec<u8>>) -> SelectedWriter<'a, W> {
+        SelectedWriter {
+            selected: Joined::new(inner),
+            separator,
+            split: None,
+            duplicates_out: None,
+            rejected_out: None,
+            pending: Vec::new(),
+            seen: HashSet::new(),
+            keys: (RandomState::new(), RandomState::new()),
+            matched: 0,
+            duplicates: 0,
+        }
+    }
+
+    /// Writes the selected games into the files of `out` instead of `inner`; `by_value`
+    /// when the run's [`Selection`]s give each game a group ([`Selection::split_by`]).
+    pub fn split_into(&mut self, out: cescacs_batch::SplitOutput, by_value: bool) {
+        self.split = Some((out, Vec::new(), by_value));
+    }
+
+    /// The split output, to commit with the run ([`cescacs_batch::SplitOutput::into_sinks`]).
+    pub fn take_split(&mut self) -> Option<cescacs_batch::SplitOutput> {
+        self.split.take().map(|(s, _, _)| s)
+    }
+
+    /// Writes the duplicates dropped to `out` (joined like the selected games).
+    pub fn duplicates_to(&mut self, out: Box<dyn Write + 'a>) {
+        self.duplicates_out = Some(Joined::new(out));
+    }
+
+    /// Writes the games not selected, and the bad ones, to `out`; the run's
+    /// [`Selection`]s must give them ([`Selection::rejected`]).
+    pub fn rejected_to(&mut self, out: Box<dyn Write + 'a>) {
+        self.rejected_out = Some(Joined::new(out));
+    }
+
+    /// The run's hash keys, for every [`Selection`] of the run.
+    pub fn keys(&self) -> (RandomState, RandomState) {
+        self.keys.clone()
+    }
+
+    /// Games written.
+    pub fn kept(&self) -> usize {
+        self.matched - self.duplicates
+    }
+
+    /// Games written to the rejected output.
+    pub fn rejected(&self) -> usize {
+        self.rejected_out.as_ref().map_or(0, |j| j.state.games)
+    }
+
+    /// Flushes every output.
+    pub fn flush_all(&mut self) -> io::Result<()> {
+        for side in [&mut self.duplicates_out, &mut self.rejected_out]
+            .into_iter()
+            .flatten()
+        {
+            side.inner.flush()?;
+        }
+        self.selected.inner.flush()
+    }
+
+    fn game(&mut self, kind: Kind, key: Option<u128>, group: &str, body: &[u8]) -> io::Result<()> {
+        let separator = self.separator.as_deref();
+        if kind == Kind::Rejected {
+            return match &mut self.rejected_out {
+                Some(out) => out.game(separator, body),
+                None => Ok(()),
+            };
+        }
+        self.matched += 1;
+        if let Some(k) = key
+            && !self.seen.insert(k)
+        {
+            self.duplicates += 1;
+            return match &mut self.duplicates_out {
+                Some(out) => out.game(separator, body),
+                None => Ok(()),
+            };
+        }
+        match &mut self.split {
+            Some((out, states, by_value)) => {
+                let (index, _) = out.next_game(by_value.then_some(group))?;
+                if states.len() <= index {
+                    states.resize(index + 1, Joining::NEW);
+                }
+                states[index].game(out.file(index), separator, body)
+            }
+            None => self.selected.game(separator, body),
+        }
+    }
+}
+
+impl<W: Write> Write for SelectedWriter<'_, W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.pending.extend_from_slice(buf);
         while self.pending.len() >= FRAME_HEAD {
             let len = u64::from_le_bytes(self.pending[..8].try_into().expect("8 bytes")) as usize;
-            if self.pending.len() < FRAME_HEAD + len {
+            let group_len =
+                u16::from_le_bytes(self.pending[25..FRAME_HEAD].try_into().expect("2 bytes"))
+                    as usize;
+            let start = FRAME_HEAD + group_len;
+            if self.pending.len() < start + len {
                 break;
             }
-            let key = (self.pending[8] == 1).then(|| {
-                u128::from_le_bytes(self.pending[9..FRAME_HEAD].try_into().expect("16 bytes"))
-            });
-            let body = self.pending[FRAME_HEAD..FRAME_HEAD + len].to_vec();
-            self.pending.drain(..FRAME_HEAD + len);
-            self.game(key, &body)?;
+            let flags = self.pending[8];
+            let key = (flags & 1 == 1)
+                .then(|| u128::from_le_bytes(self.pending[9..25].try_into().expect("16 bytes")));
+            let kind = if flags >> 1 == 1 {
+                Kind::Rejected
+            } else {
+                Kind::Selected
+            };
+            let group = String::from_utf8_lossy(&self.pending[FRAME_HEAD..start]).into_owned();
+            let body = self.pending[start..start + len].to_vec();
+            self.pending.drain(..start + len);
+            self.game(kind, key, &group, &body)?;
         }
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+        self.selected.inner.flush()
     }
 }
 
@@ -954,12 +1202,15 @@ mod tests {
             out.write_all(&outcome.output).unwrap();
         }
         assert_eq!((out.matched, out.duplicates, out.kept()), (3, 1, 2));
-        assert_eq!(String::from_utf8(out.inner).unwrap(), games[..2].concat());
+        assert_eq!(
+            String::from_utf8(out.selected.inner).unwrap(),
+            games[..2].concat()
+        );
         // A last game without its newline still gets a blank line after it.
         let mut out = SelectedWriter::new(Vec::new(), None);
         for g in ["[A \"1\"]\n*", "[A \"2\"]\n*\n"] {
             out.write_all(&frame(None, g.as_bytes())).unwrap();
         }
-        assert_eq!(out.inner, b"[A \"1\"]\n*\n\n[A \"2\"]\n*\n");
+        assert_eq!(out.selected.inner, b"[A \"1\"]\n*\n\n[A \"2\"]\n*\n");
     }
 }
