@@ -47,6 +47,7 @@ mod format;
 mod inputs;
 mod jobs;
 mod pcn_input;
+mod ply_columns;
 pub use pcn_input::MAX_PCN_DOCUMENT_BYTES;
 mod picture;
 mod record;
@@ -64,6 +65,7 @@ pub use format::{
 };
 pub use inputs::{Inputs, detection_name, open_inputs};
 pub use jobs::{converters, final_position_line, selection_framing, selection_summary, selections};
+pub use ply_columns::PlyEval;
 pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{Filter, Glob, SelectedWriter, Selection, SplitBy, Target, Verdict};

@@ -4,8 +4,10 @@
 
 use crate::{GameReader, Severity};
 use arrow::array::{
-    ArrayRef, Int64Builder, ListBuilder, MapBuilder, MapFieldNames, RecordBatch, StringBuilder,
+    ArrayRef, Float64Builder, Int32Builder, Int64Builder, ListBuilder, MapBuilder,
+    MapFieldNames, RecordBatch, StringBuilder, StructBuilder,
 };
+use cescacs_convert::PlyEval;
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use arrow::error::ArrowError;
 use arrow::pyarrow::PyArrowType;
@@ -26,7 +28,74 @@ fn string_list() -> DataType {
     DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
 }
 
-/// The schema of every batch (the Spark reader's `GAME_SCHEMA`).
+/// The opt-in per-ply columns, each a list parallel to `moves` (null for a game whose
+/// kind has no such data, null items where a move has none).
+#[derive(Debug, Clone, Copy, Default)]
+struct Extra {
+    /// `uci`: UCI for chess, ICCS for xiangqi.
+    uci: bool,
+    /// `clocks`: seconds from `[%clk]`.
+    clocks: bool,
+    /// `evals`: `{cp, mate}` from `[%eval]`.
+    evals: bool,
+}
+
+impl Extra {
+    fn parse(names: &[String]) -> Result<Extra, crate::errors::Fail> {
+        let mut extra = Extra::default();
+        for n in names {
+            match n.as_str() {
+                "uci" => extra.uci = true,
+                "clocks" => extra.clocks = true,
+                "evals" => extra.evals = true,
+                other => {
+                    return Err(crate::errors::Fail::Option(format!(
+                        "unknown column {other:?}: expected uci, clocks or evals"
+                    )));
+                }
+            }
+        }
+        Ok(extra)
+    }
+}
+
+fn eval_fields() -> Vec<Field> {
+    vec![
+        Field::new("cp", DataType::Int32, true),
+        Field::new("mate", DataType::Int32, true),
+    ]
+}
+
+/// The schema of every batch (the Spark reader's `GAME_SCHEMA`), with the opt-in
+/// columns asked for after the others.
+fn schema_with(extra: Extra) -> SchemaRef {
+    let base = schema();
+    let mut fields: Vec<Field> = base.fields().iter().map(|f| f.as_ref().clone()).collect();
+    if extra.uci {
+        fields.push(Field::new("uci", string_list(), true));
+    }
+    if extra.clocks {
+        fields.push(Field::new(
+            "clocks",
+            DataType::List(Arc::new(Field::new("item", DataType::Float64, true))),
+            true,
+        ));
+    }
+    if extra.evals {
+        fields.push(Field::new(
+            "evals",
+            DataType::List(Arc::new(Field::new(
+                "item",
+                DataType::Struct(eval_fields().into()),
+                true,
+            ))),
+            true,
+        ));
+    }
+    Arc::new(Schema::new(fields))
+}
+
+/// The columns every batch has (the Spark reader's `GAME_SCHEMA`).
 pub fn schema() -> SchemaRef {
     let entries = Field::new(
         "entries",
@@ -51,6 +120,8 @@ pub fn schema() -> SchemaRef {
         Field::new("errors", string_list(), true),
         Field::new("warnings", string_list(), true),
         Field::new("plies", DataType::Int64, true),
+        Field::new("offset", DataType::Int64, true),
+        Field::new("length", DataType::Int64, true),
     ]))
 }
 
@@ -59,6 +130,7 @@ struct Batches {
     games: GameReader,
     batch_rows: usize,
     schema: SchemaRef,
+    extra: Extra,
 }
 
 impl Batches {
@@ -78,6 +150,14 @@ impl Batches {
         let mut errors = ListBuilder::new(StringBuilder::new());
         let mut warnings = ListBuilder::new(StringBuilder::new());
         let mut plies = Int64Builder::new();
+        let mut offset = Int64Builder::new();
+        let mut length = Int64Builder::new();
+        let mut uci = ListBuilder::new(StringBuilder::new());
+        let mut clocks = ListBuilder::new(Float64Builder::new());
+        let mut evals = ListBuilder::new(StructBuilder::new(
+            eval_fields(),
+            vec![Box::new(Int32Builder::new()), Box::new(Int32Builder::new())],
+        ));
         let mut count = 0;
         // One batch under the reader's lock: its state is whole even after a panic
         // elsewhere (a read problem is a game carrying its error, never an Err here).
@@ -118,6 +198,53 @@ impl Batches {
                 warnings.values().append_value(w);
             }
             warnings.append(true);
+            offset.append_value(g.offset as i64);
+            length.append_value(g.length as i64);
+            if self.extra.uci {
+                match g.record.uci_line() {
+                    Some(line) => {
+                        for m in &line {
+                            uci.values().append_value(m);
+                        }
+                        uci.append(true);
+                    }
+                    None => uci.append(false),
+                }
+            }
+            if self.extra.clocks {
+                match g.record.clocks() {
+                    Some(line) => {
+                        for c in line {
+                            clocks.values().append_option(c);
+                        }
+                        clocks.append(true);
+                    }
+                    None => clocks.append(false),
+                }
+            }
+            if self.extra.evals {
+                match g.record.evals() {
+                    Some(line) => {
+                        for e in line {
+                            let item = evals.values();
+                            let (cp, mate) = match e {
+                                Some(PlyEval::Centipawns(c)) => (Some(c), None),
+                                Some(PlyEval::Mate(m)) => (None, Some(m)),
+                                _ => (None, None),
+                            };
+                            item.field_builder::<Int32Builder>(0)
+                                .ok_or_else(|| ArrowError::ComputeError("cp".into()))?
+                                .append_option(cp);
+                            item.field_builder::<Int32Builder>(1)
+                                .ok_or_else(|| ArrowError::ComputeError("mate".into()))?
+                                .append_option(mate);
+                            item.append(e.is_some());
+                        }
+                        evals.append(true);
+                    }
+                    None => evals.append(false),
+                }
+            }
             count += 1;
         }
         if count == 0 {
@@ -135,7 +262,19 @@ impl Batches {
             Arc::new(errors.finish()),
             Arc::new(warnings.finish()),
             Arc::new(plies.finish()),
+            Arc::new(offset.finish()),
+            Arc::new(length.finish()),
         ];
+        let mut columns = columns;
+        if self.extra.uci {
+            columns.push(Arc::new(uci.finish()));
+        }
+        if self.extra.clocks {
+            columns.push(Arc::new(clocks.finish()));
+        }
+        if self.extra.evals {
+            columns.push(Arc::new(evals.finish()));
+        }
         RecordBatch::try_new(self.schema.clone(), columns).map(Some)
     }
 }
@@ -165,9 +304,10 @@ impl RecordBatchReader for Batches {
 }
 
 /// The games of `source` (as `read_games` takes it) as a `pyarrow.RecordBatchReader`
-/// of batches of at most `batch_rows` rows.
+/// of batches of at most `batch_rows` rows; `columns` adds the opt-in per-ply columns
+/// (`uci`, `clocks`, `evals`).
 #[pyfunction]
-#[pyo3(signature = (source, format=None, name=None, begin=0, end=None, index_base=1, line_base=1, batch_rows=65536))]
+#[pyo3(signature = (source, format=None, name=None, begin=0, end=None, index_base=1, line_base=1, batch_rows=65536, columns=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 pub fn read_arrow(
     py: Python<'_>,
@@ -179,12 +319,15 @@ pub fn read_arrow(
     index_base: u64,
     line_base: u64,
     batch_rows: usize,
+    columns: Vec<String>,
 ) -> PyResult<PyArrowType<Box<dyn RecordBatchReader + Send>>> {
+    let extra = Extra::parse(&columns)?;
     let games = crate::read_games(py, source, format, name, begin, end, index_base, line_base)?;
     let batches = Batches {
         games,
         batch_rows: batch_rows.max(1),
-        schema: schema(),
+        schema: schema_with(extra),
+        extra,
     };
     Ok(PyArrowType(Box::new(batches)))
 }

@@ -14,6 +14,7 @@ mod arrow;
 mod chunks;
 mod errors;
 mod remote;
+mod seekable;
 pub mod split;
 
 use cescacs_batch::{
@@ -133,6 +134,8 @@ struct Game {
     /// Column of the game's first byte in its line (games can start mid-line).
     column: u64,
     offset: u64,
+    /// Bytes of the game's text (from `offset`), as the splitter cut it.
+    length: u64,
 }
 
 impl Game {
@@ -477,6 +480,7 @@ impl GameReader {
                     line,
                     column: raw.column,
                     offset,
+                    length: raw.bytes.len() as u64,
                 });
             }
         }
@@ -1036,6 +1040,8 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_range, m)?)?;
     m.add_function(wrap_pyfunction!(remote::scan_source, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::read_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(seekable::seekable_frames, m)?)?;
+    m.add_class::<seekable::FramedFile>()?;
     m.add_class::<chunks::ChunkCutter>()?;
     Ok(())
 }

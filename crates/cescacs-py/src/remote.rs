@@ -55,9 +55,16 @@ impl Seek for PyFile {
 }
 
 /// A file reopened through a Python callable; its size is known from the listing.
-struct PySource {
+pub(crate) struct PySource {
     opener: PyObject,
     size: u64,
+}
+
+impl PySource {
+    /// The file `opener()` opens, of `size` bytes.
+    pub(crate) fn new(opener: PyObject, size: u64) -> Self {
+        PySource { opener, size }
+    }
 }
 
 impl Source for PySource {

@@ -12,8 +12,10 @@
 One row per game: ``file``, ``index`` (the game's number in its file, from 1),
 ``line`` (its first line), ``format``, ``tags`` (map), ``moves`` (main line as
 written), ``result``, ``final_position`` (TLPD or FEN; null for a bad game) and
-``errors`` (located messages, as ``cescacs check`` prints them; empty for a good game)
-and ``warnings`` (located, as the CLI's).
+``errors`` (located messages, as ``cescacs check`` prints them; empty for a good game),
+``warnings`` (located, as the CLI's), ``plies``, and ``offset``/``length`` (the game's
+bytes in its decompressed file). ``columns=`` adds per-ply ``uci``, ``clocks``,
+``evals`` (:data:`EXTRA_COLUMNS`).
 
 A damaged file never fails the job: a stream damaged half-way (a cut ``.gz``, a corrupt
 ``.zst``) gives its games up to the damage and then one row carrying the located read
@@ -34,8 +36,12 @@ and reports its games, its lines, and whether the range's end is a true game bou
 a range whose end is not (a ``[`` line inside a multi-line comment) is merged with the
 next on the driver. The driver then gives every range the number of the games and
 lines before it, so ``index`` and ``line`` are those of the whole file.
-Compressed files (gzip, bzip2, xz, zstd) and whole-document PCN (``.json``) are one task
-each; JSON Lines (``.jsonl``) is cut at lines.
+A compressed file in a seekable form (several zstd frames that say their size, the
+zstd seekable format's seek table, BGZF) is cut the same way in *decompressed* bytes:
+its frame table, read from headers only, lets each task start decoding at the frame
+holding its range (``FramedFile``). Other compressed files (gzip, bzip2, xz, one zstd
+frame) are one task each, or go through the serial cut below; whole-document PCN
+(``.json``) is one task; JSON Lines (``.jsonl``) is cut at lines.
 
 Every task holds one game at a time plus one Arrow batch of ``batch_rows`` rows.
 Local paths must be readable by the executors under the same name (a local path in
@@ -58,12 +64,19 @@ __all__ = ["read_games", "GAME_SCHEMA", "plan_splits", "game_files"]
 GAME_SCHEMA = (
     "file string, index long, line long, format string, tags map<string,string>, "
     "moves array<string>, result string, final_position string, errors array<string>, "
-    "warnings array<string>, plies long"
+    "warnings array<string>, plies long, offset long, length long"
 )
+
+#: Spark DDL of the opt-in per-ply columns (``columns=`` of :func:`read_games`).
+EXTRA_COLUMNS = {
+    "uci": "uci array<string>",
+    "clocks": "clocks array<double>",
+    "evals": "evals array<struct<cp:int,mate:int>>",
+}
 
 _TASK_SCHEMA = (
     "file string, name string, format string, framing string, compressed boolean, "
-    "begin long, end long, index_base long, line_base long, loc int"
+    "begin long, end long, index_base long, line_base long, loc int, frames int"
 )
 
 _GAME_SUFFIXES = (".ctl-pgn", ".ctlpgn", ".pgn", ".json", ".jsonl", ".pcn")
@@ -108,10 +121,37 @@ def _head(loc: "_storage.Location", path: str) -> bytes:
         return f.read(8192)
 
 
-def _scan(loc: "_storage.Location", path: str, size: int, s: int, e: int, framing: str):
+def _scan(loc: "_storage.Location", path: str, size: int, s: int, e: int, framing: str, table=None):
+    if table is not None:
+        return _cescacs.scan_source(
+            lambda: _framed(loc, path, table), table[2], s, e, framing, loc.url(path)
+        )
     if loc.local:
         return _cescacs.scan_range(path, s, e, framing)
     return _cescacs.scan_source(lambda: loc.open(path), size, s, e, framing, loc.url(path))
+
+
+def _framed(loc: "_storage.Location", path: str, table):
+    """The decompressed text of a seekable compressed file (``table`` from
+    :func:`_frame_table`), as a seekable binary file."""
+    if loc.local:
+        return _cescacs.FramedFile(path, table)
+    return _cescacs.FramedFile(lambda: loc.open(path), table, table[3])
+
+
+def _frame_table(loc: "_storage.Location", path: str, size: int):
+    """``(codec, frames, decompressed size, compressed size)`` of a compressed file in a
+    seekable form (several zstd frames that say their size, a zstd seek table, BGZF),
+    read from its headers only; ``None`` for any other file."""
+    try:
+        if loc.local:
+            t = _cescacs.seekable_frames(path)
+        else:
+            t = _cescacs.seekable_frames(lambda: loc.open(path), size, loc.url(path))
+    except CescacsError:
+        # Damaged headers: the one-task reader reports the damage, located.
+        return None
+    return None if t is None else (t[0], t[1], t[2], size)
 
 
 def plan_splits(
@@ -130,6 +170,8 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
     locations: List = []
     plan = []
     to_scan = []
+    # Frame tables of seekable compressed files, by plan entry.
+    tables = {}
     for loc, path in located:
         if loc not in locations:
             locations.append(loc)
@@ -146,7 +188,14 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
             plan.append([li, path, name, format, "pgn", compressed, size, [(0, None, None, None, True)]])
             continue
         framing = _cescacs.framing(fmt, name)
-        if compressed or framing in ("whole", "json") or size <= split_bytes:
+        table = None
+        if compressed and framing in ("pgn", "lines") and size > split_bytes // 64:
+            # A seekable compressed file is cut like a plain one, in decompressed bytes.
+            table = _frame_table(loc, path, size)
+            if table is not None:
+                tables[len(plan)] = table
+                size = table[2]
+        if (compressed and table is None) or framing in ("whole", "json") or size <= split_bytes:
             plan.append([li, path, name, fmt, framing, compressed, size, [(0, size, None, None, True)]])
             continue
         cuts = list(range(0, size, split_bytes))
@@ -154,11 +203,14 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
         plan.append([li, path, name, fmt, framing, compressed, size, ranges])
         to_scan.extend((len(plan) - 1, i, s, e) for i, (s, e) in enumerate(ranges))
     if to_scan:
-        jobs = [(k, i, plan[k][0], plan[k][1], plan[k][6], s, e, plan[k][4]) for k, i, s, e in to_scan]
+        jobs = [
+            (k, i, plan[k][0], plan[k][1], plan[k][6], s, e, plan[k][4], tables.get(k))
+            for k, i, s, e in to_scan
+        ]
 
         def scan(job):
-            k, i, li, path, size, s, e, framing = job
-            return (k, i, s, e, _scan(locations[li], path, size, s, e, framing))
+            k, i, li, path, size, s, e, framing, table = job
+            return (k, i, s, e, _scan(locations[li], path, size, s, e, framing, table))
 
         scanned = spark.sparkContext.parallelize(jobs, len(jobs)).map(scan).collect()
         by_file = {}
@@ -176,34 +228,70 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
                 while not r[4]:
                     j += 1
                     e = results[j][2]
-                    r = _scan(locations[li], path, size, s, e, framing)
+                    r = _scan(locations[li], path, size, s, e, framing, tables.get(k))
                 merged.append((r[0], r[1], r[2], r[3], True))
                 j += 1
             plan[k][7] = merged
     tasks = []
-    for li, path, name, fmt, framing, compressed, size, ranges in plan:
+    table_list = []
+    for k, (li, path, name, fmt, framing, compressed, size, ranges) in enumerate(plan):
         index_base, line_base = 1, 1
         if locations[li].local:
             path = os.path.abspath(path)
+        ti = -1
+        if k in tables:
+            table_list.append(tables[k])
+            ti = len(table_list) - 1
         for begin, end, games, lines, _ in ranges:
             if len(ranges) > 1 and begin >= end:
                 continue
-            tasks.append((path, name, fmt, framing, compressed, begin, end, index_base, line_base, li))
+            tasks.append((path, name, fmt, framing, compressed, begin, end, index_base, line_base, li, ti))
             if games is not None:
                 index_base += games
                 line_base += lines
-    return tasks, locations
+    return tasks, locations, table_list
 
 
-def _open_task(task, locations, batch_rows):
-    """The game reader of one task: its whole file, or its byte range."""
+def _open_task(task, locations, batch_rows, tables=(), columns=()):
+    """The game reader of one task: its whole file, or its byte range (of the
+    decompressed text, for a seekable compressed file)."""
     loc = locations[task["loc"]]
+    if task["frames"] is not None and task["frames"] >= 0:
+        stream = _storage.RangeReader(
+            _framed(loc, task["file"], tables[task["frames"]]), task["begin"], task["end"]
+        )
+        return _cescacs.read_arrow(
+            stream,
+            task["format"],
+            task["name"],
+            task["begin"],
+            None,
+            task["index_base"],
+            task["line_base"],
+            batch_rows,
+            list(columns),
+        )
+    if task["frames"] == -2:
+        # A chunk file of the serial cut: read whole, its offsets placed in its file.
+        raw = open(task["file"], "rb") if loc.local else loc.open(task["file"])
+        return _cescacs.read_arrow(
+            raw,
+            task["format"],
+            task["name"],
+            task["begin"],
+            None,
+            task["index_base"],
+            task["line_base"],
+            batch_rows,
+            list(columns),
+        )
     if task["compressed"]:
         return _cescacs.read_arrow(
             _storage.open_decompressed(loc, task["file"]),
             task["format"],
             task["name"],
             batch_rows=batch_rows,
+            columns=list(columns),
         )
     if loc.local:
         return _cescacs.read_arrow(
@@ -215,6 +303,7 @@ def _open_task(task, locations, batch_rows):
             task["index_base"],
             task["line_base"],
             batch_rows,
+            list(columns),
         )
     stream = _storage.RangeReader(loc.open(task["file"]), task["begin"], task["end"])
     return _cescacs.read_arrow(
@@ -226,34 +315,41 @@ def _open_task(task, locations, batch_rows):
         task["index_base"],
         task["line_base"],
         batch_rows,
+        list(columns),
     )
 
 
-def _rows(batches: Iterator, batch_rows: int, locations) -> Iterator:
+def _rows(batches: Iterator, batch_rows: int, locations, tables=(), columns=()) -> Iterator:
     # The Rust reader builds the Arrow batches: no Python object per game.
     for tasks in batches:
         for task in tasks.to_pylist():
             try:
-                yield from _open_task(task, locations, batch_rows)
+                yield from _open_task(task, locations, batch_rows, tables, columns)
             except CescacsError as e:
                 # A file that cannot be read at all is one row carrying its error (null
                 # index and line); the other tasks' rows are all there.
-                yield _error_batch(task, str(e))
+                yield _error_batch(task, str(e), columns)
 
 
-def _error_batch(task, message: str):
+def _error_batch(task, message: str, columns=()):
     import pyarrow as pa
 
-    row = {name: None for name in _arrow_schema().names}
+    schema = _arrow_schema(columns)
+    row = {name: None for name in schema.names}
     row.update(
         file=task["name"], format=task["format"], tags=[], moves=[], errors=[message], warnings=[]
     )
-    return pa.RecordBatch.from_pylist([row], schema=_arrow_schema())
+    return pa.RecordBatch.from_pylist([row], schema=schema)
 
 
-def _arrow_schema():
+def _arrow_schema(columns=()):
     import pyarrow as pa
 
+    extra = {
+        "uci": pa.list_(pa.string()),
+        "clocks": pa.list_(pa.float64()),
+        "evals": pa.list_(pa.struct([("cp", pa.int32()), ("mate", pa.int32())])),
+    }
     return pa.schema(
         [
             ("file", pa.string()),
@@ -267,7 +363,10 @@ def _arrow_schema():
             ("errors", pa.list_(pa.string())),
             ("warnings", pa.list_(pa.string())),
             ("plies", pa.int64()),
+            ("offset", pa.int64()),
+            ("length", pa.int64()),
         ]
+        + [(c, extra[c]) for c in columns]
     )
 
 
@@ -333,6 +432,7 @@ def read_games(
     cut_compressed_bytes: Optional[int] = DEFAULT_CUT_COMPRESSED_BYTES,
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     stage_dir: Optional[str] = None,
+    columns: Sequence[str] = (),
 ):
     """A DataFrame of every game under ``path`` (file, directory, or list), one row per
     game, with the columns of :data:`GAME_SCHEMA`. ``format`` forces one format for all
@@ -352,21 +452,28 @@ def read_games(
     per chunk parses it; game numbers and lines stay those of the whole file. The cut
     runs when ``read_games`` is called; the chunk files stay until the interpreter
     exits (temporary directory) or the caller removes them (``stage_dir``)."""
+    columns = list(columns)
+    for c in columns:
+        if c not in EXTRA_COLUMNS:
+            raise CescacsError(f"unknown column {c!r}: expected uci, clocks or evals")
+    schema = ", ".join([GAME_SCHEMA] + [EXTRA_COLUMNS[c] for c in columns])
     files = _located_files(path, storage_options, filesystem)
     if not files:
         raise InputError(f"{os.fspath(path) if not isinstance(path, (list, tuple)) else path}: no game files")
-    tasks, locations = _plan(spark, files, format, split_bytes)
+    tasks, locations, tables = _plan(spark, files, format, split_bytes)
     cut = []
     if cut_compressed_bytes is not None:
         for t in tasks:
-            if t[4] and t[3] == "pgn" and locations[t[9]].size(t[0]) > cut_compressed_bytes:
+            if t[4] and t[10] < 0 and t[3] == "pgn" and locations[t[9]].size(t[0]) > cut_compressed_bytes:
                 cut.append(t)
         tasks = [t for t in tasks if t not in cut]
     sc = spark.sparkContext
     frames = []
     if tasks:
         task_df = spark.createDataFrame(sc.parallelize(tasks, len(tasks)), _TASK_SCHEMA)
-        frames.append(task_df.mapInArrow(lambda it: _rows(it, batch_rows, locations), GAME_SCHEMA))
+        frames.append(
+            task_df.mapInArrow(lambda it: _rows(it, batch_rows, locations, tables, columns), schema)
+        )
     if cut:
         stage = _stage(spark, stage_dir, storage_options, filesystem)
         locations.append(stage[0])
@@ -377,11 +484,13 @@ def read_games(
             for path, begin, size, index_base, line_base in chunks:
                 # A chunk is read as a plain byte range of its chunk file; its games keep
                 # the whole file's name, numbers and lines.
-                chunk_tasks.append((path, t[1], t[2], t[3], False, 0, size, index_base, line_base, stage_li))
+                # frames = -2 marks a chunk file: its offsets count from `begin`, the
+                # chunk's place in the decompressed file.
+                chunk_tasks.append((path, t[1], t[2], t[3], False, begin, begin + size, index_base, line_base, stage_li, -2))
         chunk_df = spark.createDataFrame(
             sc.parallelize(chunk_tasks, max(1, len(chunk_tasks))), _TASK_SCHEMA
         )
-        frames.append(chunk_df.mapInArrow(lambda it: _rows(it, batch_rows, locations), GAME_SCHEMA))
+        frames.append(chunk_df.mapInArrow(lambda it: _rows(it, batch_rows, locations, (), columns), schema))
     df = frames[0]
     for f in frames[1:]:
         df = df.unionByName(f)

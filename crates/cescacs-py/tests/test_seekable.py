@@ -1,0 +1,174 @@
+"""Seekable compressed files (several zstd frames that say their size, a zstd seek
+table, BGZF) cut into byte ranges of their decompressed text with no serial stage:
+every game of the file appears exactly once, numbered as the CLI numbers it, whatever
+the number of pieces. Repository testdata only."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+import pytest
+
+import cescacs
+import cescacs._cescacs as native
+from conftest import REPO, cli_errors
+
+TD = REPO / "testdata"
+
+
+def _body() -> bytes:
+    twic = (TD / "chess" / "mliebelt-pgn-parser" / "test_pgn_twic-01-232games.pgn").read_bytes()
+    crlf = (TD / "chess" / "derived-encodings" / "najdorf.crlf.pgn").read_bytes()
+    return twic.rstrip(b"\r\n") + b"\n\n" + crlf + b"\n\n\n" + twic
+
+
+def _pieces(data: bytes, size: int):
+    return [data[i : i + size] for i in range(0, len(data), size)]
+
+
+def zstd_frames(data: bytes, size: int, seek_table: bool = False) -> bytes:
+    """Independent zstd frames of ``size`` input bytes (the zstd seekable format's
+    layout), each saying its content size, or with the format's seek table instead."""
+    import zstandard
+
+    out, entries = b"", []
+    for part in _pieces(data, size):
+        frame = zstandard.ZstdCompressor(write_content_size=not seek_table).compress(part)
+        entries.append((len(frame), len(part)))
+        out += frame
+    if seek_table:
+        table = b"".join(struct.pack("<II", c, d) for c, d in entries)
+        table += struct.pack("<IBI", len(entries), 0, 0x8F92EAB1)
+        out += struct.pack("<II", 0x184D2A5E, len(table)) + table
+    return out
+
+
+def bgzf(data: bytes, size: int) -> bytes:
+    """BGZF (bgzip's layout): gzip members with a ``BC`` extra field giving their length,
+    ended by an empty member."""
+    out = b""
+    for part in _pieces(data, size) + [b""]:
+        c = zlib.compressobj(6, zlib.DEFLATED, -15)
+        body = c.compress(part) + c.flush()
+        total = 18 + len(body) + 8
+        out += b"\x1f\x8b\x08\x04\x00\x00\x00\x00\x00\xff\x06\x00BC\x02\x00"
+        out += struct.pack("<H", total - 1) + body
+        out += struct.pack("<II", zlib.crc32(part) & 0xFFFFFFFF, len(part))
+    return out
+
+
+KINDS = {
+    "frames.pgn.zst": lambda b: zstd_frames(b, 50_000),
+    "seektable.pgn.zst": lambda b: zstd_frames(b, 50_000, seek_table=True),
+    "bgzf.pgn.gz": lambda b: bgzf(b, 60_000),
+}
+
+
+def _key(r):
+    return (r["index"], r["line"], r["offset"], r["result"], r["final_position"], r["plies"], str(r["moves"]), str(r["errors"]), str(r["warnings"]))
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_frame_table_and_reads_from_any_offset(tmp_path, name):
+    body = _body()
+    path = tmp_path / name
+    path.write_bytes(KINDS[name](body))
+    table = native.seekable_frames(str(path))
+    assert table is not None and len(table[1]) > 5 and table[2] == len(body)
+    f = native.FramedFile(str(path), table)
+    assert f.read() == body
+    for at in range(0, len(body), 37_501):
+        f.seek(at)
+        assert f.read(5000) == body[at : at + 5000]
+
+
+def test_other_compressed_files_are_not_seekable(tmp_path):
+    import gzip
+
+    import zstandard
+
+    one = tmp_path / "one.pgn.zst"
+    one.write_bytes(zstandard.ZstdCompressor().compress(_body()))
+    gz = tmp_path / "plain.pgn.gz"
+    gz.write_bytes(gzip.compress(_body()))
+    assert native.seekable_frames(str(one)) is None
+    assert native.seekable_frames(str(gz)) is None
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+@pytest.mark.parametrize("split", [40_000, 150_000, 10_000_000])
+def test_spark_pieces_give_every_game_once(tmp_path, spark, cli, name, split):
+    import cescacs.spark
+
+    body = _body()
+    path = tmp_path / name
+    path.write_bytes(KINDS[name](body))
+    games, _ = cli_errors(cli, path, tmp_path)
+    df = cescacs.spark.read_games(spark, str(path), split_bytes=split, cut_compressed_bytes=None)
+    if split < len(body) // 3:
+        assert df.rdd.getNumPartitions() >= 3
+    rows = sorted((r.asDict() for r in df.collect()), key=lambda r: r["index"])
+    assert [r["index"] for r in rows] == list(range(1, games + 1))
+    whole = cescacs.read_arrow(body, "pgn").read_all().to_pylist()
+    assert [_key(r) for r in rows] == [_key(r) for r in whole]
+    # Each game's byte range names its text in the decompressed file.
+    for r in rows[:50]:
+        text = body[r["offset"] : r["offset"] + r["length"]]
+        assert text.lstrip().startswith(b"[")
+
+
+def test_columns_uci_clocks_evals():
+    pgn = (
+        b'[Event "x"]\n\n1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%clk 0:02:58.5] }'
+        b" 2. Nf3 { [%eval #-3] } Nc6 *\n\n"
+        b'[Game "Chinese Chess"]\n[Format "ICCS"]\n\n1. h2e2 h9g7 *\n'
+    )
+    t = cescacs.read_arrow(pgn, columns=["uci", "clocks", "evals"]).read_all()
+    assert t.schema.names[-3:] == ["uci", "clocks", "evals"]
+    rows = t.to_pylist()
+    assert rows[0]["uci"] == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    assert rows[0]["clocks"] == [180.0, 178.5, None, None]
+    assert rows[0]["evals"] == [{"cp": 17, "mate": None}, None, {"cp": None, "mate": -3}, None]
+    with pytest.raises(cescacs.CescacsError):
+        cescacs.read_arrow(pgn, columns=["nope"])
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        TD / "chess" / "python-chess" / "knightvuillaume-jannlee-zh-lichess.pgn",
+        TD / "chess" / "mliebelt-pgn-parser" / "test_pgn_twic-01-232games.pgn",
+    ],
+)
+def test_columns_equal_python_chess(path):
+    import io
+
+    import chess.pgn
+
+    rows = cescacs.read_arrow(str(path), columns=["uci", "clocks", "evals"]).read_all().to_pylist()
+    text = io.StringIO(path.read_text(encoding="utf-8", errors="replace"))
+    compared = 0
+    for row in rows:
+        game = chess.pgn.read_game(text)
+        if row["errors"] or game.errors:
+            continue
+        nodes = list(game.mainline())
+        assert row["uci"] == [n.move.uci() for n in nodes]
+        assert row["clocks"] == [n.clock() for n in nodes]
+        evals = []
+        for n in nodes:
+            e = n.eval()
+            evals.append(None if e is None else {"cp": e.white().score(), "mate": e.white().mate()})
+        assert row["evals"] == evals
+        compared += 1
+    assert compared > 0
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from conftest import local_spark
+
+    session = local_spark("cescacs-test-seekable")
+    yield session
+    session.stop()
