@@ -176,29 +176,48 @@ fn marker_for(c: &Comment) -> &'static str {
 
 /// The text of one half-move with its annotations.
 pub fn half_text(m: &MoveNode, letters: &LetterTable) -> String {
-    let mut s = m.token.render(letters, m.side);
-    if let Some(c) = m.check {
-        s.push_str(c.as_str());
-    }
-    let mut tail = String::new();
-    if let Some(a) = m.assessment {
-        tail.push_str(a.as_str());
-    }
-    if m.draw_offer {
-        tail.push_str("(=)");
-    }
-    if m.end_mark {
-        tail.push(':');
-    }
-    if !tail.is_empty() {
-        s.push(' ');
-        s.push_str(&tail);
-    }
+    let mut s = String::new();
+    push_half(&mut s, m, letters);
     s
 }
 
-fn number_text(m: &MoveNode) -> String {
-    format!("{}{}", m.number, if m.number_unknown { "?" } else { "." })
+/// [`half_text`] appended to a row (no string of its own per move).
+fn push_half(s: &mut String, m: &MoveNode, letters: &LetterTable) {
+    m.token.render_into(letters, m.side, s);
+    if let Some(c) = m.check {
+        s.push_str(c.as_str());
+    }
+    if m.assessment.is_some() || m.draw_offer || m.end_mark {
+        s.push(' ');
+    }
+    if let Some(a) = m.assessment {
+        s.push_str(a.as_str());
+    }
+    if m.draw_offer {
+        s.push_str("(=)");
+    }
+    if m.end_mark {
+        s.push(':');
+    }
+}
+
+/// `12.` (or `12?` for an unknown number) appended to a row.
+fn push_number(s: &mut String, m: &MoveNode) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut n = m.number;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        s.push(char::from(d));
+    }
+    s.push(if m.number_unknown { '?' } else { '.' });
 }
 
 /// Rows of one line at a nesting depth; each row starts with one dot per level (§7.7).
@@ -214,26 +233,29 @@ fn write_line(line: &Line, depth: usize, letters: &LetterTable, full: bool) -> V
                     if let Some((r, _)) = open.take() {
                         rows.push(r);
                     }
-                    open = Some((
-                        format!("{dots}{} {}", number_text(m), half_text(m, letters)),
-                        m.number,
-                    ));
+                    let mut r = String::with_capacity(dots.len() + 40);
+                    r.push_str(&dots);
+                    push_number(&mut r, m);
+                    r.push(' ');
+                    push_half(&mut r, m, letters);
+                    open = Some((r, m.number));
                 }
                 Side::Black => match open.take() {
                     Some((mut r, n)) if n == m.number && !m.number_unknown => {
                         r.push_str(", ");
-                        r.push_str(&half_text(m, letters));
+                        push_half(&mut r, m, letters);
                         rows.push(r);
                     }
                     other => {
                         if let Some((r, _)) = other {
                             rows.push(r);
                         }
-                        rows.push(format!(
-                            "{dots}{} …, {}",
-                            number_text(m),
-                            half_text(m, letters)
-                        ));
+                        let mut r = String::with_capacity(dots.len() + 40);
+                        r.push_str(&dots);
+                        push_number(&mut r, m);
+                        r.push_str(" …, ");
+                        push_half(&mut r, m, letters);
+                        rows.push(r);
                     }
                 },
             },
