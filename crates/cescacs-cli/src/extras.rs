@@ -34,7 +34,7 @@ pub struct SelectExtras {
     /// table, by position); with a RANGE (`A00-B99`, `B33`, `C`, `A00-A99,E60`) keep
     /// only the chess games whose opening is in it. Without a RANGE, put it after the
     /// inputs or before another option.
-    #[arg(long, value_name = "RANGE", num_args = 0..=1, default_missing_value = "A-E")]
+    #[arg(long, value_name = "RANGE", num_args = 0..=1, default_missing_value = "")]
     eco: Option<EcoArg>,
     /// Add a PlyCount tag (main-line half-moves) to every game written.
     #[arg(long)]
@@ -66,7 +66,8 @@ impl std::str::FromStr for EcoArg {
     type Err = String;
 
     fn from_str(s: &str) -> Result<EcoArg, String> {
-        if s == "A-E" {
+        // `--eco` without a value (clap gives the empty string): tags only.
+        if s.is_empty() {
             return Ok(EcoArg(None));
         }
         s.parse().map(|r| EcoArg(Some(r))).map_err(|e| {
