@@ -101,6 +101,15 @@ impl SelectExtras {
             .collect()
     }
 
+    /// The library's settings of each game's selection.
+    pub fn selection(&self) -> cescacs_convert::SelectionExtras {
+        cescacs_convert::SelectionExtras {
+            eco: self.eco_range().cloned(),
+            rejected: self.rejected.is_some(),
+            split_by: self.split_by.clone(),
+        }
+    }
+
     /// The opening filter, when a range was given.
     pub fn eco_range(&self) -> Option<&EcoRange> {
         self.eco.as_ref().and_then(|e| e.0.as_ref())
