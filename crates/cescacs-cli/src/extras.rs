@@ -1,5 +1,5 @@
 //! The options of issue 32 part A on `convert` and `select`: tags added to each game
-//! (`--eco`, `--plycount`). Their meaning is `cescacs-convert`'s ([`Annotate`],
+//! (`--eco`, `--plycount`, `--hash`). Their meaning is `cescacs-convert`'s ([`Annotate`],
 //! [`EcoRange`]); this file only names them on the command line.
 
 use cescacs_convert::{Annotate, EcoRange};
@@ -15,6 +15,10 @@ pub struct ConvertExtras {
     /// Add a PlyCount tag (main-line half-moves) to every game.
     #[arg(long)]
     plycount: bool,
+    /// Add a HashCode tag: the game's 64-bit key from its start position and
+    /// main-line moves (docs/select.md).
+    #[arg(long)]
+    hash: bool,
 }
 
 impl ConvertExtras {
@@ -23,6 +27,7 @@ impl ConvertExtras {
         Annotate {
             eco: self.eco,
             plycount: self.plycount,
+            hash: self.hash,
         }
     }
 }
@@ -39,6 +44,10 @@ pub struct SelectExtras {
     /// Add a PlyCount tag (main-line half-moves) to every game written.
     #[arg(long)]
     plycount: bool,
+    /// Add a HashCode tag: the game's 64-bit key from its start position and
+    /// main-line moves (docs/select.md).
+    #[arg(long)]
+    hash: bool,
     /// Write the duplicates dropped to this file (implies --dedupe), as they were
     /// (or converted with --to), written safely like -o.
     #[arg(long, value_name = "FILE")]
@@ -86,6 +95,7 @@ impl SelectExtras {
         Annotate {
             eco: self.eco.is_some(),
             plycount: self.plycount,
+            hash: self.hash,
         }
     }
 

@@ -321,3 +321,41 @@ fn split_refuses_a_directory_holding_an_input_and_keeps_modes() {
         "--duplicates over the output is refused"
     );
 }
+
+#[test]
+fn hash_codes_in_all_three_games_follow_the_main_line_only() {
+    let games = [
+        (
+            "h.pgn",
+            "[White \"a\"]\n\n1. e4 e5 2. Ng1f3 {c} (2. d4) *\n\n[White \"b\"]\n\n1. e2e4 e7e5 2. Nf3 *\n\n[White \"c\"]\n\n1. e4 e5 *\n",
+            "pgn",
+        ),
+        (
+            "h-xq.pgn",
+            "[Red \"a\"]\n\n1. h2e2 h9g7 *\n\n[Red \"b\"]\n\n1. C2.5 H8+7 *\n\n[Red \"c\"]\n\n1. h2e2 *\n",
+            "xiangqi-pgn",
+        ),
+        (
+            "h.ctl-pgn",
+            "[Variant \"C'escacs\"]\n[Event \"a\"]\n\n1. E7-E9, E21-E19\n*\n\n[Variant \"C'escacs\"]\n[Event \"b\"]\n\n1. E7-E9 {c}, E21-E19\n*\n\n[Variant \"C'escacs\"]\n[Event \"c\"]\n\n1. E7-E9\n*\n",
+            "ctl-pgn",
+        ),
+    ];
+    for (name, text, to) in games {
+        let f = scratch(name);
+        std::fs::write(&f, text).unwrap();
+        for out in [
+            ok(&["select", s(&f), "--hash"]),
+            ok(&["convert", "--to", to, "--hash", s(&f)]),
+        ] {
+            let h = tag(&out, "HashCode");
+            assert_eq!(h.len(), 3, "{name}: {out}");
+            assert!(
+                h.iter()
+                    .all(|v| v.len() == 16 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+            );
+            assert_eq!(h[0], h[1], "{name}: same moves, another spelling");
+            assert_ne!(h[0], h[2], "{name}: other moves");
+        }
+    }
+}

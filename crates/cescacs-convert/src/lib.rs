@@ -54,7 +54,7 @@ mod select;
 mod strip;
 mod xiangqi;
 
-pub use annotate::{Annotate, set_tag_lines};
+pub use annotate::{Annotate, game_hash, set_tag_lines};
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
 pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
@@ -199,7 +199,7 @@ pub struct Options {
     /// (comments, variations, NAGs, clock commands, tags); removing is asked for, so
     /// it gives no loss warning.
     pub strip: Strip,
-    /// Tags added to each game written (`--eco`, `--plycount`).
+    /// Tags added to each game written (`--eco`, `--plycount`, `--hash`).
     pub annotate: Annotate,
 }
 
