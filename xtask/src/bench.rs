@@ -240,6 +240,62 @@ fn child_cpu(rounds: u32, cmd: &str) -> Result<f64, String> {
     Ok(best)
 }
 
+// == issue 32 part A: --eco and the split outputs against pgn-extract, same file, same run.
+fn openings_and_split_rows(c: &str, rounds: u32, pgn: &Path) -> Result<(), String> {
+    let pe = ["/usr/games/pgn-extract", "/usr/bin/pgn-extract"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    let eco_table = "/usr/share/pgn-extract/eco.pgn";
+    let dir = std::env::temp_dir().join(format!("cescacs-bench-split-{}", std::process::id()));
+    let (d, f) = (quote(&dir), quote(pgn));
+    let rows = [
+        (
+            "`select --eco`",
+            format!("{c} select {f} --eco -j 1 -q -o {d}/eco.pgn"),
+            format!("-s -e{eco_table} {f} -o {d}/pe-eco.pgn"),
+            "`pgn-extract -e`",
+        ),
+        (
+            "`select --split 1000`",
+            format!("{c} select {f} --split 1000 -j 1 -q -o {d}/split/"),
+            format!("-s -#1000 {f}"),
+            "`pgn-extract -#1000`",
+        ),
+        (
+            "`select --split-by eco`",
+            format!("{c} select {f} --split-by eco -j 1 -q -o {d}/by-eco/"),
+            format!("-s -e{eco_table} -E3 {f}"),
+            "`pgn-extract -e -E3`",
+        ),
+        (
+            "`select --duplicates`",
+            format!("{c} select {f} --duplicates {d}/dups.pgn -j 1 -q -o {d}/kept.pgn"),
+            format!("-s -d {d}/pe-dups.pgn {f} -o {d}/pe-kept.pgn"),
+            "`pgn-extract -d`",
+        ),
+    ];
+    for (ours_name, ours, theirs, theirs_name) in rows {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let ours_s = child_cpu(rounds, &ours)?;
+        match pe {
+            Some(pe) => {
+                // pgn-extract writes -# and -E files into the current directory.
+                let theirs_s = child_cpu(rounds, &format!("cd {d} && {pe} {theirs}"))?;
+                println!(
+                    "| {ours_name} classic PGN, -j 1 | {ours_s:.2} s | {theirs_name} {theirs_s:.2} s | {:.2}x the cost |",
+                    ours_s / theirs_s
+                );
+            }
+            None => println!(
+                "| {ours_name} classic PGN, -j 1 | {ours_s:.2} s | pgn-extract not installed | - |"
+            ),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
 fn quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
 }
@@ -364,6 +420,7 @@ pub fn ratios(quick: bool) -> Result<(), String> {
         "| `select --player` classic PGN | {pgn_select:.2} s | `check` {pgn_check:.2} s | {:.2}x the cost |",
         pgn_select / pgn_check
     );
+    openings_and_split_rows(&c, rounds, &pgn_path)?;
     cli_rows(&cli, quick, &ctl_path, &pgn_path, pgn_replay)?;
     perft_rows()?;
     Ok(())

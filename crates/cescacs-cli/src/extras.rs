@@ -1,5 +1,5 @@
 //! The options of issue 32 part A on `convert` and `select`: tags added to each game
-//! (`--eco`, `--plycount`). Their meaning is `cescacs-convert`'s ([`Annotate`],
+//! (`--eco`, `--plycount`, `--hash`). Their meaning is `cescacs-convert`'s ([`Annotate`],
 //! [`EcoRange`]); this file only names them on the command line.
 
 use cescacs_convert::{Annotate, EcoRange};
@@ -15,6 +15,10 @@ pub struct ConvertExtras {
     /// Add a PlyCount tag (main-line half-moves) to every game.
     #[arg(long)]
     plycount: bool,
+    /// Add a HashCode tag: the game's 64-bit key from its start position and
+    /// main-line moves (docs/select.md).
+    #[arg(long)]
+    hash: bool,
 }
 
 impl ConvertExtras {
@@ -23,6 +27,7 @@ impl ConvertExtras {
         Annotate {
             eco: self.eco,
             plycount: self.plycount,
+            hash: self.hash,
         }
     }
 }
@@ -34,11 +39,15 @@ pub struct SelectExtras {
     /// table, by position); with a RANGE (`A00-B99`, `B33`, `C`, `A00-A99,E60`) keep
     /// only the chess games whose opening is in it. Without a RANGE, put it after the
     /// inputs or before another option.
-    #[arg(long, value_name = "RANGE", num_args = 0..=1, default_missing_value = "A-E")]
+    #[arg(long, value_name = "RANGE", num_args = 0..=1, default_missing_value = "")]
     eco: Option<EcoArg>,
     /// Add a PlyCount tag (main-line half-moves) to every game written.
     #[arg(long)]
     plycount: bool,
+    /// Add a HashCode tag: the game's 64-bit key from its start position and
+    /// main-line moves (docs/select.md).
+    #[arg(long)]
+    hash: bool,
     /// Write the duplicates dropped to this file (implies --dedupe), as they were
     /// (or converted with --to), written safely like -o.
     #[arg(long, value_name = "FILE")]
@@ -66,7 +75,8 @@ impl std::str::FromStr for EcoArg {
     type Err = String;
 
     fn from_str(s: &str) -> Result<EcoArg, String> {
-        if s == "A-E" {
+        // `--eco` without a value (clap gives the empty string): tags only.
+        if s.is_empty() {
             return Ok(EcoArg(None));
         }
         s.parse().map(|r| EcoArg(Some(r))).map_err(|e| {
@@ -85,6 +95,7 @@ impl SelectExtras {
         Annotate {
             eco: self.eco.is_some(),
             plycount: self.plycount,
+            hash: self.hash,
         }
     }
 
@@ -98,6 +109,15 @@ impl SelectExtras {
             .into_iter()
             .filter_map(|(n, p)| Some((n, p.as_deref()?)))
             .collect()
+    }
+
+    /// The library's settings of each game's selection.
+    pub fn selection(&self) -> cescacs_convert::SelectionExtras {
+        cescacs_convert::SelectionExtras {
+            eco: self.eco_range().cloned(),
+            rejected: self.rejected.is_some(),
+            split_by: self.split_by.clone(),
+        }
     }
 
     /// The opening filter, when a range was given.

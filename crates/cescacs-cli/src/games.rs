@@ -291,9 +291,7 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         &filter,
         to,
         dedupe,
-        args.extras.eco_range(),
-        args.extras.rejected.is_some(),
-        args.extras.split_by.as_ref(),
+        &args.extras.selection(),
         &options,
         &keys,
     )

@@ -1,4 +1,4 @@
-//! Tags added to every game written (`--eco`, `--plycount`), whether the game is
+//! Tags added to every game written (`--eco`, `--plycount`, `--hash`), whether the game is
 //! converted (the tags are set on the game model before it is written) or copied as
 //! it was by `select` (the tag lines are edited in the game's own bytes, nothing else
 //! of it touched).
@@ -14,7 +14,7 @@
 //!
 //! let pgn = b"[White \"a\"]\n[PlyCount \"1\"]\n\n1. e4 e5 2. Nf3 *\n";
 //! let record = Record::from_bytes(Format::Pgn, pgn);
-//! let annotate = Annotate { eco: true, plycount: true };
+//! let annotate = Annotate { eco: true, plycount: true, hash: false };
 //! let tags = annotate.tags(&record);
 //! let text = cescacs_convert::set_tag_lines(pgn, &tags);
 //! assert_eq!(
@@ -34,6 +34,8 @@ pub struct Annotate {
     pub eco: bool,
     /// `PlyCount`: the half-moves of the main line, in every game.
     pub plycount: bool,
+    /// `HashCode`: the game's 64-bit key ([`game_hash`]) as 16 hexadecimal digits.
+    pub hash: bool,
 }
 
 impl Annotate {
@@ -50,6 +52,11 @@ impl Annotate {
         }
         if self.plycount {
             tags.push(("PlyCount".to_string(), record.plies().to_string()));
+        }
+        if self.hash
+            && let Some(h) = game_hash(record)
+        {
+            tags.push(("HashCode".to_string(), format!("{h:016x}")));
         }
         if self.eco
             && let Some(opening) = crate::record_opening(record)
@@ -90,6 +97,73 @@ impl Annotate {
         // A PCN input written back as PCN is written from the model now, tags and all.
         record.source_pcn = None;
     }
+}
+
+/// The game key of `--hash` (the `HashCode` tag), the same on every machine and run:
+/// 64-bit FNV-1a (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`) over the
+/// UTF-8 bytes of `GAME \n START \n` followed by each main-line move and a space, where
+///
+/// - GAME is `chess`, `xiangqi` or `cescacs`;
+/// - START is the start position: the FEN (chess, move counters included, as the
+///   toolkit writes it), the xiangqi FEN, or the C'escacs `TLPD` tag's value (empty
+///   for the standard start);
+/// - each move is in one canonical form whatever the input spelled: SAN with its check
+///   suffix as the PGN writer makes it (`Nf3`, `exd5`, `O-O+`; `--` for a null move),
+///   ICCS (`h2e2`), or CTL-AN as the CTL-PGN writer renders it.
+///
+/// Two games with the same start and main line have the same key (tags, comments and
+/// variations play no part), as `--dedupe` compares them; a different key means a
+/// different game. `None` for a game that could not be read or a PCN document of a
+/// board no rules engine plays. (`--dedupe` itself uses a keyed 128-bit hash, not this.)
+pub fn game_hash(record: &Record) -> Option<u64> {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |s: &str| {
+        for b in s.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    match record.game()? {
+        Game::Chess(g) => {
+            feed("chess\n");
+            feed(&g.start.to_string());
+            feed("\n");
+            let mut board = g.start.clone();
+            for node in &g.moves.moves {
+                match node.mv {
+                    Some(m) => {
+                        feed(&chess_pgn::SanPlus::from_move(&board, m).to_string());
+                        board.play_unchecked(m);
+                    }
+                    None => {
+                        feed("--");
+                        board = board.null_move()?;
+                    }
+                }
+                feed(" ");
+            }
+        }
+        Game::Xiangqi(g) => {
+            feed("xiangqi\n");
+            feed(&g.start.to_fen());
+            feed("\n");
+            for m in &g.line.moves {
+                feed(&m.mv.to_iccs());
+                feed(" ");
+            }
+        }
+        Game::Cescacs { record: r, .. } => {
+            feed("cescacs\n");
+            feed(r.start_tlpd().unwrap_or(""));
+            feed("\n");
+            for m in record.main_line() {
+                feed(&m);
+                feed(" ");
+            }
+        }
+        Game::Pcn(_) => return None,
+    }
+    Some(h)
 }
 
 /// The tag names whose lines setting `tags` removes: their own, and with `ECO` the
@@ -181,6 +255,34 @@ fn tag_name(line: &[u8]) -> Option<&[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hash_is_fnv1a_of_the_documented_text() {
+        // The reference: FNV-1a written out over the text the documentation names.
+        let fnv = |text: &str| {
+            text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            })
+        };
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let read = |t: &str| Record::from_bytes(crate::Format::Pgn, t.as_bytes());
+        let a = read("[White \"a\"]\n\n1. e4 e5 2. Ng1f3 {x} (2. d4) *\n");
+        let b = read("1. e2e4 e7e5 2. Nf3 *\n");
+        let want = fnv(&format!("chess\n{start}\ne4 e5 Nf3 "));
+        assert_eq!((game_hash(&a), game_hash(&b)), (Some(want), Some(want)));
+        assert_ne!(game_hash(&read("1. e4 e5 *")), Some(want));
+        let xq = Record::from_bytes(crate::Format::XiangqiPgn, b"1. h2e2 h9g7 *\n");
+        let xfen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+        assert_eq!(
+            game_hash(&xq),
+            Some(fnv(&format!("xiangqi\n{xfen}\nh2e2 h9g7 ")))
+        );
+        let ctl = Record::from_bytes(
+            crate::Format::CtlPgn,
+            b"[Variant \"C'escacs\"]\n\n1. E7-E9, E21-E19\n*\n",
+        );
+        assert_eq!(game_hash(&ctl), Some(fnv("cescacs\n\nE7-E9 E21-E19 ")));
+    }
 
     fn set(text: &str, tags: &[(&str, &str)]) -> String {
         let tags: Vec<(String, String)> = tags

@@ -192,7 +192,7 @@ pub fn openings() -> &'static [Opening] {
 
 /// A range of ECO codes for `select --eco`: `B33`, `A00-B99`, or a list of them
 /// separated by commas (`A00-A99,E60`); a single letter stands for its volume
-/// (`B` is `B00-B99`).
+/// (`B` is `B00-B99`, `A-C` is `A00-C99`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EcoRange(Vec<(u16, u16)>);
 
@@ -227,6 +227,12 @@ impl std::str::FromStr for EcoRange {
                 return Some((v, v + 99));
             }
             match part.split_once('-') {
+                // Volumes: `A-C` is A00-C99.
+                Some((a, b)) if a.trim().len() == 1 && b.trim().len() == 1 => Some((
+                    code(&format!("{}00", a.trim()))?,
+                    code(&format!("{}99", b.trim()))?,
+                ))
+                .filter(|(a, b)| a <= b),
                 Some((a, b)) => Some((code(a)?, code(b)?)).filter(|(a, b)| a <= b),
                 None => code(part).map(|c| (c, c)),
             }
@@ -301,7 +307,9 @@ mod tests {
         assert!(!r.contains("?") && !r.contains(""));
         let r: EcoRange = "C, E60".parse().unwrap();
         assert!(r.contains("C42") && r.contains("E60") && !r.contains("E61"));
-        for bad in ["", "F00", "B99-A00", "A0", "A000", "x"] {
+        let r: EcoRange = "a-c".parse().unwrap();
+        assert!(r.contains("A00") && r.contains("C99") && !r.contains("D00"));
+        for bad in ["", "F00", "B99-A00", "A0", "A000", "x", "C-A"] {
             assert!(bad.parse::<EcoRange>().is_err(), "{bad}");
         }
     }

@@ -57,9 +57,7 @@ pub fn selections<'a>(
     filter: &Filter,
     to: Option<Format>,
     dedupe: bool,
-    eco: Option<&crate::EcoRange>,
-    rejected: bool,
-    split_by: Option<&crate::SplitBy>,
+    extras: &crate::SelectionExtras,
     options: &Options,
     keys: &(RandomState, RandomState),
 ) -> Result<Vec<Group<'a>>, String> {
@@ -70,9 +68,9 @@ pub fn selections<'a>(
                 Selection::new(filter.clone(), format, to, options.clone(), keys.clone())
                     .map_err(|e| format!("{}: {e}", inputs[0].name))?
                     .dedupe(dedupe)
-                    .eco(eco.cloned())
-                    .rejected(rejected)
-                    .split_by(split_by.cloned());
+                    .eco(extras.eco.clone())
+                    .rejected(extras.rejected)
+                    .split_by(extras.split_by.clone());
             Ok(Group {
                 inputs,
                 process: Box::new(move |g| selection.select(g)),

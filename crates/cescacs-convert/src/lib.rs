@@ -55,7 +55,7 @@ mod select;
 mod strip;
 mod xiangqi;
 
-pub use annotate::{Annotate, set_tag_lines};
+pub use annotate::{Annotate, game_hash, set_tag_lines};
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
 pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
@@ -68,7 +68,9 @@ pub use jobs::{converters, final_position_line, selection_framing, selection_sum
 pub use ply_columns::PlyEval;
 pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
 pub use record::{Game, Record, WriteError, Written};
-pub use select::{Filter, Glob, SelectedWriter, Selection, SplitBy, Target, Verdict};
+pub use select::{
+    Filter, Glob, SelectedWriter, Selection, SelectionExtras, SplitBy, Target, Verdict,
+};
 pub use strip::{Strip, StripError};
 
 /// How xiangqi moves are written.
@@ -199,7 +201,7 @@ pub struct Options {
     /// (comments, variations, NAGs, clock commands, tags); removing is asked for, so
     /// it gives no loss warning.
     pub strip: Strip,
-    /// Tags added to each game written (`--eco`, `--plycount`).
+    /// Tags added to each game written (`--eco`, `--plycount`, `--hash`).
     pub annotate: Annotate,
 }
 

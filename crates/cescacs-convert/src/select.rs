@@ -605,6 +605,18 @@ fn game_key(records: &[Record], keys: &(RandomState, RandomState)) -> u128 {
     (u128::from(a.finish()) << 64) | u128::from(b.finish())
 }
 
+/// The settings of a [`Selection`] beyond its filter: an opening range, games given
+/// for `--rejected`, groups for a split output (see the builders of the same names).
+#[derive(Debug, Clone, Default)]
+pub struct SelectionExtras {
+    /// [`Selection::eco`].
+    pub eco: Option<crate::EcoRange>,
+    /// [`Selection::rejected`].
+    pub rejected: bool,
+    /// [`Selection::split_by`].
+    pub split_by: Option<SplitBy>,
+}
+
 /// What a split output's files are made by (`--split-by`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SplitBy {
