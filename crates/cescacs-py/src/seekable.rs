@@ -306,7 +306,10 @@ impl<S: Source + ?Sized + Sync + Send> Read for FramedReader<S> {
         }
         let left = usize::try_from(self.table.size - self.pos).unwrap_or(usize::MAX);
         let n = buf.len().min(left);
-        let decoder = self.decoder.as_mut().ok_or_else(|| io::Error::other("no decoder"))?;
+        let decoder = self
+            .decoder
+            .as_mut()
+            .ok_or_else(|| io::Error::other("no decoder"))?;
         let got = decoder.read(&mut buf[..n])?;
         if got == 0 && n > 0 {
             return Err(io::Error::new(
@@ -452,7 +455,10 @@ impl FramedFile {
     #[pyo3(signature = (size=-1))]
     fn read<'py>(&self, py: Python<'py>, size: i64) -> PyResult<Bound<'py, PyBytes>> {
         let data = py.allow_threads(|| -> io::Result<Vec<u8>> {
-            let mut reader = self.reader.lock().map_err(|_| io::Error::other("poisoned"))?;
+            let mut reader = self
+                .reader
+                .lock()
+                .map_err(|_| io::Error::other("poisoned"))?;
             let mut out = Vec::new();
             if size < 0 {
                 reader.read_to_end(&mut out)?;
@@ -478,13 +484,14 @@ impl FramedFile {
     /// Moves to `offset` (from the start, the current position or the end).
     #[pyo3(signature = (offset, whence=0))]
     fn seek(&self, offset: i64, whence: u8) -> PyResult<u64> {
-        let to = match whence {
-            0 => SeekFrom::Start(u64::try_from(offset).map_err(|_| {
-                PyErr::from(crate::errors::Fail::Option("negative offset".into()))
-            })?),
-            1 => SeekFrom::Current(offset),
-            _ => SeekFrom::End(offset),
-        };
+        let to =
+            match whence {
+                0 => SeekFrom::Start(u64::try_from(offset).map_err(|_| {
+                    PyErr::from(crate::errors::Fail::Option("negative offset".into()))
+                })?),
+                1 => SeekFrom::Current(offset),
+                _ => SeekFrom::End(offset),
+            };
         let mut reader = self
             .reader
             .lock()
@@ -571,7 +578,9 @@ mod tests {
             body.write_all(part).unwrap();
             let body = body.finish().unwrap();
             let total = 18 + body.len() + 8;
-            out.extend([0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0, b'B', b'C', 2, 0]);
+            out.extend([
+                0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0, b'B', b'C', 2, 0,
+            ]);
             out.extend(((total - 1) as u16).to_le_bytes());
             out.extend(body);
             let mut crc = flate2::Crc::new();
@@ -605,12 +614,20 @@ mod tests {
 
     #[test]
     fn zstd_frames_with_their_sizes() {
-        check("frames.pgn.zst", &zstd_frames_of(&text(), 7001, false), Codec::Zstd);
+        check(
+            "frames.pgn.zst",
+            &zstd_frames_of(&text(), 7001, false),
+            Codec::Zstd,
+        );
     }
 
     #[test]
     fn zstd_seek_table() {
-        check("table.pgn.zst", &zstd_frames_of(&text(), 7001, true), Codec::Zstd);
+        check(
+            "table.pgn.zst",
+            &zstd_frames_of(&text(), 7001, true),
+            Codec::Zstd,
+        );
     }
 
     #[test]
