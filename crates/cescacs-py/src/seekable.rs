@@ -374,6 +374,10 @@ fn raw_source(source: &Bound<'_, PyAny>, size: Option<u64>) -> PyResult<Raw> {
     Ok(Raw::Path(source.extract()?))
 }
 
+/// A frame table as Python sees it: codec name, (compressed, decompressed) offset of
+/// each frame, decompressed size.
+type FrameTable = (String, Vec<(u64, u64)>, u64);
+
 /// The frame table of a seekable compressed file (a local path, or an `opener()` of a
 /// binary file object of `size` bytes): `(codec, [(compressed, decompressed) offset of
 /// each frame], decompressed size)`, or `None` when it is not in a seekable form.
@@ -384,7 +388,7 @@ pub fn seekable_frames(
     source: &Bound<'_, PyAny>,
     size: Option<u64>,
     name: Option<String>,
-) -> PyResult<Option<(String, Vec<(u64, u64)>, u64)>> {
+) -> PyResult<Option<FrameTable>> {
     let raw = raw_source(source, size)?;
     let shown = name.unwrap_or_else(|| format!("{source}"));
     let table = py
@@ -415,11 +419,7 @@ pub struct FramedFile {
 impl FramedFile {
     #[new]
     #[pyo3(signature = (source, table, size=None))]
-    fn new(
-        source: &Bound<'_, PyAny>,
-        table: (String, Vec<(u64, u64)>, u64),
-        size: Option<u64>,
-    ) -> PyResult<Self> {
+    fn new(source: &Bound<'_, PyAny>, table: FrameTable, size: Option<u64>) -> PyResult<Self> {
         let raw = raw_source(source, size)?;
         let codec = match table.0.as_str() {
             "zstd" => Codec::Zstd,
@@ -660,7 +660,7 @@ mod tests {
         let text = text();
         let path = temp("split.pgn.zst", &zstd_frames_of(&text, 5003, false));
         let table = std::sync::Arc::new(frame_table(&path).unwrap().unwrap());
-        let view = View(std::sync::Arc::new(path), table);
+        let view = View(std::sync::Arc::from(path.as_path()), table);
         let size = view.size().unwrap();
         let mut games = 0;
         let mut lines = 0;
@@ -680,7 +680,7 @@ mod tests {
         assert_eq!(lines, 2000 * 4);
     }
 
-    struct View(std::sync::Arc<std::path::PathBuf>, std::sync::Arc<Frames>);
+    struct View(std::sync::Arc<std::path::Path>, std::sync::Arc<Frames>);
     impl Source for View {
         fn open(&self) -> io::Result<Box<dyn ReadSeek>> {
             Ok(Box::new(FramedReader::new(self.0.clone(), self.1.clone())))
