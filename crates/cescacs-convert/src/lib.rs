@@ -65,8 +65,8 @@ pub use format::{
 };
 pub use inputs::{Inputs, detection_name, open_inputs};
 pub use jobs::{converters, final_position_line, selection_framing, selection_summary, selections};
-pub use ply_columns::PlyEval;
 pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
+pub use ply_columns::PlyEval;
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{
     Filter, Glob, SelectedWriter, Selection, SelectionExtras, SplitBy, Target, Verdict,

@@ -72,7 +72,8 @@ mod tests {
 
     #[test]
     fn chess_uci_clocks_and_evals() {
-        let pgn = b"[Event \"x\"]\n\n1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%clk 0:02:58.5] } \
+        let pgn =
+            b"[Event \"x\"]\n\n1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%clk 0:02:58.5] } \
 2. Nf3 { [%eval #-3] } Nc6 3. Bc4 Nf6 4. O-O *\n";
         let r = Record::from_bytes(Format::Pgn, pgn);
         assert_eq!(

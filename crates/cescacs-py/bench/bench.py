@@ -26,7 +26,7 @@ import chess.pgn
 import cescacs
 
 REPO = Path(__file__).resolve().parents[3]
-SHARED = REPO.parent / "shared"
+SHARED = Path(os.environ.get("CESCACS_SHARED", REPO.parent / "shared"))
 
 
 def corpus_bytes() -> bytes:

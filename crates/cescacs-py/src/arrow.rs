@@ -4,14 +4,14 @@
 
 use crate::{GameReader, Severity};
 use arrow::array::{
-    ArrayRef, Float64Builder, Int32Builder, Int64Builder, ListBuilder, MapBuilder,
-    MapFieldNames, RecordBatch, StringBuilder, StructBuilder,
+    ArrayRef, Float64Builder, Int32Builder, Int64Builder, ListBuilder, MapBuilder, MapFieldNames,
+    RecordBatch, StringBuilder, StructBuilder,
 };
-use cescacs_convert::PlyEval;
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use arrow::error::ArrowError;
 use arrow::pyarrow::PyArrowType;
 use arrow::record_batch::RecordBatchReader;
+use cescacs_convert::PlyEval;
 use pyo3::prelude::*;
 use std::sync::Arc;
 

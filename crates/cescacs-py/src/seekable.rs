@@ -306,7 +306,10 @@ impl<S: Source + ?Sized + Sync + Send> Read for FramedReader<S> {
         }
         let left = usize::try_from(self.table.size - self.pos).unwrap_or(usize::MAX);
         let n = buf.len().min(left);
-        let decoder = self.decoder.as_mut().ok_or_else(|| io::Error::other("no decoder"))?;
+        let decoder = self
+            .decoder
+            .as_mut()
+            .ok_or_else(|| io::Error::other("no decoder"))?;
         let got = decoder.read(&mut buf[..n])?;
         if got == 0 && n > 0 {
             return Err(io::Error::new(
@@ -371,6 +374,10 @@ fn raw_source(source: &Bound<'_, PyAny>, size: Option<u64>) -> PyResult<Raw> {
     Ok(Raw::Path(source.extract()?))
 }
 
+/// A frame table as Python sees it: codec name, (compressed, decompressed) offset of
+/// each frame, decompressed size.
+type FrameTable = (String, Vec<(u64, u64)>, u64);
+
 /// The frame table of a seekable compressed file (a local path, or an `opener()` of a
 /// binary file object of `size` bytes): `(codec, [(compressed, decompressed) offset of
 /// each frame], decompressed size)`, or `None` when it is not in a seekable form.
@@ -381,7 +388,7 @@ pub fn seekable_frames(
     source: &Bound<'_, PyAny>,
     size: Option<u64>,
     name: Option<String>,
-) -> PyResult<Option<(String, Vec<(u64, u64)>, u64)>> {
+) -> PyResult<Option<FrameTable>> {
     let raw = raw_source(source, size)?;
     let shown = name.unwrap_or_else(|| format!("{source}"));
     let table = py
@@ -412,11 +419,7 @@ pub struct FramedFile {
 impl FramedFile {
     #[new]
     #[pyo3(signature = (source, table, size=None))]
-    fn new(
-        source: &Bound<'_, PyAny>,
-        table: (String, Vec<(u64, u64)>, u64),
-        size: Option<u64>,
-    ) -> PyResult<Self> {
+    fn new(source: &Bound<'_, PyAny>, table: FrameTable, size: Option<u64>) -> PyResult<Self> {
         let raw = raw_source(source, size)?;
         let codec = match table.0.as_str() {
             "zstd" => Codec::Zstd,
@@ -452,7 +455,10 @@ impl FramedFile {
     #[pyo3(signature = (size=-1))]
     fn read<'py>(&self, py: Python<'py>, size: i64) -> PyResult<Bound<'py, PyBytes>> {
         let data = py.allow_threads(|| -> io::Result<Vec<u8>> {
-            let mut reader = self.reader.lock().map_err(|_| io::Error::other("poisoned"))?;
+            let mut reader = self
+                .reader
+                .lock()
+                .map_err(|_| io::Error::other("poisoned"))?;
             let mut out = Vec::new();
             if size < 0 {
                 reader.read_to_end(&mut out)?;
@@ -478,13 +484,14 @@ impl FramedFile {
     /// Moves to `offset` (from the start, the current position or the end).
     #[pyo3(signature = (offset, whence=0))]
     fn seek(&self, offset: i64, whence: u8) -> PyResult<u64> {
-        let to = match whence {
-            0 => SeekFrom::Start(u64::try_from(offset).map_err(|_| {
-                PyErr::from(crate::errors::Fail::Option("negative offset".into()))
-            })?),
-            1 => SeekFrom::Current(offset),
-            _ => SeekFrom::End(offset),
-        };
+        let to =
+            match whence {
+                0 => SeekFrom::Start(u64::try_from(offset).map_err(|_| {
+                    PyErr::from(crate::errors::Fail::Option("negative offset".into()))
+                })?),
+                1 => SeekFrom::Current(offset),
+                _ => SeekFrom::End(offset),
+            };
         let mut reader = self
             .reader
             .lock()
@@ -571,7 +578,9 @@ mod tests {
             body.write_all(part).unwrap();
             let body = body.finish().unwrap();
             let total = 18 + body.len() + 8;
-            out.extend([0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0, b'B', b'C', 2, 0]);
+            out.extend([
+                0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0, b'B', b'C', 2, 0,
+            ]);
             out.extend(((total - 1) as u16).to_le_bytes());
             out.extend(body);
             let mut crc = flate2::Crc::new();
@@ -605,12 +614,20 @@ mod tests {
 
     #[test]
     fn zstd_frames_with_their_sizes() {
-        check("frames.pgn.zst", &zstd_frames_of(&text(), 7001, false), Codec::Zstd);
+        check(
+            "frames.pgn.zst",
+            &zstd_frames_of(&text(), 7001, false),
+            Codec::Zstd,
+        );
     }
 
     #[test]
     fn zstd_seek_table() {
-        check("table.pgn.zst", &zstd_frames_of(&text(), 7001, true), Codec::Zstd);
+        check(
+            "table.pgn.zst",
+            &zstd_frames_of(&text(), 7001, true),
+            Codec::Zstd,
+        );
     }
 
     #[test]
@@ -643,7 +660,7 @@ mod tests {
         let text = text();
         let path = temp("split.pgn.zst", &zstd_frames_of(&text, 5003, false));
         let table = std::sync::Arc::new(frame_table(&path).unwrap().unwrap());
-        let view = View(std::sync::Arc::new(path), table);
+        let view = View(std::sync::Arc::from(path.as_path()), table);
         let size = view.size().unwrap();
         let mut games = 0;
         let mut lines = 0;
@@ -663,7 +680,7 @@ mod tests {
         assert_eq!(lines, 2000 * 4);
     }
 
-    struct View(std::sync::Arc<std::path::PathBuf>, std::sync::Arc<Frames>);
+    struct View(std::sync::Arc<std::path::Path>, std::sync::Arc<Frames>);
     impl Source for View {
         fn open(&self) -> io::Result<Box<dyn ReadSeek>> {
             Ok(Box::new(FramedReader::new(self.0.clone(), self.1.clone())))

@@ -135,8 +135,8 @@ def _framed(loc: "_storage.Location", path: str, table):
     """The decompressed text of a seekable compressed file (``table`` from
     :func:`_frame_table`), as a seekable binary file."""
     if loc.local:
-        return _cescacs.FramedFile(path, table)
-    return _cescacs.FramedFile(lambda: loc.open(path), table, table[3])
+        return _cescacs.FramedFile(path, table[:3])
+    return _cescacs.FramedFile(lambda: loc.open(path), table[:3], table[3])
 
 
 def _frame_table(loc: "_storage.Location", path: str, size: int):
