@@ -201,6 +201,8 @@ pub struct SelectArgs {
     inputs: Vec<PathBuf>,
     #[command(flatten)]
     filters: crate::Filters,
+    #[command(flatten)]
+    criteria: crate::criteria::Criteria,
     /// Convert the selected games to this format (default: byte for byte as read).
     #[arg(long, value_enum, conflicts_with = "invalid")]
     to: Option<crate::OutputFormat>,
@@ -218,7 +220,8 @@ pub struct SelectArgs {
 }
 
 pub fn select(args: SelectArgs) -> Result<i32, i32> {
-    let (settings, filter) = (&args.common, args.filters.filter());
+    let (settings, mut filter) = (&args.common, args.filters.filter());
+    args.criteria.apply(&mut filter).map_err(cannot_run)?;
     let options = Options {
         json_lines: crate::json_lines(args.output.as_deref()),
         strict: settings.strict,
@@ -253,6 +256,9 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
             finished.errors.push(format!("cannot write the count: {e}"));
             finished.code = finished.code.max(EXIT_CANNOT_RUN);
         }
+    }
+    if kept == 0 && !finished.silent && finished.summary.games > 0 {
+        print_line(&cescacs_convert::no_match_note(&filter));
     }
     Ok(end(finished, |f| {
         cescacs_convert::selection_summary(f, kept, duplicates)

@@ -2,6 +2,7 @@
 //! of game records. The per-game work is `cescacs-convert`'s; this crate parses the
 //! arguments, shows progress and prints.
 
+mod criteria;
 mod games;
 mod position;
 mod view;
@@ -11,7 +12,7 @@ mod bulk {
     pub use cescacs_batch::{EXIT_CANNOT_RUN, EXIT_OK};
 }
 
-use cescacs_convert::{Filter, Glob};
+use cescacs_convert::Filter;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -160,12 +161,6 @@ enum Command {
 /// The filters of `select`, mapped onto `cescacs_convert::Filter`.
 #[derive(clap::Args)]
 struct Filters {
-    /// A tag's value matches a glob pattern (`*`, `?`, `[a-z]`); repeatable.
-    #[arg(long = "tag", value_name = "NAME=PATTERN", value_parser = tag_pattern)]
-    tags: Vec<(String, Glob)>,
-    /// White, Black (or Red) matches this glob pattern.
-    #[arg(long, value_name = "PATTERN")]
-    player: Option<Glob>,
     /// The Result tag (`1-0`, `0-1`, `1/2-1/2` or `1/2`, `*`).
     #[arg(long, value_name = "R")]
     result: Option<String>,
@@ -201,17 +196,10 @@ struct Filters {
     invalid: bool,
 }
 
-fn tag_pattern(t: &str) -> Result<(String, Glob), String> {
-    let (name, pattern) = t.split_once('=').ok_or("expected NAME=PATTERN")?;
-    Ok((name.to_string(), pattern.parse()?))
-}
-
 impl Filters {
     fn filter(self) -> Filter {
         let f = self;
         Filter {
-            tags: f.tags,
-            player: f.player,
             result: f.result,
             min_elo: f.min_elo,
             max_elo: f.max_elo,
@@ -223,6 +211,7 @@ impl Filters {
             mate: f.mate,
             stalemate: f.stalemate,
             invalid: f.invalid,
+            ..Filter::default()
         }
     }
 }

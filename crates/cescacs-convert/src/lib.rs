@@ -41,12 +41,14 @@ pub struct ReadmeDoctests;
 
 mod cescacs;
 mod chess;
+mod criteria;
 mod format;
 mod inputs;
 mod jobs;
 mod pcn_input;
 pub use pcn_input::MAX_PCN_DOCUMENT_BYTES;
 mod picture;
+mod positions;
 mod record;
 mod select;
 mod strip;
@@ -55,12 +57,17 @@ mod xiangqi;
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
 pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
+pub use criteria::{Compare, TagCriterion, read_criteria};
 pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
 };
 pub use inputs::{Inputs, detection_name, open_inputs};
-pub use jobs::{converters, final_position_line, selection_framing, selection_summary, selections};
+pub use jobs::{
+    converters, final_position_line, no_match_note, selection_framing, selection_summary,
+    selections,
+};
 pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
+pub use positions::{BoardPattern, BoardTest, Material};
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{Filter, Glob, SelectedWriter, Selection, Target, Verdict};
 pub use strip::{Strip, StripError};
