@@ -102,6 +102,7 @@ pub(crate) fn run(
     for group in groups {
         let bar = progress_bar(group.inputs.iter().map(|i| i.size).sum::<Option<u64>>());
         let started = session.started();
+        let names: Vec<String> = group.inputs.iter().map(|i| i.name.clone()).collect();
         let on_diagnostic = |d: &cescacs_batch::Diagnostic| match (&bar, quiet) {
             (_, true) => {}
             (Some(bar), _) => bar.suspend(|| cescacs_batch::print_diagnostic(d)),
@@ -111,7 +112,17 @@ pub(crate) fn run(
             if let Some(bar) = &bar {
                 bar.set_position(p.bytes);
                 let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-9);
-                bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
+                // Several files: which one is being read and its own count.
+                let file = match (names.len(), names.get(p.file.wrapping_sub(1))) {
+                    (2.., Some(name)) => format!(
+                        "file {}/{} {name}: {} games; ",
+                        p.file,
+                        names.len(),
+                        p.file_games
+                    ),
+                    _ => String::new(),
+                };
+                bar.set_message(format!("{file}{} games, {rate:.0} games/s", p.games));
             }
         };
         let (inputs, process) = (group.inputs, group.process);

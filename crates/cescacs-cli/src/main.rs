@@ -261,6 +261,12 @@ enum EncodingArg {
     /// Windows-1252.
     #[value(name = "cp1252", alias = "windows-1252")]
     Cp1252,
+    /// DOS code page 437 (US; old DOS databases).
+    #[value(name = "cp437", alias = "ibm437")]
+    Cp437,
+    /// DOS code page 850 (Western Europe).
+    #[value(name = "cp850", alias = "ibm850")]
+    Cp850,
     /// Windows-1251 (Cyrillic).
     #[value(name = "cp1251", alias = "windows-1251")]
     Cp1251,
@@ -285,6 +291,8 @@ impl EncodingArg {
             EncodingArg::Utf8 | EncodingArg::SingleByte => TextEncoding::Bytes,
             EncodingArg::Latin1 | EncodingArg::Cp1252 => TextEncoding::Decode(e::WINDOWS_1252),
             EncodingArg::Cp1251 => TextEncoding::Decode(e::WINDOWS_1251),
+            EncodingArg::Cp437 => TextEncoding::CodePage(&cescacs_batch::CP437),
+            EncodingArg::Cp850 => TextEncoding::CodePage(&cescacs_batch::CP850),
             EncodingArg::Gbk => TextEncoding::Decode(e::GB18030),
             EncodingArg::Big5 => TextEncoding::Decode(e::BIG5),
             EncodingArg::Utf16Le => TextEncoding::Decode(e::UTF_16LE),

@@ -3,7 +3,7 @@
 //! in each game they apply to, on small inline files: no `../shared` needed. The counts
 //! expected are read off the games by hand (the comments say why each game passes).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn cescacs(args: &[&str]) -> Output {
@@ -22,7 +22,7 @@ fn file(name: &str, text: &str) -> PathBuf {
 }
 
 /// The number of games `select --count` gives, with the run's exit status checked.
-fn count(path: &PathBuf, args: &[&str]) -> usize {
+fn count(path: &Path, args: &[&str]) -> usize {
     let mut all = vec!["select", "--count"];
     all.extend_from_slice(args);
     all.push(path.to_str().unwrap());
@@ -40,7 +40,7 @@ fn count(path: &PathBuf, args: &[&str]) -> usize {
         .unwrap()
 }
 
-fn refused(path: &PathBuf, args: &[&str]) -> String {
+fn refused(path: &Path, args: &[&str]) -> String {
     let mut all = vec!["select", "--count"];
     all.extend_from_slice(args);
     all.push(path.to_str().unwrap());
