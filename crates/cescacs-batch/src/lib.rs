@@ -176,10 +176,37 @@ pub struct Diagnostic {
     pub line: u64,
     /// 1-based column (characters) in that line; 0 when the line is 0.
     pub column: u64,
-    /// Byte offset of the game's first byte in the input.
+    /// Byte offset of the diagnostic's place (its line and column) in the input's
+    /// text (decoded text for a decoded input; the game's start when the place lies
+    /// beyond the bytes kept of an oversized or damaged game); 0 for game 0.
     pub byte_offset: u64,
+    /// Byte offset of the game's first byte in the input (0 for game 0).
+    pub game_offset: u64,
     /// What was expected and what was found.
     pub message: String,
+}
+
+/// The byte offset, within a game's bytes, of `line`:`column` (1-based, columns in
+/// characters as the splitter counts them: UTF-8 continuation bytes are not
+/// characters). `None` when the place lies beyond the bytes.
+pub fn offset_in_game(bytes: &[u8], line: u64, column: u64) -> Option<u64> {
+    let mut at = 0usize;
+    for _ in 1..line.max(1) {
+        at += memchr::memchr(b'\n', &bytes[at..])? + 1;
+    }
+    let mut chars = 1u64;
+    while chars < column.max(1) {
+        let b = *bytes.get(at)?;
+        if b == b'\n' {
+            return None;
+        }
+        at += 1;
+        while bytes.get(at).is_some_and(|b| (0x80..0xC0).contains(b)) {
+            at += 1;
+        }
+        chars += 1;
+    }
+    Some(at as u64)
 }
 
 /// Messages quote the offending input, and input can be a 1 MB token or tag value: a
@@ -216,6 +243,7 @@ impl Diagnostic {
             line,
             column,
             byte_offset: 0,
+            game_offset: 0,
             message: clip_message(&message.into()),
         }
     }
@@ -673,7 +701,9 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
                 } else {
                     d.column
                 },
-                byte_offset: game.offset,
+                byte_offset: game.offset
+                    + offset_in_game(&game.bytes, d.line, d.column).unwrap_or(0),
+                game_offset: game.offset,
                 message: clip_message(&d.message),
             });
         }

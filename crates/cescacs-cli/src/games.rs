@@ -170,6 +170,10 @@ pub fn convert(
         stdout_open()?;
     }
     let (mut session, inputs) = open(paths, settings.from.map(crate::lib), settings, output)?;
+    match to {
+        Some(_) => session.report_command("convert", "games_converted"),
+        None => session.report_command("check", "games_valid"),
+    }
     let groups = cescacs_convert::converters(inputs.groups, to, &options).map_err(cannot_run)?;
     let framing = cescacs_convert::OutputFraming::of(to, &options);
     let mut sink = sink(output, to.is_none(), &framing.header)?;
@@ -184,6 +188,7 @@ pub fn replay(paths: &[PathBuf], strict: bool, with_name: bool, no_name: bool) -
     let settings = Settings::default();
     stdout_open()?;
     let (mut session, inputs) = open(paths, Some(Format::CtlPgn), &settings, None)?;
+    session.report_command("replay", "games_valid");
     let files: Vec<_> = inputs.groups.into_iter().flat_map(|(_, i)| i).collect();
     let named = with_name || (!no_name && files.len() > 1);
     let options = Options {
@@ -248,6 +253,8 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         settings,
         output,
     )?;
+    // Selected or not, a game read without error is counted: not "converted".
+    session.report_command("select", "games_without_error");
     let formats: Vec<Format> = inputs.groups.iter().map(|(f, _)| *f).collect();
     let to = args.to.map(crate::lib);
     let (framing, separator) =
@@ -260,6 +267,8 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
             .map_err(cannot_run)?;
     run(&mut session, groups, &mut writer, b"", settings.quiet);
     let (kept, duplicates) = (writer.kept(), writer.duplicates);
+    session.report_field("games_selected", kept as u64);
+    session.report_field("duplicates_dropped", duplicates as u64);
     let mut finished = session.finish(sink, &framing.footer, inputs.had_errors);
     if args.count && !finished.silent {
         let mut out = std::io::stdout().lock();

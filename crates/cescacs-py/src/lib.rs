@@ -169,6 +169,7 @@ fn located(file: &str, index: u64, at: (u64, u64), offset: u64, d: &GameDiagnost
             d.column
         },
         byte_offset: offset,
+        game_offset: offset,
         message: d.message.clone(),
     }
     .to_string()
