@@ -2,7 +2,7 @@
 //! only; what they mean is `cescacs_convert`'s (`Glob::loose`, `TagCriterion`,
 //! `read_criteria`).
 
-use cescacs_convert::{BoardPattern, BoardTest, Filter, Glob, Material, TagCriterion};
+use cescacs_convert::Filter;
 use std::path::PathBuf;
 
 /// Tag matching of `select`: case-insensitive substrings by default.
@@ -36,7 +36,7 @@ pub(crate) struct Criteria {
     /// The main line reaches a board matching this pattern (pgn-extract --fenpattern:
     /// FEN ranks with ? ! A a [..] [^..] *); repeatable, any one.
     #[arg(long, value_name = "PATTERN", help_heading = "Position criteria")]
-    fen_pattern: Vec<BoardPattern>,
+    fen_pattern: Vec<String>,
     /// The main line reaches one of the boards listed in FILE (a FEN, board-only FEN or
     /// pattern a line; `%` or `#` starts a comment line).
     #[arg(long, value_name = "FILE", help_heading = "Position criteria")]
@@ -44,72 +44,34 @@ pub(crate) struct Criteria {
     /// The main line reaches this material, either side's view (pgn-extract -z: `QR2 R`,
     /// `R+P* R`; or `Q+R vs R`); repeatable, any one (docs/select.md).
     #[arg(long, value_name = "SIGNATURE", help_heading = "Position criteria")]
-    material: Vec<Material>,
+    material: Vec<String>,
 }
 
 impl Criteria {
-    /// Adds these conditions to `filter`; an error names the option or the file's line.
+    /// Adds these conditions to `filter` (`cescacs_convert::Criteria` decides what they
+    /// mean); an error names the option or the file's line.
     pub(crate) fn apply(&self, filter: &mut Filter) -> Result<(), String> {
-        let text = |t: &str| match self.exact {
-            true => Ok(Glob::exact(t)),
-            false => Glob::loose(t),
+        let read = |path: &Option<PathBuf>, option: &str| -> Result<_, String> {
+            path.as_ref()
+                .map(|p| {
+                    std::fs::read_to_string(p)
+                        .map(|text| (p.display().to_string(), text))
+                        .map_err(|e| format!("{option} {}: {e}", p.display()))
+                })
+                .transpose()
         };
-        if let Some(p) = &self.player {
-            filter.player = Some(text(p).map_err(|e| format!("--player: {e}"))?);
-        }
-        for (name, value) in [("Event", &self.event), ("Site", &self.site)] {
-            if let Some(v) = value {
-                let c = TagCriterion::new(name, cescacs_convert::Compare::Eq, v, self.exact)?;
-                filter.criteria.push(vec![c]);
-            }
-        }
-        for t in &self.tags {
-            let c = TagCriterion::parse(t, self.exact).map_err(|e| format!("--tag: {e}"))?;
-            filter.criteria.push(vec![c]);
-        }
-        if let Some(path) = &self.criteria {
-            let file = std::fs::read_to_string(path)
-                .map_err(|e| format!("--criteria {}: {e}", path.display()))?;
-            let groups = cescacs_convert::read_criteria(&file, self.exact)
-                .map_err(|e| format!("--criteria {}: {e}", path.display()))?;
-            filter.criteria.extend(groups);
-        }
-        filter.any = self.any;
-        let mut boards: Vec<BoardTest> = self
-            .fen_pattern
-            .iter()
-            .cloned()
-            .map(BoardTest::Pattern)
-            .collect();
-        if let Some(path) = &self.positions {
-            let fail = |e: String| format!("--positions {}: {e}", path.display());
-            let file = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
-            for (n, line) in file.lines().enumerate() {
-                let line = line.trim();
-                if line.is_empty() || line.starts_with(['%', '#']) {
-                    continue;
-                }
-                let board = line
-                    .parse()
-                    .map_err(|e| fail(format!("line {}: {e}", n + 1)))?;
-                boards.push(BoardTest::Pattern(board));
-            }
-            if boards.is_empty() {
-                return Err(fail("no position in the file".into()));
-            }
-        }
-        if !boards.is_empty() {
-            filter.reach.push(boards);
-        }
-        if !self.material.is_empty() {
-            filter.reach.push(
-                self.material
-                    .iter()
-                    .cloned()
-                    .map(BoardTest::Material)
-                    .collect(),
-            );
-        }
-        Ok(())
+        let criteria = cescacs_convert::Criteria {
+            player: self.player.clone(),
+            event: self.event.clone(),
+            site: self.site.clone(),
+            tags: self.tags.clone(),
+            criteria: read(&self.criteria, "--criteria")?,
+            exact: self.exact,
+            any: self.any,
+            fen_patterns: self.fen_pattern.clone(),
+            positions: read(&self.positions, "--positions")?,
+            material: self.material.clone(),
+        };
+        criteria.apply(filter)
     }
 }

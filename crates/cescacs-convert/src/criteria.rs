@@ -235,6 +235,100 @@ pub fn read_criteria(text: &str, exact: bool) -> Result<Vec<Vec<TagCriterion>>, 
     Ok(groups)
 }
 
+/// The text form of `select`'s tag and board criteria, as the command line and the
+/// Python bindings take them, turned into a [`crate::Filter`] by [`Criteria::apply`]:
+/// one meaning for both doors.
+#[derive(Debug, Clone, Default)]
+pub struct Criteria {
+    /// `--player`: White, Black or Red contains this text.
+    pub player: Option<String>,
+    /// `--event`: the Event tag contains this text.
+    pub event: Option<String>,
+    /// `--site`: the Site tag contains this text.
+    pub site: Option<String>,
+    /// `--tag`: `NAME=TEXT` or `NAME OP VALUE` each.
+    pub tags: Vec<String>,
+    /// The text of a `--criteria` file and the name to give in its errors.
+    pub criteria: Option<(String, String)>,
+    /// `--exact`: text compares the whole value, case-sensitively.
+    pub exact: bool,
+    /// `--any`: one tag condition is enough.
+    pub any: bool,
+    /// `--fen-pattern`: board patterns (any one).
+    pub fen_patterns: Vec<String>,
+    /// The text of a `--positions` file and the name to give in its errors.
+    pub positions: Option<(String, String)>,
+    /// `--material`: material signatures (any one).
+    pub material: Vec<String>,
+}
+
+impl Criteria {
+    /// Adds these conditions to `filter`; an error names the option, or the file and
+    /// its line.
+    pub fn apply(&self, filter: &mut crate::Filter) -> Result<(), String> {
+        use crate::positions::{BoardTest, Material};
+        let text = |t: &str| match self.exact {
+            true => Ok(Glob::exact(t)),
+            false => Glob::loose(t),
+        };
+        if let Some(p) = &self.player {
+            filter.player = Some(text(p).map_err(|e| format!("--player: {e}"))?);
+        }
+        for (name, value) in [("Event", &self.event), ("Site", &self.site)] {
+            if let Some(v) = value {
+                filter
+                    .criteria
+                    .push(vec![TagCriterion::new(name, Compare::Eq, v, self.exact)?]);
+            }
+        }
+        for t in &self.tags {
+            let c = TagCriterion::parse(t, self.exact).map_err(|e| format!("--tag: {e}"))?;
+            filter.criteria.push(vec![c]);
+        }
+        if let Some((name, file)) = &self.criteria {
+            let groups =
+                read_criteria(file, self.exact).map_err(|e| format!("--criteria {name}: {e}"))?;
+            filter.criteria.extend(groups);
+        }
+        filter.any = self.any;
+        let mut boards = Vec::new();
+        for p in &self.fen_patterns {
+            boards.push(BoardTest::Pattern(
+                p.parse().map_err(|e| format!("--fen-pattern: {e}"))?,
+            ));
+        }
+        if let Some((name, file)) = &self.positions {
+            let fail = |e: String| format!("--positions {name}: {e}");
+            let before = boards.len();
+            for (n, line) in file.lines().enumerate() {
+                let line = line.trim();
+                if line.is_empty() || line.starts_with(['%', '#']) {
+                    continue;
+                }
+                let board = line
+                    .parse()
+                    .map_err(|e| fail(format!("line {}: {e}", n + 1)))?;
+                boards.push(BoardTest::Pattern(board));
+            }
+            if boards.len() == before {
+                return Err(fail("no position in the file".into()));
+            }
+        }
+        if !boards.is_empty() {
+            filter.reach.push(boards);
+        }
+        let mut materials = Vec::new();
+        for m in &self.material {
+            let m: Material = m.parse().map_err(|e| format!("--material: {e}"))?;
+            materials.push(BoardTest::Material(m));
+        }
+        if !materials.is_empty() {
+            filter.reach.push(materials);
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,7 +57,7 @@ mod xiangqi;
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
 pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
-pub use criteria::{Compare, TagCriterion, read_criteria};
+pub use criteria::{Compare, Criteria, TagCriterion, read_criteria};
 pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
 };

@@ -14,6 +14,7 @@ mod arrow;
 mod chunks;
 mod errors;
 mod remote;
+mod select;
 pub mod split;
 
 use cescacs_batch::{
@@ -1038,6 +1039,8 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(remote::scan_source, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::read_arrow, m)?)?;
     m.add_class::<chunks::ChunkCutter>()?;
+    m.add_class::<select::Selected>()?;
+    m.add_function(wrap_pyfunction!(select::select, m)?)?;
     Ok(())
 }
 
