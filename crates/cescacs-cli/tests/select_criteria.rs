@@ -303,7 +303,15 @@ fn board_patterns_positions_and_material() {
         1,
         "1. h2e2"
     );
-    assert_eq!(count(&xq, &["--material", "A2B2N2R2C2P5 A2B2N2R2C2P5"]), 2);
+    assert_eq!(
+        count(&xq, &["--material", "0 A2B2N2R2C2P5 A2B2N2R2C2P5"]),
+        2
+    );
+    assert_eq!(
+        count(&xq, &["--material", "A2B2N2R2C2P5 A2B2N2R2C2P5"]),
+        0,
+        "two plies: too short for stability 2"
+    );
     assert_eq!(count(&xq, &["--material", "R2 R2"]), 0);
     // C'escacs has no FEN ranks: the conditions never hold, and nothing fails.
     assert_eq!(count(&ctl, &["--fen-pattern", "*/*/*/*/*/*/*/*"]), 0);

@@ -201,9 +201,10 @@ impl Count {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Material {
     sides: [Vec<(char, Count)>; 2],
-    /// How many consecutive positions of the main line must have this material (a
-    /// leading number, as pgn-extract reads it; 2 by default, so that the middle of an
-    /// exchange does not count).
+    /// pgn-extract's stability (a leading number; 2 by default, so that the middle of
+    /// an exchange does not count): the material must hold on this many positions
+    /// plus one in a row, the main line's last position left out (see
+    /// `BoardTest::stable`).
     stable: usize,
 }
 
@@ -340,11 +341,16 @@ impl BoardTest {
         }
     }
 
-    /// Consecutive positions that must pass.
-    fn stable(&self) -> usize {
+    /// Consecutive positions that must pass, and whether the main line's last
+    /// position is left out. A material signature follows pgn-extract's `-z`, checked
+    /// on the position before each move (the start, not the end) and holding for its
+    /// stability plus one such positions in a row: measured on pgn-extract 19.04, a
+    /// balance reached by the last move never matches, one that holds on the positions
+    /// before the last two moves matches with stability 1 and not 2 (docs/select.md).
+    fn stable(&self) -> (usize, bool) {
         match self {
-            BoardTest::Pattern(_) => 1,
-            BoardTest::Material(m) => m.stable.max(1),
+            BoardTest::Pattern(_) => (1, false),
+            BoardTest::Material(m) => (m.stable + 1, true),
         }
     }
 }
@@ -353,19 +359,24 @@ impl BoardTest {
 /// (as many positions in a row as the test asks).
 pub(crate) fn reaches(game: &Game, tests: &[BoardTest]) -> bool {
     let mut runs = vec![0usize; tests.len()];
-    let mut hit = |grid: Grid| {
+    let mut hit = |grid: Grid, last: bool| {
         tests.iter().zip(runs.iter_mut()).any(|(t, run)| {
+            let (need, skip_last) = t.stable();
+            if last && skip_last {
+                return false;
+            }
             *run = if t.holds(&grid) { *run + 1 } else { 0 };
-            *run >= t.stable()
+            *run >= need
         })
     };
     match game {
         Game::Chess(g) => {
             let mut board = g.start.clone();
-            if hit(Grid::chess(&board)) {
+            let n = g.moves.moves.len();
+            if hit(Grid::chess(&board), n == 0) {
                 return true;
             }
-            for node in &g.moves.moves {
+            for (i, node) in g.moves.moves.iter().enumerate() {
                 match node.mv {
                     Some(m) => board.play_unchecked(m),
                     None => match board.null_move() {
@@ -373,7 +384,7 @@ pub(crate) fn reaches(game: &Game, tests: &[BoardTest]) -> bool {
                         None => return false,
                     },
                 }
-                if hit(Grid::chess(&board)) {
+                if hit(Grid::chess(&board), i + 1 == n) {
                     return true;
                 }
             }
@@ -381,12 +392,13 @@ pub(crate) fn reaches(game: &Game, tests: &[BoardTest]) -> bool {
         }
         Game::Xiangqi(g) => {
             let mut p = g.start.clone();
-            if hit(Grid::xiangqi(&p)) {
+            let n = g.line.moves.len();
+            if hit(Grid::xiangqi(&p), n == 0) {
                 return true;
             }
-            g.line.moves.iter().any(|m| {
+            g.line.moves.iter().enumerate().any(|(i, m)| {
                 p.play(m.mv);
-                hit(Grid::xiangqi(&p))
+                hit(Grid::xiangqi(&p), i + 1 == n)
             })
         }
         Game::Cescacs { .. } | Game::Pcn(_) => false,
