@@ -13,6 +13,8 @@ use crate::{Framing, TextEncoding};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How much decompressed text [`Input::head`] holds (less when the input is shorter).
 pub const HEAD_BYTES: usize = 64 << 10;
@@ -134,7 +136,8 @@ impl<R: Read> Read for Checked<R> {
 pub struct Input {
     /// The name used in diagnostics (`-` for standard input).
     pub name: String,
-    /// Total size in bytes when known, for progress and ETA (unknown when compressed).
+    /// The file's size in bytes when known (compressed or not), for progress and ETA:
+    /// progress counts the bytes read from the file, before decompression or decoding.
     pub size: Option<u64>,
     /// The compression the input was stored with, already undone.
     pub compression: Option<Compression>,
@@ -153,6 +156,9 @@ pub struct Input {
     deferred: bool,
     head: Vec<u8>,
     pub(crate) reader: Box<dyn BufRead + Send>,
+    /// Bytes read from the file itself (compressed, before any decoding): what progress
+    /// counts against [`Input::size`].
+    pub(crate) raw_read: Arc<AtomicU64>,
 }
 
 impl Input {
@@ -250,6 +256,7 @@ impl Input {
             deferred: false,
             head: Vec::new(),
             reader: Box::new(BufReader::new(FailingReader(Some(e)))),
+            raw_read: Arc::default(),
         }
     }
 
@@ -280,13 +287,18 @@ impl Input {
         size: Option<u64>,
         reader: impl Read + Send + 'static,
     ) -> io::Result<Input> {
-        let mut raw = BufReader::with_capacity(1 << 16, reader);
+        let raw_read = Arc::new(AtomicU64::new(0));
+        let counted = Counted {
+            inner: reader,
+            count: raw_read.clone(),
+        };
+        let mut raw = BufReader::with_capacity(1 << 16, counted);
         let magic = read_up_to(&mut raw, 6)?;
         let compression = Compression::from_magic(&magic);
         let raw: Box<dyn BufRead + Send> = Box::new(Cursor::new(magic).chain(raw));
-        let (mut text, size): (Box<dyn Read + Send>, _) = match compression {
-            Some(c) => (c.decoder(raw)?, None),
-            None => (Box::new(raw), size),
+        let mut text: Box<dyn Read + Send> = match compression {
+            Some(c) => c.decoder(raw)?,
+            None => Box::new(raw),
         };
         let head = read_up_to(&mut text, HEAD_BYTES)?;
         let reader = Box::new(BufReader::with_capacity(
@@ -306,6 +318,7 @@ impl Input {
             deferred: false,
             head,
             reader,
+            raw_read,
         };
         Ok(match utf16(&input.head) {
             Some(encoding) => input.decode(encoding),
@@ -330,8 +343,6 @@ impl Input {
             Cursor::new(head.clone()).chain(text),
         ));
         self.head = head;
-        // Progress counts decoded bytes, which the file's size does not.
-        self.size = None;
         self.decoded_from = Some(encoding);
         self.encoding = Some(TextEncoding::Bytes);
         self
@@ -388,6 +399,26 @@ impl Input {
                 }
             }
             TextEncoding::Decode(_) => self,
+            TextEncoding::CodePage(page) if self.decoded_from.is_none() => {
+                // The reader starts at the first byte: the head is read again, decoded.
+                let mut text = crate::codepage::CodePageReader::new(self.reader, page);
+                match read_up_to(&mut text, HEAD_BYTES) {
+                    Ok(head) => {
+                        self.reader = Box::new(BufReader::with_capacity(
+                            1 << 16,
+                            Cursor::new(head.clone()).chain(text),
+                        ));
+                        self.head = head;
+                    }
+                    Err(e) => {
+                        self.reader = Box::new(BufReader::new(FailingReader(Some(e))));
+                        self.head.clear();
+                    }
+                }
+                self.encoding = Some(TextEncoding::Bytes);
+                self
+            }
+            TextEncoding::CodePage(_) => self,
             other => {
                 self.encoding = Some(other);
                 self
@@ -523,6 +554,28 @@ impl<R: Read> Read for Utf8Decoder<R> {
                 self.done = true;
             }
         }
+    }
+}
+
+/// Counts the bytes read through it, for progress (another thread reads the count).
+struct Counted<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl Input {
+    /// Bytes read so far from the file itself (compressed, undecoded), including what
+    /// buffers hold ahead of the games: progress against [`Input::size`].
+    pub fn bytes_read(&self) -> u64 {
+        self.raw_read.load(Ordering::Relaxed)
     }
 }
 

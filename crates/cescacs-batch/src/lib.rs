@@ -31,6 +31,7 @@
 #![warn(missing_docs)]
 
 mod archive;
+mod codepage;
 mod input;
 mod output;
 mod report;
@@ -40,6 +41,7 @@ mod split_output;
 mod walk;
 
 pub use archive::{ZipMember, is_zip, member_name, zip_members};
+pub use codepage::{CP437, CP850, CodePage};
 /// The encodings of [`TextEncoding::Decode`].
 pub use encoding_rs;
 pub use input::{BINARY_NUL_RUN, Compression, HEAD_BYTES, Input};
@@ -176,10 +178,37 @@ pub struct Diagnostic {
     pub line: u64,
     /// 1-based column (characters) in that line; 0 when the line is 0.
     pub column: u64,
-    /// Byte offset of the game's first byte in the input.
+    /// Byte offset of the diagnostic's place (its line and column) in the input's
+    /// text (decoded text for a decoded input; the game's start when the place lies
+    /// beyond the bytes kept of an oversized or damaged game); 0 for game 0.
     pub byte_offset: u64,
+    /// Byte offset of the game's first byte in the input (0 for game 0).
+    pub game_offset: u64,
     /// What was expected and what was found.
     pub message: String,
+}
+
+/// The byte offset, within a game's bytes, of `line`:`column` (1-based, columns in
+/// characters as the splitter counts them: UTF-8 continuation bytes are not
+/// characters). `None` when the place lies beyond the bytes.
+pub fn offset_in_game(bytes: &[u8], line: u64, column: u64) -> Option<u64> {
+    let mut at = 0usize;
+    for _ in 1..line.max(1) {
+        at += memchr::memchr(b'\n', &bytes[at..])? + 1;
+    }
+    let mut chars = 1u64;
+    while chars < column.max(1) {
+        let b = *bytes.get(at)?;
+        if b == b'\n' {
+            return None;
+        }
+        at += 1;
+        while bytes.get(at).is_some_and(|b| (0x80..0xC0).contains(b)) {
+            at += 1;
+        }
+        chars += 1;
+    }
+    Some(at as u64)
 }
 
 /// Messages quote the offending input, and input can be a 1 MB token or tag value: a
@@ -216,6 +245,7 @@ impl Diagnostic {
             line,
             column,
             byte_offset: 0,
+            game_offset: 0,
             message: clip_message(&message.into()),
         }
     }
@@ -374,6 +404,10 @@ pub struct Progress {
     pub bytes: u64,
     /// Input bytes in all, when every size is known.
     pub total_bytes: Option<u64>,
+    /// The input being read (1-based, in the run's order), for per-file counts.
+    pub file: usize,
+    /// Games done in that input.
+    pub file_games: usize,
 }
 
 /// Why a run could not go on.
@@ -409,6 +443,8 @@ struct Batch {
     file: usize,
     games: Vec<RawGame>,
     bytes: u64,
+    /// File bytes read for these games (compressed bytes of a compressed input).
+    progress: u64,
 }
 
 /// Runs `process` over every game of `inputs`, writing outputs in order to `sink`, and
@@ -487,6 +523,8 @@ where
             games: 0,
             bytes: 0,
             total_bytes,
+            file: 0,
+            file_games: 0,
         },
         first_output: !options.leading_separator,
     };
@@ -506,6 +544,18 @@ where
                 GameOutcome::error(line, column, message)
             } else {
                 outcome
+            }
+        }
+        Some(problem @ Problem::TrailingText) => {
+            let (line, column, message) = problem.describe();
+            GameOutcome {
+                output: Vec::new(),
+                diagnostics: vec![GameDiagnostic {
+                    severity: Severity::Warning,
+                    line,
+                    column,
+                    message,
+                }],
             }
         }
         Some(problem) => {
@@ -563,19 +613,20 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
             }
             // Progress comes as often as the pipeline's batches would bring it.
             let (mut games, mut bytes) = (0usize, 0u64);
-            for game in InputGames::new(input, options) {
+            let mut all = InputGames::new(input, options);
+            while let Some(game) = all.next() {
                 let outcome = handle(&game);
                 self.game(file, &game, outcome)?;
                 games += 1;
                 bytes += game.bytes.len() as u64;
                 if bytes as usize >= options.batch_bytes || games >= options.batch_games {
-                    if self.batch_done(games, bytes) {
+                    if self.batch_done(file, games, all.progress()) {
                         return Ok(());
                     }
                     (games, bytes) = (0, 0);
                 }
             }
-            if games > 0 && self.batch_done(games, bytes) {
+            if self.batch_done(file, games, all.progress()) {
                 return Ok(());
             }
         }
@@ -618,7 +669,7 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
                 for (game, outcome) in batch.games.iter().zip(outcomes) {
                     self.game(batch.file, game, outcome)?;
                 }
-                if self.batch_done(batch.games.len(), batch.bytes) {
+                if self.batch_done(batch.file, batch.games.len(), batch.progress) {
                     // Dropping the receiver stops the other stages after their batch.
                     break;
                 }
@@ -632,7 +683,9 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
         let summary = &mut self.summary;
         // A read error ends its input: the whole input failed, it is not one more game.
         let failed = matches!(game.problem, Some(Problem::Read { .. }));
-        summary.games += usize::from(!failed);
+        // Trailing text after the last game is said (a warning) but is no game.
+        let trailing = game.problem == Some(Problem::TrailingText);
+        summary.games += usize::from(!failed && !trailing);
         summary.files_failed += usize::from(failed);
         let mut warned = false;
         for d in outcome.diagnostics.iter() {
@@ -655,7 +708,9 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
                 } else {
                     d.column
                 },
-                byte_offset: game.offset,
+                byte_offset: game.offset
+                    + offset_in_game(&game.bytes, d.line, d.column).unwrap_or(0),
+                game_offset: game.offset,
                 message: clip_message(&d.message),
             });
         }
@@ -666,6 +721,9 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
                     .write_all(&outcome.output)
                     .map_err(RunError::Write)?;
             }
+            return Ok(());
+        }
+        if trailing {
             return Ok(());
         }
         summary.games_with_warnings += warned as usize;
@@ -682,7 +740,12 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
     }
 
     /// Reports progress after a batch; true when the run must stop.
-    fn batch_done(&mut self, games: usize, bytes: u64) -> bool {
+    fn batch_done(&mut self, file: usize, games: usize, bytes: u64) -> bool {
+        if self.done.file != file + 1 {
+            self.done.file = file + 1;
+            self.done.file_games = 0;
+        }
+        self.done.file_games += games;
         self.done.games += games;
         self.done.bytes += bytes;
         (self.progress)(self.done);
@@ -710,6 +773,10 @@ struct InputGames {
     splitter: GameSplitter<std::io::BufReader<Box<dyn io::BufRead + Send>>>,
     games_read: usize,
     ended: bool,
+    /// The input's count of bytes read from the file, for progress.
+    raw_read: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// Of those, the bytes already reported.
+    reported: u64,
 }
 
 impl InputGames {
@@ -723,14 +790,28 @@ impl InputGames {
             .unwrap_or_else(|| TextEncoding::detect(input.head()));
         // Buffered here, in a type the splitter knows: its many small `fill_buf` and
         // `consume` calls (a few per line) are then inlined, not virtual calls on the box.
+        let raw_read = input.raw_read.clone();
         let reader = std::io::BufReader::with_capacity(1 << 16, input.reader);
         InputGames {
+            raw_read,
+            reported: 0,
             splitter: GameSplitter::new(reader, options.max_game_bytes)
                 .framing(framing)
                 .encoding(encoding),
             games_read: 0,
             ended: false,
         }
+    }
+}
+
+impl InputGames {
+    /// File bytes read since the last call: progress counts what was read from the
+    /// file (compressed bytes of a `.zst`), against the file's size.
+    fn progress(&mut self) -> u64 {
+        let now = self.raw_read.load(std::sync::atomic::Ordering::Relaxed);
+        let delta = now.saturating_sub(self.reported);
+        self.reported = now;
+        delta
     }
 }
 
@@ -782,20 +863,24 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
             file,
             games: Vec::new(),
             bytes: 0,
+            progress: 0,
         };
-        for game in InputGames::new(input, options) {
+        let mut all = InputGames::new(input, options);
+        while let Some(game) = all.next() {
             batch.bytes += game.bytes.len() as u64;
             batch.games.push(game);
             if batch.bytes as usize >= options.batch_bytes
                 || batch.games.len() >= options.batch_games
             {
                 batch_len = batch_len.max(batch.games.len());
+                batch.progress = all.progress();
                 let full = std::mem::replace(
                     &mut batch,
                     Batch {
                         file,
                         games: Vec::with_capacity(batch_len),
                         bytes: 0,
+                        progress: 0,
                     },
                 );
                 if tx.send(full).is_err() {
@@ -803,7 +888,10 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
                 }
             }
         }
-        if !batch.games.is_empty() && tx.send(batch).is_err() {
+        // The last batch of an input brings progress to the end of its file, games or
+        // not (a file of nothing but blank lines is read too).
+        batch.progress = all.progress();
+        if (!batch.games.is_empty() || batch.progress > 0) && tx.send(batch).is_err() {
             return;
         }
     }

@@ -3,7 +3,6 @@
 //! grow with the number of bad games.
 
 use crate::{Diagnostic, OutputFile, Summary};
-use serde::Serialize;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -40,11 +39,10 @@ pub struct ReportWriter {
     lines: bool,
     count: u64,
     failed: Option<io::Error>,
-}
-
-#[derive(Serialize)]
-struct SummaryLine<'a> {
-    summary: &'a Summary,
+    /// The command (`check`, `convert`, `select`…) and the name its good games go by.
+    command: Option<(String, &'static str)>,
+    /// Counts only the command knows (`games_selected`…).
+    fields: Vec<(String, u64)>,
 }
 
 impl ReportWriter {
@@ -63,6 +61,8 @@ impl ReportWriter {
             lines,
             count: 0,
             failed: None,
+            command: None,
+            fields: Vec::new(),
         })
     }
 
@@ -95,6 +95,48 @@ impl ReportWriter {
         }
     }
 
+    /// Names the command in the report (`"command": "check"`) and the count of games
+    /// read without error after it (`games_valid` for `check`, `games_converted` for
+    /// `convert`): [`Summary::games_converted`] is written under that name.
+    pub fn command(&mut self, command: &str, good_games: &'static str) {
+        self.command = Some((command.to_string(), good_games));
+    }
+
+    /// Adds a count to the summary (`games_selected`, `duplicates_dropped`).
+    pub fn field(&mut self, key: &str, value: u64) {
+        self.fields.push((key.to_string(), value));
+    }
+
+    /// The summary as written: the command's names and fields applied.
+    fn summary_fields(
+        &self,
+        summary: &Summary,
+    ) -> io::Result<serde_json::Map<String, serde_json::Value>> {
+        let serde_json::Value::Object(mut fields) =
+            serde_json::to_value(summary).map_err(io::Error::other)?
+        else {
+            unreachable!("a summary serialises to an object")
+        };
+        fields.remove("diagnostics");
+        let mut out = serde_json::Map::new();
+        if let Some((command, _)) = &self.command {
+            out.insert("command".into(), command.clone().into());
+        }
+        let good = self.command.as_ref().map_or("games_converted", |c| c.1);
+        for (key, value) in fields {
+            let key = if key == "games_converted" {
+                good.to_string()
+            } else {
+                key
+            };
+            out.insert(key, value);
+        }
+        for (key, value) in &self.fields {
+            out.insert(key.clone(), (*value).into());
+        }
+        Ok(out)
+    }
+
     /// What was found beside the report ([`OutputFile::notes`]).
     pub fn notes(&self) -> &[String] {
         self.out.notes()
@@ -106,21 +148,14 @@ impl ReportWriter {
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
+        let fields = self.summary_fields(summary)?;
         if self.lines {
-            serde_json::to_writer(&mut self.out, &SummaryLine { summary })
-                .map_err(io::Error::other)?;
+            let line = serde_json::json!({ "summary": fields });
+            serde_json::to_writer(&mut self.out, &line).map_err(io::Error::other)?;
             self.out.write_all(b"\n")?;
         } else {
-            let serde_json::Value::Object(fields) =
-                serde_json::to_value(summary).map_err(io::Error::other)?
-            else {
-                unreachable!("a summary serialises to an object")
-            };
             self.out.write_all(b"\n]")?;
             for (key, value) in fields {
-                if key == "diagnostics" {
-                    continue;
-                }
                 write!(self.out, ",\n\"{key}\": {value}")?;
             }
             self.out.write_all(b"\n}\n")?;
@@ -144,6 +179,7 @@ mod tests {
             line: 9,
             column: 4,
             byte_offset: 10,
+            game_offset: 10,
             message: "bad \"move\"".into(),
         };
         let summary = Summary {

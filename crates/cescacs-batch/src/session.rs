@@ -200,6 +200,21 @@ impl Session {
         self.keep_damaged = keep;
     }
 
+    /// Names the command in the report and its count of good games
+    /// ([`ReportWriter::command`]); without a report, nothing.
+    pub fn report_command(&mut self, command: &str, good_games: &'static str) {
+        if let Some((_, r)) = self.report.as_mut() {
+            r.command(command, good_games);
+        }
+    }
+
+    /// Adds a count to the report's summary ([`ReportWriter::field`]).
+    pub fn report_field(&mut self, key: &str, value: u64) {
+        if let Some((_, r)) = self.report.as_mut() {
+            r.field(key, value);
+        }
+    }
+
     /// What was found beside the report ([`crate::OutputFile::notes`]).
     pub fn report_notes(&self) -> &[String] {
         self.report.as_ref().map_or(&[], |(_, r)| r.notes())

@@ -41,6 +41,9 @@ pub enum TextEncoding {
     /// and the format readers; the splitter then reads UTF-8, as
     /// [`TextEncoding::Bytes`].
     Decode(&'static encoding_rs::Encoding),
+    /// Text in a DOS code page (`--encoding cp437`, `cp850`), decoded to UTF-8 as it
+    /// is read, like [`TextEncoding::Decode`].
+    CodePage(&'static crate::CodePage),
 }
 
 impl TextEncoding {
@@ -108,6 +111,10 @@ pub enum Problem {
         /// 1-based column (in characters) of the opening character.
         column: u64,
     },
+    /// Text after the last game of an input that holds no tag, no move number and no
+    /// result (a site's banner, a signature): not a game. Reported as a warning, and
+    /// not counted as a game.
+    TrailingText,
 }
 
 impl Problem {
@@ -148,6 +155,12 @@ impl Problem {
                     ),
                 )
             }
+            Problem::TrailingText => (
+                1,
+                1,
+                "text after the last game (no tag, move number or result): not a game; skipped"
+                    .to_string(),
+            ),
         }
     }
 }
@@ -572,7 +585,7 @@ fn tags_end_scan(line: &[u8], encoding: TextEncoding) -> Option<usize> {
 /// Characters in `bytes`, counted as [`Lexer::scan`] counts columns.
 fn columns(bytes: &[u8], encoding: TextEncoding) -> u64 {
     match encoding {
-        TextEncoding::Bytes | TextEncoding::Decode(_) => {
+        TextEncoding::Bytes | TextEncoding::Decode(_) | TextEncoding::CodePage(_) => {
             bytes.iter().filter(|b| !(0x80..0xC0).contains(*b)).count() as u64
         }
         TextEncoding::DoubleByte => {
@@ -1201,6 +1214,12 @@ impl<R: BufRead> GameSplitter<R> {
         if !has_content {
             return Ok(None);
         }
+        // The end of the input, after a game: a piece with nothing of a game in it is
+        // trailing text (docs/io.md).
+        if !self.pending && self.next_index > 1 && game.problem.is_none() && !game_like(&game.bytes)
+        {
+            game.problem = Some(Problem::TrailingText);
+        }
         self.emit(game)
     }
 
@@ -1481,6 +1500,36 @@ fn fill<R: BufRead>(reader: &mut R) -> io::Result<&[u8]> {
         }
     }
     reader.fill_buf()
+}
+
+/// Whether text could be (part of) a game: a tag line, a move number (`1.`, `12...`)
+/// or a result token (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`, C'escacs scores like `3-0`).
+fn game_like(bytes: &[u8]) -> bool {
+    let tag = bytes
+        .split(|&b| b == b'\n')
+        .any(|line| trim_start(line).starts_with(b"["));
+    let move_number = bytes
+        .windows(2)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.');
+    let result = bytes.split(|b| b.is_ascii_whitespace()).any(|t| {
+        t == b"*"
+            || t == "½-½".as_bytes()
+            || (t.len() >= 3
+                && t.iter().all(|b| b.is_ascii_digit() || b"-/".contains(b))
+                && t.contains(&b'-'))
+    });
+    // A chess move (`e4`, `Nxf3+`, `O-O`): movetext cut short, a damaged game.
+    let san = bytes.split(|b| b.is_ascii_whitespace()).any(|t| {
+        let t = t
+            .strip_suffix(b"+")
+            .or_else(|| t.strip_suffix(b"#"))
+            .unwrap_or(t);
+        t.starts_with(b"O-O")
+            || (2..=7).contains(&t.len())
+                && matches!(t[t.len() - 2..], [b'a'..=b'h', b'1'..=b'8'])
+                && t.iter().all(|b| b"KQRBNxabcdefgh12345678=".contains(b))
+    });
+    tag || move_number || result || san
 }
 
 fn trim_start(s: &[u8]) -> &[u8] {

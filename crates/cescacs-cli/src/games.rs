@@ -102,6 +102,7 @@ pub(crate) fn run(
     for group in groups {
         let bar = progress_bar(group.inputs.iter().map(|i| i.size).sum::<Option<u64>>());
         let started = session.started();
+        let names: Vec<String> = group.inputs.iter().map(|i| i.name.clone()).collect();
         let on_diagnostic = |d: &cescacs_batch::Diagnostic| match (&bar, quiet) {
             (_, true) => {}
             (Some(bar), _) => bar.suspend(|| cescacs_batch::print_diagnostic(d)),
@@ -111,7 +112,17 @@ pub(crate) fn run(
             if let Some(bar) = &bar {
                 bar.set_position(p.bytes);
                 let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-9);
-                bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
+                // Several files: which one is being read and its own count.
+                let file = match (names.len(), names.get(p.file.wrapping_sub(1))) {
+                    (2.., Some(name)) => format!(
+                        "file {}/{} {name}: {} games; ",
+                        p.file,
+                        names.len(),
+                        p.file_games
+                    ),
+                    _ => String::new(),
+                };
+                bar.set_message(format!("{file}{} games, {rate:.0} games/s", p.games));
             }
         };
         let (inputs, process) = (group.inputs, group.process);
@@ -159,6 +170,10 @@ pub fn convert(
         stdout_open()?;
     }
     let (mut session, inputs) = open(paths, settings.from.map(crate::lib), settings, output)?;
+    match to {
+        Some(_) => session.report_command("convert", "games_converted"),
+        None => session.report_command("check", "games_valid"),
+    }
     let groups = cescacs_convert::converters(inputs.groups, to, &options).map_err(cannot_run)?;
     let framing = cescacs_convert::OutputFraming::of(to, &options);
     let mut sink = sink(output, to.is_none(), &framing.header)?;
@@ -173,6 +188,7 @@ pub fn replay(paths: &[PathBuf], strict: bool, with_name: bool, no_name: bool) -
     let settings = Settings::default();
     stdout_open()?;
     let (mut session, inputs) = open(paths, Some(Format::CtlPgn), &settings, None)?;
+    session.report_command("replay", "games_valid");
     let files: Vec<_> = inputs.groups.into_iter().flat_map(|(_, i)| i).collect();
     let named = with_name || (!no_name && files.len() > 1);
     let options = Options {
@@ -201,6 +217,8 @@ pub struct SelectArgs {
     inputs: Vec<PathBuf>,
     #[command(flatten)]
     filters: crate::Filters,
+    #[command(flatten)]
+    criteria: crate::criteria::Criteria,
     /// Convert the selected games to this format (default: byte for byte as read).
     #[arg(long, value_enum, conflicts_with = "invalid")]
     to: Option<crate::OutputFormat>,
@@ -220,7 +238,8 @@ pub struct SelectArgs {
 }
 
 pub fn select(args: SelectArgs) -> Result<i32, i32> {
-    let (settings, filter) = (&args.common, args.filters.filter());
+    let (settings, mut filter) = (&args.common, args.filters.filter());
+    args.criteria.apply(&mut filter).map_err(cannot_run)?;
     let options = Options {
         json_lines: crate::json_lines(args.output.as_deref()),
         strict: settings.strict,
@@ -255,6 +274,8 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         settings,
         output,
     )?;
+    // Selected or not, a game read without error is counted: not "converted".
+    session.report_command("select", "games_without_error");
     let formats: Vec<Format> = inputs.groups.iter().map(|(f, _)| *f).collect();
     let to = args.to.map(crate::lib);
     let (framing, separator) =
@@ -307,6 +328,8 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         .chain(duplicates_sink)
         .chain(rejected_sink)
         .collect();
+    session.report_field("games_selected", kept as u64);
+    session.report_field("duplicates_dropped", duplicates as u64);
     let mut finished = session.finish_all(sinks, &framing.footer, inputs.had_errors);
     if let Err(e) = flushed {
         finished.errors.push(format!("write error: {e}"));
@@ -318,6 +341,9 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
             finished.errors.push(format!("cannot write the count: {e}"));
             finished.code = finished.code.max(EXIT_CANNOT_RUN);
         }
+    }
+    if kept == 0 && !finished.silent && finished.summary.games > 0 {
+        print_line(&cescacs_convert::no_match_note(&filter));
     }
     Ok(end(finished, |f| {
         let mut line = cescacs_convert::selection_summary(f, kept, duplicates);

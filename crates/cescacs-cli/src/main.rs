@@ -3,6 +3,7 @@
 //! arguments, shows progress and prints.
 
 mod extras;
+mod criteria;
 mod games;
 mod position;
 mod view;
@@ -12,7 +13,7 @@ mod bulk {
     pub use cescacs_batch::{EXIT_CANNOT_RUN, EXIT_OK};
 }
 
-use cescacs_convert::{Filter, Glob};
+use cescacs_convert::Filter;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -163,12 +164,6 @@ enum Command {
 /// The filters of `select`, mapped onto `cescacs_convert::Filter`.
 #[derive(clap::Args)]
 struct Filters {
-    /// A tag's value matches a glob pattern (`*`, `?`, `[a-z]`); repeatable.
-    #[arg(long = "tag", value_name = "NAME=PATTERN", value_parser = tag_pattern)]
-    tags: Vec<(String, Glob)>,
-    /// White, Black (or Red) matches this glob pattern.
-    #[arg(long, value_name = "PATTERN")]
-    player: Option<Glob>,
     /// The Result tag (`1-0`, `0-1`, `1/2-1/2` or `1/2`, `*`).
     #[arg(long, value_name = "R")]
     result: Option<String>,
@@ -204,17 +199,10 @@ struct Filters {
     invalid: bool,
 }
 
-fn tag_pattern(t: &str) -> Result<(String, Glob), String> {
-    let (name, pattern) = t.split_once('=').ok_or("expected NAME=PATTERN")?;
-    Ok((name.to_string(), pattern.parse()?))
-}
-
 impl Filters {
     fn filter(self) -> Filter {
         let f = self;
         Filter {
-            tags: f.tags,
-            player: f.player,
             result: f.result,
             min_elo: f.min_elo,
             max_elo: f.max_elo,
@@ -226,6 +214,7 @@ impl Filters {
             mate: f.mate,
             stalemate: f.stalemate,
             invalid: f.invalid,
+            ..Filter::default()
         }
     }
 }
@@ -275,6 +264,12 @@ enum EncodingArg {
     /// Windows-1252.
     #[value(name = "cp1252", alias = "windows-1252")]
     Cp1252,
+    /// DOS code page 437 (US; old DOS databases).
+    #[value(name = "cp437", alias = "ibm437")]
+    Cp437,
+    /// DOS code page 850 (Western Europe).
+    #[value(name = "cp850", alias = "ibm850")]
+    Cp850,
     /// Windows-1251 (Cyrillic).
     #[value(name = "cp1251", alias = "windows-1251")]
     Cp1251,
@@ -299,6 +294,8 @@ impl EncodingArg {
             EncodingArg::Utf8 | EncodingArg::SingleByte => TextEncoding::Bytes,
             EncodingArg::Latin1 | EncodingArg::Cp1252 => TextEncoding::Decode(e::WINDOWS_1252),
             EncodingArg::Cp1251 => TextEncoding::Decode(e::WINDOWS_1251),
+            EncodingArg::Cp437 => TextEncoding::CodePage(&cescacs_batch::CP437),
+            EncodingArg::Cp850 => TextEncoding::CodePage(&cescacs_batch::CP850),
             EncodingArg::Gbk => TextEncoding::Decode(e::GB18030),
             EncodingArg::Big5 => TextEncoding::Decode(e::BIG5),
             EncodingArg::Utf16Le => TextEncoding::Decode(e::UTF_16LE),

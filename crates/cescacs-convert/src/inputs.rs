@@ -48,6 +48,50 @@ fn problem(severity: Severity, path: &Path, at: (u64, u64), message: String) -> 
     ))
 }
 
+/// The warning for text that is not UTF-8 and is read as a guessed encoding because no
+/// `--encoding` was given: DOS databases (cp437, cp850) use the same bytes for other
+/// letters (`Andr\x82` is `André` there, `Andr‚` in Windows-1252), and nothing in the
+/// bytes tells which was meant. Found in the input's head (its first
+/// [`cescacs_batch::HEAD_BYTES`]); double-byte text (GBK, Big5) is recognised by its
+/// byte pairs and not warned about.
+fn single_byte_guess(input: &Input, format: Format, path: &Path) -> Option<FileNote> {
+    // Classic PGN reads such bytes as Windows-1252, xiangqi PGN as GBK or Big5; CTL-PGN
+    // and PCN are UTF-8 only and say so in each game.
+    let guess = match format {
+        Format::Pgn => "Windows-1252",
+        Format::XiangqiPgn => "GBK or Big5",
+        _ => return None,
+    };
+    if input.decoded_from.is_some() {
+        return None;
+    }
+    let head = input.head();
+    let error = std::str::from_utf8(head).err()?;
+    error.error_len()?;
+    if TextEncoding::detect(head) != TextEncoding::Bytes {
+        return None;
+    }
+    let at = error.valid_up_to();
+    let before = &head[..at];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let col = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
+    let message = format!(
+        "not UTF-8 (byte {at} is 0x{:02X}): read as {guess}, a guess; give --encoding \
+         (cp437 or cp850 for DOS databases, latin-1, cp1251…) if names come out wrong",
+        head[at]
+    );
+    Some(problem(
+        Severity::Warning,
+        path,
+        (line as u64, col as u64),
+        message,
+    ))
+}
+
 /// Walks `paths` (directories: the game files below them, compressed or not), opens
 /// each file once, chooses its format (`from`, or [`crate::detect`] on its name and
 /// head) and groups the files by format. `exclude` holds the run's output and report,
@@ -182,6 +226,11 @@ fn open_grouped(
         let mut input = input.with_framing(crate::input_framing(format, &name));
         if let Some(e) = encoding {
             input = input.with_encoding(e);
+        }
+        if encoding.is_none()
+            && let Some(warning) = single_byte_guess(&input, format, &path)
+        {
+            note(&warning);
         }
         if let Some(at) = input.binary_at() {
             // Docs: io.md "Binary input". `--from` names a format, not bytes.

@@ -112,6 +112,31 @@ pub fn selection_summary(end: &cescacs_batch::Finished, kept: usize, duplicates:
     line
 }
 
+/// The note `cescacs select` prints when games were read and none was selected: what
+/// the conditions mean, so that a pattern expected to match can be corrected.
+pub fn no_match_note(filter: &Filter) -> String {
+    let mut note = String::from("note: no game matched the filters");
+    let conditions = filter.tags.len()
+        + filter.criteria.len()
+        + usize::from(filter.player.is_some())
+        + usize::from(filter.result.is_some())
+        + usize::from(filter.min_elo.is_some() || filter.max_elo.is_some())
+        + usize::from(filter.date_from.is_some() || filter.date_to.is_some());
+    if conditions > 1 && !filter.any {
+        note.push_str("; every condition must hold (--any: one is enough)");
+    }
+    if filter.player.is_some() || !filter.criteria.is_empty() {
+        note.push_str(
+            "; text is matched as a case-insensitive substring unless it has * ? [ \
+             (a glob over the whole value) or --exact is given; a missing tag never matches",
+        );
+    }
+    if filter.needs_moves() {
+        note.push_str("; games that cannot be read are not selected (see the diagnostics)");
+    }
+    note
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

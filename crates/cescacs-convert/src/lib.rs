@@ -43,6 +43,7 @@ mod annotate;
 mod cescacs;
 mod chess;
 mod eco;
+mod criteria;
 mod format;
 mod inputs;
 mod jobs;
@@ -50,6 +51,7 @@ mod pcn_input;
 mod ply_columns;
 pub use pcn_input::MAX_PCN_DOCUMENT_BYTES;
 mod picture;
+mod positions;
 mod record;
 mod select;
 mod strip;
@@ -60,13 +62,18 @@ pub use annotate::{Annotate, game_hash, set_tag_lines};
 pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
 pub use eco::{EcoRange, Opening, game_opening, opening_at, openings, record_opening};
+pub use criteria::{Compare, Criteria, TagCriterion, read_criteria};
 pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
 };
 pub use inputs::{Inputs, detection_name, open_inputs};
-pub use jobs::{converters, final_position_line, selection_framing, selection_summary, selections};
+pub use jobs::{
+    converters, final_position_line, no_match_note, selection_framing, selection_summary,
+    selections,
+};
 pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
 pub use ply_columns::PlyEval;
+pub use positions::{BoardPattern, BoardTest, Material};
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{
     Filter, Glob, SelectedWriter, Selection, SelectionExtras, SplitBy, Target, Verdict,

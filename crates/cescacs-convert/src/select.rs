@@ -23,6 +23,8 @@
 //! assert!(!filter.matches(Format::Pgn, &game));
 //! ```
 
+use crate::criteria::TagCriterion;
+use crate::positions::{self, BoardPattern, BoardTest};
 use crate::record::Game;
 use crate::{Converter, Format, GameDiagnostic, GameOutcome, Options, RawGame, Record};
 use std::collections::HashSet;
@@ -42,6 +44,8 @@ pub struct Glob {
     /// starts with `*`, the last at the end unless it ends with `*`.
     pieces: Vec<Vec<Atom>>,
     stars: bool,
+    /// Case-insensitive ([`Glob::loose`]): the value is lowercased before matching.
+    fold: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +62,21 @@ impl Atom {
             Atom::Any => true,
             Atom::Set(negated, ranges) => {
                 ranges.iter().any(|&(a, b)| (a..=b).contains(&c)) != *negated
+            }
+        }
+    }
+
+    /// The same atom matching lowercased text: its characters lowercased, a set
+    /// widened by its ranges' lowercase ends (`[A-C]` also takes `a`–`c`).
+    fn folded(self) -> Atom {
+        let lower = |c: char| c.to_lowercase().next().unwrap_or(c);
+        match self {
+            Atom::Char(c) => Atom::Char(lower(c)),
+            Atom::Any => Atom::Any,
+            Atom::Set(negated, ranges) => {
+                let mut all = ranges.clone();
+                all.extend(ranges.iter().map(|&(a, b)| (lower(a), lower(b))));
+                Atom::Set(negated, all)
             }
         }
     }
@@ -111,14 +130,50 @@ impl std::str::FromStr for Glob {
         Ok(Glob {
             stars: pieces.len() > 1,
             pieces,
+            fold: false,
         })
     }
 }
 
 impl Glob {
+    /// The matching of `select --player/--event/--site/--tag NAME=…` without `--exact`:
+    /// case-insensitive, and a pattern with no `*`, `?` or `[` is found anywhere in the
+    /// value (`carlsen` matches `Carlsen, Magnus`); one with them is a glob over the
+    /// whole value, as [`Glob::from_str`](std::str::FromStr) reads it.
+    pub fn loose(pattern: &str) -> Result<Glob, String> {
+        let plain = !pattern.contains(['*', '?', '[', '\\']);
+        let mut glob: Glob = pattern.parse()?;
+        if plain {
+            glob.pieces.insert(0, Vec::new());
+            glob.pieces.push(Vec::new());
+            glob.stars = true;
+        }
+        glob.pieces = glob
+            .pieces
+            .into_iter()
+            .map(|p| p.into_iter().map(Atom::folded).collect())
+            .collect();
+        glob.fold = true;
+        Ok(glob)
+    }
+
+    /// The whole value equal to `text`, case-sensitively, with no wildcard
+    /// (`select --exact`).
+    pub fn exact(text: &str) -> Glob {
+        Glob {
+            pieces: vec![text.chars().map(Atom::Char).collect()],
+            stars: false,
+            fold: false,
+        }
+    }
+
     /// Whether the whole of `value` matches.
     pub fn matches(&self, value: &str) -> bool {
-        let text: Vec<char> = value.chars().collect();
+        let text: Vec<char> = if self.fold {
+            value.chars().flat_map(char::to_lowercase).collect()
+        } else {
+            value.chars().collect()
+        };
         let at = |piece: &[Atom], i: usize| {
             i + piece.len() <= text.len()
                 && piece.iter().zip(&text[i..]).all(|(a, &c)| a.accepts(c))
@@ -147,7 +202,7 @@ impl Glob {
 }
 
 /// A PGN date bound, `YYYY`, `YYYY.MM` or `YYYY.MM.DD` (`-` also separates).
-fn date_bound(s: &str, upper: bool) -> Result<u32, String> {
+pub(crate) fn date_bound(s: &str, upper: bool) -> Result<u32, String> {
     let parts: Vec<&str> = s.split(['.', '-']).collect();
     let num = |i: usize, max: u32| -> Result<Option<u32>, String> {
         match parts.get(i) {
@@ -168,7 +223,7 @@ fn date_bound(s: &str, upper: bool) -> Result<u32, String> {
 
 /// The earliest and latest day a PGN `Date` value can mean (`1990.??.??` is all of
 /// 1990); `None` when its year is unknown or the value is not a date.
-fn date_span(value: &str) -> Option<(u32, u32)> {
+pub(crate) fn date_span(value: &str) -> Option<(u32, u32)> {
     let mut parts = value.trim().split(['.', '-', '/']);
     let year: u32 = parts.next()?.parse().ok()?;
     let part = |p: Option<&str>, max: u32| match p.and_then(|p| p.parse::<u32>().ok()) {
@@ -184,6 +239,8 @@ fn date_span(value: &str) -> Option<(u32, u32)> {
 /// it can be: a chess FEN, a xiangqi FEN, a C'escacs TLPD.
 #[derive(Debug, Clone)]
 pub struct Target {
+    /// A board-only FEN: the placement alone, whatever the game.
+    board: Option<BoardPattern>,
     chess: Option<chess_pgn::cozy_chess::Board>,
     xiangqi: Option<xiangqi::Position>,
     cescacs: Option<(u64, String)>,
@@ -193,7 +250,19 @@ impl std::str::FromStr for Target {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Target, String> {
+        let placement = s.trim();
+        let board_only =
+            !placement.contains(char::is_whitespace) && !placement.contains(['?', '!', '*', '[']);
+        if board_only && let Ok(board) = placement.parse() {
+            return Ok(Target {
+                board: Some(board),
+                chess: None,
+                xiangqi: None,
+                cescacs: None,
+            });
+        }
         let t = Target {
+            board: None,
             chess: chess_pgn::cozy_chess::Board::from_fen(s.trim(), false)
                 .or_else(|_| chess_pgn::cozy_chess::Board::from_fen(s.trim(), true))
                 .ok(),
@@ -255,6 +324,16 @@ pub struct Filter {
     pub stalemate: bool,
     /// `--invalid`: only games with an error (what `cescacs check` reports bad).
     pub invalid: bool,
+    /// Tag criteria with operators (`--tag 'WhiteElo>=2700'`, `--event`, `--site`, a
+    /// `--criteria` file), in groups: a group holds when any of its criteria does.
+    pub criteria: Vec<Vec<TagCriterion>>,
+    /// `--any`: the tag conditions (every `tags` entry, `player`, `result`, the Elo
+    /// bounds, the date range, every criteria group) are joined by OR instead of AND;
+    /// conditions on moves still must hold.
+    pub any: bool,
+    /// Board conditions (`--fen-pattern`, `--positions`, `--material`), in groups: the
+    /// main line must reach, for every group, a position passing one of its tests.
+    pub reach: Vec<Vec<BoardTest>>,
 }
 
 /// The answer for one game.
@@ -284,6 +363,7 @@ impl Filter {
             || self.mate
             || self.stalemate
             || self.invalid
+            || !self.reach.is_empty()
     }
 
     fn has_tag_conditions(&self) -> bool {
@@ -294,6 +374,7 @@ impl Filter {
             || self.max_elo.is_some()
             || self.date_from.is_some()
             || self.date_to.is_some()
+            || !self.criteria.is_empty()
     }
 
     /// Whether tags (name, value pairs in record order) pass the tag conditions.
@@ -305,33 +386,54 @@ impl Filter {
                 .or_else(|| all.find(|(n, _)| n.eq_ignore_ascii_case(name)))
                 .map(|(_, v)| v)
         };
-        let named = self
-            .tags
-            .iter()
-            .all(|(name, glob)| tag(name).is_some_and(|v| glob.matches(v)));
-        let player = self.player.as_ref().is_none_or(|g| {
-            ["White", "Black", "Red"]
+        // Each condition set, decided; `--any` wants one of them, else all.
+        let mut decided = Vec::new();
+        decided.extend(
+            self.tags
                 .iter()
-                .any(|side| tag(side).is_some_and(|v| g.matches(v)))
-        });
-        let result = self.result.as_deref().is_none_or(|want| {
+                .map(|(name, glob)| tag(name).is_some_and(|v| glob.matches(v))),
+        );
+        if let Some(g) = &self.player {
+            decided.push(
+                ["White", "Black", "Red"]
+                    .iter()
+                    .any(|side| tag(side).is_some_and(|v| g.matches(v))),
+            );
+        }
+        if let Some(want) = self.result.as_deref() {
             let want = if want == "1/2" { "1/2-1/2" } else { want };
-            tag("Result").is_some_and(|r| r.trim() == want)
-        });
-        let elos: Vec<u32> = ["WhiteElo", "BlackElo", "RedElo"]
-            .iter()
-            .filter_map(|n| tag(n)?.trim().parse().ok())
-            .collect();
-        let elo = self.min_elo.is_none_or(|m| elos.iter().any(|&e| e >= m))
-            && self.max_elo.is_none_or(|m| elos.iter().any(|&e| e <= m));
-        let date = (self.date_from.is_none() && self.date_to.is_none())
-            || tag("Date")
-                .and_then(date_span)
-                .is_some_and(|(first, last)| {
-                    self.date_from.is_none_or(|f| last >= f)
-                        && self.date_to.is_none_or(|t| first <= t)
-                });
-        named && player && result && elo && date
+            decided.push(tag("Result").is_some_and(|r| r.trim() == want));
+        }
+        if self.min_elo.is_some() || self.max_elo.is_some() {
+            let elos: Vec<u32> = ["WhiteElo", "BlackElo", "RedElo"]
+                .iter()
+                .filter_map(|n| tag(n)?.trim().parse().ok())
+                .collect();
+            decided.push(
+                self.min_elo.is_none_or(|m| elos.iter().any(|&e| e >= m))
+                    && self.max_elo.is_none_or(|m| elos.iter().any(|&e| e <= m)),
+            );
+        }
+        if self.date_from.is_some() || self.date_to.is_some() {
+            decided.push(
+                tag("Date")
+                    .and_then(date_span)
+                    .is_some_and(|(first, last)| {
+                        self.date_from.is_none_or(|f| last >= f)
+                            && self.date_to.is_none_or(|t| first <= t)
+                    }),
+            );
+        }
+        decided.extend(
+            self.criteria
+                .iter()
+                .map(|group| group.iter().any(|c| c.holds(tag(&c.name)))),
+        );
+        if self.any {
+            decided.is_empty() || decided.contains(&true)
+        } else {
+            !decided.contains(&false)
+        }
     }
 
     /// Whether a game read and replayed passes the conditions on its moves (tag
@@ -363,6 +465,10 @@ impl Filter {
                 .position
                 .as_ref()
                 .is_none_or(|t| record.game().is_some_and(|g| passes_through(g, t)))
+            && self
+                .reach
+                .iter()
+                .all(|group| record.game().is_some_and(|g| positions::reaches(g, group)))
     }
 
     /// Whether one game of `format` (as cut by the splitter) is selected; a game that
@@ -502,6 +608,9 @@ pub(crate) fn tag_section(bytes: &[u8]) -> &[u8] {
 
 /// Whether the main line (its start included) reaches the target position.
 fn passes_through(game: &Game, target: &Target) -> bool {
+    if let Some(board) = &target.board {
+        return positions::reaches(game, &[BoardTest::Pattern(board.clone())]);
+    }
     match game {
         Game::Chess(g) => {
             let Some(t) = &target.chess else { return false };

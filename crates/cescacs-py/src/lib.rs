@@ -15,6 +15,7 @@ mod chunks;
 mod errors;
 mod remote;
 mod seekable;
+mod select;
 pub mod split;
 
 use cescacs_batch::{
@@ -172,6 +173,7 @@ fn located(file: &str, index: u64, at: (u64, u64), offset: u64, d: &GameDiagnost
             d.column
         },
         byte_offset: offset,
+        game_offset: offset,
         message: d.message.clone(),
     }
     .to_string()
@@ -1043,6 +1045,8 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(seekable::seekable_frames, m)?)?;
     m.add_class::<seekable::FramedFile>()?;
     m.add_class::<chunks::ChunkCutter>()?;
+    m.add_class::<select::Selected>()?;
+    m.add_function(wrap_pyfunction!(select::select, m)?)?;
     Ok(())
 }
 

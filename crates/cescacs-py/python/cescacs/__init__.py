@@ -49,7 +49,9 @@ from ._cescacs import (
     OptionError,
     ParseError,
     Position,
+    Selected,
     convert,
+    select,
 )
 from ._cescacs import detect as _detect
 from ._cescacs import open_decompressed as _open_decompressed
@@ -65,6 +67,8 @@ __all__ = [
     "Position",
     "convert",
     "read_games",
+    "select",
+    "Selected",
     "open_decompressed",
     "detect",
     "COMPRESSED_SUFFIXES",

@@ -102,6 +102,36 @@ def read_games(
     index_base: int = 1,
     line_base: int = 1,
 ) -> GameReader: ...
+class Selected:
+    """The games of one input that pass :func:`select`'s filters, lazily, as text."""
+
+    def __iter__(self) -> Iterator[str]: ...
+    def __next__(self) -> str: ...
+    @property
+    def errors(self) -> List[str]: ...
+
+def select(
+    source: Union[str, os.PathLike[str], bytes, bytearray, IO[bytes]],
+    format: Optional[str] = None,
+    name: Optional[str] = None,
+    *,
+    player: Optional[str] = None,
+    event: Optional[str] = None,
+    site: Optional[str] = None,
+    tags: List[str] = ...,
+    criteria: Optional[Union[str, os.PathLike[str]]] = None,
+    exact: bool = False,
+    any: bool = False,
+    result: Optional[str] = None,
+    position: Optional[str] = None,
+    fen_patterns: List[str] = ...,
+    positions: Optional[Union[str, os.PathLike[str]]] = None,
+    material: List[str] = ...,
+    min_plies: Optional[int] = None,
+    max_plies: Optional[int] = None,
+    mate: bool = False,
+    stalemate: bool = False,
+) -> Selected: ...
 def convert(
     data: Union[str, bytes],
     to: str,
