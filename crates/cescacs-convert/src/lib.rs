@@ -50,6 +50,7 @@ mod picture;
 mod record;
 mod select;
 mod strip;
+mod tree;
 mod xiangqi;
 
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
@@ -64,6 +65,7 @@ pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiang
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{Filter, Glob, SelectedWriter, Selection, Target, Verdict};
 pub use strip::{Strip, StripError};
+pub use tree::{MoveTree, Node, PlyMove, Score, TreeError, move_tree};
 
 /// How xiangqi moves are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
