@@ -39,6 +39,7 @@
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+mod boards;
 mod cescacs;
 mod chess;
 mod format;
@@ -65,6 +66,9 @@ pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiang
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{Filter, Glob, SelectedWriter, Selection, Target, Verdict};
 pub use strip::{Strip, StripError};
+pub use boards::{
+    chess_fen, chess_legal_moves, chess_move, chess_perft, xiangqi_legal_moves, xiangqi_move,
+};
 pub use tree::{MoveTree, Node, PlyMove, Score, TreeError, move_tree};
 
 /// How xiangqi moves are written.

@@ -243,8 +243,8 @@ fn elapsed(comment: &str) -> Option<f64> {
 
 mod chess {
     use super::{Builder, PlyMove};
-    use chess_pgn::cozy_chess::{Board, Color, GameStatus, Piece, Rank, Square};
-    use chess_pgn::model::{After, CastlingStyle, Line, Variant, to_fen, with_halfmove_clock};
+    use chess_pgn::cozy_chess::{Board, Color, GameStatus, Piece};
+    use chess_pgn::model::{After, CastlingStyle, Line, Variant};
     use chess_pgn::notation::uci;
 
     struct Ctx {
@@ -264,26 +264,8 @@ mod chess {
         line(b, 0, &g.moves, &g.start, g.start_halfmove_clock, 0, &ctx);
     }
 
-    /// FEN as python-chess's `board.fen()`: the en-passant square only when a capture
-    /// there is legal, the exact halfmove clock (cozy-chess caps its own).
-    pub(super) fn fen(board: &Board, clock: u32, ctx: &Ctx) -> String {
-        let mut fen = to_fen(board, ctx.style);
-        if let Some(ep) = board.en_passant() {
-            let target = Square::new(ep, Rank::Sixth.relative_to(board.side_to_move()));
-            let mut legal = false;
-            board.generate_moves(|moves| {
-                legal |= moves.piece == Piece::Pawn && moves.to.has(target);
-                legal
-            });
-            if !legal {
-                let mut fields: Vec<&str> = fen.split(' ').collect();
-                if fields.len() > 3 {
-                    fields[3] = "-";
-                }
-                fen = fields.join(" ");
-            }
-        }
-        with_halfmove_clock(&fen, clock)
+    fn fen(board: &Board, clock: u32, ctx: &Ctx) -> String {
+        crate::chess_fen(board, clock, ctx.style)
     }
 
     fn letter(piece: Piece, color: Color) -> char {
