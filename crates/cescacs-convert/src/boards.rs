@@ -67,7 +67,11 @@ pub fn chess_move(board: &Board, text: &str, chess960: bool) -> Option<Move> {
 pub fn chess_legal_moves(board: &Board, chess960: bool) -> Vec<String> {
     let mut out = Vec::new();
     board.generate_moves(|moves| {
-        out.extend(moves.into_iter().map(|m| chess_pgn::notation::uci(board, Some(m), chess960)));
+        out.extend(
+            moves
+                .into_iter()
+                .map(|m| chess_pgn::notation::uci(board, Some(m), chess960)),
+        );
         false
     });
     out.sort_unstable();
@@ -118,7 +122,9 @@ pub fn xiangqi_move(position: &xiangqi::Position, text: &str) -> Option<xiangqi:
     if let Some(m) = position.legal_moves().iter().find(|m| m.to_iccs() == text) {
         return Some(*m);
     }
-    xiangqi_pgn::resolve_any(position, text, false).ok().map(|r| r.mv)
+    xiangqi_pgn::resolve_any(position, text, false)
+        .ok()
+        .map(|r| r.mv)
 }
 
 /// The legal moves of `position` in ICCS, sorted.

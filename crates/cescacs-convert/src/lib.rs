@@ -54,6 +54,9 @@ mod strip;
 mod tree;
 mod xiangqi;
 
+pub use boards::{
+    chess_fen, chess_legal_moves, chess_move, chess_perft, xiangqi_legal_moves, xiangqi_move,
+};
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
 pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
@@ -66,10 +69,7 @@ pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiang
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{Filter, Glob, SelectedWriter, Selection, Target, Verdict};
 pub use strip::{Strip, StripError};
-pub use boards::{
-    chess_fen, chess_legal_moves, chess_move, chess_perft, xiangqi_legal_moves, xiangqi_move,
-};
-pub use tree::{MoveTree, Node, PlyMove, Score, TreeError, move_tree};
+pub use tree::{MoveTree, Node, PlyMove, Position as TreePosition, Score, TreeError, move_tree};
 
 /// How xiangqi moves are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]

@@ -57,12 +57,54 @@ pub struct PlyMove {
     pub eval: Option<Score>,
     /// Seconds the move took, from `[%emt h:mm:ss]`.
     pub emt: Option<f64>,
-    /// FEN (chess, xiangqi) or TLPD (C'escacs) after the move.
-    pub position_after: String,
+}
+
+/// A position of a [`MoveTree`], kept as the rules engine's and written out as FEN or
+/// TLPD only when asked for ([`Position::fen`]): a reader of SAN or UCI alone never
+/// formats a position.
+#[derive(Clone, PartialEq)]
+pub enum Position {
+    /// A chess board with its exact halfmove clock and castling style.
+    Chess {
+        /// The board.
+        board: chess_pgn::cozy_chess::Board,
+        /// The halfmove clock (cozy-chess caps its own).
+        clock: u32,
+        /// How castling rights are written.
+        style: chess_pgn::model::CastlingStyle,
+        /// A Chess960 game (castling is king-takes-rook in UCI).
+        chess960: bool,
+    },
+    /// A xiangqi position.
+    Xiangqi(xiangqi::Position),
+    /// A C'escacs position.
+    Cescacs(cescacs_rules::Position),
+}
+
+impl Position {
+    /// FEN (chess as python-chess's `board.fen()`, xiangqi) or TLPD (C'escacs).
+    pub fn fen(&self) -> String {
+        match self {
+            Position::Chess {
+                board,
+                clock,
+                style,
+                ..
+            } => crate::chess_fen(board, *clock, *style),
+            Position::Xiangqi(p) => p.to_fen(),
+            Position::Cescacs(p) => cescacs_tlpd::write(p),
+        }
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({:?})", self.fen())
+    }
 }
 
 /// One node of a [`MoveTree`].
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Node {
     /// The move leading here; `None` at the root.
     pub mv: Option<PlyMove>,
@@ -72,8 +114,8 @@ pub struct Node {
     pub children: Vec<usize>,
     /// Comments: at the root those before the first move; elsewhere the move's.
     pub comments: Vec<String>,
-    /// FEN or TLPD of the position at this node.
-    pub position: String,
+    /// The position at this node.
+    pub position: Position,
 }
 
 /// A game's moves as a tree (see the module's notes).
@@ -103,13 +145,13 @@ impl MoveTree {
 
     /// The position after `ply` main-line half-moves (0: the start); `None` past the
     /// end of the main line.
-    pub fn position_at(&self, ply: usize) -> Option<&str> {
+    pub fn position_at(&self, ply: usize) -> Option<&Position> {
         if ply == 0 {
-            return self.nodes.first().map(|n| n.position.as_str());
+            return self.nodes.first().map(|n| &n.position);
         }
         self.main_line()
             .nth(ply - 1)
-            .map(|i| self.nodes[i].position.as_str())
+            .map(|i| &self.nodes[i].position)
     }
 }
 
@@ -181,16 +223,18 @@ struct Builder {
 }
 
 impl Builder {
-    fn root(&mut self, position: String, comments: Vec<String>) {
+    fn root(&mut self, position: Position, comments: Vec<String>) {
         self.nodes.push(Node {
-            position,
+            mv: None,
+            parent: None,
+            children: Vec::new(),
             comments,
-            ..Node::default()
+            position,
         });
     }
 
-    /// Adds `mv` after node `parent`; returns the new node.
-    fn child(&mut self, parent: usize, mut mv: PlyMove) -> usize {
+    /// Adds `mv` (leading to `position`) after node `parent`; returns the new node.
+    fn child(&mut self, parent: usize, mut mv: PlyMove, position: Position) -> usize {
         let id = self.nodes.len();
         let (clock, eval, emt) = commands(&mv.comments);
         mv.clock = clock;
@@ -198,7 +242,7 @@ impl Builder {
         mv.emt = emt;
         self.nodes[parent].children.push(id);
         self.nodes.push(Node {
-            position: mv.position_after.clone(),
+            position,
             comments: mv.comments.clone(),
             mv: Some(mv),
             parent: Some(parent),
@@ -258,14 +302,19 @@ mod chess {
             chess960: g.variant == Variant::Chess960,
         };
         b.root(
-            fen(&g.start, g.start_halfmove_clock, &ctx),
+            pos(&g.start, g.start_halfmove_clock, &ctx),
             g.moves.comments.clone(),
         );
         line(b, 0, &g.moves, &g.start, g.start_halfmove_clock, 0, &ctx);
     }
 
-    fn fen(board: &Board, clock: u32, ctx: &Ctx) -> String {
-        crate::chess_fen(board, clock, ctx.style)
+    fn pos(board: &Board, clock: u32, ctx: &Ctx) -> super::Position {
+        super::Position::Chess {
+            board: board.clone(),
+            clock,
+            style: ctx.style,
+            chess960: ctx.chess960,
+        }
     }
 
     fn letter(piece: Piece, color: Color) -> char {
@@ -307,7 +356,6 @@ mod chess {
                 written: san.clone(),
                 san,
                 uci: uci(before, p.mv(), ctx.chess960),
-                position_after: fen(&after, next_clock, ctx),
                 is_check: !after.checkers().is_empty(),
                 is_mate: !after.checkers().is_empty() && after.status() == GameStatus::Won,
                 nags: p.node.nags.iter().map(|n| format!("${n}")).collect(),
@@ -331,7 +379,7 @@ mod chess {
                     None
                 };
             }
-            let id = b.child(at, m);
+            let id = b.child(at, m, pos(&after, next_clock, ctx));
             if b.variations {
                 for v in p.node.after.iter() {
                     if let After::Variation(v) = v {
@@ -352,7 +400,10 @@ mod xq {
 
     pub(super) fn walk(b: &mut Builder, g: &xiangqi_pgn::Game) {
         let style = MoveStyle::canonical(g.source_notation.unwrap_or(Notation::Chinese));
-        b.root(g.start.to_fen(), g.line.leading_comments.clone());
+        b.root(
+            super::Position::Xiangqi(g.start.clone()),
+            g.line.leading_comments.clone(),
+        );
         line(b, 0, &g.line, &g.start, 0, &style);
     }
 
@@ -392,10 +443,9 @@ mod xq {
                 is_mate: check && position.status() == Status::Checkmate,
                 comments: node.comments.clone(),
                 nags: node.nags.clone(),
-                position_after: position.to_fen(),
                 ..PlyMove::default()
             };
-            let id = b.child(at, m);
+            let id = b.child(at, m, super::Position::Xiangqi(position.clone()));
             if b.variations {
                 for v in &node.variations {
                     line(b, at, v, &before, ply - 1, style);
@@ -433,7 +483,7 @@ mod hex {
                 _ => None,
             })
             .collect();
-        b.root(cescacs_tlpd::write(&start), intro);
+        b.root(super::Position::Cescacs(start.clone()), intro);
         line(b, 0, &record.main, &start, 0, &letters)
     }
 
@@ -506,11 +556,10 @@ mod hex {
                             .map(|a| a.as_str().to_string())
                             .into_iter()
                             .collect(),
-                        position_after: cescacs_tlpd::write(&position),
                         ..PlyMove::default()
                     };
                     last_parent = at;
-                    at = b.child(at, pm);
+                    at = b.child(at, pm, super::Position::Cescacs(position.clone()));
                 }
                 Item::Comment(c) => {
                     if at != parent {
@@ -565,7 +614,7 @@ mod tests {
         assert_eq!(moves[4].piece, Some('K'));
         assert_eq!(moves[4].ply, 5);
         assert_eq!(
-            tree.position_at(5),
+            tree.position_at(5).map(Position::fen).as_deref(),
             Some("Q4r2/6k1/3P4/8/8/8/8/2KR3R b - - 2 3")
         );
     }
@@ -616,7 +665,7 @@ mod tests {
         assert_eq!(moves[1].piece, Some('n'));
         assert_eq!(moves[2].clock, Some(60.0));
         assert_eq!(
-            tree.position_at(3).unwrap(),
+            tree.position_at(3).unwrap().fen(),
             record.final_position().unwrap()
         );
     }
@@ -628,18 +677,25 @@ mod tests {
         let record = Record::from_bytes(Format::CtlPgn, ctl.as_bytes());
         let tree = move_tree(&record, true).unwrap();
         let moves: Vec<&PlyMove> = tree.main_moves().collect();
+        let after: Vec<String> = tree
+            .main_line()
+            .map(|i| tree.nodes[i].position.fen())
+            .collect();
         assert_eq!(moves[0].uci, "E7E9");
         assert_eq!(moves[0].clock, Some(10.0));
         assert_eq!(moves[0].comments, ["good [%clk 0:00:10]"]);
         let mut p = cescacs_rules::Position::initial();
-        for m in &moves {
+        for (m, after) in moves.iter().zip(&after) {
             let t = cescacs_rules::an::MoveText::parse(&m.san, &cescacs_rules::Letters::default())
                 .unwrap();
             p.play_unchecked(p.resolve(&t).unwrap().mv);
-            assert_eq!(m.position_after, cescacs_tlpd::write(&p));
+            assert_eq!(*after, cescacs_tlpd::write(&p));
         }
         let first = tree.nodes[0].children[0];
         assert_eq!(tree.nodes[first].children.len(), 2);
-        assert_eq!(tree.position_at(2), record.final_position().as_deref());
+        assert_eq!(
+            tree.position_at(2).map(Position::fen),
+            record.final_position()
+        );
     }
 }

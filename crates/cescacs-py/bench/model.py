@@ -2,8 +2,9 @@
 Rates are games per CPU second of this process (python-chess on a slice: it is ~100x
 slower, and games per CPU second do not depend on the count):
 
-1. Move objects for every ply: `for m in game.mainline(): m.san, m.uci, m.fen_after`
-   against python-chess's `read_game` + `for node in game.mainline(): node.move`;
+1. Move objects for every ply: `for m in game.mainline(): m.san, m.uci` (and once more
+   with `m.fen_after`) against python-chess's `read_game` +
+   `for node in game.mainline(): node.move`;
 2. final positions only: `game.final_position` against `read_game` + `end().board().fen()`.
 
     python crates/cescacs-py/bench/model.py [--games N] [--slice N]
@@ -53,11 +54,11 @@ def rate(run) -> tuple[float, int, int]:
     return games / (time.process_time() - t0), games, plies
 
 
-def ours_moves(db: Path):
+def ours_moves(db: Path, fen: bool):
     games = plies = 0
     for g in cescacs.read_games(db):
         for m in g.mainline():
-            _ = (m.san, m.uci, m.fen_after)
+            _ = (m.san, m.uci, m.fen_after) if fen else (m.san, m.uci)
             plies += 1
         games += 1
     return games, plies
@@ -96,13 +97,16 @@ def main() -> None:
         db = Path(tmp) / "model-bench.pgn"
         db.write_bytes(body * max(1, args.games // per))
         text = db.read_text(encoding="utf-8")
-        m_rate, m_games, m_plies = rate(lambda: ours_moves(db))
+        m_rate, m_games, m_plies = rate(lambda: ours_moves(db, False))
+        mf_rate, _, _ = rate(lambda: ours_moves(db, True))
         f_rate, f_games, _ = rate(lambda: ours_final(db))
         pm_rate, pm_games, pm_plies = rate(lambda: theirs(text, args.slice, False))
         pf_rate, pf_games, _ = rate(lambda: theirs(text, args.slice, True))
     print(f"file: {db.name}, {m_games} games, {m_plies} plies ({per} corpus games repeated)")
-    print(f"Move objects every ply: cescacs {m_rate:,.0f} games/s, python-chess "
+    print(f"Move objects every ply (san, uci): cescacs {m_rate:,.0f} games/s, python-chess "
           f"{pm_rate:,.0f} games/s ({pm_games} games): {m_rate / pm_rate:.1f}x (goal >= 50x)")
+    print(f"Move objects every ply (san, uci, fen_after): cescacs {mf_rate:,.0f} games/s: "
+          f"{mf_rate / pm_rate:.1f}x")
     print(f"final positions only:   cescacs {f_rate:,.0f} games/s, python-chess "
           f"{pf_rate:,.0f} games/s ({pf_games} games): {f_rate / pf_rate:.1f}x (goal >= 100x)")
 

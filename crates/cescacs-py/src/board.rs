@@ -5,7 +5,7 @@
 
 use crate::errors::Fail;
 use crate::{arg, opt_arg, unpanicked};
-use cescacs_convert::GameKind;
+use cescacs_convert::TreePosition;
 use chess_pgn::cozy_chess::{self, GameStatus};
 use chess_pgn::model::{CastlingStyle, parse_fen};
 use pyo3::prelude::*;
@@ -60,31 +60,35 @@ impl Board {
     }
 }
 
-/// The position `fen` (FEN, or TLPD for C'escacs) of a game of `kind` as the board
-/// object for it: `Board` for chess and xiangqi, `Position` for C'escacs.
-pub(crate) fn any_board(py: Python<'_>, kind: GameKind, fen: &str) -> PyResult<PyObject> {
-    let object = match kind {
-        GameKind::Cescacs => {
-            let position = cescacs_tlpd::parse(fen)
-                .map_err(|e| Fail::Parse(format!("bad TLPD {fen:?}: {e}")))?;
-            crate::Position {
-                position: Mutex::new(position),
+/// A position of a game's move tree as the board object for it: `Board` for chess and
+/// xiangqi, `Position` for C'escacs.
+pub(crate) fn tree_board(py: Python<'_>, position: &TreePosition) -> PyResult<PyObject> {
+    let inner = match position {
+        TreePosition::Cescacs(p) => {
+            let object = crate::Position {
+                position: Mutex::new(p.clone()),
             }
-            .into_pyobject(py)?
-            .into_any()
+            .into_pyobject(py)?;
+            return Ok(object.into_any().unbind());
         }
-        GameKind::Chess => Board {
-            inner: Mutex::new(Board::chess(fen, false)?),
-        }
-        .into_pyobject(py)?
-        .into_any(),
-        GameKind::Xiangqi => Board {
-            inner: Mutex::new(Board::xiangqi(fen)?),
-        }
-        .into_pyobject(py)?
-        .into_any(),
+        TreePosition::Chess {
+            board,
+            clock,
+            style,
+            chess960,
+        } => Inner::Chess {
+            board: board.clone(),
+            clock: *clock,
+            chess960: *chess960,
+            style: *style,
+        },
+        TreePosition::Xiangqi(p) => Inner::Xiangqi(p.clone()),
     };
-    Ok(object.unbind())
+    let object = Board {
+        inner: Mutex::new(inner),
+    }
+    .into_pyobject(py)?;
+    Ok(object.into_any().unbind())
 }
 
 #[pymethods]
@@ -150,8 +154,8 @@ impl Board {
                     chess960,
                     ..
                 } => {
-                    let m = cescacs_convert::chess_move(board, &text, *chess960)
-                        .ok_or_else(illegal)?;
+                    let m =
+                        cescacs_convert::chess_move(board, &text, *chess960).ok_or_else(illegal)?;
                     board.play_unchecked(m);
                     *clock = if board.halfmove_clock() == 0 {
                         0

@@ -3,7 +3,7 @@
 //! `cescacs_convert::move_tree`, run when asked for (reading final positions never runs
 //! it); these classes only hand its nodes to Python.
 
-use crate::board::any_board;
+use crate::board::tree_board;
 use crate::errors::Fail;
 use crate::unpanicked;
 use cescacs_convert::{MoveTree, PlyMove, Record, TreeError, move_tree};
@@ -38,10 +38,10 @@ pub(crate) fn mainline(record: &Record, file: &str) -> Result<Vec<Move>, Fail> {
 /// `Game.positions()`: the start, then the position after every main-line ply.
 pub(crate) fn positions(record: &Record, file: &str) -> Result<Vec<String>, Fail> {
     let tree = tree(record, file, false)?;
-    let start = tree.nodes.first().map(|n| n.position.clone());
+    let start = tree.nodes.first().map(|n| n.position.fen());
     Ok(start
         .into_iter()
-        .chain(tree.main_line().map(|i| tree.nodes[i].position.clone()))
+        .chain(tree.main_line().map(|i| tree.nodes[i].position.fen()))
         .collect())
 }
 
@@ -60,7 +60,7 @@ pub(crate) fn board_at(
         ))
         .into());
     };
-    any_board(py, tree.kind, position)
+    tree_board(py, position)
 }
 
 /// `Game.variations`: the moves from the start (the first is the main line's).
@@ -213,12 +213,12 @@ impl Move {
     }
     /// FEN (chess, xiangqi) or TLPD (C'escacs) after the move.
     #[getter]
-    fn fen_after(&self) -> &str {
-        &self.m().position_after
+    fn fen_after(&self) -> String {
+        self.tree.nodes[self.node].position.fen()
     }
     /// The position after the move as a `Board` (chess, xiangqi) or `Position`.
     fn board(&self, py: Python<'_>) -> PyResult<PyObject> {
-        any_board(py, self.tree.kind, &self.m().position_after)
+        tree_board(py, &self.tree.nodes[self.node].position)
     }
     fn __repr__(&self) -> String {
         format!("<cescacs.Move {} {}>", self.m().ply, self.m().san)
@@ -281,8 +281,8 @@ impl GameNode {
     }
     /// FEN or TLPD of the position here.
     #[getter]
-    fn fen(&self) -> &str {
-        &self.tree.nodes[self.node].position
+    fn fen(&self) -> String {
+        self.tree.nodes[self.node].position.fen()
     }
     /// The main continuation, or None at the end of a line.
     fn next(&self) -> Option<GameNode> {
@@ -304,7 +304,7 @@ impl GameNode {
     }
     /// The position here as a `Board` (chess, xiangqi) or `Position` (C'escacs).
     fn board(&self, py: Python<'_>) -> PyResult<PyObject> {
-        any_board(py, self.tree.kind, &self.tree.nodes[self.node].position)
+        tree_board(py, &self.tree.nodes[self.node].position)
     }
     fn __repr__(&self) -> String {
         match &self.tree.nodes[self.node].mv {

@@ -29,6 +29,10 @@ from conftest import REPO, SHARED
 chess = pytest.importorskip("chess")
 import chess.pgn  # noqa: E402
 
+# The one known reader difference (docs/chess-pgn-corpus-report.md): `2. Sf3` is a German
+# knight move for chess-pgn (spec §6) and `f3` for python-chess.
+KNOWN_DIFFERENCES = {("doc_sampleGameThrow.pgn", 1)}
+
 STANDARD = {"", "standard", "chess", "normal", "from position", "chess960", "chess 960",
             "960", "fischerandom", "fischerrandom", "fischer random", "fischer random chess"}
 
@@ -46,7 +50,7 @@ def classic_files(root: Path) -> List[Path]:
     return sorted(p for p in root.rglob("*.pgn") if p.is_file())
 
 
-def testdata_classic() -> List[Path]:
+def classic_testdata_files() -> List[Path]:
     return classic_files(REPO / "testdata" / "chess")
 
 
@@ -78,6 +82,9 @@ def compare_classic(path: Path) -> Dict[str, int]:
         pytest.fail(f"{path}: {len(ours)} games here, {len(theirs)} for python-chess")
     for i, (mine, ref) in enumerate(zip(ours, theirs), start=1):
         variant = ref.headers.get("Variant", "").strip().lower()
+        if (path.name, i) in KNOWN_DIFFERENCES:
+            counts["skipped"] += 1
+            continue
         if variant not in STANDARD or ref.errors or mine.errors:
             # A variant python-chess plays by other rules, or a game one of the two
             # calls damaged: the others are still compared. Both must agree it is bad.
@@ -97,7 +104,11 @@ def compare_classic(path: Path) -> Dict[str, int]:
             assert m.fen_after == node.board().fen(), where
             assert m.is_check == node.board().is_check(), where
             assert m.is_mate == node.board().is_checkmate(), where
-            assert m.from_square == chess.square_name(node.move.from_square) or board.is_castling(node.move), where
+            if not node.move:  # a null move: no squares, no man
+                assert (m.from_square, m.to_square, m.piece, m.uci) == ("", "", None, "0000"), where
+                counts["plies"] += 1
+                continue
+            assert m.from_square == chess.square_name(node.move.from_square), where
             piece = board.piece_at(node.move.from_square)
             assert m.piece == (piece.symbol() if piece else None), where
             assert m.promotion == (chess.piece_symbol(node.move.promotion).upper() if node.move.promotion and board.turn else
@@ -126,30 +137,30 @@ def compare_classic(path: Path) -> Dict[str, int]:
         assert fens[0] == ref.board().fen(), (path, i)
         assert fens[1:] == [m.fen_after for m in moves], (path, i)
         assert mine.board_at(len(moves)).fen() == ref.end().board().fen(), (path, i)
-        assert mine.final_position == ref.end().board().fen(), (path, i)
+        # `final_position` (the CLI's `replay` line) keeps cozy-chess's en-passant
+        # square after every double step; the model writes python-chess's FEN. The two
+        # agree on everything else.
+        final = (mine.final_position or "").split()
+        last = fens[-1].split()
+        assert final[:3] + final[4:] == last[:3] + last[4:], (path, i)
         counts["games"] += 1
     return counts
 
 
-@pytest.mark.parametrize("path", testdata_classic(), ids=lambda p: str(p.relative_to(REPO / "testdata")))
+@pytest.mark.parametrize("path", classic_testdata_files(), ids=lambda p: str(p.relative_to(REPO / "testdata")))
 def test_testdata_classic_plies_equal_python_chess(path: Path) -> None:
     compare_classic(path)
 
 
-@pytest.mark.parametrize("path", shared_classic() or [None], ids=lambda p: p.name if p else "no-shared")
-def test_shared_classic_plies_equal_python_chess(path: Path) -> None:
-    shared_dir("corpus", "classic-pgn-real")
-    counts = compare_classic(path)
-    print(path.name, counts)
-
-
-def test_shared_classic_corpus_has_annotations_compared() -> None:
-    """The comparison above is not vacuous: the corpus has clocks and evals, and they
-    were compared."""
+def test_shared_classic_corpus_plies_equal_python_chess() -> None:
+    """Every file of the shared classic corpus, ply by ply; the comparison is not
+    vacuous: the corpus has clocks and evals, and they were compared."""
     shared_dir("corpus", "classic-pgn-real")
     total = {"games": 0, "plies": 0, "clocks": 0, "evals": 0, "emts": 0, "skipped": 0}
     for path in shared_classic():
-        for k, v in compare_classic(path).items():
+        counts = compare_classic(path)
+        print(path.name, counts)
+        for k, v in counts.items():
             total[k] += v
     print("classic corpus", total)
     assert total["games"] > 300 and total["plies"] > 20000
