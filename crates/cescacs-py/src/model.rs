@@ -153,6 +153,7 @@ impl Move {
     }
     /// Origin, in the game's coordinates.
     #[getter]
+    #[allow(clippy::wrong_self_convention)] // python-chess's name, a getter
     fn from_square(&self) -> &str {
         &self.m().from_square
     }
