@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
+from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Tuple, Union, final
 
 class CescacsError(Exception):
     """Every error the package raises. Messages are located as the CLI's
@@ -112,6 +112,7 @@ class Position:
 
 # == issue 29 part A: the game model (Move, GameNode, Score, Board; BoardLike is in _protocol.py)
 
+@final
 class Score:
     """An engine evaluation ([%eval]) from White's (Red's) view."""
 
@@ -120,6 +121,7 @@ class Score:
     @property
     def mate(self) -> Optional[int]: ...
 
+@final
 class Move:
     """One half-move of a game, with what the record says about it."""
 
@@ -159,6 +161,7 @@ class Move:
     def fen_after(self) -> str: ...
     def board(self) -> Union[Board, Position]: ...
 
+@final
 class GameNode:
     """A node of a game's move tree."""
 
@@ -178,10 +181,11 @@ class GameNode:
     def is_mainline(self) -> bool: ...
     def board(self) -> Union[Board, Position]: ...
 
+@final
 class Board:
     """A chess or xiangqi position."""
 
-    def __init__(self, fen: Optional[str] = None, game: str = "chess", chess960: bool = False) -> None: ...
+    def __new__(cls, fen: Optional[str] = None, game: str = "chess", chess960: bool = False) -> Board: ...
     @property
     def game(self) -> str: ...
     def legal_moves(self) -> List[str]: ...
