@@ -201,11 +201,7 @@ def test_clk_eval_emt_as_python_chess_writes_and_reads_them(tmp_path: Path) -> N
 
 
 def xiangqi_files() -> List[Path]:
-    files = sorted((REPO / "testdata" / "xiangqi").rglob("*.pgn"))
-    root = SHARED / "corpus" / "xiangqi-real"
-    if root.is_dir():
-        files += sorted(root.rglob("*.pgn"))
-    return files
+    return sorted((REPO / "testdata" / "xiangqi").rglob("*.pgn"))
 
 
 def to_ffish(iccs: str) -> str:
@@ -213,14 +209,16 @@ def to_ffish(iccs: str) -> str:
     return f"{iccs[0]}{int(iccs[1]) + 1}{iccs[2]}{int(iccs[3]) + 1}"
 
 
-def compare_xiangqi(path: Path) -> int:
+def compare_xiangqi(path: Path, limit: int = 1 << 62) -> int:
     ffish = None
     try:
         import pyffish as ffish  # type: ignore[import-not-found,no-redef]
     except ImportError:
         pass
     plies = 0
-    for game in cescacs.read_games(path, format="xiangqi-pgn"):
+    for n, game in enumerate(cescacs.read_games(path, format="xiangqi-pgn")):
+        if n >= limit:
+            break
         if game.errors:
             continue
         moves = game.mainline()
@@ -229,7 +227,9 @@ def compare_xiangqi(path: Path) -> int:
         uci: List[str] = []
         for m, before in zip(moves, fens):
             assert len(m.uci) == 4 and m.uci in board.legal_moves(), (path, game.index, m.ply)
-            if ffish is not None:
+            if ffish is not None and m.ply == 1:
+                # One call costs pyffish some 18 ms: the first move here, the whole
+                # line through get_fen below.
                 legal = ffish.legal_moves("xiangqi", before, [])
                 assert to_ffish(m.uci) in legal, (path, game.index, m.ply, m.uci)
             uci.append(to_ffish(m.uci))
@@ -237,7 +237,8 @@ def compare_xiangqi(path: Path) -> int:
             assert board.fen() == m.fen_after, (path, game.index, m.ply)
             plies += 1
         if ffish is not None and uci:
-            # Fairy-Stockfish's position after the same moves has the same board and side.
+            # Fairy-Stockfish's position after the same moves (our ICCS in its ranks) has
+            # the same board and side: a move read differently would show there.
             theirs = ffish.get_fen("xiangqi", fens[0], uci)
             assert theirs.split()[:2] == fens[-1].split()[:2], (path, game.index)
         if moves:
@@ -247,7 +248,8 @@ def compare_xiangqi(path: Path) -> int:
 
 @pytest.mark.parametrize("path", xiangqi_files(), ids=lambda p: p.name)
 def test_xiangqi_plies_equal_rust_replay_and_pyffish(path: Path) -> None:
-    compare_xiangqi(path)
+    # The first 30 games of each testdata file here (fast); the shared corpus in full below.
+    compare_xiangqi(path, limit=30)
 
 
 def test_xiangqi_shared_corpus_compared() -> None:
