@@ -265,7 +265,7 @@ def test_xiangqi_shared_corpus_compared() -> None:
 def test_cescacs_oracle_plies_equal_position_replay_and_the_oracle() -> None:
     root = shared_dir("oracle")
     manifest = [json.loads(l) for l in (root / "games.jsonl").read_text().splitlines() if l.strip()]
-    plies = 0
+    plies = compared = regained = 0
     for entry in manifest:
         game = next(iter(cescacs.read_games(root / "games" / entry["file"])))
         assert game.errors == [], (entry["file"], game.errors)
@@ -277,7 +277,17 @@ def test_cescacs_oracle_plies_equal_position_replay_and_the_oracle() -> None:
             assert position.tlpd() == m.fen_after, (entry["file"], m.ply)
             assert m.written == entry["moves"][k], (entry["file"], m.ply)
             plies += 1
-        # The oracle's TLPD of the start and after every ply.
-        assert game.positions() == entry["tlpds"], entry["file"]
+        # The oracle's TLPD of the start and after every ply, read and written back by
+        # cescacs-tlpd (the oracle spells the en-passant field its own way). The oracle
+        # sometimes writes a castling right already lost (crates/cescacs-rules/tests/
+        # oracle.rs): those plies may differ in that field only.
+        for ply, (ours, theirs) in enumerate(zip(game.positions(), entry["tlpds"])):
+            theirs = cescacs.Position(theirs).tlpd()
+            if ours != theirs:
+                a, b = ours.split(" "), theirs.split(" ")
+                assert a[:2] + a[3:] == b[:2] + b[3:], (entry["file"], ply)
+                regained += 1
+            compared += 1
         assert moves[-1].fen_after == game.final_position, entry["file"]
-    assert plies > 1000
+    print("C'escacs oracle plies", plies, "positions", compared, "castling field only", regained)
+    assert plies > 1000 and regained < compared // 100
