@@ -40,6 +40,7 @@
 pub struct ReadmeDoctests;
 
 mod annotate;
+mod boards;
 mod cescacs;
 mod chess;
 mod eco;
@@ -55,9 +56,13 @@ mod positions;
 mod record;
 mod select;
 mod strip;
+mod tree;
 mod xiangqi;
 
 pub use annotate::{Annotate, game_hash, set_tag_lines};
+pub use boards::{
+    chess_fen, chess_legal_moves, chess_move, chess_perft, xiangqi_legal_moves, xiangqi_move,
+};
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
 pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
@@ -79,6 +84,7 @@ pub use select::{
     Filter, Glob, SelectedWriter, Selection, SelectionExtras, SplitBy, Target, Verdict,
 };
 pub use strip::{Strip, StripError};
+pub use tree::{MoveTree, Node, PlyMove, Position as TreePosition, Score, TreeError, move_tree};
 
 /// How xiangqi moves are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]

@@ -11,8 +11,10 @@
 #![warn(missing_docs)]
 
 mod arrow;
+mod board;
 mod chunks;
 mod errors;
+mod model;
 mod remote;
 mod seekable;
 mod select;
@@ -341,6 +343,27 @@ impl Game {
             ))
         })
     }
+    // == issue 29 part A: the game model (model.rs)
+    /// The main line as `Move` objects, walked once when called (a reader of final
+    /// positions never pays for it).
+    fn mainline(&self, py: Python<'_>) -> PyResult<Vec<model::Move>> {
+        Ok(py.allow_threads(|| model::mainline(&self.record, &self.file))?)
+    }
+    /// FEN (TLPD for C'escacs) of the start and after every main-line ply.
+    fn positions(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        Ok(py.allow_threads(|| model::positions(&self.record, &self.file))?)
+    }
+    /// The position after `ply` main-line half-moves (0: the start) as a `Board`
+    /// (chess, xiangqi) or `Position` (C'escacs).
+    fn board_at(&self, py: Python<'_>, ply: usize) -> PyResult<PyObject> {
+        model::board_at(py, &self.record, &self.file, ply)
+    }
+    /// The moves from the start as nodes of the move tree (the first is the main line's).
+    #[getter]
+    fn variations(&self, py: Python<'_>) -> PyResult<Vec<model::GameNode>> {
+        Ok(py.allow_threads(|| model::variations(&self.record, &self.file))?)
+    }
+    // == end issue 29 part A
     fn __repr__(&self) -> String {
         format!(
             "<cescacs.Game {} #{} of {:?}: {} moves, {} errors>",
@@ -1018,6 +1041,28 @@ impl Position {
     fn _repr_svg_(&self) -> String {
         cescacs_convert::cescacs_svg(&self.get(), None)
     }
+    // == issue 29 part A: the board protocol shared with `Board` (board.rs)
+    /// Plays a move given in CTL-AN (as `play`).
+    fn push(&self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.play(mv)
+    }
+    /// The position as TLPD (as `tlpd`): the protocol's name.
+    fn fen(&self) -> String {
+        self.tlpd()
+    }
+    /// The side to move is in check.
+    fn is_check(&self) -> bool {
+        self.get().is_check()
+    }
+    /// The side to move is checkmated.
+    fn is_checkmate(&self) -> bool {
+        self.get().status() == cescacs_rules::Status::Checkmate
+    }
+    /// The side to move has no legal move and is not in check.
+    fn is_stalemate(&self) -> bool {
+        self.get().status() == cescacs_rules::Status::Stalemate
+    }
+    // == end issue 29 part A
     fn __repr__(&self) -> String {
         format!("cescacs.Position({:?})", self.tlpd())
     }
@@ -1034,6 +1079,10 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GameReader>()?;
     m.add_class::<DecompressedFile>()?;
     m.add_class::<Position>()?;
+    m.add_class::<model::Move>()?;
+    m.add_class::<model::GameNode>()?;
+    m.add_class::<model::Score>()?;
+    m.add_class::<board::Board>()?;
     m.add_function(wrap_pyfunction!(read_games, m)?)?;
     m.add_function(wrap_pyfunction!(open_decompressed, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;

@@ -53,6 +53,10 @@ from ._cescacs import (
     convert,
     select,
 )
+# == issue 29 part A: the game model
+from ._cescacs import Board, GameNode, Move, Score  # noqa: E402
+from ._protocol import BoardLike  # noqa: E402
+# == end issue 29 part A
 from ._cescacs import detect as _detect
 from ._cescacs import open_decompressed as _open_decompressed
 from ._cescacs import read_games as _read_games
@@ -65,6 +69,11 @@ __all__ = [
     "Game",
     "GameReader",
     "Position",
+    "Board",
+    "Move",
+    "GameNode",
+    "Score",
+    "BoardLike",
     "convert",
     "read_games",
     "select",

@@ -1,0 +1,701 @@
+//! Every half-move of a record as data a program walks: SAN, UCI (ICCS, CTL-AN
+//! cells), the men moved and taken, check and mate, annotations and the position after
+//! it, in one replay of the record, main line first, variations on request.
+//!
+//! The tree is python-chess's shape: node 0 is the start; a node's first child is the
+//! main continuation, the others are alternatives to it. Built only when asked for (a
+//! reader of final positions never pays for it).
+
+use crate::{GameKind, Record, record::Game};
+
+/// An engine evaluation from a `[%eval …]` command, from White's (Red's) view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns (the command's pawns times 100, rounded to the nearest).
+    Centipawns(i32),
+    /// Mate in this many moves (negative: the second player mates).
+    Mate(i32),
+}
+
+/// One half-move with what the record said about it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PlyMove {
+    /// Half-moves from the start position to the position after this one (1 for the
+    /// first move of the game, whatever line the move is in).
+    pub ply: usize,
+    /// Normalised text: export SAN for chess; the game's notation in its canonical
+    /// spelling for xiangqi (Chinese when the record names none); CTL-AN in standard
+    /// letters with its check marker for C'escacs.
+    pub san: String,
+    /// The text as the record wrote it (for chess the model keeps only the export SAN,
+    /// so it equals [`PlyMove::san`]).
+    pub written: String,
+    /// Machine text: UCI for chess (python-chess's `move.uci()`), ICCS for xiangqi,
+    /// origin and destination cells for C'escacs (`E7E9`, a promotion letter after).
+    pub uci: String,
+    /// Origin in the game's own coordinates (`e2`, `h2`, `E7`); empty for a null move.
+    pub from_square: String,
+    /// Destination (for castling: the King's); empty for a null move.
+    pub to_square: String,
+    /// The man moved: its letter, upper case for White (Red); `None` for a null move.
+    pub piece: Option<char>,
+    /// The man taken, as [`PlyMove::piece`].
+    pub captured: Option<char>,
+    /// The kind a pawn became, as [`PlyMove::piece`].
+    pub promotion: Option<char>,
+    /// The move gives check.
+    pub is_check: bool,
+    /// The move mates.
+    pub is_mate: bool,
+    /// Comments after the move, verbatim (commands such as `[%clk …]` kept).
+    pub comments: Vec<String>,
+    /// NAGs as written (`$1`) or as the glyphs C'escacs writes (`!?`).
+    pub nags: Vec<String>,
+    /// Seconds on the mover's clock after the move, from `[%clk h:mm:ss]`.
+    pub clock: Option<f64>,
+    /// From `[%eval …]`.
+    pub eval: Option<Score>,
+    /// Seconds the move took, from `[%emt h:mm:ss]`.
+    pub emt: Option<f64>,
+}
+
+/// A position of a [`MoveTree`], kept as the rules engine's and written out as FEN or
+/// TLPD only when asked for ([`Position::fen`]): a reader of SAN or UCI alone never
+/// formats a position.
+#[derive(Clone, PartialEq)]
+pub enum Position {
+    /// A chess board with its exact halfmove clock and castling style.
+    Chess {
+        /// The board.
+        board: chess_pgn::cozy_chess::Board,
+        /// The halfmove clock (cozy-chess caps its own).
+        clock: u32,
+        /// How castling rights are written.
+        style: chess_pgn::model::CastlingStyle,
+        /// A Chess960 game (castling is king-takes-rook in UCI).
+        chess960: bool,
+    },
+    /// A xiangqi position.
+    Xiangqi(xiangqi::Position),
+    /// A C'escacs position.
+    Cescacs(cescacs_rules::Position),
+}
+
+impl Position {
+    /// FEN (chess as python-chess's `board.fen()`, xiangqi) or TLPD (C'escacs).
+    pub fn fen(&self) -> String {
+        match self {
+            Position::Chess {
+                board,
+                clock,
+                style,
+                ..
+            } => crate::chess_fen(board, *clock, *style),
+            Position::Xiangqi(p) => p.to_fen(),
+            Position::Cescacs(p) => cescacs_tlpd::write(p),
+        }
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({:?})", self.fen())
+    }
+}
+
+/// One node of a [`MoveTree`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// The move leading here; `None` at the root.
+    pub mv: Option<PlyMove>,
+    /// The node this one follows; `None` at the root.
+    pub parent: Option<usize>,
+    /// The moves that may follow: the first is the main continuation.
+    pub children: Vec<usize>,
+    /// Comments: at the root those before the first move; elsewhere the move's.
+    pub comments: Vec<String>,
+    /// The position at this node.
+    pub position: Position,
+}
+
+/// A game's moves as a tree (see the module's notes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveTree {
+    /// Which game.
+    pub kind: GameKind,
+    /// Node 0 is the start position.
+    pub nodes: Vec<Node>,
+}
+
+impl MoveTree {
+    /// The main line's nodes after the root, in order.
+    pub fn main_line(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            let next = *self.nodes.get(at)?.children.first()?;
+            at = next;
+            Some(next)
+        })
+    }
+
+    /// The main line's moves, in order.
+    pub fn main_moves(&self) -> impl Iterator<Item = &PlyMove> + '_ {
+        self.main_line().filter_map(|i| self.nodes[i].mv.as_ref())
+    }
+
+    /// The position after `ply` main-line half-moves (0: the start); `None` past the
+    /// end of the main line.
+    pub fn position_at(&self, ply: usize) -> Option<&Position> {
+        if ply == 0 {
+            return self.nodes.first().map(|n| &n.position);
+        }
+        self.main_line()
+            .nth(ply - 1)
+            .map(|i| &self.nodes[i].position)
+    }
+}
+
+/// Why a record has no move tree.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TreeError {
+    /// The record could not be read at all.
+    #[error("the game could not be read")]
+    Unreadable,
+    /// A PCN document of a board none of the rules engines plays.
+    #[error("a PCN document of an unknown board")]
+    UnknownBoard,
+    /// A C'escacs move of the record could not be replayed (a record read with errors).
+    #[error("half-move {ply} could not be replayed: {reason}")]
+    Replay {
+        /// Half-moves from the start to the position after the move (1-based).
+        ply: usize,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The record's moves as a tree, in one replay. With `variations` false only the main
+/// line is walked (the cheaper walk for a reader of the main line). A record read with
+/// errors gives the moves read before its first error.
+///
+/// ```
+/// use cescacs_convert::{Format, Record, move_tree};
+/// let record = Record::from_bytes(Format::Pgn, b"1. e4 {[%clk 0:03:00]} e5 (1... c5) 2. Qh5 *\n");
+/// let tree = move_tree(&record, true).unwrap();
+/// let main: Vec<&str> = tree.main_moves().map(|m| m.uci.as_str()).collect();
+/// assert_eq!(main, ["e2e4", "e7e5", "d1h5"]);
+/// assert_eq!(tree.main_moves().next().unwrap().clock, Some(180.0));
+/// // The root of 1... c5 is the position after 1. e4: its second child.
+/// let after_e4 = tree.nodes[0].children[0];
+/// let c5 = tree.nodes[after_e4].children[1];
+/// assert_eq!(tree.nodes[c5].mv.as_ref().unwrap().san, "c5");
+/// ```
+pub fn move_tree(record: &Record, variations: bool) -> Result<MoveTree, TreeError> {
+    let mut b = Builder {
+        nodes: Vec::new(),
+        variations,
+    };
+    let kind = match record.game().ok_or(TreeError::Unreadable)? {
+        Game::Chess(g) => {
+            chess::walk(&mut b, g);
+            GameKind::Chess
+        }
+        Game::Xiangqi(g) => {
+            xq::walk(&mut b, g);
+            GameKind::Xiangqi
+        }
+        Game::Cescacs { record, .. } => {
+            hex::walk(&mut b, record)?;
+            GameKind::Cescacs
+        }
+        Game::Pcn(_) => return Err(TreeError::UnknownBoard),
+    };
+    Ok(MoveTree {
+        kind,
+        nodes: b.nodes,
+    })
+}
+
+struct Builder {
+    nodes: Vec<Node>,
+    variations: bool,
+}
+
+impl Builder {
+    fn root(&mut self, position: Position, comments: Vec<String>) {
+        self.nodes.push(Node {
+            mv: None,
+            parent: None,
+            children: Vec::new(),
+            comments,
+            position,
+        });
+    }
+
+    /// Adds `mv` (leading to `position`) after node `parent`; returns the new node.
+    fn child(&mut self, parent: usize, mut mv: PlyMove, position: Position) -> usize {
+        let id = self.nodes.len();
+        let (clock, eval, emt) = commands(&mv.comments);
+        mv.clock = clock;
+        mv.eval = eval;
+        mv.emt = emt;
+        self.nodes[parent].children.push(id);
+        self.nodes.push(Node {
+            position,
+            comments: mv.comments.clone(),
+            mv: Some(mv),
+            parent: Some(parent),
+            children: Vec::new(),
+        });
+        id
+    }
+}
+
+/// `[%clk]`, `[%eval]` and `[%emt]` of a move's comments (the last of each wins, as in
+/// python-chess).
+fn commands(comments: &[String]) -> (Option<f64>, Option<Score>, Option<f64>) {
+    let (mut clock, mut eval, mut emt) = (None, None, None);
+    for c in comments {
+        if !c.contains("[%") {
+            continue;
+        }
+        let (clk, ev) = chess_pgn::model::parse_commands(c);
+        clock = clk.or(clock);
+        eval = ev
+            .map(|e| match e {
+                chess_pgn::model::Eval::Pawns(p) => Score::Centipawns((p * 100.0).round() as i32),
+                chess_pgn::model::Eval::Mate(n) => Score::Mate(n),
+            })
+            .or(eval);
+        emt = elapsed(c).or(emt);
+    }
+    (clock, eval, emt)
+}
+
+/// The seconds of an `[%emt h:mm:ss]` command.
+fn elapsed(comment: &str) -> Option<f64> {
+    let at = comment.find("[%emt")?;
+    let rest = &comment[at + 5..];
+    let body = rest[..rest.find(']')?].trim();
+    let mut seconds = 0.0;
+    for part in body.split(':') {
+        seconds = seconds * 60.0 + part.trim().parse::<f64>().ok()?;
+    }
+    Some(seconds)
+}
+
+mod chess {
+    use super::{Builder, PlyMove};
+    use chess_pgn::cozy_chess::{Board, Color, GameStatus, Piece};
+    use chess_pgn::model::{After, CastlingStyle, Line, Variant};
+    use chess_pgn::notation::uci;
+
+    struct Ctx {
+        style: CastlingStyle,
+        chess960: bool,
+    }
+
+    pub(super) fn walk(b: &mut Builder, g: &chess_pgn::Game) {
+        let ctx = Ctx {
+            style: g.fen_castling.unwrap_or(CastlingStyle::XFen),
+            chess960: g.variant == Variant::Chess960,
+        };
+        b.root(
+            pos(&g.start, g.start_halfmove_clock, &ctx),
+            g.moves.comments.clone(),
+        );
+        line(b, 0, &g.moves, &g.start, g.start_halfmove_clock, 0, &ctx);
+    }
+
+    fn pos(board: &Board, clock: u32, ctx: &Ctx) -> super::Position {
+        super::Position::Chess {
+            board: board.clone(),
+            clock,
+            style: ctx.style,
+            chess960: ctx.chess960,
+        }
+    }
+
+    fn letter(piece: Piece, color: Color) -> char {
+        let c = char::from(piece);
+        if color == Color::White {
+            c.to_ascii_uppercase()
+        } else {
+            c
+        }
+    }
+
+    /// Adds `moves` after node `parent` (the position `start`, `ply` half-moves from
+    /// the game's start, halfmove clock `clock`).
+    fn line(
+        b: &mut Builder,
+        parent: usize,
+        moves: &Line,
+        start: &Board,
+        clock: u32,
+        ply: usize,
+        ctx: &Ctx,
+    ) {
+        let mut at = parent;
+        let mut clock = clock;
+        let mut ply = ply;
+        for p in moves.plies(start) {
+            let before = &p.before;
+            let after = p.after();
+            let next_clock = if after.halfmove_clock() == 0 {
+                0
+            } else {
+                clock + 1
+            };
+            ply += 1;
+            let san = p.san().to_string();
+            let mover = before.side_to_move();
+            let mut m = PlyMove {
+                ply,
+                written: san.clone(),
+                san,
+                uci: uci(before, p.mv(), ctx.chess960),
+                is_check: !after.checkers().is_empty(),
+                is_mate: !after.checkers().is_empty() && after.status() == GameStatus::Won,
+                nags: p.node.nags.iter().map(|n| format!("${n}")).collect(),
+                comments: p.comments().map(str::to_string).collect(),
+                ..PlyMove::default()
+            };
+            if let Some(mv) = p.mv() {
+                let piece = before.piece_on(mv.from);
+                let castles = before.color_on(mv.to) == Some(mover);
+                m.from_square = mv.from.to_string();
+                m.to_square = m.uci[2..4].to_string();
+                m.piece = piece.map(|pc| letter(pc, mover));
+                m.promotion = mv.promotion.map(|pc| letter(pc, mover));
+                m.captured = if castles {
+                    None
+                } else if let Some(taken) = before.piece_on(mv.to) {
+                    Some(letter(taken, !mover))
+                } else if piece == Some(Piece::Pawn) && mv.from.file() != mv.to.file() {
+                    Some(letter(Piece::Pawn, !mover))
+                } else {
+                    None
+                };
+            }
+            let id = b.child(at, m, pos(&after, next_clock, ctx));
+            if b.variations {
+                for v in p.node.after.iter() {
+                    if let After::Variation(v) = v {
+                        line(b, at, v, before, clock, ply - 1, ctx);
+                    }
+                }
+            }
+            at = id;
+            clock = next_clock;
+        }
+    }
+}
+
+mod xq {
+    use super::{Builder, PlyMove};
+    use xiangqi::{Position, Status};
+    use xiangqi_pgn::{Line, MoveStyle, Notation};
+
+    pub(super) fn walk(b: &mut Builder, g: &xiangqi_pgn::Game) {
+        let style = MoveStyle::canonical(g.source_notation.unwrap_or(Notation::Chinese));
+        b.root(
+            super::Position::Xiangqi(g.start.clone()),
+            g.line.leading_comments.clone(),
+        );
+        line(b, 0, &g.line, &g.start, 0, &style);
+    }
+
+    fn line(
+        b: &mut Builder,
+        parent: usize,
+        moves: &Line,
+        start: &Position,
+        ply: usize,
+        style: &MoveStyle,
+    ) {
+        let mut position = start.clone();
+        let mut at = parent;
+        let mut ply = ply;
+        for node in &moves.moves {
+            let before = position.clone();
+            let mv = node.mv;
+            position.play(mv);
+            ply += 1;
+            let san = xiangqi_pgn::render(&before, mv, style);
+            let check = position.is_check();
+            let m = PlyMove {
+                ply,
+                written: if node.source.is_empty() {
+                    san.clone()
+                } else {
+                    node.source.clone()
+                },
+                san,
+                uci: mv.to_iccs(),
+                from_square: mv.from().to_string(),
+                to_square: mv.to().to_string(),
+                piece: before.piece_at(mv.from()).map(|p| p.fen_char()),
+                captured: before.captured_by(mv).map(|p| p.fen_char()),
+                promotion: None,
+                is_check: check,
+                is_mate: check && position.status() == Status::Checkmate,
+                comments: node.comments.clone(),
+                nags: node.nags.clone(),
+                ..PlyMove::default()
+            };
+            let id = b.child(at, m, super::Position::Xiangqi(position.clone()));
+            if b.variations {
+                for v in &node.variations {
+                    line(b, at, v, &before, ply - 1, style);
+                }
+            }
+            at = id;
+        }
+    }
+}
+
+mod hex {
+    use super::{Builder, PlyMove, TreeError};
+    use cescacs_rules::an::MoveText;
+    use cescacs_rules::{Letters, Piece, Position, Side, Status};
+    use ctl_pgn::{Item, Line};
+
+    pub(super) fn walk(b: &mut Builder, record: &ctl_pgn::Game) -> Result<(), TreeError> {
+        let start = match record.start_tlpd() {
+            None => Position::initial(),
+            Some(t) => cescacs_tlpd::parse(t).map_err(|e| TreeError::Replay {
+                ply: 0,
+                reason: format!("start position {t}: {e}"),
+            })?,
+        };
+        let letters = record
+            .letters()
+            .unwrap_or_else(|_| ctl_pgn::LetterTable::standard());
+        let intro = record
+            .main
+            .items
+            .iter()
+            .take_while(|i| !matches!(i, Item::Move(_)))
+            .filter_map(|i| match i {
+                Item::Comment(c) => Some(c.text.clone()),
+                _ => None,
+            })
+            .collect();
+        b.root(super::Position::Cescacs(start.clone()), intro);
+        line(b, 0, &record.main, &start, 0, &letters)
+    }
+
+    fn letter(piece: Piece, letters: &Letters) -> char {
+        let c = letters.letter(piece.kind);
+        if piece.side == Side::White {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        }
+    }
+
+    fn line(
+        b: &mut Builder,
+        parent: usize,
+        moves: &Line,
+        start: &Position,
+        ply: usize,
+        written_letters: &ctl_pgn::LetterTable,
+    ) -> Result<(), TreeError> {
+        let letters = Letters::default();
+        let mut position = start.clone();
+        let mut before = start.clone();
+        let mut at = parent;
+        let mut ply = ply;
+        // The node before the last move: where a variation replacing it hangs.
+        let mut last_parent = parent;
+        for item in &moves.items {
+            match item {
+                Item::Move(m) => {
+                    let mut text = m.token.to_standard();
+                    if let Some(c) = m.check {
+                        text.push_str(c.as_str());
+                    }
+                    ply += 1;
+                    let replay = |reason: String| TreeError::Replay { ply, reason };
+                    let t = MoveText::parse(&text, &letters)
+                        .map_err(|e| replay(format!("{text}: {e}")))?;
+                    let mv = position
+                        .resolve(&t)
+                        .map_err(|e| replay(format!("{text}: {e}")))?
+                        .mv;
+                    before = position.clone();
+                    position.play_unchecked(mv);
+                    let mut written = m.token.render(written_letters, m.side);
+                    if let Some(c) = m.check {
+                        written.push_str(c.as_str());
+                    }
+                    let mover = before.side_to_move();
+                    let promotion = mv
+                        .promotion()
+                        .map(|k| letter(Piece::new(mover, k), &letters));
+                    let mut uci = format!("{}{}", mv.from(), mv.to());
+                    uci.extend(promotion.map(|c| c.to_ascii_uppercase()));
+                    let check = position.is_check();
+                    let pm = PlyMove {
+                        ply,
+                        san: before.move_to_an(mv, &letters),
+                        written,
+                        uci,
+                        from_square: mv.from().to_string(),
+                        to_square: mv.to().to_string(),
+                        piece: before.piece_at(mv.from()).map(|p| letter(p, &letters)),
+                        captured: mv.captured().map(|p| letter(p, &letters)),
+                        promotion,
+                        is_check: check,
+                        is_mate: check && position.status() == Status::Checkmate,
+                        nags: m
+                            .assessment
+                            .map(|a| a.as_str().to_string())
+                            .into_iter()
+                            .collect(),
+                        ..PlyMove::default()
+                    };
+                    last_parent = at;
+                    at = b.child(at, pm, super::Position::Cescacs(position.clone()));
+                }
+                Item::Comment(c) => {
+                    if at != parent {
+                        let node = &mut b.nodes[at];
+                        node.comments.push(c.text.clone());
+                        if let Some(mv) = node.mv.as_mut() {
+                            mv.comments.push(c.text.clone());
+                            let (clock, eval, emt) = super::commands(std::slice::from_ref(&c.text));
+                            mv.clock = clock.or(mv.clock);
+                            mv.eval = eval.or(mv.eval);
+                            mv.emt = emt.or(mv.emt);
+                        }
+                    }
+                }
+                Item::Variation(v) => {
+                    if b.variations && at != parent {
+                        line(b, last_parent, &v.line, &before, ply - 1, written_letters)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Format;
+
+    #[test]
+    fn chess_moves_carry_what_python_chess_gives() {
+        // Castling, en passant, promotion with capture, mate; python-chess 1.11 gives
+        // these UCI moves and this final FEN for the same game.
+        let pgn = b"[FEN \"r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1\"]\n[SetUp \"1\"]\n\n\
+            1. exd6 {[%clk 1:02:03.5] [%eval -0.29]} O-O 2. bxa8=Q {[%emt 0:00:07]} Kg7 3. O-O-O *\n";
+        let record = Record::from_bytes(Format::Pgn, pgn);
+        assert!(record.errors().is_empty(), "{:?}", record.errors());
+        let tree = move_tree(&record, false).unwrap();
+        let moves: Vec<&PlyMove> = tree.main_moves().collect();
+        let uci: Vec<&str> = moves.iter().map(|m| m.uci.as_str()).collect();
+        assert_eq!(uci, ["e5d6", "e8g8", "b7a8q", "g8g7", "e1c1"]);
+        assert_eq!(moves[0].captured, Some('p'));
+        assert_eq!(moves[0].clock, Some(3723.5));
+        assert_eq!(moves[0].eval, Some(Score::Centipawns(-29)));
+        assert_eq!(moves[1].to_square, "g8");
+        assert_eq!(moves[1].captured, None);
+        assert_eq!(moves[2].promotion, Some('Q'));
+        assert_eq!(moves[2].captured, Some('r'));
+        assert!(!moves[2].is_check && !moves[2].is_mate);
+        assert_eq!(moves[2].emt, Some(7.0));
+        assert_eq!(moves[4].piece, Some('K'));
+        assert_eq!(moves[4].ply, 5);
+        assert_eq!(
+            tree.position_at(5).map(Position::fen).as_deref(),
+            Some("Q4r2/6k1/3P4/8/8/8/8/2KR3R b - - 2 3")
+        );
+    }
+
+    #[test]
+    fn mate_is_check_and_mate() {
+        let record = Record::from_bytes(Format::Pgn, b"1. f3 e5 2. g4 Qh4# 0-1\n");
+        let tree = move_tree(&record, false).unwrap();
+        let last = tree.main_moves().last().unwrap();
+        assert!(last.is_check && last.is_mate);
+        assert_eq!((last.piece, last.to_square.as_str()), (Some('q'), "h4"));
+    }
+
+    #[test]
+    fn variations_hang_where_python_chess_hangs_them() {
+        let pgn = b"1. e4 e5 (1... c5 2. Nf3 (2. c3)) 2. Nf3 *\n";
+        let record = Record::from_bytes(Format::Pgn, pgn);
+        let tree = move_tree(&record, true).unwrap();
+        let san = |i: usize| tree.nodes[i].mv.as_ref().unwrap().san.clone();
+        let e4 = tree.nodes[0].children[0];
+        assert_eq!(tree.nodes[e4].children.len(), 2);
+        let c5 = tree.nodes[e4].children[1];
+        assert_eq!(san(c5), "c5");
+        let kids: Vec<String> = tree.nodes[c5].children.iter().map(|&i| san(i)).collect();
+        assert_eq!(kids, ["Nf3", "c3"]);
+        assert_eq!(
+            tree.nodes[tree.nodes[c5].children[1]]
+                .mv
+                .as_ref()
+                .unwrap()
+                .ply,
+            3
+        );
+        // The main line alone skips the variations.
+        let main = move_tree(&record, false).unwrap();
+        assert_eq!(main.nodes.len(), 4);
+    }
+
+    #[test]
+    fn xiangqi_moves_are_iccs() {
+        let text = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. h0g2 {[%clk 0:01:00]} *\n";
+        let record = Record::from_bytes(Format::XiangqiPgn, text.as_bytes());
+        assert!(record.errors().is_empty(), "{:?}", record.errors());
+        let tree = move_tree(&record, true).unwrap();
+        let moves: Vec<&PlyMove> = tree.main_moves().collect();
+        assert_eq!(moves[0].uci, "h2e2");
+        assert_eq!(moves[0].piece, Some('C'));
+        assert_eq!(moves[1].piece, Some('n'));
+        assert_eq!(moves[2].clock, Some(60.0));
+        assert_eq!(
+            tree.position_at(3).unwrap().fen(),
+            record.final_position().unwrap()
+        );
+    }
+
+    #[test]
+    fn cescacs_positions_are_the_rules_replay() {
+        let ctl =
+            "[Variant \"C'escacs\"]\n\n1. E7-E9 {good [%clk 0:00:10]}, E21-E19 (1... F20-F18)\n*\n";
+        let record = Record::from_bytes(Format::CtlPgn, ctl.as_bytes());
+        let tree = move_tree(&record, true).unwrap();
+        let moves: Vec<&PlyMove> = tree.main_moves().collect();
+        let after: Vec<String> = tree
+            .main_line()
+            .map(|i| tree.nodes[i].position.fen())
+            .collect();
+        assert_eq!(moves[0].uci, "E7E9");
+        assert_eq!(moves[0].clock, Some(10.0));
+        assert_eq!(moves[0].comments, ["good [%clk 0:00:10]"]);
+        let mut p = cescacs_rules::Position::initial();
+        for (m, after) in moves.iter().zip(&after) {
+            let t = cescacs_rules::an::MoveText::parse(&m.san, &cescacs_rules::Letters::default())
+                .unwrap();
+            p.play_unchecked(p.resolve(&t).unwrap().mv);
+            assert_eq!(*after, cescacs_tlpd::write(&p));
+        }
+        let first = tree.nodes[0].children[0];
+        assert_eq!(tree.nodes[first].children.len(), 2);
+        assert_eq!(
+            tree.position_at(2).map(Position::fen),
+            record.final_position()
+        );
+    }
+}

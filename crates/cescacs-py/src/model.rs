@@ -1,0 +1,316 @@
+//! The game model as python-chess users know it: `Move` objects of the main line, the
+//! position after any ply, and the variation tree. The walk is
+//! `cescacs_convert::move_tree`, run when asked for (reading final positions never runs
+//! it); these classes only hand its nodes to Python.
+
+use crate::board::tree_board;
+use crate::errors::Fail;
+use crate::unpanicked;
+use cescacs_convert::{MoveTree, PlyMove, Record, TreeError, move_tree};
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// The tree of `record` (main line only unless `variations`), or the error to raise.
+/// An unreadable record has no moves (its `errors` say why).
+fn tree(record: &Record, file: &str, variations: bool) -> Result<Arc<MoveTree>, Fail> {
+    unpanicked(file, || match move_tree(record, variations) {
+        Ok(t) => Ok(Arc::new(t)),
+        Err(TreeError::Unreadable) => Ok(Arc::new(MoveTree {
+            kind: cescacs_convert::GameKind::Chess,
+            nodes: Vec::new(),
+        })),
+        Err(e) => Err(Fail::Parse(format!("{file}: {e}"))),
+    })
+}
+
+/// `Game.mainline()`.
+pub(crate) fn mainline(record: &Record, file: &str) -> Result<Vec<Move>, Fail> {
+    let tree = tree(record, file, false)?;
+    Ok(tree
+        .main_line()
+        .map(|node| Move {
+            tree: tree.clone(),
+            node,
+        })
+        .collect())
+}
+
+/// `Game.positions()`: the start, then the position after every main-line ply.
+pub(crate) fn positions(record: &Record, file: &str) -> Result<Vec<String>, Fail> {
+    let tree = tree(record, file, false)?;
+    let start = tree.nodes.first().map(|n| n.position.fen());
+    Ok(start
+        .into_iter()
+        .chain(tree.main_line().map(|i| tree.nodes[i].position.fen()))
+        .collect())
+}
+
+/// `Game.board_at(ply)`.
+pub(crate) fn board_at(
+    py: Python<'_>,
+    record: &Record,
+    file: &str,
+    ply: usize,
+) -> PyResult<PyObject> {
+    let tree = tree(record, file, false)?;
+    let plies = tree.nodes.len().saturating_sub(1);
+    let Some(position) = tree.position_at(ply) else {
+        return Err(Fail::Option(format!(
+            "ply {ply} is past the end of the main line ({plies} plies)"
+        ))
+        .into());
+    };
+    tree_board(py, position)
+}
+
+/// `Game.variations`: the moves from the start (the first is the main line's).
+pub(crate) fn variations(record: &Record, file: &str) -> Result<Vec<GameNode>, Fail> {
+    let tree = tree(record, file, true)?;
+    Ok(match tree.nodes.first() {
+        None => Vec::new(),
+        Some(root) => root
+            .children
+            .iter()
+            .map(|&node| GameNode {
+                tree: tree.clone(),
+                node,
+            })
+            .collect(),
+    })
+}
+
+/// An engine evaluation (`[%eval …]`) from White's (Red's) point of view: centipawns or
+/// a mate distance, the other `None`.
+#[pyclass(frozen, eq, module = "cescacs", name = "Score")]
+#[derive(Clone, PartialEq)]
+pub(crate) struct Score {
+    score: cescacs_convert::Score,
+}
+
+#[pymethods]
+impl Score {
+    /// Centipawns, or None for a mate score.
+    #[getter]
+    fn cp(&self) -> Option<i32> {
+        match self.score {
+            cescacs_convert::Score::Centipawns(c) => Some(c),
+            _ => None,
+        }
+    }
+    /// Moves to mate (negative: the second player mates), or None.
+    #[getter]
+    fn mate(&self) -> Option<i32> {
+        match self.score {
+            cescacs_convert::Score::Mate(n) => Some(n),
+            _ => None,
+        }
+    }
+    fn __repr__(&self) -> String {
+        match self.score {
+            cescacs_convert::Score::Centipawns(c) => format!("cescacs.Score(cp={c})"),
+            cescacs_convert::Score::Mate(n) => format!("cescacs.Score(mate={n})"),
+        }
+    }
+}
+
+/// One half-move of a game, with what the record says about it and the position after.
+#[pyclass(frozen, module = "cescacs", name = "Move")]
+pub(crate) struct Move {
+    tree: Arc<MoveTree>,
+    node: usize,
+}
+
+impl Move {
+    fn m(&self) -> &PlyMove {
+        // Only nodes with a move are handed out as `Move`; the empty move is never seen.
+        static NONE: std::sync::LazyLock<PlyMove> = std::sync::LazyLock::new(PlyMove::default);
+        self.tree.nodes[self.node].mv.as_ref().unwrap_or(&NONE)
+    }
+}
+
+#[pymethods]
+impl Move {
+    /// Half-moves from the start to the position after this move.
+    #[getter]
+    fn ply(&self) -> usize {
+        self.m().ply
+    }
+    /// Normalised text: SAN (chess), the game's notation in its canonical spelling
+    /// (xiangqi), CTL-AN in standard letters (C'escacs).
+    #[getter]
+    fn san(&self) -> &str {
+        &self.m().san
+    }
+    /// The text as the record wrote it (chess: equals `san`).
+    #[getter]
+    fn written(&self) -> &str {
+        &self.m().written
+    }
+    /// UCI (chess), ICCS (xiangqi), origin and destination cells (C'escacs).
+    #[getter]
+    fn uci(&self) -> &str {
+        &self.m().uci
+    }
+    /// Origin, in the game's coordinates.
+    #[getter]
+    #[allow(clippy::wrong_self_convention)] // python-chess's name, a getter
+    fn from_square(&self) -> &str {
+        &self.m().from_square
+    }
+    /// Destination (the King's for castling).
+    #[getter]
+    fn to_square(&self) -> &str {
+        &self.m().to_square
+    }
+    /// The man moved: upper case White (Red), lower case Black; None for a null move.
+    #[getter]
+    fn piece(&self) -> Option<char> {
+        self.m().piece
+    }
+    /// The man taken, or None.
+    #[getter]
+    fn captured(&self) -> Option<char> {
+        self.m().captured
+    }
+    /// The kind a pawn became, or None.
+    #[getter]
+    fn promotion(&self) -> Option<char> {
+        self.m().promotion
+    }
+    /// The move gives check.
+    #[getter]
+    fn is_check(&self) -> bool {
+        self.m().is_check
+    }
+    /// The move mates.
+    #[getter]
+    fn is_mate(&self) -> bool {
+        self.m().is_mate
+    }
+    /// Comments after the move, verbatim.
+    #[getter]
+    fn comments(&self) -> Vec<String> {
+        self.m().comments.clone()
+    }
+    /// NAGs (`$1`) or glyphs (`!?`) as written.
+    #[getter]
+    fn nags(&self) -> Vec<String> {
+        self.m().nags.clone()
+    }
+    /// Seconds on the clock after the move (`[%clk]`), or None.
+    #[getter]
+    fn clock(&self) -> Option<f64> {
+        self.m().clock
+    }
+    /// The evaluation after the move (`[%eval]`), or None.
+    #[getter]
+    fn eval(&self) -> Option<Score> {
+        self.m().eval.map(|score| Score { score })
+    }
+    /// Seconds the move took (`[%emt]`), or None.
+    #[getter]
+    fn emt(&self) -> Option<f64> {
+        self.m().emt
+    }
+    /// FEN (chess, xiangqi) or TLPD (C'escacs) after the move.
+    #[getter]
+    fn fen_after(&self) -> String {
+        self.tree.nodes[self.node].position.fen()
+    }
+    /// The position after the move as a `Board` (chess, xiangqi) or `Position`.
+    fn board(&self, py: Python<'_>) -> PyResult<PyObject> {
+        tree_board(py, &self.tree.nodes[self.node].position)
+    }
+    fn __repr__(&self) -> String {
+        format!("<cescacs.Move {} {}>", self.m().ply, self.m().san)
+    }
+    fn __str__(&self) -> &str {
+        &self.m().san
+    }
+}
+
+/// A node of a game's move tree: the move that led here, the position, and the moves
+/// that may follow (the first is the main continuation).
+#[pyclass(frozen, module = "cescacs", name = "GameNode")]
+pub(crate) struct GameNode {
+    tree: Arc<MoveTree>,
+    node: usize,
+}
+
+impl GameNode {
+    fn at(&self, node: usize) -> GameNode {
+        GameNode {
+            tree: self.tree.clone(),
+            node,
+        }
+    }
+}
+
+#[pymethods]
+impl GameNode {
+    /// The move leading here; None at the start.
+    #[getter]
+    fn r#move(&self) -> Option<Move> {
+        self.tree.nodes[self.node].mv.as_ref().map(|_| Move {
+            tree: self.tree.clone(),
+            node: self.node,
+        })
+    }
+    /// The moves that may follow, each a node (the first is the main continuation).
+    #[getter]
+    fn variations(&self) -> Vec<GameNode> {
+        self.tree.nodes[self.node]
+            .children
+            .iter()
+            .map(|&i| self.at(i))
+            .collect()
+    }
+    /// The node before; None at the start.
+    #[getter]
+    fn parent(&self) -> Option<GameNode> {
+        self.tree.nodes[self.node].parent.map(|i| self.at(i))
+    }
+    /// Comments (at the start: those before the first move).
+    #[getter]
+    fn comments(&self) -> Vec<String> {
+        self.tree.nodes[self.node].comments.clone()
+    }
+    /// Half-moves from the start.
+    #[getter]
+    fn ply(&self) -> usize {
+        self.tree.nodes[self.node].mv.as_ref().map_or(0, |m| m.ply)
+    }
+    /// FEN or TLPD of the position here.
+    #[getter]
+    fn fen(&self) -> String {
+        self.tree.nodes[self.node].position.fen()
+    }
+    /// The main continuation, or None at the end of a line.
+    fn next(&self) -> Option<GameNode> {
+        self.tree.nodes[self.node]
+            .children
+            .first()
+            .map(|&i| self.at(i))
+    }
+    /// The node is on the game's main line.
+    fn is_mainline(&self) -> bool {
+        let mut at = self.node;
+        while let Some(parent) = self.tree.nodes[at].parent {
+            if self.tree.nodes[parent].children.first() != Some(&at) {
+                return false;
+            }
+            at = parent;
+        }
+        true
+    }
+    /// The position here as a `Board` (chess, xiangqi) or `Position` (C'escacs).
+    fn board(&self, py: Python<'_>) -> PyResult<PyObject> {
+        tree_board(py, &self.tree.nodes[self.node].position)
+    }
+    fn __repr__(&self) -> String {
+        match &self.tree.nodes[self.node].mv {
+            Some(m) => format!("<cescacs.GameNode {} {}>", m.ply, m.san),
+            None => "<cescacs.GameNode start>".to_string(),
+        }
+    }
+}
