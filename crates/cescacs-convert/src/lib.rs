@@ -62,7 +62,7 @@ pub use inputs::{Inputs, detection_name, open_inputs};
 pub use jobs::{converters, final_position_line, selection_framing, selection_summary, selections};
 pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
 pub use record::{Game, Record, WriteError, Written};
-pub use select::{Filter, Glob, SelectedWriter, Selection, Target, Verdict};
+pub use select::{Filter, Glob, SelectedWriter, Selection, Target, Verdict, headers};
 pub use strip::{Strip, StripError};
 
 /// How xiangqi moves are written.

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
-from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
+from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+from ._types import Diagnostic, InputFormat, Notation, OutputFormat, StripItem
+
+__version__: str
 
 class CescacsError(Exception):
     """Every error the package raises. Messages are located as the CLI's
@@ -41,24 +45,46 @@ class Game:
     @property
     def final_position(self) -> Optional[str]: ...
     @property
-    def errors(self) -> List[str]: ...
+    def errors(self) -> List[Diagnostic]: ...
     @property
-    def warnings(self) -> List[str]: ...
+    def warnings(self) -> List[Diagnostic]: ...
     def to_pcn(self) -> Dict[str, Any]: ...
     def to_pcn_json(self) -> str: ...
     def to_string(
         self,
-        format: str,
+        format: OutputFormat,
         *,
-        fan: bool = ...,
-        minimal: bool = ...,
-        notation: str = ...,
-        strip: Union[str, List[str]] = ...,
-        strict: bool = ...,
-        json_lines: bool = ...,
+        fan: Optional[bool] = None,
+        minimal: Optional[bool] = None,
+        notation: Optional[Notation] = None,
+        strip: Union[str, Sequence[StripItem], None] = None,
+        strict: Optional[bool] = None,
+        json_lines: Optional[bool] = None,
     ) -> str: ...
     def _repr_svg_(self) -> Optional[str]: ...
     def _repr_html_(self) -> Optional[str]: ...
+    def __reduce__(self) -> Tuple[Any, ...]: ...
+
+class Headers:
+    """The tags of one game (``read_headers``)."""
+
+    @property
+    def tags(self) -> Dict[str, str]: ...
+    @property
+    def file(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def errors(self) -> List[Diagnostic]: ...
+    def get(self, name: str, default: Optional[str] = None) -> Optional[str]: ...
+
+class HeaderReader(Iterator[Headers]):
+    """The headers of one input, lazily."""
+
+    def __iter__(self) -> HeaderReader: ...
+    def __next__(self) -> Headers: ...
 
 class GameReader(Iterator[Game]):
     """The games of one input, lazily."""
@@ -94,25 +120,31 @@ class Position:
 
 def open_decompressed(path: Union[str, os.PathLike[str]]) -> DecompressedFile: ...
 def read_games(
-    source: Union[str, os.PathLike[str], bytes, bytearray, IO[bytes]],
-    format: Optional[str] = None,
+    source: Union[str, os.PathLike[str], bytes, bytearray, IO[bytes], IO[str]],
+    format: Optional[InputFormat] = None,
     name: Optional[str] = None,
     begin: int = 0,
     end: Optional[int] = None,
     index_base: int = 1,
     line_base: int = 1,
 ) -> GameReader: ...
+def read_headers(
+    source: Union[str, os.PathLike[str], bytes, bytearray, IO[bytes], IO[str]],
+    format: Optional[InputFormat] = None,
+    name: Optional[str] = None,
+) -> HeaderReader: ...
+def _game(place: Tuple[str, str, int, int, int, int], origin: Tuple[Any, ...]) -> Game: ...
 def convert(
     data: Union[str, bytes],
-    to: str,
-    from_: Optional[str] = None,
+    to: OutputFormat,
+    from_: Optional[InputFormat] = None,
     *,
-    fan: bool = ...,
-    minimal: bool = ...,
-    notation: str = ...,
-    strip: Union[str, List[str]] = ...,
-    strict: bool = ...,
-    json_lines: bool = ...,
+    fan: Optional[bool] = None,
+    minimal: Optional[bool] = None,
+    notation: Optional[Notation] = None,
+    strip: Union[str, Sequence[StripItem], None] = None,
+    strict: Optional[bool] = None,
+    json_lines: Optional[bool] = None,
 ) -> str: ...
 def detect(name: str, head: bytes) -> Optional[str]: ...
 def framing(format: str, name: str) -> str: ...
