@@ -46,6 +46,7 @@ mod inputs;
 mod jobs;
 mod pcn_input;
 pub use pcn_input::MAX_PCN_DOCUMENT_BYTES;
+mod edit;
 mod picture;
 mod record;
 mod select;
@@ -55,6 +56,7 @@ mod xiangqi;
 /// The board picture of a C'escacs position (what [`Record::svg`] draws for C'escacs).
 pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
+pub use edit::EditError;
 pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
 };

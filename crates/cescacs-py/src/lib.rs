@@ -13,6 +13,7 @@
 mod arrow;
 mod chunks;
 mod diagnostic;
+mod edit;
 mod errors;
 mod feed;
 mod headers;
@@ -362,6 +363,11 @@ impl Game {
                 html_attribute(&title)
             ))
         })
+    }
+    /// An editable copy: set tags, add comments, cut the main line, then write it with
+    /// `to_string` (or make a `Game` of it with `game()`).
+    fn copy(&self) -> edit::GameEditor {
+        self.editor()
     }
     /// Pickling: the game's bytes and place, read again on unpickling.
     fn __reduce__<'py>(
@@ -1144,6 +1150,7 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pickle::_game, m)?)?;
     m.add_class::<headers::HeaderReader>()?;
     m.add_class::<headers::Headers>()?;
+    m.add_class::<edit::GameEditor>()?;
     m.add_function(wrap_pyfunction!(open_decompressed, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;

@@ -131,3 +131,30 @@ def test_cescacs_results_as_the_spec_names_them():
     # Neither line, tag nor mate: unfinished.
     (g,) = cescacs.read_games(head.encode(), format="ctl-pgn")
     assert g.result == "*"
+
+
+def test_read_headers_gives_the_full_reads_tags():
+    n = 0
+    roots = [REPO / "testdata" / d for d in ("ctl-pgn", "chess", "xiangqi", "pcn")]
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if not (path.is_file() and path.suffix.lower() in (".ctl-pgn", ".pgn", ".json", ".jsonl")):
+                continue
+            try:
+                games = list(cescacs.read_games(path))
+            except cescacs.InputError:
+                continue
+            heads = list(cescacs.read_headers(path))
+            assert [(h.file, h.index, h.line) for h in heads] == [(g.file, g.index, g.line) for g in games], path
+            for h, g in zip(heads, games):
+                if g.errors and not h.errors:
+                    continue  # a tag section read alone, of a game whose movetext is bad
+                tags = h.tags
+                if g.format == "pgn":
+                    # Game.tags keeps a chess game's start position apart (no FEN,
+                    # SetUp); the tag section has them as written, as python-chess's.
+                    tags = {k: v for k, v in tags.items() if k not in ("FEN", "SetUp")}
+                assert tags == g.tags, (path, g.index)
+                assert h.get("Event") == g.tags.get("Event")
+                n += 1
+    assert n > 500
