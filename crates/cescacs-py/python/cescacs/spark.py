@@ -47,7 +47,7 @@ installed there with the filesystem's package (``cescacs[s3]`` for S3).
 from __future__ import annotations
 
 import os
-from typing import Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import COMPRESSED_SUFFIXES, CescacsError, InputError
 from . import _cescacs, _storage
@@ -129,7 +129,7 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
     located = [f if isinstance(f, tuple) else _storage.resolve(os.fspath(f)) for f in files]
     locations: List = []
     plan = []
-    to_scan = []
+    to_scan: List[Any] = []
     for loc, path in located:
         if loc not in locations:
             locations.append(loc)
@@ -161,7 +161,7 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
             return (k, i, s, e, _scan(locations[li], path, size, s, e, framing))
 
         scanned = spark.sparkContext.parallelize(jobs, len(jobs)).map(scan).collect()
-        by_file = {}
+        by_file: Dict[Any, Any] = {}
         for k, i, s, e, result in scanned:
             by_file.setdefault(k, []).append((i, s, e, result))
         for k, results in by_file.items():
@@ -244,7 +244,7 @@ def _rows(batches: Iterator, batch_rows: int, locations) -> Iterator:
 def _error_batch(task, message: str):
     import pyarrow as pa
 
-    row = {name: None for name in _arrow_schema().names}
+    row: Dict[str, Any] = {name: None for name in _arrow_schema().names}
     row.update(
         file=task["name"], format=task["format"], tags=[], moves=[], errors=[message], warnings=[]
     )
@@ -354,7 +354,8 @@ def read_games(
     exits (temporary directory) or the caller removes them (``stage_dir``)."""
     files = _located_files(path, storage_options, filesystem)
     if not files:
-        raise InputError(f"{os.fspath(path) if not isinstance(path, (list, tuple)) else path}: no game files")
+        shown = path if isinstance(path, (list, tuple, str)) else os.fspath(path)  # type: ignore[arg-type]
+        raise InputError(f"{shown}: no game files")
     tasks, locations = _plan(spark, files, format, split_bytes)
     cut = []
     if cut_compressed_bytes is not None:
