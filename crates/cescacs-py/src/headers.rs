@@ -94,8 +94,12 @@ impl HeaderReader {
     }
 }
 
+/// Headers read per release of the GIL: a tag section takes about a microsecond to
+/// read, so releasing and taking the GIL for each would cost as much as the reading.
+const BATCH: usize = 256;
+
 fn fill(feed: &mut Feed, pending: &mut VecDeque<Headers>) {
-    while pending.is_empty() {
+    while pending.len() < BATCH {
         match feed.next() {
             Next::End => return,
             Next::File(d) => {
@@ -161,6 +165,9 @@ impl HeaderReader {
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Headers>> {
         let mut guard = lock(py, &self.state);
         let (feed, pending) = &mut *guard;
+        if let Some(h) = pending.pop_front() {
+            return Ok(Some(h));
+        }
         let name = feed.name.clone();
         let next = py.allow_threads(|| {
             unpanicked(&name, || {

@@ -3,8 +3,8 @@
 The toolkit's Rust readers (``cescacs-toolkit``) as a Python package::
 
     import cescacs
-    for game in cescacs.read_games("games.pgn.zst"):
-        if game.errors:
+    for game in cescacs.read_games("games.pgn.zst"):   # or a directory, a text stream...
+        if game.errors:                                # cescacs.Diagnostic objects (str)
             print("\\n".join(game.errors))
         else:
             print(game.tags.get("White"), game.result, game.final_position)
@@ -26,7 +26,10 @@ Errors: every exception the package raises is a :class:`CescacsError`:
   function cannot take (unknown format or option, bad value, perft depth beyond the
   limit, a source of the wrong type).
 
-Messages are located as the CLI's (``file:line:col: game N: error: ...``). Iterating a
+Messages are located as the CLI's (``file:line:col: game N: error: ...``); a game's
+``errors`` and ``warnings`` are :class:`Diagnostic` objects, ``str`` equal to that line
+with ``file``, ``line``, ``column``, ``game``, ``severity``, ``code`` and ``message``.
+Tags alone: :func:`read_headers`. Editing: ``Game.copy()``. Games pickle. Iterating a
 reader never raises for a data problem: a bad game, and a stream damaged half-way (a cut
 ``.gz``, a corrupt ``.zst``), are games whose ``errors`` say what and where, after every
 game read before the damage. Readers, games and positions may be used from any thread;
@@ -36,7 +39,6 @@ For Apache Spark, see :mod:`cescacs.spark`.
 
 from __future__ import annotations
 
-import io
 import os
 from typing import IO, Any, Dict, Iterator, Optional, Tuple, Union
 
