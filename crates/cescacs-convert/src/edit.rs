@@ -33,6 +33,16 @@ pub enum EditError {
         /// Half-moves in the main line.
         plies: usize,
     },
+    /// A move of a variation that cannot be read or played where it stands.
+    #[error("variation move {index} {text:?}: {reason}")]
+    BadMove {
+        /// 1-based place of the move in the variation.
+        index: usize,
+        /// The move as given.
+        text: String,
+        /// Why it cannot be played.
+        reason: String,
+    },
     /// An edit the record's game does not take yet.
     #[error("{0} is not supported for {1}")]
     Unsupported(&'static str, &'static str),
@@ -162,6 +172,57 @@ impl Record {
         }
         // Problems found beyond the cut are no longer the record's.
         self.diagnostics.clear();
+        Ok(())
+    }
+
+    /// Adds a variation replacing half-move `ply` (1-based) of the main line: `moves`
+    /// in SAN, played from the position before that half-move. It goes after the
+    /// comments and variations already there.
+    pub fn add_variation(&mut self, ply: usize, moves: &[&str]) -> Result<(), EditError> {
+        let plies = self.plies();
+        if ply == 0 || ply > plies {
+            return Err(EditError::NoSuchPly { ply, plies });
+        }
+        let Game::Chess(g) = self.editable()? else {
+            let what = match self.game {
+                Some(Game::Xiangqi(_)) => "xiangqi",
+                _ => "C'escacs",
+            };
+            return Err(EditError::Unsupported("add_variation", what));
+        };
+        let mut board = match g.moves.plies(&g.start).nth(ply - 1) {
+            Some(p) => p.before,
+            None => return Err(EditError::NoSuchPly { ply, plies }),
+        };
+        let mut line = chess_pgn::Line::default();
+        for (i, text) in moves.iter().enumerate() {
+            let bad = |reason: String| EditError::BadMove {
+                index: i + 1,
+                text: text.to_string(),
+                reason,
+            };
+            let san = chess_pgn::SanPlus::parse(text.as_bytes()).map_err(|e| bad(e.to_string()))?;
+            let mv = san.san.to_move(&board).map_err(|e| bad(e.to_string()))?;
+            line.moves.push(chess_pgn::MoveNode {
+                mv: Some(mv),
+                san: chess_pgn::SanPlus::from_move(&board, mv),
+                nags: san.glyph.into_iter().collect(),
+                after: Vec::new(),
+                clock: None,
+                eval: None,
+            });
+            board.play_unchecked(mv);
+        }
+        if line.moves.is_empty() {
+            return Err(EditError::BadMove {
+                index: 0,
+                text: String::new(),
+                reason: "a variation needs a move".into(),
+            });
+        }
+        g.moves.moves[ply - 1]
+            .after
+            .push(chess_pgn::After::Variation(line));
         Ok(())
     }
 }

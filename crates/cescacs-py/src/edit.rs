@@ -4,7 +4,6 @@
 
 use crate::errors::Fail;
 use crate::{Game, Origin, WriteArgs, arg, format_arg, lock, unpanicked, write_options};
-use cescacs_batch::RawGame;
 use cescacs_convert::{Format, Options, Record};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -97,6 +96,19 @@ impl GameEditor {
         let ply: usize = arg(ply, "ply")?;
         let text: String = arg(text, "text")?;
         self.edit(py, |r| r.add_comment(ply, &text))
+    }
+    /// Adds a variation replacing half-move `ply` (1-based) of the main line: SAN
+    /// moves played from the position before it (chess).
+    fn add_variation(
+        &self,
+        py: Python<'_>,
+        ply: &Bound<'_, PyAny>,
+        moves: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let ply: usize = arg(ply, "ply")?;
+        let moves: Vec<String> = arg(moves, "moves")?;
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        self.edit(py, |r| r.add_variation(ply, &moves))
     }
     /// Keeps the first `plies` half-moves of the main line (the result becomes `*`).
     fn truncate(&self, py: Python<'_>, plies: &Bound<'_, PyAny>) -> PyResult<()> {

@@ -129,16 +129,19 @@ impl Game {
                 .collect(),
             Origin::Raw { raw, .. } => {
                 let code = diagnostic::problem_code(raw.problem.as_ref());
+                // Where the record is in an input of several (PCN: `[0].`), as the
+                // CLI's converter prefixes it.
+                let prefix = self.record.location();
                 self.record
                     .diagnostics()
                     .iter()
                     .filter(|d| d.severity == severity)
                     .map(|d| {
                         let at = (self.line, self.column);
-                        (
-                            diagnostic::locate(&self.file, self.index, at, self.offset, d),
-                            code,
-                        )
+                        let mut located =
+                            diagnostic::locate(&self.file, self.index, at, self.offset, d);
+                        located.message.insert_str(0, prefix);
+                        (located, code)
                     })
                     .collect()
             }

@@ -52,6 +52,27 @@ def test_edits_keep_clock_and_eval_comments_in_every_target():
     assert pickle.loads(pickle.dumps(made)).to_string("pgn") == made.to_string("pgn") == pgn
 
 
+def test_add_variation_is_written_in_every_target_and_read_back():
+    (g,) = cescacs.read_games(CLOCKED, format="pgn")
+    e = g.copy()
+    e.add_variation(3, ["Nc3", "Nf6", "Bc4"])
+    text = e.to_string("pgn")
+    assert "(2. Nc3 Nf6 3. Bc4)" in text and "(1... c5 {sic})" in text
+    (back,) = cescacs.read_games(text.encode(), format="pgn")
+    assert back.moves == g.moves and not back.errors
+    chess = pytest.importorskip("chess.pgn")
+    pc = chess.read_game(io.StringIO(text))
+    node = pc.next().next()  # after 1... e5
+    assert [v.san() for v in node.variations] == ["Nf3", "Nc3"]
+    v = node.variations[1]
+    assert [v.move.uci()] + [m.uci() for m in v.mainline_moves()] == ["b1c3", "g8f6", "f1c4"]
+    (pb,) = cescacs.read_games(e.to_string("pcn").encode(), format="pcn")
+    assert "(2. Nc3 Nf6 3. Bc4)" in pb.to_string("pgn")
+    for bad in (["Nc3", "Ke2"], ["Zz9"], []):
+        with pytest.raises(cescacs.OptionError):
+            e.add_variation(3, bad)
+
+
 def test_truncate_and_refusals():
     (g,) = cescacs.read_games(CLOCKED, format="pgn")
     e = g.copy()
