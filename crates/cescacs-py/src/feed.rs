@@ -75,8 +75,8 @@ impl Feed {
 
     /// Every game file below `dir`, in the CLI's walk order, grouped by format as the
     /// CLI groups them. Files that cannot be read are problems yielded first, in the
-    /// order met; they never stop the other files. `None` when no file could be read
-    /// and there is no problem to say (an empty directory is an empty feed).
+    /// order met; they never stop the other files (an empty directory is an empty
+    /// feed).
     pub(crate) fn tree(dir: &Path, from: Option<Format>) -> Feed {
         let mut problems = VecDeque::new();
         let mut note = |n: &FileNote| {
@@ -95,9 +95,11 @@ impl Feed {
             // "No input could be read" (each problem already noted) or "no input files".
             Err(_) => VecDeque::new(),
         };
+        // The reader's `format`: the first file's (each game has its own).
+        let first = inputs.front().map(|(f, _)| *f);
         Feed {
             splitter: None,
-            format: from.unwrap_or(Format::Pgn),
+            format: first.or(from).unwrap_or(Format::Pgn),
             name: dir.display().to_string(),
             games_read: 0,
             records: 0,
