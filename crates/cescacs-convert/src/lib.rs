@@ -51,6 +51,7 @@ mod jobs;
 mod pcn_input;
 mod ply_columns;
 pub use pcn_input::MAX_PCN_DOCUMENT_BYTES;
+mod edit;
 mod picture;
 mod positions;
 mod record;
@@ -68,6 +69,7 @@ pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
 pub use eco::{EcoRange, Opening, game_opening, opening_at, openings, record_opening};
 pub use criteria::{Compare, Criteria, TagCriterion, read_criteria};
+pub use edit::EditError;
 pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
 };
@@ -81,7 +83,7 @@ pub use ply_columns::PlyEval;
 pub use positions::{BoardPattern, BoardTest, Material};
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{
-    Filter, Glob, SelectedWriter, Selection, SelectionExtras, SplitBy, Target, Verdict,
+    Filter, Glob, SelectedWriter, Selection, SelectionExtras, SplitBy, Target, Verdict, headers,
 };
 pub use strip::{Strip, StripError};
 pub use tree::{MoveTree, Node, PlyMove, Position as TreePosition, Score, TreeError, move_tree};

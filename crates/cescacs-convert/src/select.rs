@@ -531,9 +531,11 @@ impl Filter {
     }
 }
 
-/// The tags of a game from its tag section alone, or `None` when they cannot be had
-/// without reading the whole game (PCN, a damaged tag section).
-fn headers(format: Format, game: &RawGame) -> Option<Vec<(String, String)>> {
+/// The tags of a game from its tag section alone (no movetext read, no replay), or
+/// `None` when they cannot be had without reading the whole game (PCN, a damaged tag
+/// section, a game the splitter flagged): the headers-only read of `cescacs select`
+/// and of the Python package's `read_headers`.
+pub fn headers(format: Format, game: &RawGame) -> Option<Vec<(String, String)>> {
     if game.problem.is_some() {
         return None;
     }

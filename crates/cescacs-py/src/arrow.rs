@@ -188,7 +188,7 @@ impl Batches {
                 moves.values().append_value(m);
             }
             moves.append(true);
-            result.append_option(g.record.result());
+            result.append_option(g.stated_result());
             final_position.append_option(g.record.final_position());
             for e in g.located(Severity::Error) {
                 errors.values().append_value(e);
@@ -289,7 +289,13 @@ impl Iterator for Batches {
             Err(_) => Some(Err(ArrowError::ExternalError(
                 format!(
                     "{}: internal error (a bug) while reading its games",
-                    self.games.name
+                    self.games
+                        .state
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        .feed
+                        .name
+                        .clone()
                 )
                 .into(),
             ))),

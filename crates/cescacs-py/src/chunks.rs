@@ -68,7 +68,7 @@ impl ChunkCutter {
     fn new(source: PyObject, name: String, chunk_bytes: u64) -> Self {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let tee = Tee {
-            inner: Box::new(crate::PyReader(source)),
+            inner: Box::new(crate::feed::PyReader::new(source)),
             seen: seen.clone(),
         };
         let splitter = GameSplitter::new(

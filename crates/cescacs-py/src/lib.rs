@@ -13,8 +13,13 @@
 mod arrow;
 mod board;
 mod chunks;
+mod diagnostic;
+mod edit;
 mod errors;
 mod model;
+mod feed;
+mod headers;
+mod pickle;
 mod remote;
 mod seekable;
 mod select;
@@ -25,6 +30,7 @@ use cescacs_batch::{
 };
 use cescacs_convert::{Format, Options, Record, StripError};
 use errors::Fail;
+use feed::{Feed, Next};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList};
 use std::collections::VecDeque;
@@ -32,6 +38,7 @@ use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 /// An argument of a user-facing function, or `OptionError` naming it: pyo3's own
@@ -92,41 +99,6 @@ fn unpanicked<T>(what: &str, f: impl FnOnce() -> Result<T, Fail>) -> Result<T, F
     })
 }
 
-/// A Python file-like object (anything with `read(n) -> bytes`) as a Rust reader. It
-/// takes the GIL for each call, so it may be read from a thread that released it.
-struct PyReader(PyObject);
-
-impl Read for PyReader {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        Python::with_gil(|py| {
-            let data = self
-                .0
-                .call_method1(py, "read", (buf.len(),))
-                .map_err(|e| io::Error::other(e.to_string()))?;
-            let data = data.bind(py);
-            let bytes = if let Ok(b) = data.downcast::<PyBytes>() {
-                b.as_bytes().to_vec()
-            } else if let Ok(b) = data.downcast::<PyByteArray>() {
-                b.to_vec()
-            } else if data.is_none() {
-                // A non-blocking stream with nothing ready; nothing else to do but end.
-                Vec::new()
-            } else {
-                return Err(io::Error::other("read() did not return bytes"));
-            };
-            if bytes.len() > buf.len() {
-                return Err(io::Error::other(format!(
-                    "read({}) returned {} bytes",
-                    buf.len(),
-                    bytes.len()
-                )));
-            }
-            buf[..bytes.len()].copy_from_slice(&bytes);
-            Ok(bytes.len())
-        })
-    }
-}
-
 /// One game, read and replayed.
 #[pyclass(frozen, module = "cescacs", name = "Game")]
 struct Game {
@@ -139,90 +111,128 @@ struct Game {
     offset: u64,
     /// Bytes of the game's text (from `offset`), as the splitter cut it.
     length: u64,
+    /// What the record was read from, for pickling (see `pickle.rs`).
+    origin: Origin,
+}
+
+/// Where a [`Game`]'s record came from.
+#[derive(Clone)]
+enum Origin {
+    /// Read from these bytes: the `member`-th record of the raw game (a PCN array holds
+    /// several).
+    Raw { raw: Arc<RawGame>, member: usize },
+    /// A file that could not be read at all (game 0), found walking a directory.
+    File(cescacs_batch::Diagnostic),
 }
 
 impl Game {
+    /// The located diagnostics of one severity, with their codes.
+    fn diagnostics(&self, severity: Severity) -> Vec<(cescacs_batch::Diagnostic, &'static str)> {
+        match &self.origin {
+            Origin::File(d) => (d.severity == severity)
+                .then(|| (d.clone(), diagnostic::FILE))
+                .into_iter()
+                .collect(),
+            Origin::Raw { raw, .. } => {
+                let code = diagnostic::problem_code(raw.problem.as_ref());
+                // Where the record is in an input of several (PCN: `[0].`), as the
+                // CLI's converter prefixes it.
+                let prefix = self.record.location();
+                self.record
+                    .diagnostics()
+                    .iter()
+                    .filter(|d| d.severity == severity)
+                    .map(|d| {
+                        let at = (self.line, self.column);
+                        let mut located =
+                            diagnostic::locate(&self.file, self.index, at, self.offset, d);
+                        located.message.insert_str(0, prefix);
+                        (located, code)
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// The located diagnostics of one severity as the CLI prints them.
     fn located(&self, severity: Severity) -> Vec<String> {
-        self.record
-            .diagnostics()
+        self.diagnostics(severity)
+            .into_iter()
+            .map(|(d, _)| d.to_string())
+            .collect()
+    }
+
+    /// The result, as the record states it; for C'escacs, the CTL-PGN reader's rule
+    /// (cescacs-rules.md §9.4): the result line, else a final mate, else the `Result`
+    /// tag, else `*`, in the spec's own strings (`3-0 2-1 1-1 1-2 0-3 *`).
+    fn stated_result(&self) -> Option<String> {
+        match self.record.game() {
+            Some(cescacs_convert::Game::Cescacs { record, .. }) => {
+                Some(record.effective_result().as_str().to_string())
+            }
+            _ => self.record.result(),
+        }
+    }
+
+    /// The diagnostics of one severity as `cescacs.Diagnostic` objects.
+    fn py_diagnostics(&self, py: Python<'_>, severity: Severity) -> PyResult<Vec<PyObject>> {
+        self.safe(|| self.diagnostics(severity))?
             .iter()
-            .filter(|d| d.severity == severity)
-            .map(|d| {
-                located(
-                    &self.file,
-                    self.index,
-                    (self.line, self.column),
-                    self.offset,
-                    d,
-                )
-            })
+            .map(|(d, code)| diagnostic::to_py(py, d, code))
             .collect()
     }
 }
 
-/// A game diagnostic placed in its file, as the batch engine places it: lines add up, and
-/// a column on the game's first line counts from where the game starts in that line.
+/// A game diagnostic placed in its file, as the CLI's line.
 fn located(file: &str, index: u64, at: (u64, u64), offset: u64, d: &GameDiagnostic) -> String {
-    let (line, column) = at;
-    cescacs_batch::Diagnostic {
-        severity: d.severity,
-        file: file.to_string(),
-        game: index as usize,
-        line: line + d.line.saturating_sub(1),
-        column: if d.line <= 1 {
-            d.column + column.saturating_sub(1)
-        } else {
-            d.column
-        },
-        byte_offset: offset,
-        game_offset: offset,
-        message: d.message.clone(),
-    }
-    .to_string()
+    diagnostic::locate(file, index, at, offset, d).to_string()
 }
 
-/// The write options of `to_string` and `convert`, checked against the target format
-/// (`notation` must be one of `to`'s, as on the command line).
-fn write_options(to: Format, options: Option<&Bound<'_, PyDict>>) -> Result<Options, Fail> {
+/// The write options of `to_string` and `convert`: keyword arguments of both, typed in
+/// their signatures (and in `_cescacs.pyi`), checked here against the target format
+/// (`notation` must be one of `to`'s, as on the command line). Each value is checked
+/// by hand so that a bad one is an `OptionError` naming the option.
+struct WriteArgs<'py> {
+    fan: Option<Bound<'py, PyAny>>,
+    minimal: Option<Bound<'py, PyAny>>,
+    notation: Option<Bound<'py, PyAny>>,
+    strip: Option<Bound<'py, PyAny>>,
+    strict: Option<Bound<'py, PyAny>>,
+    json_lines: Option<Bound<'py, PyAny>>,
+}
+
+fn write_options(to: Format, args: &WriteArgs<'_>) -> Result<Options, Fail> {
     let mut out = Options::default();
-    let Some(options) = options else {
-        return Ok(out);
+    let flag = |v: &Option<Bound<'_, PyAny>>, name: &str| -> Result<bool, Fail> {
+        match v {
+            None => Ok(false),
+            Some(v) => v
+                .extract::<bool>()
+                .map_err(|e| Fail::Option(format!("{name}: {e}"))),
+        }
     };
-    for (key, value) in options.iter() {
-        let key: String = key.extract().map_err(|e| Fail::Option(e.to_string()))?;
-        let flag = |v: &Bound<'_, PyAny>| v.is_truthy().map_err(|e| Fail::Option(e.to_string()));
-        match key.as_str() {
-            "fan" => out.fan = flag(&value)?,
-            "strict" => out.strict = flag(&value)?,
-            "json_lines" => out.json_lines = flag(&value)?,
-            "minimal" => out.minimal = flag(&value)?,
-            "notation" => {
-                let n: String = value
-                    .extract()
-                    .map_err(|e| Fail::Option(format!("notation: {e}")))?;
-                out.set_notation(to, &n)
-                    .map_err(|e| Fail::Option(e.to_string()))?;
-            }
-            "strip" => {
-                // "comments,nags" or ["comments", "nags"].
-                let list = match value.extract::<String>() {
-                    Ok(s) => s,
-                    Err(_) => value
-                        .extract::<Vec<String>>()
-                        .map_err(|e| Fail::Option(format!("strip: {e}")))?
-                        .join(","),
-                };
-                if !list.is_empty() {
-                    out.strip = list
-                        .parse()
-                        .map_err(|e: StripError| Fail::Option(e.to_string()))?;
-                }
-            }
-            _ => {
-                return Err(Fail::Option(format!(
-                    "unknown option {key:?}: expected fan, minimal, notation, strip, strict or json_lines"
-                )));
-            }
+    out.fan = flag(&args.fan, "fan")?;
+    out.minimal = flag(&args.minimal, "minimal")?;
+    out.strict = flag(&args.strict, "strict")?;
+    out.json_lines = flag(&args.json_lines, "json_lines")?;
+    if let Some(n) = args.notation.as_ref().filter(|n| !n.is_none()) {
+        let n: String = arg(n, "notation")?;
+        out.set_notation(to, &n)
+            .map_err(|e| Fail::Option(e.to_string()))?;
+    }
+    if let Some(value) = args.strip.as_ref().filter(|v| !v.is_none()) {
+        // "comments,nags" or ["comments", "nags"].
+        let list = match value.extract::<String>() {
+            Ok(s) => s,
+            Err(_) => value
+                .extract::<Vec<String>>()
+                .map_err(|e| Fail::Option(format!("strip: {e}")))?
+                .join(","),
+        };
+        if !list.is_empty() {
+            out.strip = list
+                .parse()
+                .map_err(|e: StripError| Fail::Option(e.to_string()))?;
         }
     }
     Ok(out)
@@ -264,25 +274,29 @@ impl Game {
     fn moves(&self) -> PyResult<Vec<String>> {
         self.safe(|| self.record.main_line())
     }
-    /// The result marker (`1-0`, `0-1`, `1/2-1/2`, `*`), or None.
+    /// The result: `1-0`, `0-1`, `1/2-1/2`, `*` for chess and xiangqi as written; for
+    /// C'escacs one of `3-0 2-1 1-1 1-2 0-3 *` as the CTL-PGN reader takes it (result
+    /// line, else a final mate, else the `Result` tag, else `*`). None when the record
+    /// could not be read.
     #[getter]
     fn result(&self) -> PyResult<Option<String>> {
-        self.safe(|| self.record.result())
+        self.safe(|| self.stated_result())
     }
     /// TLPD (C'escacs) or FEN (chess, xiangqi) after the main line; None for a bad game.
     #[getter]
     fn final_position(&self) -> PyResult<Option<String>> {
         self.safe(|| self.record.final_position())
     }
-    /// Located error messages; empty for a valid game.
+    /// Located errors (`cescacs.Diagnostic`, each a `str` equal to the CLI's line);
+    /// empty for a valid game.
     #[getter]
-    fn errors(&self) -> PyResult<Vec<String>> {
-        self.safe(|| self.located(Severity::Error))
+    fn errors(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        self.py_diagnostics(py, Severity::Error)
     }
-    /// Located warning messages.
+    /// Located warnings (`cescacs.Diagnostic`).
     #[getter]
-    fn warnings(&self) -> PyResult<Vec<String>> {
-        self.safe(|| self.located(Severity::Warning))
+    fn warnings(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        self.py_diagnostics(py, Severity::Warning)
     }
     /// The game as a PCN document (a dict).
     fn to_pcn<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -299,16 +313,32 @@ impl Game {
         })?;
         Ok(text)
     }
-    /// The game written in `format` (options: fan, minimal, notation, strip).
-    #[pyo3(signature = (format, **options))]
-    fn to_string(
+    /// The game written in `format`: `fan` (figurine SAN), `minimal` (PCN without
+    /// what can be derived), `notation` (the target's), `strip` (items or a
+    /// comma-separated string), `strict`, `json_lines`.
+    #[pyo3(signature = (format, *, fan=None, minimal=None, notation=None, strip=None, strict=None, json_lines=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn to_string<'py>(
         &self,
-        py: Python<'_>,
-        format: &Bound<'_, PyAny>,
-        options: Option<&Bound<'_, PyDict>>,
+        py: Python<'py>,
+        format: &Bound<'py, PyAny>,
+        fan: Option<Bound<'py, PyAny>>,
+        minimal: Option<Bound<'py, PyAny>>,
+        notation: Option<Bound<'py, PyAny>>,
+        strip: Option<Bound<'py, PyAny>>,
+        strict: Option<Bound<'py, PyAny>>,
+        json_lines: Option<Bound<'py, PyAny>>,
     ) -> PyResult<String> {
         let to = format_arg(&arg::<String>(format, "format")?)?;
-        let options = write_options(to, options)?;
+        let args = WriteArgs {
+            fan,
+            minimal,
+            notation,
+            strip,
+            strict,
+            json_lines,
+        };
+        let options = write_options(to, &args)?;
         let text = py.allow_threads(|| {
             unpanicked(&self.file, || {
                 self.record
@@ -364,6 +394,19 @@ impl Game {
         Ok(py.allow_threads(|| model::variations(&self.record, &self.file))?)
     }
     // == end issue 29 part A
+    /// An editable copy: set tags, add comments, cut the main line, then write it with
+    /// `to_string` (or make a `Game` of it with `game()`).
+    fn copy(&self) -> edit::GameEditor {
+        self.editor()
+    }
+    /// Pickling: the game's bytes and place, read again on unpickling.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, pyo3::types::PyTuple>)> {
+        let py = slf.py();
+        let make = py.import("cescacs._cescacs")?.getattr("_game")?;
+        Ok((make, slf.get().reduce(py)?))
+    }
     fn __repr__(&self) -> String {
         format!(
             "<cescacs.Game {} #{} of {:?}: {} moves, {} errors>",
@@ -416,27 +459,31 @@ fn lock<'a, T>(py: Python<'_>, mutex: &'a Mutex<T>) -> MutexGuard<'a, T> {
 
 /// What a reader holds between two calls.
 struct ReaderState {
-    splitter: Option<GameSplitter<Input>>,
-    games_read: usize,
-    /// Records yielded or pending: the next one's index is `index_base + records`.
-    records: u64,
+    feed: Feed,
     pending: VecDeque<Game>,
 }
 
-/// The games of one input, lazily. Usable from any thread: the state is behind a lock,
-/// so a reader made on one thread may be iterated on another (one call at a time; a
-/// second thread waits for the first), and the parsing runs with the GIL released.
+/// The games of one input (or of every game file below a directory), lazily. Usable
+/// from any thread: the state is behind a lock, so a reader made on one thread may be
+/// iterated on another (one call at a time; a second thread waits for the first), and
+/// the parsing runs with the GIL released.
 #[pyclass(frozen, module = "cescacs")]
 struct GameReader {
     state: Mutex<ReaderState>,
     format: Format,
-    name: String,
-    index_base: u64,
-    line_base: u64,
-    offset_base: u64,
 }
 
 impl GameReader {
+    fn new(feed: Feed) -> GameReader {
+        GameReader {
+            format: feed.format,
+            state: Mutex::new(ReaderState {
+                feed,
+                pending: VecDeque::new(),
+            }),
+        }
+    }
+
     /// Up to `n` games, read with the GIL released.
     fn take(&self, py: Python<'_>, n: usize) -> PyResult<Vec<Game>> {
         let mut state = lock(py, &self.state);
@@ -444,12 +491,13 @@ impl GameReader {
         let games = py.allow_threads(|| {
             let mut out = Vec::new();
             while out.len() < n {
-                let filled = unpanicked(&self.name, || Ok(self.fill(state)));
+                let name = state.feed.name.clone();
+                let filled = unpanicked(&name, || Ok(self.fill(state)));
                 match filled {
                     Ok(true) => out.extend(state.pending.pop_front()),
                     Ok(false) => break,
                     Err(e) => {
-                        state.splitter = None;
+                        state.feed.close();
                         state.pending.clear();
                         return Err(e);
                     }
@@ -466,50 +514,65 @@ impl GameReader {
     /// before it has been yielded, and iteration never raises for a data problem.
     fn fill(&self, state: &mut ReaderState) -> bool {
         while state.pending.is_empty() {
-            let Some(splitter) = state.splitter.as_mut() else {
-                return false;
-            };
-            let raw = match splitter.next_game() {
-                Ok(Some(raw)) => raw,
-                Ok(None) => {
-                    state.splitter = None;
-                    return false;
+            let feed = &mut state.feed;
+            match feed.next() {
+                Next::End => return false,
+                Next::File(d) => state.pending.push_back(Game::unreadable(d)),
+                Next::Raw(format, raw) => {
+                    let line = feed.line_base + raw.line - 1;
+                    let offset = feed.offset_base + raw.offset;
+                    // A PCN array is one raw game of several records: each is numbered.
+                    let records = Record::read_all(format, &raw);
+                    let raw = Arc::new(raw);
+                    for (member, record) in records.into_iter().enumerate() {
+                        let index = feed.index_base + feed.records;
+                        feed.records += 1;
+                        state.pending.push_back(Game {
+                            record,
+                            file: feed.name.clone(),
+                            index,
+                            line,
+                            column: raw.column,
+                            offset,
+                            length: raw.bytes.len() as u64,
+                            origin: Origin::Raw {
+                                raw: raw.clone(),
+                                member,
+                            },
+                        });
+                    }
                 }
-                Err(source) => {
-                    let raw = RawGame {
-                        index: state.games_read + 1,
-                        line: splitter.line(),
-                        column: 1,
-                        offset: splitter.offset(),
-                        bytes: Vec::new(),
-                        truncated: true,
-                        problem: Some(Problem::Read {
-                            message: source.to_string(),
-                        }),
-                    };
-                    state.splitter = None;
-                    raw
-                }
-            };
-            state.games_read = raw.index;
-            let line = self.line_base + raw.line - 1;
-            let offset = self.offset_base + raw.offset;
-            // A PCN array is one raw game of several records: each is numbered.
-            for record in Record::read_all(self.format, &raw) {
-                let index = self.index_base + state.records;
-                state.records += 1;
-                state.pending.push_back(Game {
-                    record,
-                    file: self.name.clone(),
-                    index,
-                    line,
-                    column: raw.column,
-                    offset,
-                    length: raw.bytes.len() as u64,
-                });
             }
         }
         true
+    }
+}
+
+impl Game {
+    /// A file that could not be read at all: a game 0 whose only error is the file's.
+    fn unreadable(d: cescacs_batch::Diagnostic) -> Game {
+        let raw = RawGame {
+            index: 0,
+            line: 0,
+            column: 0,
+            offset: 0,
+            bytes: Vec::new(),
+            truncated: true,
+            problem: Some(Problem::Read {
+                message: d.message.clone(),
+            }),
+        };
+        let record = Record::read_all(Format::Pgn, &raw).swap_remove(0);
+        Game {
+            record,
+            file: d.file.clone(),
+            index: 0,
+            line: 0,
+            column: 0,
+            offset: 0,
+            length: 0,
+            origin: Origin::File(d),
+        }
     }
 }
 
@@ -543,7 +606,7 @@ impl GameReader {
                 (
                     g.record.tags(),
                     g.record.main_line(),
-                    g.record.result(),
+                    g.stated_result(),
                     g.record.final_position(),
                     g.located(Severity::Error),
                     g.located(Severity::Warning),
@@ -660,7 +723,7 @@ fn open_source(
     }
     if source.hasattr("read")? {
         let name = name.unwrap_or_else(|| "<stream>".into());
-        let reader = PyReader(source.clone().unbind());
+        let reader = feed::PyReader::new(source.clone().unbind());
         // The head is read here; an error in it is kept for the first read.
         return Ok(py.allow_threads(|| Input::from_reader(name, None, reader)));
     }
@@ -697,9 +760,10 @@ fn open_source(
     opened.map_err(|e| Fail::Input(format!("{shown}: {e}")).into())
 }
 
-/// Reads games from `source`: bytes, a path (plain or compressed), or a binary
-/// file-like object (`name` then names it). `begin`/`end` read a byte range of a plain
-/// file and `index_base`/`line_base` place it in its file (Spark splits).
+/// Reads games from `source`: bytes, a path (plain or compressed; a directory: every
+/// game file below it, walked as the CLI walks it), or a file-like object, binary or
+/// text (`name` then names it). `begin`/`end` read a byte range of a plain file and
+/// `index_base`/`line_base` place it in its file (Spark splits).
 #[pyfunction]
 #[pyo3(signature = (source, format=None, name=None, begin=0, end=None, index_base=1, line_base=1))]
 #[allow(clippy::too_many_arguments)]
@@ -713,34 +777,75 @@ fn read_games(
     index_base: u64,
     line_base: u64,
 ) -> PyResult<GameReader> {
+    let feed = open_feed(
+        py,
+        source,
+        format,
+        name,
+        (begin, end),
+        (index_base, line_base),
+    )?;
+    Ok(GameReader::new(feed))
+}
+
+/// The tags of every game of `source` (as [`read_games`] takes it), read from the tag
+/// sections alone: no movetext parsed, no replay.
+#[pyfunction]
+#[pyo3(signature = (source, format=None, name=None))]
+fn read_headers(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&Bound<'_, PyAny>>,
+    name: Option<&Bound<'_, PyAny>>,
+) -> PyResult<headers::HeaderReader> {
+    let feed = open_feed(py, source, format, name, (0, None), (1, 1))?;
+    Ok(headers::HeaderReader::new(feed))
+}
+
+/// The feed of a source; see [`read_games`].
+fn open_feed(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&Bound<'_, PyAny>>,
+    name: Option<&Bound<'_, PyAny>>,
+    (begin, end): (u64, Option<u64>),
+    (index_base, line_base): (u64, u64),
+) -> PyResult<Feed> {
     let range = (begin > 0 || end.is_some()).then_some((begin, end));
     let format: Option<String> = opt_arg(format, "format")?;
     let format = format.as_deref();
-    if let Some(f) = format {
-        format_arg(f)?;
-    }
+    let given = format.map(format_arg).transpose()?;
     let name: Option<String> = opt_arg(name, "name")?;
+    if let Some(dir) = directory(source)
+        && range.is_none()
+    {
+        if let Some(f) = given
+            && !f.is_input()
+        {
+            return Err(Fail::Option(format!("{} is an output format only", f.name())).into());
+        }
+        return Ok(py.allow_threads(|| Feed::tree(&dir, given)));
+    }
     let mut input = open_source(py, source, name, range)?;
     let name = input.name.clone();
     let format = detect_or(format, &name, input.head()).map_err(|e| unreadable(&mut input, e))?;
     refuse_binary(&input, &name, format, line_base)?;
-    let encoding = scan_encoding(&input);
-    let splitter = GameSplitter::new(input, split::max_game_bytes())
-        .framing(input_framing(format, &name))
-        .encoding(encoding);
-    Ok(GameReader {
-        state: Mutex::new(ReaderState {
-            splitter: Some(splitter),
-            games_read: 0,
-            records: 0,
-            pending: VecDeque::new(),
-        }),
+    let splitter = feed::splitter(input, format, &name);
+    Ok(Feed::one(
+        splitter,
         format,
         name,
-        index_base,
-        line_base,
-        offset_base: begin,
-    })
+        (index_base, line_base, begin),
+    ))
+}
+
+/// The path `source` names when it is a directory.
+fn directory(source: &Bound<'_, PyAny>) -> Option<PathBuf> {
+    if source.downcast::<PyBytes>().is_ok() || source.downcast::<PyByteArray>().is_ok() {
+        return None;
+    }
+    let path: PathBuf = source.extract().ok()?;
+    path.is_dir().then_some(path)
 }
 
 /// The decompressed text of a file, as a binary stream (`read`, `close`, a context
@@ -840,17 +945,31 @@ fn scan_range(
 /// same per-game converter, same framing of the outputs); raises `ParseError` with
 /// every located error if a game is bad. Runs with the GIL released.
 #[pyfunction]
-#[pyo3(signature = (data, to, from_=None, **options))]
-fn convert(
-    py: Python<'_>,
-    data: &Bound<'_, PyAny>,
-    to: &Bound<'_, PyAny>,
-    from_: Option<&Bound<'_, PyAny>>,
-    options: Option<&Bound<'_, PyDict>>,
+#[pyo3(signature = (data, to, from_=None, *, fan=None, minimal=None, notation=None, strip=None, strict=None, json_lines=None))]
+#[allow(clippy::too_many_arguments)]
+fn convert<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    to: &Bound<'py, PyAny>,
+    from_: Option<&Bound<'py, PyAny>>,
+    fan: Option<Bound<'py, PyAny>>,
+    minimal: Option<Bound<'py, PyAny>>,
+    notation: Option<Bound<'py, PyAny>>,
+    strip: Option<Bound<'py, PyAny>>,
+    strict: Option<Bound<'py, PyAny>>,
+    json_lines: Option<Bound<'py, PyAny>>,
 ) -> PyResult<String> {
     let to = format_arg(&arg::<String>(to, "to")?)?;
     let from_: Option<String> = opt_arg(from_, "from_")?;
-    let options = write_options(to, options)?;
+    let args = WriteArgs {
+        fan,
+        minimal,
+        notation,
+        strip,
+        strict,
+        json_lines,
+    };
+    let options = write_options(to, &args)?;
     if let Some(f) = &from_ {
         format_arg(f)?;
     }
@@ -1075,6 +1194,7 @@ impl Position {
 #[pymodule]
 fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Game>()?;
     m.add_class::<GameReader>()?;
     m.add_class::<DecompressedFile>()?;
@@ -1084,6 +1204,11 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::Score>()?;
     m.add_class::<board::Board>()?;
     m.add_function(wrap_pyfunction!(read_games, m)?)?;
+    m.add_function(wrap_pyfunction!(read_headers, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::_game, m)?)?;
+    m.add_class::<headers::HeaderReader>()?;
+    m.add_class::<headers::Headers>()?;
+    m.add_class::<edit::GameEditor>()?;
     m.add_function(wrap_pyfunction!(open_decompressed, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;

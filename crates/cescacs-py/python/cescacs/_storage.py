@@ -94,7 +94,7 @@ class Location:
     def walk_files(self, path: str) -> List[str]:
         """Every file under the directory ``path``, in sorted order."""
         if self.local:
-            out = []
+            out: List[str] = []
             for root, dirs, files in os.walk(path):
                 dirs.sort()
                 out.extend(os.path.join(root, name) for name in sorted(files))

@@ -53,7 +53,7 @@ installed there with the filesystem's package (``cescacs[s3]`` for S3).
 from __future__ import annotations
 
 import os
-from typing import Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import COMPRESSED_SUFFIXES, CescacsError, InputError
 from . import _cescacs, _storage
@@ -169,9 +169,9 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
     located = [f if isinstance(f, tuple) else _storage.resolve(os.fspath(f)) for f in files]
     locations: List = []
     plan = []
-    to_scan = []
+    to_scan: List[Any] = []
     # Frame tables of seekable compressed files, by plan entry.
-    tables = {}
+    tables: Dict[Any, Any] = {}
     for loc, path in located:
         if loc not in locations:
             locations.append(loc)
@@ -213,7 +213,7 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
             return (k, i, s, e, _scan(locations[li], path, size, s, e, framing, table))
 
         scanned = spark.sparkContext.parallelize(jobs, len(jobs)).map(scan).collect()
-        by_file = {}
+        by_file: Dict[Any, Any] = {}
         for k, i, s, e, result in scanned:
             by_file.setdefault(k, []).append((i, s, e, result))
         for k, results in by_file.items():
@@ -335,7 +335,7 @@ def _error_batch(task, message: str, columns=()):
     import pyarrow as pa
 
     schema = _arrow_schema(columns)
-    row = {name: None for name in schema.names}
+    row: Dict[str, Any] = {name: None for name in schema.names}
     row.update(
         file=task["name"], format=task["format"], tags=[], moves=[], errors=[message], warnings=[]
     )
@@ -459,7 +459,8 @@ def read_games(
     schema = ", ".join([GAME_SCHEMA] + [EXTRA_COLUMNS[c] for c in columns])
     files = _located_files(path, storage_options, filesystem)
     if not files:
-        raise InputError(f"{os.fspath(path) if not isinstance(path, (list, tuple)) else path}: no game files")
+        shown = path if isinstance(path, (list, tuple, str)) else os.fspath(path)  # type: ignore[arg-type]
+        raise InputError(f"{shown}: no game files")
     tasks, locations, tables = _plan(spark, files, format, split_bytes)
     cut = []
     if cut_compressed_bytes is not None:

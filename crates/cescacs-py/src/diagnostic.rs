@@ -1,0 +1,78 @@
+//! Structured diagnostics: each located problem of a game as a `cescacs.Diagnostic`
+//! (a `str` equal to the CLI's line, with its parts as attributes), built here from the
+//! batch engine's [`cescacs_batch::Diagnostic`], the value the CLI prints.
+
+use cescacs_batch::{Diagnostic, GameDiagnostic, Problem, Severity};
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+
+/// Which stage found a problem: the `code` of a `cescacs.Diagnostic`.
+///
+/// The readers' messages carry no code of their own (`GameDiagnostic` is a severity, a
+/// place and a message), so a problem found while reading and replaying the record is
+/// `"game"`; the problems found before the record is read are told apart.
+pub(crate) fn problem_code(problem: Option<&Problem>) -> &'static str {
+    match problem {
+        None => "game",
+        Some(Problem::Read { .. }) => "read",
+        Some(Problem::Oversized { .. }) => "oversized",
+        Some(Problem::NoBoundary { .. }) => "no-boundary",
+        Some(Problem::Unclosed { .. }) => "unclosed",
+        Some(Problem::TrailingText) => "trailing-text",
+    }
+}
+
+/// The code of a problem of a whole file (game 0: unreadable, binary, empty, format
+/// unknown).
+pub(crate) const FILE: &str = "file";
+
+/// A game diagnostic placed in its file, as the batch engine places it: lines add up,
+/// and a column on the game's first line counts from where the game starts in that
+/// line. Game 0 at line 0 is a problem of the whole file.
+pub(crate) fn locate(
+    file: &str,
+    index: u64,
+    (line, column): (u64, u64),
+    offset: u64,
+    d: &GameDiagnostic,
+) -> Diagnostic {
+    Diagnostic {
+        severity: d.severity,
+        file: file.to_string(),
+        game: index as usize,
+        line: (line + d.line.saturating_sub(1)),
+        column: if d.line <= 1 {
+            d.column + column.saturating_sub(1)
+        } else {
+            d.column
+        },
+        byte_offset: offset,
+        game_offset: offset,
+        message: d.message.clone(),
+    }
+}
+
+fn severity_name(s: Severity) -> String {
+    s.to_string()
+}
+
+static CLASS: GILOnceCell<Py<PyAny>> = GILOnceCell::new();
+
+/// `d` as a `cescacs.Diagnostic` (the class lives in `cescacs/_types.py`, a `str`
+/// subclass, so lists of them still print, join and compare as the strings did).
+pub(crate) fn to_py(py: Python<'_>, d: &Diagnostic, code: &str) -> PyResult<PyObject> {
+    let class = CLASS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import("cescacs._types")?.getattr("Diagnostic")?.unbind())
+    })?;
+    let made = class.bind(py).call1((
+        d.to_string(),
+        &d.file,
+        d.line,
+        d.column,
+        d.game,
+        severity_name(d.severity),
+        code,
+        &d.message,
+    ))?;
+    Ok(made.unbind())
+}

@@ -1,0 +1,188 @@
+//! `read_headers`: the tags of every game from its tag section alone, with the
+//! headers-only readers `cescacs select` decides tag filters with
+//! (`cescacs_convert::headers`): the movetext is neither parsed nor replayed.
+
+use crate::feed::{Feed, Next};
+use crate::{Game, lock, unpanicked};
+use cescacs_batch::Severity;
+use cescacs_convert::Record;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+/// The tags of one game, with where it is.
+#[pyclass(frozen, module = "cescacs")]
+pub(crate) struct Headers {
+    /// A game as `read_games` gives it, when the tag section alone could not be read
+    /// (PCN, a damaged tag section, a file that could not be read): its tags and
+    /// errors are the full read's.
+    full: Option<Game>,
+    tags: Vec<(String, String)>,
+    file: String,
+    index: u64,
+    line: u64,
+}
+
+#[pymethods]
+impl Headers {
+    /// Tag pairs (a later tag of the same name wins, as in `Game.tags`).
+    #[getter]
+    fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in &self.tags {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+    /// The file it was read from.
+    #[getter]
+    fn file(&self) -> &str {
+        &self.file
+    }
+    /// 1-based number of the game in its file (0 for a file that could not be read).
+    #[getter]
+    fn index(&self) -> u64 {
+        self.index
+    }
+    /// 1-based line of the game's first byte in its file.
+    #[getter]
+    fn line(&self) -> u64 {
+        self.line
+    }
+    /// Located errors when the tag section alone could not be read and the full read
+    /// found errors; otherwise empty (the movetext is not looked at: use `read_games`
+    /// to check games).
+    #[getter]
+    fn errors(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        match &self.full {
+            Some(g) => g.py_diagnostics(py, Severity::Error),
+            None => Ok(Vec::new()),
+        }
+    }
+    /// The value of tag `name`, or `default`.
+    #[pyo3(signature = (name, default=None))]
+    fn get(&self, name: &str, default: Option<String>) -> Option<String> {
+        self.tags
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .or(default)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<cescacs.Headers #{} of {:?}: {} tags>",
+            self.index,
+            self.file,
+            self.tags.len()
+        )
+    }
+}
+
+/// The headers of one input, lazily (see [`crate::GameReader`] for threads).
+#[pyclass(frozen, module = "cescacs")]
+pub(crate) struct HeaderReader {
+    state: Mutex<(Feed, VecDeque<Headers>)>,
+}
+
+impl HeaderReader {
+    pub(crate) fn new(feed: Feed) -> HeaderReader {
+        HeaderReader {
+            state: Mutex::new((feed, VecDeque::new())),
+        }
+    }
+}
+
+/// Headers read per release of the GIL: a tag section takes about a microsecond to
+/// read, so releasing and taking the GIL for each would cost as much as the reading.
+const BATCH: usize = 256;
+
+fn fill(feed: &mut Feed, pending: &mut VecDeque<Headers>) {
+    while pending.len() < BATCH {
+        match feed.next() {
+            Next::End => return,
+            Next::File(d) => {
+                let g = Game::unreadable(d);
+                pending.push_back(Headers {
+                    tags: Vec::new(),
+                    file: g.file.clone(),
+                    index: 0,
+                    line: 0,
+                    full: Some(g),
+                });
+            }
+            Next::Raw(format, raw) => {
+                let line = feed.line_base + raw.line - 1;
+                if let Some(tags) = cescacs_convert::headers(format, &raw) {
+                    let index = feed.index_base + feed.records;
+                    feed.records += 1;
+                    pending.push_back(Headers {
+                        full: None,
+                        tags,
+                        file: feed.name.clone(),
+                        index,
+                        line,
+                    });
+                    continue;
+                }
+                let offset = feed.offset_base + raw.offset;
+                let records = Record::read_all(format, &raw);
+                let raw = std::sync::Arc::new(raw);
+                for (member, record) in records.into_iter().enumerate() {
+                    let index = feed.index_base + feed.records;
+                    feed.records += 1;
+                    let g = Game {
+                        file: feed.name.clone(),
+                        index,
+                        line,
+                        column: raw.column,
+                        offset,
+                        length: raw.bytes.len() as u64,
+                        origin: crate::Origin::Raw {
+                            raw: raw.clone(),
+                            member,
+                        },
+                        record,
+                    };
+                    pending.push_back(Headers {
+                        tags: g.record.tags(),
+                        file: g.file.clone(),
+                        index,
+                        line,
+                        full: Some(g),
+                    });
+                }
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl HeaderReader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Headers>> {
+        let mut guard = lock(py, &self.state);
+        let (feed, pending) = &mut *guard;
+        if let Some(h) = pending.pop_front() {
+            return Ok(Some(h));
+        }
+        let name = feed.name.clone();
+        let next = py.allow_threads(|| {
+            unpanicked(&name, || {
+                fill(feed, pending);
+                Ok(pending.pop_front())
+            })
+        });
+        match next {
+            Ok(h) => Ok(h),
+            Err(e) => {
+                feed.close();
+                pending.clear();
+                Err(e.into())
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+"""Sources (issue 29): text streams and io.StringIO, directories walked as the CLI
+walks them, os.PathLike, bytes, binary files; __version__; C'escacs results as the
+CTL-PGN spec names them. Only the repository's testdata is used."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+import shutil
+from pathlib import Path
+from typing import List, Tuple
+
+import cescacs
+
+REPO = Path(__file__).resolve().parents[3]
+PGN = REPO / "testdata" / "chess" / "python-chess"
+CTL = REPO / "testdata" / "cescacs"
+
+
+def summary(games) -> List[Tuple]:
+    return [(g.file, g.index, g.line, g.moves, g.result, g.final_position, list(g.errors)) for g in games]
+
+
+def a_pgn() -> Path:
+    return sorted(PGN.glob("*.pgn"))[0]
+
+
+def test_every_source_kind_reads_the_same_games():
+    path = a_pgn()
+    data = path.read_bytes()
+    expected = [(g.index, g.moves, g.final_position) for g in cescacs.read_games(str(path))]
+    assert expected
+    sources = [
+        path,  # os.PathLike
+        data,
+        bytearray(data),
+        memoryview(data),
+        io.BytesIO(data),
+        io.StringIO(data.decode("utf-8")),
+    ]
+    for source in sources:
+        got = [(g.index, g.moves, g.final_position) for g in cescacs.read_games(source, format="pgn")]
+        assert got == expected, type(source)
+    with open(path, "rb") as f:
+        assert [(g.index, g.moves, g.final_position) for g in cescacs.read_games(f)] == expected
+    with open(path, "r", encoding="utf-8") as f:
+        games = list(cescacs.read_games(f))
+        assert [(g.index, g.moves, g.final_position) for g in games] == expected
+        assert games[0].file == str(path)  # the stream's name names the file
+
+
+def test_text_stream_with_wide_characters_is_read_whole():
+    # read(n) of a text stream counts characters: 3-byte characters overflow the
+    # caller's buffer and must be carried over, not lost or refused.
+    comment = "€" * 70_000
+    text = f'[Event "€"]\n[White "Zoë"]\n\n1. e4 {{{comment}}} e5 2. Nf3 *\n' * 3
+    games = list(cescacs.read_games(io.StringIO(text), format="pgn"))
+    assert [g.moves for g in games] == [["e4", "e5", "Nf3"]] * 3
+    assert [g.tags["White"] for g in games] == ["Zoë"] * 3
+    assert not any(g.errors for g in games)
+    pcn = games[0].to_pcn_json()
+    assert comment in pcn
+
+
+def test_directory_is_walked_as_the_cli_walks_it(tmp_path: Path):
+    pgn = a_pgn()
+    ctl = CTL / "2020-07-20.ctl-pgn"
+    (tmp_path / "b").mkdir()
+    shutil.copy(pgn, tmp_path / "b" / "z.pgn")
+    shutil.copy(ctl, tmp_path / "a.ctl-pgn")
+    (tmp_path / "c.pgn.gz").write_bytes(gzip.compress(pgn.read_bytes()))
+    (tmp_path / "notes.txt").write_text("not a game file")
+    (tmp_path / "empty.pgn").write_bytes(b"")
+    games = list(cescacs.read_games(tmp_path))
+    files = [g.file for g in games]
+    # A file with a problem of its own comes first (noted while walking), as game 0
+    # with the CLI's line; the text file is left out; every other file is read whole.
+    bad = games[0]
+    assert (bad.index, bad.file, bad.moves, bad.errors) == (0, str(tmp_path / "empty.pgn"), [], [])
+    (w,) = bad.warnings
+    assert (w.code, w.game, w.line, str(w)) == ("file", 0, 0, f"{tmp_path / 'empty.pgn'}: warning: empty input: no games")
+    assert "notes.txt" not in " ".join(files)
+    n = sum(1 for _ in cescacs.read_games(pgn))
+    # Grouped by format in order of first appearance, files sorted within the walk.
+    assert files[1:] == [str(tmp_path / "a.ctl-pgn")] + [str(tmp_path / "b" / "z.pgn")] * n + [
+        str(tmp_path / "c.pgn.gz")
+    ] * n
+    assert [g.index for g in games[2:]] == list(range(1, n + 1)) * 2
+    assert summary(games[2 : 2 + n]) == [
+        (str(tmp_path / "b" / "z.pgn"),) + s[1:] for s in summary(cescacs.read_games(pgn))
+    ]
+    # Headers read the same files in the same order.
+    heads = list(cescacs.read_headers(tmp_path))
+    assert [(h.file, h.index) for h in heads] == [(g.file, g.index) for g in games]
+
+
+def test_empty_directory_has_no_games(tmp_path: Path):
+    assert list(cescacs.read_games(tmp_path)) == []
+
+
+def test_version_is_the_workspace_version():
+    cargo = (REPO / "Cargo.toml").read_text()
+    section = cargo[cargo.index("[workspace.package]") :]
+    version = re.search(r'^version\s*=\s*"([^"]+)"', section, re.M)
+    assert version and cescacs.__version__ == version.group(1)
+
+
+def test_cescacs_results_of_real_games_without_a_result_line():
+    # None of these real games has a result line (cescacs-rules.md §9.4): the result is
+    # the final mate, else the Result tag. 2020-07-20's tag says 0-3 but White mates:
+    # the movetext wins (the reader warns about the tag).
+    got = {f: [g.result for g in cescacs.read_games(CTL / f"{f}.ctl-pgn")] for f in
+           ("2022-08-14.1", "2023-09-08", "2020-07-20")}
+    assert got == {"2022-08-14.1": ["0-3"], "2023-09-08": ["0-3"], "2020-07-20": ["3-0"]}
+
+
+def test_cescacs_results_as_the_spec_names_them():
+    head = '[Variant "C\'escacs"]\n\n1. E7-E9, E21-E19\n'
+    for result in ["3-0", "2-1", "1-1", "1-2", "0-3", "*"]:
+        (g,) = cescacs.read_games((head + result + "\n").encode(), format="ctl-pgn")
+        assert g.result == result
+        (g,) = cescacs.read_games(
+            f'[Variant "C\'escacs"]\n[Result "{result}"]\n\n1. E7-E9, E21-E19\n'.encode(),
+            format="ctl-pgn",
+        )
+        assert g.result == result
+    # Spaced (TS) results are read, and given in the spec's spelling.
+    (g,) = cescacs.read_games((head + "1 - 2\n").encode(), format="ctl-pgn")
+    assert g.result == "1-2"
+    # Neither line, tag nor mate: unfinished.
+    (g,) = cescacs.read_games(head.encode(), format="ctl-pgn")
+    assert g.result == "*"
+
+
+def test_read_headers_gives_the_full_reads_tags():
+    n = 0
+    roots = [REPO / "testdata" / d for d in ("ctl-pgn", "chess", "xiangqi", "pcn")]
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if not (path.is_file() and path.suffix.lower() in (".ctl-pgn", ".pgn", ".json", ".jsonl")):
+                continue
+            try:
+                games = list(cescacs.read_games(path))
+            except cescacs.InputError:
+                continue
+            heads = list(cescacs.read_headers(path))
+            assert [(h.file, h.index, h.line) for h in heads] == [(g.file, g.index, g.line) for g in games], path
+            for h, g in zip(heads, games):
+                if g.errors and not h.errors:
+                    continue  # a tag section read alone, of a game whose movetext is bad
+                tags = h.tags
+                if g.format == "pgn":
+                    # Game.tags keeps a chess game's start position apart (no FEN,
+                    # SetUp); the tag section has them as written, as python-chess's.
+                    tags = {k: v for k, v in tags.items() if k not in ("FEN", "SetUp")}
+                assert tags == g.tags, (path, g.index)
+                assert h.get("Event") == g.tags.get("Event")
+                n += 1
+    assert n > 500
