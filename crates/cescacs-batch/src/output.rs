@@ -16,7 +16,9 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+#[cfg(not(target_family = "wasm"))]
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
 /// Temporary files not yet committed, removed by the interrupt handler before exit.
@@ -371,6 +373,7 @@ static INTERRUPTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
 /// How long after SIGINT the process waits for the run to stop on its own before it
 /// removes the temporary outputs and exits (a read blocked on a pipe never returns).
+#[cfg(not(target_family = "wasm"))]
 const GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Installs the SIGINT/SIGTERM handler once and returns the flag it raises. Pass the
@@ -393,6 +396,9 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
                 let _lock = io::stderr().lock();
                 std::process::exit(130);
             });
+            // WebAssembly has no signals.
+            #[cfg(target_family = "wasm")]
+            drop(raised);
             flag
         })
         .clone()
