@@ -161,9 +161,15 @@ fn build() -> Result<PathBuf, String> {
         }
     }
     let js = root.join("crates/cescacs-wasm/js");
-    for f in ["core.js", "index.js", "index.d.ts"] {
+    for f in ["index.js", "index.d.ts"] {
         copy(&js.join(f), &pkg.join(f))?;
     }
+    // The glue lives with the viewer, whose play mode inlines it (game-viewer is
+    // published and must hold its own files).
+    copy(
+        &root.join("crates/game-viewer/src/page/wasm.js"),
+        &pkg.join("core.js"),
+    )?;
     copy(
         &root.join("crates/cescacs-wasm/README.md"),
         &pkg.join("README.md"),
@@ -274,13 +280,22 @@ fn test(pkg: &Path, smoke_only: bool) -> Result<bool, String> {
     Ok(status.success())
 }
 
-/// What the native engine says, for the node tests to compare: the legal moves of every
-/// oracle position (the rules engine's, as `cescacs moves` prints them), the final
-/// TLPD of every oracle game (read natively through the CLI's pipeline), and the
-/// position after every ply of every chess and xiangqi game of the corpora.
+/// What the native side says, for the node tests to compare: the legal moves of every
+/// oracle position (the rules engine's, sorted as `cescacs moves` prints them), and
+/// from the release CLI the final TLPD of every oracle game (`cescacs replay -H`) and
+/// the position after every ply of every chess and xiangqi game of the corpora
+/// (`cescacs replay --each`).
 fn native_expected(shared: &Path, out: &Path) -> Result<(), String> {
     use serde_json::{Value, json};
     let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    let cli = crate::build_cli()?;
+    let run = |args: &[&std::ffi::OsStr]| -> Result<String, String> {
+        let o = Command::new(&cli)
+            .args(args)
+            .output()
+            .map_err(|e| format!("{}: {e}", cli.display()))?;
+        String::from_utf8(o.stdout).map_err(|e| e.to_string())
+    };
     let oracle = shared.join("oracle");
     let mut positions = Vec::new();
     for line in read(&oracle.join("positions.jsonl"))?
@@ -299,24 +314,32 @@ fn native_expected(shared: &Path, out: &Path) -> Result<(), String> {
         moves.sort();
         positions.push(json!({"tlpd": tlpd, "moves": moves}));
     }
-    let mut games = Vec::new();
-    let mut names: Vec<_> = std::fs::read_dir(oracle.join("games"))
-        .map_err(|e| e.to_string())?
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    names.sort();
-    for p in names {
-        let text = read(&p)?;
-        let name = p
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let native = cescacs_wasm::read_games(&text, Some("ctl-pgn"), &name)?;
-        let finals: Vec<Value> = native.iter().map(|g| g["finalPosition"].clone()).collect();
-        games.push(json!({"file": p, "name": name, "finals": finals}));
+    let games_dir = oracle.join("games");
+    let files = files_under(&games_dir, &["ctl-pgn"]);
+    let mut args: Vec<&std::ffi::OsStr> = vec!["replay".as_ref(), "-H".as_ref()];
+    args.extend(files.iter().map(|p| p.as_os_str()));
+    // `FILE:GAME: TLPD`, one line per game.
+    let mut finals: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
+    for line in run(&args)?.lines() {
+        let Some((head, tlpd)) = line.split_once(": ") else {
+            continue;
+        };
+        let Some((file, _game)) = head.rsplit_once(':') else {
+            continue;
+        };
+        finals
+            .entry(file.to_string())
+            .or_default()
+            .push(json!(tlpd));
     }
+    let games: Vec<Value> = files
+        .iter()
+        .map(|p| {
+            let key = p.to_string_lossy().into_owned();
+            let name = p.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            json!({"file": p, "name": name, "finals": finals.get(&key).cloned().unwrap_or_default()})
+        })
+        .collect();
     let mut corpora = Vec::new();
     for (dir, format) in [
         ("corpus/classic-pgn-real", "pgn"),
@@ -324,31 +347,45 @@ fn native_expected(shared: &Path, out: &Path) -> Result<(), String> {
         ("corpus/xiangqi-generated", "xiangqi-pgn"),
     ] {
         for p in files_under(&shared.join(dir), &["pgn"]) {
+            // The module takes text: files that are not UTF-8 are the byte-level
+            // readers' business (derived-encodings), not this comparison's.
             let Ok(bytes) = std::fs::read(&p) else {
                 continue;
             };
-            // The module takes text: files that are not UTF-8 are the byte-level
-            // readers' business (derived-encodings), not this comparison's.
-            let Ok(text) = String::from_utf8(bytes) else {
+            if std::str::from_utf8(&bytes).is_err() {
                 continue;
-            };
+            }
+            // `GAME:PLY: POSITION`, ply 0 the start.
+            let mut games: Vec<Vec<Value>> = Vec::new();
+            for line in run(&["replay".as_ref(), "--each".as_ref(), p.as_os_str()])?.lines() {
+                let Some((head, position)) = line.split_once(": ") else {
+                    continue;
+                };
+                let Some((g, ply)) = head.split_once(':') else {
+                    continue;
+                };
+                let (Ok(g), Ok(ply)) = (g.parse::<usize>(), ply.parse::<usize>()) else {
+                    continue;
+                };
+                if games.len() < g {
+                    games.resize(g, Vec::new());
+                }
+                if ply > 0 {
+                    games[g - 1].push(json!(position));
+                }
+            }
             let name = p
                 .file_name()
                 .unwrap_or_default()
                 .to_string_lossy()
                 .into_owned();
-            let Ok(native) = cescacs_wasm::read_games(&text, Some(format), &name) else {
-                continue;
-            };
-            let positions: Vec<Value> = native.iter().map(|g| g["positions"].clone()).collect();
-            corpora
-                .push(json!({"file": p, "name": name, "format": format, "positions": positions}));
+            corpora.push(json!({"file": p, "name": name, "format": format, "positions": games}));
         }
     }
     let doc = json!({"positions": positions, "games": games, "corpora": corpora});
     write(out, &doc.to_string())?;
     println!(
-        "wasm: native expectations: {} positions, {} oracle games files, {} corpus files",
+        "wasm: native expectations: {} positions, {} oracle game files, {} corpus files",
         doc["positions"].as_array().map_or(0, Vec::len),
         doc["games"].as_array().map_or(0, Vec::len),
         doc["corpora"].as_array().map_or(0, Vec::len)

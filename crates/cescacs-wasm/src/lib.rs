@@ -1,5 +1,6 @@
-//! The WebAssembly module behind the npm package `cescacs-wasm` (built by
-//! `cargo xtask wasm`, see docs/wasm.md).
+//! The WebAssembly module of the npm package `cescacs-wasm`: the toolkit in node and the browser.
+//!
+//! Built by `cargo xtask wasm` (see docs/wasm.md).
 //!
 //! Thin bindings, as the Python ones: the rules are `cescacs-rules`', `xiangqi`'s and
 //! cozy-chess's, the moves on a board [`game_viewer::legal_moves`] and

@@ -126,8 +126,8 @@ pub fn play(kind: BoardKind, position: &str, mv: &str) -> Result<Shown, PlayErro
     };
     Ok(match read(kind, position)? {
         Read::Chess(mut board) => {
-            let san = chess_pgn::SanPlus::parse(mv.trim().as_bytes())
-                .map_err(|e| bad(e.to_string()))?;
+            let san =
+                chess_pgn::SanPlus::parse(mv.trim().as_bytes()).map_err(|e| bad(e.to_string()))?;
             let m = san.san.to_move(&board).map_err(|e| bad(e.to_string()))?;
             board.play_unchecked(m);
             chess::shown(&board, chess_pgn::model::CastlingStyle::XFen)
@@ -168,9 +168,9 @@ fn read(kind: BoardKind, text: &str) -> Result<Read, PlayError> {
         BoardKind::Chess => {
             Read::Chess(chess_pgn::model::parse_fen(text).map_err(|e| bad("FEN", e))?)
         }
-        BoardKind::Xiangqi => Read::Xiangqi(
-            xiangqi::Position::from_fen(text).map_err(|e| bad("FEN", e.to_string()))?,
-        ),
+        BoardKind::Xiangqi => {
+            Read::Xiangqi(xiangqi::Position::from_fen(text).map_err(|e| bad("FEN", e.to_string()))?)
+        }
         BoardKind::Cescacs => {
             Read::Cescacs(cescacs_tlpd::parse(text).map_err(|e| bad("TLPD", e.to_string()))?)
         }
@@ -179,7 +179,10 @@ fn read(kind: BoardKind, text: &str) -> Result<Read, PlayError> {
 
 /// The king's destination for castling (cozy-chess writes king-takes-rook), else the
 /// move's own destination: the cell a player clicks.
-fn chess_to(board: &chess_pgn::cozy_chess::Board, m: chess_pgn::cozy_chess::Move) -> chess_pgn::cozy_chess::Square {
+fn chess_to(
+    board: &chess_pgn::cozy_chess::Board,
+    m: chess_pgn::cozy_chess::Move,
+) -> chess_pgn::cozy_chess::Square {
     use chess_pgn::cozy_chess::{File, Square};
     if board.color_on(m.to) == board.color_on(m.from) {
         let file = if m.to.file() > m.from.file() {
