@@ -143,8 +143,18 @@ fn build() -> Result<PathBuf, String> {
     match which("wasm-opt") {
         Some(opt) => {
             let status = Command::new(opt)
-                // Features read from the module's target_features section.
-                .args(["-O3"])
+                // The stripped module has no target_features section to read them
+                // from: those rustc's wasm32 target may emit, all in node 20 and
+                // every current browser.
+                .args([
+                    "-O3",
+                    "--enable-sign-ext",
+                    "--enable-mutable-globals",
+                    "--enable-multivalue",
+                    "--enable-reference-types",
+                    "--enable-bulk-memory",
+                    "--enable-nontrapping-float-to-int",
+                ])
                 .arg(&built)
                 .arg("-o")
                 .arg(&wasm)
