@@ -124,8 +124,9 @@ fn build() -> Result<PathBuf, String> {
     cmd.args(["-p", "cescacs-wasm", "--target-dir"])
         .arg(&target_dir)
         .current_dir(&root)
-        // Size over speed costs perft dearly: the default opt-level 3, and panics abort
-        // (a trap the glue turns into an error and a fresh instance).
+        // rustc's opt-level stays 3 (perft's speed); wasm-opt -Oz below shrinks without
+        // costing it (docs/wasm.md). Panics abort: a trap the glue turns into an error
+        // and a fresh instance.
         .env("CARGO_PROFILE_RELEASE_PANIC", "abort")
         .env("CARGO_PROFILE_RELEASE_LTO", "true")
         .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "1")
@@ -147,7 +148,7 @@ fn build() -> Result<PathBuf, String> {
                 // from: those rustc's wasm32 target may emit, all in node 20 and
                 // every current browser.
                 .args([
-                    "-O3",
+                    "-Oz",
                     "--enable-sign-ext",
                     "--enable-mutable-globals",
                     "--enable-multivalue",
@@ -163,7 +164,7 @@ fn build() -> Result<PathBuf, String> {
             if !status.success() {
                 return Err("wasm-opt failed".into());
             }
-            println!("wasm: wasm-opt -O3: {raw_size} -> {} bytes", size(&wasm));
+            println!("wasm: wasm-opt -Oz: {raw_size} -> {} bytes", size(&wasm));
         }
         None => {
             println!("wasm: no wasm-opt on PATH (Debian: binaryen); module as built");
