@@ -1,5 +1,5 @@
 //! Project automation: `cargo xtask corpus-check`, `package-check`, `bench`, `gen-db`,
-//! `shard-sim`, `fuzz`, `scaling`, `tidy`, `many-files`.
+//! `shard-sim`, `fuzz`, `scaling`, `tidy`, `many-files`, `wasm`.
 
 mod bench;
 mod bench_py;
@@ -11,6 +11,7 @@ mod package;
 mod scaling;
 mod shard;
 mod tidy;
+mod wasm;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -57,10 +58,20 @@ commands:
   many-files [--files N] [--limit L] [--bin PATH]
                            N one-game files (default 100,000) in one directory checked
                            under `ulimit -n L` (default 256): every game read, exit 0,
-                           peak RSS under 100 MB (/usr/bin/time -v)";
+                           peak RSS under 100 MB (/usr/bin/time -v)
+  wasm [--test | --smoke] [--bench]
+                           build the npm package of crates/cescacs-wasm into
+                           target/wasm-pkg/ (rustup's wasm32 std, else Debian's
+                           rustc-web; wasm-opt when on PATH), print its sizes raw and
+                           gzip; --test: node tests, the conformance ones against the
+                           native engine on ../shared (required); --smoke: testdata
+                           only; --bench: perft(4) module vs native CLI vs TS engine";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if std::env::var_os(wasm::WRAPPER_ENV).is_some() {
+        wasm::wrap_rustc(&args);
+    }
     let Some(command) = args.first() else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
@@ -77,6 +88,7 @@ fn main() -> ExitCode {
         "scaling" => scaling::run(rest),
         "tidy" => tidy::run(),
         "many-files" => many_files::run(rest),
+        "wasm" => wasm::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)

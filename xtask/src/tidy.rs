@@ -33,13 +33,16 @@ pub const LAYERS: &[(&str, &[&str])] = &[
     ("converters", &["pcn-convert", "cescacs-batch"]),
     ("conversion", &["cescacs-convert"]),
     ("views", &["game-viewer"]),
-    ("front ends", &["cescacs-cli", "cescacs-py", "xtask"]),
+    (
+        "front ends",
+        &["cescacs-cli", "cescacs-py", "cescacs-wasm", "xtask"],
+    ),
 ];
 
 /// Front ends that must reach game records (and their converters) through
 /// cescacs-convert only. xtask, the project's automation, measures the readers
 /// themselves and is exempt.
-const THIN_FRONT_ENDS: &[&str] = &["cescacs-cli", "cescacs-py"];
+const THIN_FRONT_ENDS: &[&str] = &["cescacs-cli", "cescacs-py", "cescacs-wasm"];
 const THROUGH_CONVERT_ONLY: &[&str] = &["ctl-pgn", "chess-pgn", "xiangqi-pgn", "pcn-convert"];
 
 /// Crates that are not part of the layered library (dev-only helpers).

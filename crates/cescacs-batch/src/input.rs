@@ -96,15 +96,29 @@ impl Compression {
     fn decoder(self, raw: Box<dyn BufRead + Send>) -> io::Result<Box<dyn Read + Send>> {
         let codec: Box<dyn Read + Send> = match self {
             Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(raw)),
+            #[cfg(not(target_family = "wasm"))]
             Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(raw)),
+            #[cfg(not(target_family = "wasm"))]
             Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(raw)?),
+            #[cfg(not(target_family = "wasm"))]
             Compression::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(raw)),
+            #[cfg(target_family = "wasm")]
+            other => return Err(unsupported(other)),
         };
         Ok(Box::new(Checked {
             inner: codec,
             codec: self,
         }))
     }
+}
+
+/// The error for a codec the WebAssembly build leaves out (its libraries are C).
+#[cfg(target_family = "wasm")]
+pub(crate) fn unsupported(c: Compression) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!("{} is not supported in the WebAssembly build", c.name()),
+    )
 }
 
 /// A decoder whose errors say which compression failed: a damaged stream is told

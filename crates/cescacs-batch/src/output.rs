@@ -16,7 +16,9 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+#[cfg(not(target_family = "wasm"))]
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
 /// Temporary files not yet committed, removed by the interrupt handler before exit.
@@ -26,8 +28,11 @@ static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 pub(crate) enum Encoder<W: Write> {
     Plain(W),
     Gzip(flate2::write::GzEncoder<W>),
+    #[cfg(not(target_family = "wasm"))]
     Bzip2(bzip2::write::BzEncoder<W>),
+    #[cfg(not(target_family = "wasm"))]
     Zstd(zstd::stream::write::Encoder<'static, W>),
+    #[cfg(not(target_family = "wasm"))]
     Xz(liblzma::write::XzEncoder<W>),
 }
 
@@ -39,10 +44,12 @@ impl<W: Write> Encoder<W> {
                 inner,
                 flate2::Compression::default(),
             )),
+            #[cfg(not(target_family = "wasm"))]
             Some(Compression::Bzip2) => Encoder::Bzip2(bzip2::write::BzEncoder::new(
                 inner,
                 bzip2::Compression::default(),
             )),
+            #[cfg(not(target_family = "wasm"))]
             Some(Compression::Zstd) => {
                 let mut e = zstd::stream::write::Encoder::new(inner, 3)?;
                 // The frame checksum, as the `zstd` tool writes by default: without it
@@ -50,7 +57,10 @@ impl<W: Write> Encoder<W> {
                 e.include_checksum(true)?;
                 Encoder::Zstd(e)
             }
+            #[cfg(not(target_family = "wasm"))]
             Some(Compression::Xz) => Encoder::Xz(liblzma::write::XzEncoder::new(inner, 6)),
+            #[cfg(target_family = "wasm")]
+            Some(other) => return Err(crate::input::unsupported(other)),
         })
     }
 
@@ -58,8 +68,11 @@ impl<W: Write> Encoder<W> {
         match self {
             Encoder::Plain(w) => Ok(w),
             Encoder::Gzip(e) => e.finish(),
+            #[cfg(not(target_family = "wasm"))]
             Encoder::Bzip2(e) => e.finish(),
+            #[cfg(not(target_family = "wasm"))]
             Encoder::Zstd(e) => e.finish(),
+            #[cfg(not(target_family = "wasm"))]
             Encoder::Xz(e) => e.finish(),
         }
     }
@@ -70,8 +83,11 @@ impl<W: Write> Write for Encoder<W> {
         match self {
             Encoder::Plain(w) => w.write(buf),
             Encoder::Gzip(e) => e.write(buf),
+            #[cfg(not(target_family = "wasm"))]
             Encoder::Bzip2(e) => e.write(buf),
+            #[cfg(not(target_family = "wasm"))]
             Encoder::Zstd(e) => e.write(buf),
+            #[cfg(not(target_family = "wasm"))]
             Encoder::Xz(e) => e.write(buf),
         }
     }
@@ -79,8 +95,11 @@ impl<W: Write> Write for Encoder<W> {
         match self {
             Encoder::Plain(w) => w.flush(),
             Encoder::Gzip(e) => e.flush(),
+            #[cfg(not(target_family = "wasm"))]
             Encoder::Bzip2(e) => e.flush(),
+            #[cfg(not(target_family = "wasm"))]
             Encoder::Zstd(e) => e.flush(),
+            #[cfg(not(target_family = "wasm"))]
             Encoder::Xz(e) => e.flush(),
         }
     }
@@ -354,6 +373,7 @@ static INTERRUPTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
 /// How long after SIGINT the process waits for the run to stop on its own before it
 /// removes the temporary outputs and exits (a read blocked on a pipe never returns).
+#[cfg(not(target_family = "wasm"))]
 const GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Installs the SIGINT/SIGTERM handler once and returns the flag it raises. Pass the
@@ -367,6 +387,7 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
             let raised = Arc::clone(&flag);
             // If no handler can be installed the default one stays: the process dies at
             // once, and the old output is still intact (nothing was renamed over it).
+            #[cfg(not(target_family = "wasm"))]
             let _ = ctrlc::set_handler(move || {
                 raised.store(true, Ordering::SeqCst);
                 std::thread::sleep(GRACE);
@@ -375,6 +396,9 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
                 let _lock = io::stderr().lock();
                 std::process::exit(130);
             });
+            // WebAssembly has no signals.
+            #[cfg(target_family = "wasm")]
+            drop(raised);
             flag
         })
         .clone()

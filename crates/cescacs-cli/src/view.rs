@@ -25,6 +25,11 @@ pub struct ViewArgs {
     /// Only this game (its number, counting from 1 across the inputs).
     #[arg(long, value_name = "N")]
     game: Option<usize>,
+    /// Play mode: embed this WebAssembly module (target/wasm-pkg/cescacs_wasm.wasm,
+    /// built by `cargo xtask wasm`) so that the page can play moves, branch
+    /// variations, undo and export the game (docs/wasm.md). Still one file, no network.
+    #[arg(long, value_name = "MODULE.wasm")]
+    play: Option<PathBuf>,
     #[command(flatten)]
     common: Settings,
 }
@@ -205,11 +210,19 @@ pub fn view(args: ViewArgs) -> Result<i32, i32> {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    let pages = Shared(Arc::new(Mutex::new(game_viewer::PageWriter::new(
-        &title,
-        &args.output,
-        args.game,
-    ))));
+    let mut writer = game_viewer::PageWriter::new(&title, &args.output, args.game);
+    if let Some(module) = &args.play {
+        let bytes = std::fs::read(module)
+            .map_err(|e| cannot_run(format!("--play {}: {e}", module.display())))?;
+        if !bytes.starts_with(b"\0asm") {
+            return Err(cannot_run(format!(
+                "--play {}: not a WebAssembly module",
+                module.display()
+            )));
+        }
+        writer = writer.play(&bytes);
+    }
+    let pages = Shared(Arc::new(Mutex::new(writer)));
     let sink = Sink::Stdout(Box::new(pages.clone()));
     let options = options(&args.common);
     let code = each_file(

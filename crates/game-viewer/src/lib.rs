@@ -19,8 +19,10 @@ pub struct ReadmeDoctests;
 
 mod jobs;
 mod page;
+mod play;
 mod steps;
 
 pub use jobs::{Plies, game_json, game_value, ply_svg, position_lines};
 pub use page::{MAX_GAMES_PER_PAGE, PageWriter, pages, write_pages};
+pub use play::{PlayError, PlayMove, XiangqiNotation, legal_moves, play, show, start};
 pub use steps::{GameSteps, Shown, Step, StepsError, picture, steps};

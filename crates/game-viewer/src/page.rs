@@ -14,6 +14,10 @@ use std::path::{Path, PathBuf};
 pub const MAX_GAMES_PER_PAGE: usize = 500;
 
 const SCRIPT: &str = include_str!("page/viewer.js");
+/// Play mode: the module's glue (an ES module; its `export`s dropped to inline it) and
+/// the script that plays on the viewer's board.
+const PLAY_CORE: &str = include_str!("page/wasm.js");
+const PLAY_SCRIPT: &str = include_str!("page/play.js");
 const STYLE: &str = include_str!("page/viewer.css");
 
 /// JSON text that is safe inside a `<script>` element: every `<` escaped (it can only
@@ -112,7 +116,13 @@ fn head(game: &str) -> Head {
 
 /// An HTML page holding `games` (numbered from `first`), and `index` rows for an
 /// index page (the games of other pages).
-fn html(title: &str, games: &[String], first: usize, index: &[Value]) -> String {
+fn html(
+    title: &str,
+    games: &[String],
+    first: usize,
+    index: &[Value],
+    play: Option<&str>,
+) -> String {
     let mut kinds: Vec<BoardKind> = games
         .iter()
         .filter_map(|g| kind_of(&head(g).kind))
@@ -151,7 +161,7 @@ fn html(title: &str, games: &[String], first: usize, index: &[Value]) -> String 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'{wasm_csp}; style-src 'unsafe-inline'; img-src data:">
 <title>{title}</title>
 <style>
 {STYLE}</style>
@@ -174,10 +184,22 @@ fn html(title: &str, games: &[String], first: usize, index: &[Value]) -> String 
 <script type="application/json" id="index">{index}</script>
 <script>
 {SCRIPT}</script>
-</body>
+{play_part}</body>
 </html>
 "#,
         title = escape(title),
+        wasm_csp = if play.is_some() {
+            " 'wasm-unsafe-eval'"
+        } else {
+            ""
+        },
+        play_part = match play {
+            None => String::new(),
+            Some(module) => format!(
+                "<script type=\"application/octet-stream\" id=\"wasm\">{module}</script>\n<script>\n\"use strict\";\n(() => {{\n{}\n{PLAY_SCRIPT}}})();\n</script>\n",
+                PLAY_CORE.replace("export ", "")
+            ),
+        },
         boards = script_json(&boards(&kinds)),
         games = list.replace('<', "\\u003c"),
         index = script_json(&Value::Array(index.to_vec())),
@@ -191,7 +213,7 @@ fn html(title: &str, games: &[String], first: usize, index: &[Value]) -> String 
 /// with `#game=N&ply=K` shows game N after K half-moves of its main line.
 pub fn pages(title: &str, out_name: &str, games: &[String]) -> Vec<(String, String)> {
     if games.len() <= MAX_GAMES_PER_PAGE {
-        return vec![(out_name.to_string(), html(title, games, 1, &[]))];
+        return vec![(out_name.to_string(), html(title, games, 1, &[], None))];
     }
     let stem = out_name.strip_suffix(".html").unwrap_or(out_name);
     let base = Path::new(stem)
@@ -212,10 +234,16 @@ pub fn pages(title: &str, out_name: &str, games: &[String]) -> Vec<(String, Stri
         let last = first + chunk.len() - 1;
         files.push((
             format!("{stem}-p{:03}.html", p + 1),
-            html(&format!("{title} ({first}–{last})"), chunk, first, &[]),
+            html(
+                &format!("{title} ({first}–{last})"),
+                chunk,
+                first,
+                &[],
+                None,
+            ),
         ));
     }
-    files.insert(0, (out_name.to_string(), html(title, &[], 1, &index)));
+    files.insert(0, (out_name.to_string(), html(title, &[], 1, &index, None)));
     files
 }
 
@@ -246,6 +274,8 @@ pub struct PageWriter {
     index: Vec<Value>,
     written: Vec<PathBuf>,
     partial: Vec<u8>,
+    /// The WebAssembly module in base64, for play mode.
+    play: Option<String>,
 }
 
 impl PageWriter {
@@ -262,7 +292,18 @@ impl PageWriter {
             index: Vec::new(),
             written: Vec::new(),
             partial: Vec::new(),
+            play: None,
         }
+    }
+
+    /// Play mode: every page embeds `module` (the `.wasm` of `crates/cescacs-wasm`,
+    /// built by `cargo xtask wasm`) and lets one click a man to see its legal moves,
+    /// play them (a move off the line starts a variation), undo, and export the game
+    /// as its format's text or PCN (docs/wasm.md). Still one file, no network request.
+    pub fn play(mut self, module: &[u8]) -> PageWriter {
+        use base64::Engine;
+        self.play = Some(base64::engine::general_purpose::STANDARD.encode(module));
+        self
     }
 
     fn stem(&self) -> (String, String) {
@@ -299,6 +340,7 @@ impl PageWriter {
             &self.held,
             first,
             &[],
+            self.play.as_deref(),
         );
         let path = PathBuf::from(format!("{stem}-p{n:03}.html"));
         write_whole(&path, &text)?;
@@ -319,7 +361,10 @@ impl PageWriter {
         if self.written.is_empty() {
             let count = self.held.len();
             if count > 0 {
-                write_whole(&self.out, &html(&self.title, &self.held, 1, &[]))?;
+                write_whole(
+                    &self.out,
+                    &html(&self.title, &self.held, 1, &[], self.play.as_deref()),
+                )?;
                 self.written.push(self.out.clone());
             }
             return Ok((count, self.written));
@@ -327,7 +372,7 @@ impl PageWriter {
         if !self.held.is_empty() {
             self.flush_page()?;
         }
-        write_whole(&self.out, &html(&self.title, &[], 1, &self.index))?;
+        write_whole(&self.out, &html(&self.title, &[], 1, &self.index, None))?;
         self.written.insert(0, self.out.clone());
         Ok((self.index.len(), self.written))
     }

@@ -156,7 +156,7 @@ pub fn steps(record: &Record) -> Result<GameSteps, StepsError> {
     }
 }
 
-mod chess {
+pub(crate) mod chess {
     use super::{GameSteps, Shown, Step};
     use board_svg::BoardKind;
     use chess_pgn::cozy_chess::{Board, Color, GameStatus, Square};
@@ -174,7 +174,7 @@ mod chess {
         }
     }
 
-    fn shown(board: &Board, style: CastlingStyle) -> Shown {
+    pub(crate) fn shown(board: &Board, style: CastlingStyle) -> Shown {
         let mut cells = String::with_capacity(64);
         for sq in Square::ALL {
             cells.push(match (board.piece_on(sq), board.color_on(sq)) {
@@ -269,7 +269,7 @@ mod chess {
     }
 }
 
-mod xq {
+pub(crate) mod xq {
     use super::{GameSteps, Shown, Step};
     use board_svg::BoardKind;
     use xiangqi::{Position, Side, Square, Status};
@@ -286,11 +286,11 @@ mod xq {
         }
     }
 
-    fn index(sq: Square) -> u16 {
+    pub(crate) fn index(sq: Square) -> u16 {
         u16::from(sq.rank()) * 9 + u16::from(sq.file())
     }
 
-    fn shown(p: &Position) -> Shown {
+    pub(crate) fn shown(p: &Position) -> Shown {
         let mut cells = vec!['.'; 90];
         for sq in Square::all() {
             if let Some(piece) = p.piece_at(sq) {
@@ -341,7 +341,7 @@ mod xq {
     }
 }
 
-mod hex {
+pub(crate) mod hex {
     use super::{GameSteps, Shown, Step, StepsError};
     use board_svg::{BoardKind, hex_index};
     use cescacs_hex::Cell;
@@ -385,7 +385,7 @@ mod hex {
         })
     }
 
-    fn shown(p: &Position) -> Shown {
+    pub(crate) fn shown(p: &Position) -> Shown {
         let letters = Letters::default();
         let mut cells = String::with_capacity(169);
         for cell in Cell::all() {

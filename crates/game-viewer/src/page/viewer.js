@@ -27,6 +27,7 @@
   // Each position knows the one before it and the next in its line.
   function link(line, prev) {
     line.forEach((s, i) => {
+      s.line = line;
       s.prev = i ? line[i - 1] : prev;
       s.next = line[i + 1] || null;
       for (const v of s.v || []) link(v, s.prev);
@@ -54,7 +55,7 @@
     [...node.d].forEach((c, i) => {
       if (c === ".") return;
       const side = c === c.toUpperCase() ? "w-" : "b-";
-      layers.men.appendChild(el("use", { href: "#" + b.prefix + side + c.toUpperCase(), x: at[i][0] - z / 2, y: at[i][1] - z / 2, width: z, height: z }));
+      layers.men.appendChild(el("use", { href: "#" + b.prefix + side + c.toUpperCase(), x: at[i][0] - z / 2, y: at[i][1] - z / 2, width: z, height: z, "data-cell": i }));
     });
     if (node.l) {
       const [f, t] = node.l.map(i => at[i]);
@@ -121,8 +122,8 @@
     });
   }
 
-  function open(g, ply) {
-    game = g;
+  // The tag list and the move list of the current game.
+  function render(g) {
     const tags = $("tags");
     tags.textContent = "";
     const title = [tag(g, "White") || tag(g, "Red"), tag(g, "Black")].filter(Boolean).join(" – ") || `Game ${g.no}`;
@@ -135,6 +136,11 @@
     for (const c of g.intro || []) box.append(html("span", "comment", c));
     moveList(g.moves, box);
     box.append(html("span", "result", g.result || ""));
+  }
+
+  function open(g, ply) {
+    game = g;
+    render(g);
     $("legend").style.display = g.kind === "cescacs" ? "" : "none";
     document.querySelectorAll("#list tr.on").forEach(r => r.classList.remove("on"));
     if (g.row) g.row.classList.add("on");
@@ -185,6 +191,13 @@
   $("last").onclick = () => game && go(game.moves[game.moves.length - 1] || game.start);
   $("flip").onclick = () => game && flip();
   window.addEventListener("hashchange", fromHash);
+  // What play mode (page/play.js, present only in pages built with the module) needs.
+  window.cescacsViewer = {
+    state: () => ({ game, node, board: B[game.kind], flipped }),
+    go,
+    rerender: () => { render(game); go(node, true); },
+    link: (line, prev) => link(line, prev),
+  };
   list();
   fromHash();
 })();
