@@ -1,6 +1,7 @@
-//! Project automation: `cargo xtask corpus-check`, `package-check`, `bench`, `gen-db`,
-//! `shard-sim`, `fuzz`, `scaling`, `tidy`, `many-files`, `wasm`.
+//! Project automation: `cargo xtask api-check`, `corpus-check`, `package-check`, `bench`,
+//! `gen-db`, `shard-sim`, `fuzz`, `scaling`, `tidy`, `many-files`, `wasm`.
 
+mod api;
 mod bench;
 mod bench_py;
 mod corpus;
@@ -19,6 +20,10 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
+  api-check [--bless] [CRATE...]
+                           each library crate's public API (rendered from rustdoc JSON)
+                           against api/<crate>.txt; fails on a difference, --bless
+                           rewrites the listings after an intended change
   corpus-check             read -> replay -> write -> read every corpus, print one table;
                            then the workspace tests that need ../shared (`cargo test
                            --workspace -- --ignored`); fails when ../shared is missing
@@ -78,6 +83,7 @@ fn main() -> ExitCode {
     };
     let rest = &args[1..];
     let result = match command.as_str() {
+        "api-check" => api::run(rest),
         "corpus-check" => corpus::run(),
         "package-check" => package::run_check(),
         "gen-db" => gendb::cli(rest),

@@ -3,7 +3,7 @@
 //! the reader knows, and chess perft within the toolkit's depth limit.
 
 use chess_pgn::cozy_chess::{Board, Move, Piece, Rank, Square};
-use chess_pgn::model::{CastlingStyle, to_fen, with_halfmove_clock};
+use chess_pgn::{CastlingStyle, to_fen, with_halfmove_clock};
 
 /// FEN as python-chess's `board.fen()`: the en-passant square only when a capture
 /// there is legal, the exact halfmove clock `clock` (cozy-chess caps its own), castling
@@ -49,7 +49,7 @@ pub fn chess_move(board: &Board, text: &str, chess960: bool) -> Option<Move> {
     let mut found = None;
     board.generate_moves(|moves| {
         for m in moves {
-            if chess_pgn::notation::uci(board, Some(m), chess960) == text {
+            if chess_pgn::uci(board, Some(m), chess960) == text {
                 found = Some(m);
                 return true;
             }
@@ -70,7 +70,7 @@ pub fn chess_legal_moves(board: &Board, chess960: bool) -> Vec<String> {
         out.extend(
             moves
                 .into_iter()
-                .map(|m| chess_pgn::notation::uci(board, Some(m), chess960)),
+                .map(|m| chess_pgn::uci(board, Some(m), chess960)),
         );
         false
     });

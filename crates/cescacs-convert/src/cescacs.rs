@@ -29,7 +29,7 @@ pub(crate) fn read(raw: &RawGame, strict: bool) -> Record {
         Ok(t) => t,
         Err(d) => return Record::failed(Format::CtlPgn, d),
     };
-    let mut records = ctl_pgn::replay::replay("", text, ctl_pgn::replay::Options { strict });
+    let mut records = ctl_pgn::replay("", text, ctl_pgn::Options { strict });
     let mut out = Record::new(Format::CtlPgn);
     if records.len() > 1 {
         out.diagnostics.push(crate::warning(

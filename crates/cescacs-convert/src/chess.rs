@@ -88,16 +88,20 @@ fn read_game(
             let at = e.at().unwrap_or_default();
             // The batch engine adds file, game and line; keep only the reason.
             let reason = match e {
-                chess_pgn::model::GameError::UnsupportedVariant { name, .. } => {
+                chess_pgn::GameError::UnsupportedVariant { name, .. } => {
                     format!("unsupported variant {name:?}")
                 }
-                chess_pgn::model::GameError::BadFen { fen, reason, .. } => {
+                chess_pgn::GameError::OtherGame { name, .. } => format!(
+                    "[Game {name:?}] names a game this reader does not implement \
+                     (only chess and Chess960 are read)"
+                ),
+                chess_pgn::GameError::BadFen { fen, reason, .. } => {
                     format!("bad FEN {fen:?}: {reason}")
                 }
-                chess_pgn::model::GameError::SetUpWithoutFen { .. } => {
+                chess_pgn::GameError::SetUpWithoutFen { .. } => {
                     "SetUp \"1\" without a FEN tag".to_string()
                 }
-                chess_pgn::model::GameError::Read(r) => r.to_string(),
+                chess_pgn::GameError::Read(r) => r.to_string(),
                 // A reason added later: its full text, which names game and place.
                 other => other.to_string(),
             };
@@ -114,8 +118,8 @@ fn read_game(
     let mut out = Vec::with_capacity(game.diagnostics.len());
     for d in &game.diagnostics {
         let severity = match d.severity {
-            chess_pgn::model::Severity::Error => Severity::Error,
-            chess_pgn::model::Severity::Warning => Severity::Warning,
+            chess_pgn::Severity::Error => Severity::Error,
+            chess_pgn::Severity::Warning => Severity::Warning,
         };
         out.push(diag(
             severity,
@@ -177,7 +181,7 @@ fn line_losses(line: &chess_pgn::Line, turn: chess_pgn::Turn, out: &mut Vec<Game
             let (mut clock, mut eval) = (None, None);
             for a in &node.after {
                 if let chess_pgn::After::Comment(c) = a {
-                    let (k, e) = chess_pgn::model::parse_commands(c);
+                    let (k, e) = chess_pgn::parse_commands(c);
                     clock = k.or(clock);
                     eval = e.or(eval);
                 }

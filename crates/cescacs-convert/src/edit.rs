@@ -89,7 +89,7 @@ impl Record {
             Game::Cescacs { record, .. } => {
                 match record.tags.iter_mut().rev().find(|t| t.name == name) {
                     Some(t) => t.value = value.to_string(),
-                    None => record.tags.push(ctl_pgn::model::Tag {
+                    None => record.tags.push(ctl_pgn::Tag {
                         name: name.to_string(),
                         value: value.to_string(),
                         span: Default::default(),

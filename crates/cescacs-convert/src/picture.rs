@@ -178,7 +178,7 @@ pub(crate) fn game_svg(game: &chess_pgn::Game) -> String {
     // The UCI form of standard chess names castling by the king's own destination
     // (cozy-chess plays it as king-takes-rook), which is what the picture shows.
     let last = last
-        .map(|m| chess_pgn::notation::uci(&before, Some(m), false))
+        .map(|m| chess_pgn::uci(&before, Some(m), false))
         .and_then(|u| squares(&u[..4]).ok());
     let fen = board.to_string();
     chess_picture(&board, last, &fen)

@@ -20,11 +20,11 @@ impl Record {
     pub fn uci_line(&self) -> Option<Vec<String>> {
         match self.game.as_ref()? {
             Game::Chess(g) => {
-                let chess960 = g.variant == chess_pgn::model::Variant::Chess960;
+                let chess960 = g.variant == chess_pgn::Variant::Chess960;
                 Some(
                     g.moves
                         .plies(&g.start)
-                        .map(|p| chess_pgn::notation::uci(&p.before, p.mv(), chess960))
+                        .map(|p| chess_pgn::uci(&p.before, p.mv(), chess960))
                         .collect(),
                 )
             }

@@ -71,7 +71,7 @@ pub enum Position {
         /// The halfmove clock (cozy-chess caps its own).
         clock: u32,
         /// How castling rights are written.
-        style: chess_pgn::model::CastlingStyle,
+        style: chess_pgn::CastlingStyle,
         /// A Chess960 game (castling is king-takes-rook in UCI).
         chess960: bool,
     },
@@ -260,12 +260,12 @@ fn commands(comments: &[String]) -> (Option<f64>, Option<Score>, Option<f64>) {
         if !c.contains("[%") {
             continue;
         }
-        let (clk, ev) = chess_pgn::model::parse_commands(c);
+        let (clk, ev) = chess_pgn::parse_commands(c);
         clock = clk.or(clock);
         eval = ev
             .map(|e| match e {
-                chess_pgn::model::Eval::Pawns(p) => Score::Centipawns((p * 100.0).round() as i32),
-                chess_pgn::model::Eval::Mate(n) => Score::Mate(n),
+                chess_pgn::Eval::Pawns(p) => Score::Centipawns((p * 100.0).round() as i32),
+                chess_pgn::Eval::Mate(n) => Score::Mate(n),
             })
             .or(eval);
         emt = elapsed(c).or(emt);
@@ -288,8 +288,8 @@ fn elapsed(comment: &str) -> Option<f64> {
 mod chess {
     use super::{Builder, PlyMove};
     use chess_pgn::cozy_chess::{Board, Color, GameStatus, Piece};
-    use chess_pgn::model::{After, CastlingStyle, Line, Variant};
-    use chess_pgn::notation::uci;
+    use chess_pgn::{After, CastlingStyle, Line, Variant};
+    use chess_pgn::uci;
 
     struct Ctx {
         style: CastlingStyle,

@@ -254,6 +254,7 @@ fn located(name: &str, index: u64, raw: &RawGame, d: &GameDiagnostic) -> String 
             d.column
         },
         byte_offset: raw.offset,
+        game_offset: raw.offset,
         message: d.message.clone(),
     }
     .to_string()

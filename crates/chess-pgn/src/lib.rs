@@ -32,28 +32,35 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
-pub mod headers;
-pub mod model;
-pub mod notation;
-pub mod reader;
-pub mod replay;
-pub mod san;
-pub mod text;
-pub mod writer;
+// Private modules and one flat list of re-exports: the paths below are the API.
+mod headers;
+mod model;
+mod notation;
+mod reader;
+mod replay;
+mod san;
+mod text;
+mod writer;
 
+/// The board and move types of this crate's signatures ([`Replayer`], [`Replayed`],
+/// [`parse_fen`], [`Ply`] …) are cozy-chess's, re-exported on purpose so that a user names
+/// the very version this crate was built with; a major change of cozy-chess is a major
+/// change of chess-pgn (docs/api.md).
 pub use cozy_chess;
 pub use headers::{GameHeaders, Headers, HeadersVisitor};
 pub use model::{
     After, CastlingStyle, Clock, Diagnostic, Eval, Game, GameBuilder, GameError, Games, Line,
-    MoveNode, Plies, Ply, Severity, Turn, Variant, parse_all, parse_fen, to_fen,
+    MAX_DIAGNOSTICS, MAX_GAME_NODES, MAX_GAME_TAGS, MAX_UNPARSED, MAX_VARIATION_DEPTH, MoveNode,
+    Plies, Ply, Severity, Turn, Variant, parse_all, parse_commands, parse_fen, to_fen,
     with_halfmove_clock,
 };
-pub use notation::Notation;
+pub use notation::{Notation, lan, lan_with_suffix, uci};
 pub use pgn_core::Pos;
-pub use reader::{Control, Outcome, PgnReader, Problem, ReadError, Skip, Visitor};
+pub use reader::{Control, MAX_TOKEN, Outcome, PgnReader, Problem, ReadError, Skip, Visitor};
 pub use replay::{ReplayError, Replayed, Replayer, start_board};
-pub use san::{CastleSide, ResolveError, San, SanError, SanPlus, Suffix};
+pub use san::{CastleSide, ResolveError, San, SanError, SanPlus, Suffix, glyph_nag};
+pub use text::{comment, decode, has_break, tag_value};
 pub use writer::{
-    WriteOptions, WriteWarning, Written, export_tag_pairs, export_tags, to_pgn_string, to_pgn_with,
-    write_game,
+    MAX_LINE, STR, WriteOptions, WriteWarning, Written, export_tag_pairs, export_tags, export_tags_with,
+    to_pgn_string, to_pgn_with, write_game,
 };

@@ -36,6 +36,20 @@ impl Variant {
             _ => Err(v.to_string()),
         }
     }
+
+    /// Interprets a `Game` tag value (a tag some programs write to say which game a
+    /// record is, e.g. `[Game "Xiangqi"]`): `Ok` when it names chess (empty, `?`, a
+    /// chess or Chess960 name), `Err` with the name when it names another game, which
+    /// this crate must refuse rather than read as chess.
+    pub fn from_game_tag(v: &str) -> Result<Variant, String> {
+        let l = v.trim().to_ascii_lowercase();
+        match l.as_str() {
+            "?" | "western chess" | "international chess" | "orthodox chess" => {
+                Ok(Variant::Standard)
+            }
+            _ => Variant::from_tag(v),
+        }
+    }
 }
 
 /// A `[%clk h:mm:ss]` value in seconds (fractions allowed).
@@ -448,6 +462,19 @@ pub enum GameError {
         /// The variant as named.
         name: String,
     },
+    #[error(
+        "game {index} at {at}: [Game {name:?}] names a game this reader does not implement (only chess and Chess960 are read)"
+    )]
+    /// A `Game` tag naming another game (`Xiangqi`, `Shogi`…): the game is refused
+    /// rather than its moves read as chess.
+    OtherGame {
+        /// 1-based index of the game.
+        index: u64,
+        /// Where the `Game` tag is.
+        at: Pos,
+        /// The game as named.
+        name: String,
+    },
     #[error("game {index} at {at}: bad FEN {fen:?}: {reason}")]
     /// The `FEN` tag could not be read.
     BadFen {
@@ -478,6 +505,7 @@ impl GameError {
     pub fn at(&self) -> Option<Pos> {
         match self {
             GameError::UnsupportedVariant { at, .. }
+            | GameError::OtherGame { at, .. }
             | GameError::BadFen { at, .. }
             | GameError::SetUpWithoutFen { at, .. } => Some(*at),
             GameError::Read(_) => None,
@@ -772,6 +800,8 @@ pub struct GameBuilder {
     setup_one: bool,
     fen: Option<String>,
     variant_tag: Option<String>,
+    /// The first `Game` tag that names another game, and where it is.
+    other_game: Option<(String, Pos)>,
     index_base: u64,
     outcome_marker: bool,
     /// Moves, comments and variations kept so far in this game (see [`MAX_GAME_NODES`]).
@@ -906,11 +936,17 @@ impl GameBuilder {
     fn start_position(&mut self) {
         let at = self.game.at;
         let index = self.game.index;
+        if let Some((name, at)) = self.other_game.take() {
+            // Its moves are another game's: never replayed as chess moves.
+            self.fatal = Some(GameError::OtherGame { index, at, name });
+        }
         if let Some(v) = self.variant_tag.take() {
             match Variant::from_tag(&v) {
                 Ok(var) => self.game.variant = var,
                 Err(name) => {
-                    self.fatal = Some(GameError::UnsupportedVariant { index, at, name });
+                    if self.fatal.is_none() {
+                        self.fatal = Some(GameError::UnsupportedVariant { index, at, name });
+                    }
                 }
             }
         }
@@ -996,6 +1032,11 @@ impl GameBuilder {
                 return;
             }
             TagName::Variant => self.variant_tag = Some(value.clone()),
+            TagName::Game
+                if self.other_game.is_none() && Variant::from_game_tag(&value).is_err() =>
+            {
+                self.other_game = Some((value.clone(), at));
+            }
             _ => {}
         }
         let (name, key) = match kind.roster() {
@@ -1173,6 +1214,8 @@ enum TagName {
     SetUp,
     /// `Variant`, in any case: the rules, also kept as a tag.
     Variant,
+    /// `Game`, in any case: which game the record is, also kept as a tag.
+    Game,
     /// `Result`, in any case: a roster name whose value checking needs.
     Result,
     /// Another Seven Tag Roster name in any case, with its canonical spelling.
@@ -1190,6 +1233,7 @@ impl TagName {
         let first = name.first().map_or(0, |b| b | 0x20);
         let (kind, canon) = match (name.len(), first) {
             (3, b'f') => (TagName::Fen, "FEN"),
+            (4, b'g') => (TagName::Game, "Game"),
             (4, b's') => (TagName::Roster("Site"), "Site"),
             (4, b'd') => (TagName::Roster("Date"), "Date"),
             (5, b's') => (TagName::SetUp, "SetUp"),
@@ -1227,7 +1271,7 @@ impl TagName {
     fn value_needed(self) -> bool {
         matches!(
             self,
-            TagName::Fen | TagName::SetUp | TagName::Variant | TagName::Result
+            TagName::Fen | TagName::SetUp | TagName::Variant | TagName::Game | TagName::Result
         )
     }
 }
@@ -1801,6 +1845,7 @@ impl Visitor for GameBuilder {
         self.setup_one = false;
         self.fen = None;
         self.variant_tag = None;
+        self.other_game = None;
         match self.fatal.take() {
             Some(e) => Err(e),
             None => Ok(game),

@@ -101,7 +101,7 @@ pub fn lan_with_suffix(board: &Board, mv: Option<Move>, suffix: Option<Suffix>) 
 /// (python-chess's `board.lan(move)`).
 ///
 /// ```
-/// use chess_pgn::{cozy_chess::Board, notation::lan, SanPlus};
+/// use chess_pgn::{cozy_chess::Board, lan, SanPlus};
 /// let board = Board::default();
 /// let mv = SanPlus::parse(b"Nf3").unwrap().san.to_move(&board).unwrap();
 /// assert_eq!(lan(&board, Some(mv)), "Ng1-f3");
@@ -119,7 +119,7 @@ pub fn lan(board: &Board, mv: Option<Move>) -> String {
 /// as the king's two-square move unless `chess960`, where it is king-takes-rook.
 ///
 /// ```
-/// use chess_pgn::{cozy_chess::Board, notation::uci, SanPlus};
+/// use chess_pgn::{cozy_chess::Board, uci, SanPlus};
 /// let board: Board = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
 /// let mv = SanPlus::parse(b"O-O").unwrap().san.to_move(&board).unwrap();
 /// assert_eq!(uci(&board, Some(mv), false), "e1g1");

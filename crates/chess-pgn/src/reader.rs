@@ -102,7 +102,7 @@ pub trait Visitor {
     type Output;
     /// `at` is the position of the game's first token.
     fn begin_game(&mut self, _at: Pos) {}
-    /// `value` is raw (escapes in place when `escaped`); see [`crate::text`].
+    /// `value` is raw (escapes in place when `escaped`); see [`crate::tag_value`].
     fn tag(&mut self, _name: &[u8], _value: &[u8], _escaped: bool, _at: Pos) {}
     /// Called once when the tag section ends, before [`Visitor::begin_movetext`].
     /// Returning `Skip(true)` skips the movetext: it is still tokenised (to find where

@@ -51,6 +51,17 @@ pub enum ReplayError {
         /// What is wrong with it.
         reason: String,
     },
+    #[error(
+        "{at}: [Game {name:?}] names a game this reader does not implement (only chess and Chess960 are read)"
+    )]
+    /// A `Game` tag naming another game (`Xiangqi`, `Shogi`…): its moves are not
+    /// replayed as chess moves.
+    OtherGame {
+        /// Where the tag is.
+        at: Pos,
+        /// The game as named.
+        name: String,
+    },
     #[error("{at}: unsupported variant {0:?}", .name)]
     /// A `Variant` other than standard chess and Chess960.
     UnsupportedVariant {
@@ -107,6 +118,11 @@ impl Visitor for Replayer {
             match parse_fen(&fen) {
                 Ok(b) => self.board = b,
                 Err(reason) => self.error = Some(ReplayError::BadFen { at, fen, reason }),
+            }
+        } else if name.eq_ignore_ascii_case(b"Game") {
+            let v = text::tag_value(value, escaped);
+            if let Err(name) = Variant::from_game_tag(&v) {
+                self.error = Some(ReplayError::OtherGame { at, name });
             }
         } else if name.eq_ignore_ascii_case(b"Variant") {
             let v = text::tag_value(value, escaped);

@@ -410,7 +410,7 @@ fn tag_name_ok(name: &str) -> bool {
 /// One game written with `options`, with what the text could not carry as it was.
 ///
 /// ```
-/// use chess_pgn::{parse_all, writer::{to_pgn_with, WriteOptions}, notation::Notation};
+/// use chess_pgn::{parse_all, to_pgn_with, WriteOptions, Notation};
 /// let game = parse_all("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O *").remove(0).unwrap();
 /// let lan = WriteOptions { notation: Notation::Lan, ..WriteOptions::default() };
 /// let uci = WriteOptions { notation: Notation::Uci, ..WriteOptions::default() };

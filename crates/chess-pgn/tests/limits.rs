@@ -3,10 +3,7 @@
 //! whole. Deep nesting, long runs and huge tokens read without trouble. (Timing is
 //! measured by `examples/scaling.rs`, not here.)
 
-use chess_pgn::{
-    GameBuilder, Games, PgnReader,
-    model::{MAX_GAME_NODES, MAX_GAME_TAGS},
-};
+use chess_pgn::{GameBuilder, Games, MAX_GAME_NODES, MAX_GAME_TAGS, PgnReader};
 
 #[test]
 fn game_over_the_node_cap_keeps_its_prefix_and_the_next_game() {
@@ -79,10 +76,7 @@ fn hostile_shapes_read_as_one_game_each() {
         for d in &games[0].moves.moves {
             for a in &d.after {
                 if let chess_pgn::After::Comment(c) = a {
-                    assert!(
-                        c.len() <= chess_pgn::model::MAX_UNPARSED + 1024,
-                        "shape {i}"
-                    );
+                    assert!(c.len() <= chess_pgn::MAX_UNPARSED + 1024, "shape {i}");
                 }
             }
         }
@@ -99,7 +93,7 @@ fn garbage_costs_no_memory_per_byte() {
     let games: Vec<_> = Games::new(&pgn[..]).map(Result::unwrap).collect();
     assert_eq!(games.len(), 2);
     let d = &games[0].diagnostics;
-    assert_eq!(d.len(), chess_pgn::model::MAX_DIAGNOSTICS + 1);
+    assert_eq!(d.len(), chess_pgn::MAX_DIAGNOSTICS + 1);
     assert!(d.last().unwrap().message.contains("not kept"));
     assert!(games[1].diagnostics.is_empty());
 }

@@ -4,7 +4,7 @@
 //! the rules (decode, canonicalise, scan the earlier names), on both the model path and
 //! the checking path.
 
-use chess_pgn::{GameBuilder, Pos, Severity, Visitor, text, writer::STR};
+use chess_pgn::{GameBuilder, Pos, STR, Severity, Visitor};
 
 /// The raw tag events the reader gives for a text.
 #[derive(Default)]
@@ -26,8 +26,8 @@ fn reference(events: &[(Vec<u8>, Vec<u8>, bool, Pos)]) -> (Vec<(String, String)>
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut said = Vec::new();
     for (name, value, escaped, _) in events {
-        let mut name = text::decode(name).into_owned();
-        let mut value = text::tag_value(value, *escaped);
+        let mut name = chess_pgn::decode(name).into_owned();
+        let mut value = chess_pgn::tag_value(value, *escaped);
         if value.contains(['\t', '\n', '\r', '\x0b', '\x0c']) {
             value = value.replace(['\t', '\n', '\r', '\x0b', '\x0c'], " ");
             said.push(format!("tab or line break in tag {name} read as a space"));

@@ -42,7 +42,7 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(text.len() as u64));
     g.bench_function("parse", |b| b.iter(|| ctl_pgn::read_str("bench", &text)));
     g.bench_function("parse (pest)", |b| {
-        b.iter(|| ctl_pgn::read::read_str("bench", &text))
+        b.iter(|| ctl_pgn::read_str_grammar("bench", &text))
     });
     g.throughput(Throughput::Elements(plies as u64));
     g.bench_function("parse+replay", |b| {

@@ -19,7 +19,7 @@ use crate::read::{Expect, Frame, MAX_GAME_NODES, MAX_GAME_TAGS, MAX_VARIATION_DE
 
 /// Reads every record of a file (the default reader, see the module documentation).
 /// Same records and diagnostics as [`crate::read::read_str`], which uses pest; then the
-/// writer's escapes are decoded ([`crate::escape`]).
+/// writer's escapes are decoded ([`crate::unescape`], [`crate::decode`]).
 pub fn read_str(file: &str, src: &str) -> Vec<Record> {
     // Room for lines of 16 bytes and more (generated databases have about 20): no
     // copies of the index as it grows.

@@ -4,22 +4,34 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod diag;
-pub mod escape;
-pub mod fast;
-pub mod grammar;
-pub mod letters;
-pub mod model;
-pub mod plies;
-pub mod read;
-pub mod replay;
-pub mod write;
+// Private modules and one flat list of re-exports: the paths below are the API.
+mod diag;
+mod escape;
+mod fast;
+mod grammar;
+mod letters;
+mod model;
+mod plies;
+mod read;
+mod replay;
+mod write;
 
 pub use diag::{Code, Diagnostic, Severity};
-pub use fast::{read_game, read_str};
-pub use letters::{LetterTable, PieceKind};
-pub use model::*;
+pub use escape::{decode, unescape};
+// The fast reader is the one users read with; the grammar-driven reader (pest, from the
+// normative grammar) is public as the reference the fast one is held to
+// (`compare_readers`, the differential tests and fuzz targets).
+pub use fast::{Agreement, compare_readers, read_game, read_str};
+pub use letters::{LetterRead, LetterTable, PieceKind};
+pub use model::{
+    Assessment, Castling, CellName, CheckMark, Comment, CommentKind, Game, GameResult, Item, Line,
+    MoveNode, MoveToken, Promotion, Reference, ReferenceKind, Separator, Side, Span, Tag,
+    Variation,
+};
 pub use plies::{Plies, Ply};
-pub use read::{MAX_GAME_NODES, MAX_GAME_TAGS, MAX_VARIATION_DEPTH, Record, split_records};
+pub use read::{
+    MAX_GAME_NODES, MAX_GAME_TAGS, MAX_VARIATION_DEPTH, Record, WHOLE_PARSE_LIMIT,
+    read_str as read_str_grammar, read_str_tokenwise as read_str_grammar_tokenwise, split_records,
+};
 pub use replay::{Markers, Options, Replayed, Written, check, replay, replay_record, write};
-pub use write::{Form, write_game, write_games};
+pub use write::{Form, half_text, write_game, write_games};

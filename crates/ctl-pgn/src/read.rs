@@ -63,12 +63,7 @@ pub fn read_str(file: &str, src: &str) -> Vec<Record> {
         .collect()
 }
 
-/// Reads a text that holds one record (or the first record of several).
-pub fn read_game(src: &str) -> Result<Game, Diagnostic> {
-    first_game(read_str("<input>", src))
-}
-
-/// The game of the first record, or its first error (both readers' `read_game`).
+/// The game of the first record, or its first error (the fast reader's `read_game`).
 pub(crate) fn first_game(mut recs: Vec<Record>) -> Result<Game, Diagnostic> {
     if recs.is_empty() {
         return Ok(Game::default());
@@ -243,7 +238,6 @@ fn whole_parse_limit() -> usize {
 
 /// [`read_str`] with every record parsed one token at a time, whatever its size: for
 /// the tests that hold the two parse modes to the same records and diagnostics.
-#[doc(hidden)]
 pub fn read_str_tokenwise(file: &str, src: &str) -> Vec<Record> {
     LIMIT_OVERRIDE.with(|c| c.set(Some(0)));
     let out = read_str(file, src);

@@ -4,7 +4,7 @@
 
 mod random;
 
-use ctl_pgn::fast::{Agreement, compare_readers};
+use ctl_pgn::{Agreement, compare_readers};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 

@@ -80,14 +80,14 @@ fn over_the_node_cap(extra: &str, at: u32) {
     let col = 1 + 3 * n as u32 + at;
     for (name, recs) in [
         ("fast", ctl_pgn::read_str("t", &src)),
-        ("pest", ctl_pgn::read::read_str("t", &src)),
+        ("pest", ctl_pgn::read_str_grammar("t", &src)),
     ] {
         let e = the_one_error(name, &recs);
         assert_eq!(e.code, ctl_pgn::Code::TooLarge, "{name}");
         assert_eq!((e.line, e.col), (3, col), "{name}: {}", e.message);
         assert!(e.message.contains("200000"), "{}", e.message);
     }
-    if let ctl_pgn::fast::Agreement::Differ(why) = ctl_pgn::fast::compare_readers(&src) {
+    if let ctl_pgn::Agreement::Differ(why) = ctl_pgn::compare_readers(&src) {
         panic!("fast and pest readers differ: {why}");
     }
 }
@@ -137,13 +137,13 @@ fn over_the_tag_cap(movetext: &str) -> [(&'static str, Vec<ctl_pgn::Record>); 3]
     src.push_str(&format!(
         "\n{movetext}\n\n[Variant \"C'escacs\"]\n\n1. E7-E13 *\n"
     ));
-    if let ctl_pgn::fast::Agreement::Differ(why) = ctl_pgn::fast::compare_readers(&src) {
+    if let ctl_pgn::Agreement::Differ(why) = ctl_pgn::compare_readers(&src) {
         panic!("fast and pest readers differ: {why}");
     }
     [
         ("fast", ctl_pgn::read_str("t", &src)),
-        ("pest", ctl_pgn::read::read_str("t", &src)),
-        ("tokenwise", ctl_pgn::read::read_str_tokenwise("t", &src)),
+        ("pest", ctl_pgn::read_str_grammar("t", &src)),
+        ("tokenwise", ctl_pgn::read_str_grammar_tokenwise("t", &src)),
     ]
 }
 
@@ -175,7 +175,7 @@ fn a_game_at_the_tag_cap_is_read() {
     src.push_str("\n1. E7-E13 *\n");
     for recs in [
         ctl_pgn::read_str("t", &src),
-        ctl_pgn::read::read_str_tokenwise("t", &src),
+        ctl_pgn::read_str_grammar_tokenwise("t", &src),
     ] {
         let game = recs[0].game.as_ref().expect("read");
         assert_eq!(game.tags.len(), n);

@@ -1,10 +1,10 @@
 //! The pest reader's two parse modes: one `game` parse per record (records up to
-//! `ctl_pgn::read::WHOLE_PARSE_LIMIT` bytes) and one parse per token (longer records,
+//! `ctl_pgn::WHOLE_PARSE_LIMIT` bytes) and one parse per token (longer records,
 //! so that pest's tree of a whole record is never held). Same records, same
 //! diagnostics, same models on every CTL-PGN file of `testdata/`, on mutated files and
 //! on arbitrary text; and a long hostile record read in bounded memory.
 
-use ctl_pgn::read::{read_str, read_str_tokenwise};
+use ctl_pgn::{read_str_grammar as read_str, read_str_grammar_tokenwise as read_str_tokenwise};
 use std::path::PathBuf;
 
 fn files() -> Vec<PathBuf> {
@@ -159,7 +159,7 @@ fn long_nested_record_is_read_token_by_token() {
     s.push_str("} ");
     s.push_str(&")".repeat(n));
     s.push_str(" *\n");
-    assert!(s.len() > ctl_pgn::read::WHOLE_PARSE_LIMIT);
+    assert!(s.len() > ctl_pgn::WHOLE_PARSE_LIMIT);
     let r = read_str("f", &s);
     assert_eq!(r.len(), 1);
     assert!(r[0].game.is_none());

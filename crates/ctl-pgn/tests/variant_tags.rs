@@ -25,7 +25,7 @@ fn check_one_record(recs: &[ctl_pgn::Record], reader: &str) {
 #[test]
 fn a_repeated_variant_tag_keeps_tags_and_moves() {
     check_one_record(&ctl_pgn::read_str("t", DUPLICATE), "fast");
-    check_one_record(&ctl_pgn::read::read_str("t", DUPLICATE), "pest");
+    check_one_record(&ctl_pgn::read_str_grammar("t", DUPLICATE), "pest");
 }
 
 #[test]
@@ -33,7 +33,7 @@ fn a_repeated_variant_naming_another_game_is_an_error() {
     let src = DUPLICATE.replacen("[Variant \"C'escacs\"]\n1.", "[Variant \"Chess\"]\n1.", 1);
     for recs in [
         ctl_pgn::read_str("t", &src),
-        ctl_pgn::read::read_str("t", &src),
+        ctl_pgn::read_str_grammar("t", &src),
     ] {
         assert_eq!(recs.len(), 1);
         assert!(
@@ -52,7 +52,7 @@ fn a_tags_only_record_before_the_next_game_is_still_its_own_record() {
     let src = "[Variant \"C'escacs\"]\n[Event \"a\"]\n\n[Variant \"C'escacs\"]\n[Event \"b\"]\n1. NG3-I13 *\n";
     for recs in [
         ctl_pgn::read_str("t", src),
-        ctl_pgn::read::read_str("t", src),
+        ctl_pgn::read_str_grammar("t", src),
     ] {
         assert_eq!(recs.len(), 2);
         assert_eq!(recs[1].game.as_ref().unwrap().tag("Event"), Some("b"));

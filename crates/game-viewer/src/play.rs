@@ -52,7 +52,7 @@ pub fn start(kind: BoardKind) -> Shown {
     match kind {
         BoardKind::Chess => chess::shown(
             chess_pgn::start_board(),
-            chess_pgn::model::CastlingStyle::XFen,
+            chess_pgn::CastlingStyle::XFen,
         ),
         BoardKind::Xiangqi => xq::shown(&xiangqi::Position::initial()),
         BoardKind::Cescacs => hex::shown(&cescacs_rules::Position::initial()),
@@ -63,7 +63,7 @@ pub fn start(kind: BoardKind) -> Shown {
 /// readers write).
 pub fn show(kind: BoardKind, position: &str) -> Result<Shown, PlayError> {
     Ok(match read(kind, position)? {
-        Read::Chess(b) => chess::shown(&b, chess_pgn::model::CastlingStyle::XFen),
+        Read::Chess(b) => chess::shown(&b, chess_pgn::CastlingStyle::XFen),
         Read::Xiangqi(p) => xq::shown(&p),
         Read::Cescacs(p) => hex::shown(&p),
     })
@@ -130,7 +130,7 @@ pub fn play(kind: BoardKind, position: &str, mv: &str) -> Result<Shown, PlayErro
                 chess_pgn::SanPlus::parse(mv.trim().as_bytes()).map_err(|e| bad(e.to_string()))?;
             let m = san.san.to_move(&board).map_err(|e| bad(e.to_string()))?;
             board.play_unchecked(m);
-            chess::shown(&board, chess_pgn::model::CastlingStyle::XFen)
+            chess::shown(&board, chess_pgn::CastlingStyle::XFen)
         }
         Read::Xiangqi(mut p) => {
             let m = xiangqi_pgn::resolve_any(&p, mv.trim(), false)
@@ -166,7 +166,7 @@ fn read(kind: BoardKind, text: &str) -> Result<Read, PlayError> {
     let text = text.trim();
     Ok(match kind {
         BoardKind::Chess => {
-            Read::Chess(chess_pgn::model::parse_fen(text).map_err(|e| bad("FEN", e))?)
+            Read::Chess(chess_pgn::parse_fen(text).map_err(|e| bad("FEN", e))?)
         }
         BoardKind::Xiangqi => {
             Read::Xiangqi(xiangqi::Position::from_fen(text).map_err(|e| bad("FEN", e.to_string()))?)

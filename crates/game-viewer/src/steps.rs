@@ -160,7 +160,7 @@ pub(crate) mod chess {
     use super::{GameSteps, Shown, Step};
     use board_svg::BoardKind;
     use chess_pgn::cozy_chess::{Board, Color, GameStatus, Square};
-    use chess_pgn::model::{After, CastlingStyle, Eval, Line};
+    use chess_pgn::{After, CastlingStyle, Eval, Line};
 
     pub(super) fn steps(g: &chess_pgn::Game) -> GameSteps {
         let style = g.fen_castling.unwrap_or(CastlingStyle::XFen);
@@ -185,7 +185,7 @@ pub(crate) mod chess {
         }
         let checked = !board.checkers().is_empty();
         Shown {
-            position: legal_en_passant(chess_pgn::model::to_fen(board, style), board),
+            position: legal_en_passant(chess_pgn::to_fen(board, style), board),
             board: cells,
             check: checked.then(|| board.king(board.side_to_move()) as u16),
             mate: checked && board.status() == GameStatus::Won,

@@ -27,7 +27,7 @@ use crate::common::{
 
 const STYLE: &str = "cescacs";
 /// Value of `...board_geometry` (spec C.4).
-pub const GEOMETRY: &str = "cescacs-169";
+pub(crate) const GEOMETRY: &str = "cescacs-169";
 
 /// The flat PCN index of each cell, by `Cell::index`: spec C.4 puts line 28 first so
 /// that flat order runs from the top side, as C.1 asks; `Cell::index` runs from line 0.
@@ -54,12 +54,12 @@ fn tables() -> &'static ([u8; 169], [u8; 169]) {
 }
 
 /// The flat PCN index of a cell (`F28` = 0, `E7` = 136, `F0` = 168).
-pub fn flat(c: Cell) -> usize {
+pub(crate) fn flat(c: Cell) -> usize {
     tables().0[c.index()] as usize
 }
 
 /// The cell at a flat PCN index.
-pub fn cell(flat: usize) -> Option<Cell> {
+pub(crate) fn cell(flat: usize) -> Option<Cell> {
     (flat < 169)
         .then(|| Cell::from_index(tables().1[flat] as usize))
         .flatten()
@@ -157,7 +157,7 @@ fn simultaneous(mut occupied: Vec<bool>, moves: &[(usize, usize)]) -> Vec<Action
 }
 
 /// The actions of one legal move played from `p`.
-pub fn encode(p: &Position, m: Move) -> pcn::Move {
+pub(crate) fn encode(p: &Position, m: Move) -> pcn::Move {
     let side = p.side_to_move();
     if m.kind() == MoveKind::Castling {
         encode_castling(side, m)
@@ -760,7 +760,7 @@ pub fn to_pcn(game: &Game) -> Result<(pcn::Game, Vec<Warning>), ConvertError> {
 }
 
 /// [`to_pcn`] given the first main-line moves as `ctl_pgn::replay` resolved them
-/// ([`ctl_pgn::replay::Replayed::moves`]): those are played without being parsed and
+/// ([`ctl_pgn::Replayed::moves`]): those are played without being parsed and
 /// resolved again, the rest (and every variation) are resolved here. `main` must be
 /// the resolution of the record's own main line from its own start position.
 pub fn to_pcn_resolved(

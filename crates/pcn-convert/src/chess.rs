@@ -20,7 +20,7 @@ pub use crate::chess_direct::write_pcn_from_pgn;
 const STYLE: &str = "w";
 
 /// The flat PCN index of a square.
-pub fn flat(sq: Square) -> usize {
+pub(crate) fn flat(sq: Square) -> usize {
     (7 - sq.rank() as usize) * 8 + sq.file() as usize
 }
 
@@ -85,7 +85,7 @@ pub fn board_of(b: &Board) -> pcn::Board {
 
 /// The actions of one legal move played from `b` (cozy-chess castling = king takes
 /// own rook).
-pub fn encode(b: &Board, mv: Move) -> pcn::Move {
+pub(crate) fn encode(b: &Board, mv: Move) -> pcn::Move {
     let (from, to) = (flat(mv.from), flat(mv.to));
     let mover = b.piece_on(mv.from);
     let us = b.side_to_move();
@@ -682,16 +682,35 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
     let view: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
     let dates = common::started_at_tags(doc, &view, &mut warnings);
     tags.extend(dates);
+    const KNOWN_GAMES: &str = "chess and Chess960";
     let variant = match block.get("variant") {
         None => Variant::Standard,
         Some(v) if v == "chess960" => Variant::Chess960,
+        // Another variant's moves are not chess moves: never read as standard chess.
         Some(v) => {
-            warnings.push(Warning::Dropped(format!(
-                "{PGN_KEY} variant {v} (only \"chess960\" is known)"
-            )));
-            Variant::Standard
+            return Err(ConvertError::UnsupportedVariant {
+                key: format!("{PGN_KEY} variant"),
+                name: v.as_str().map_or_else(|| v.to_string(), str::to_string),
+                known: KNOWN_GAMES,
+            });
         }
     };
+    for (name, value) in &tags {
+        let refused = if name.eq_ignore_ascii_case("Variant") {
+            Variant::from_tag(value).is_err()
+        } else if name.eq_ignore_ascii_case("Game") {
+            Variant::from_game_tag(value).is_err()
+        } else {
+            false
+        };
+        if refused {
+            return Err(ConvertError::UnsupportedVariant {
+                key: format!("{PGN_KEY} tags {name}"),
+                name: value.clone(),
+                known: KNOWN_GAMES,
+            });
+        }
+    }
     let final_comments = strings_of(block.get("termination_comment")).unwrap_or_else(|| {
         warnings.push(Warning::IgnoredAnnotation(
             "termination_comment malformed".into(),

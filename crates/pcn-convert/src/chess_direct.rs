@@ -13,8 +13,8 @@
 use std::borrow::Cow;
 
 use chess_pgn::cozy_chess::{Board, File, Move, Piece, Square};
-use chess_pgn::model::{Eval, MAX_GAME_NODES, parse_commands};
 use chess_pgn::{Control, Outcome, PgnReader, Pos, Problem, SanPlus, Skip, Visitor};
+use chess_pgn::{Eval, MAX_GAME_NODES, parse_commands};
 use serde::Serialize;
 
 use crate::chess::{EvalOut, board_of, encode, flat, outcome_status};
@@ -458,25 +458,25 @@ impl Visitor for Direct<'_> {
         }
         // Decoding and unescaping keep or drop none of the break bytes: the raw bytes
         // tell whether the value has any (the model reader reads them as spaces).
-        let breaks = chess_pgn::text::has_break(value);
+        let breaks = chess_pgn::has_break(value);
         let name: Cow<'_, [u8]> = if self.utf8 {
             Cow::Borrowed(name)
         } else {
-            bytes_of(chess_pgn::text::decode(name))
+            bytes_of(chess_pgn::decode(name))
         };
         let value: Cow<'_, [u8]> = if escaped {
-            Cow::Owned(chess_pgn::text::tag_value(value, true).into_bytes())
+            Cow::Owned(chess_pgn::tag_value(value, true).into_bytes())
         } else if self.utf8 {
             Cow::Borrowed(value)
         } else {
-            bytes_of(chess_pgn::text::decode(value))
+            bytes_of(chess_pgn::decode(value))
         };
         // The model reader rewrites these (with a warning) or reads a start position
-        // or a variant from them.
-        let special = ["FEN", "SetUp", "Variant"]
+        // or a variant from them, or refuse the game (`Game` naming another game).
+        let special = ["FEN", "SetUp", "Variant", "Game"]
             .iter()
             .any(|s| s.as_bytes().eq_ignore_ascii_case(&name));
-        let renamed = chess_pgn::writer::STR
+        let renamed = chess_pgn::STR
             .iter()
             .any(|s| s.as_bytes().eq_ignore_ascii_case(&name) && s.as_bytes() != &*name);
         // The duplicate test is a scan of the tags so far: past a usual tag section the
@@ -538,7 +538,7 @@ impl Visitor for Direct<'_> {
 
     fn comment(&mut self, raw: &[u8], _at: Pos) {
         self.node();
-        let text = chess_pgn::text::comment(raw);
+        let text = chess_pgn::comment(raw);
         if self.outcome.is_some() {
             self.final_comments.push(text);
             return;

@@ -69,6 +69,18 @@ pub enum ConvertError {
         /// What the rules engine said.
         reason: String,
     },
+    /// The document records a variant or another game that this converter does not
+    /// implement (its `...pgn` block's `variant`, or a `Variant` or `Game` tag it
+    /// carries): refused rather than read as the game its board shape suggests.
+    #[error("{key}: {name:?} names a game this converter does not implement (only {known})")]
+    UnsupportedVariant {
+        /// Where the name is (`...pgn variant`, `...pgn tags Game`).
+        key: String,
+        /// The variant or game as named.
+        name: String,
+        /// What this converter reads.
+        known: &'static str,
+    },
     /// An extension value this converter relies on is malformed.
     #[error("extension {key}: {reason}")]
     Extension {

@@ -8,7 +8,7 @@
 use pcn::{Action, Status};
 use serde_json::{Map, Value, json};
 use xiangqi::{Move, Piece, PieceKind, Position, Side, Square};
-use xiangqi_pgn::notation::Notation;
+use xiangqi_pgn::Notation;
 use xiangqi_pgn::{Game, Line, MoveNode};
 
 use crate::common::{
@@ -19,7 +19,7 @@ use crate::common::{
 const STYLE: &str = "x";
 
 /// The flat PCN index of a point.
-pub fn flat(sq: Square) -> usize {
+pub(crate) fn flat(sq: Square) -> usize {
     (9 - sq.rank() as usize) * 9 + sq.file() as usize
 }
 
@@ -91,7 +91,7 @@ pub fn board_of(p: &Position) -> pcn::Board {
 }
 
 /// The actions of one legal move played from `p`.
-pub fn encode(p: &Position, m: Move) -> pcn::Move {
+pub(crate) fn encode(p: &Position, m: Move) -> pcn::Move {
     let (from, to) = (flat(m.from()), flat(m.to()));
     pcn::Move(vec![if p.piece_at(m.to()).is_some() {
         Action::remove(from, to)

@@ -6,24 +6,24 @@
 mod encoding;
 mod lexer;
 mod model;
-pub mod notation;
+mod notation;
 mod reader;
 mod sniff;
 mod writer;
 
 pub use encoding::{Detection, TextEncoding, decode, decode_as, detect, encode};
 pub use model::{Game, Line, MoveNode, Plies, Ply};
-pub use notation::{MoveError, MoveStyle, Notation, render, resolve_any};
+pub use notation::{MoveError, MoveStyle, Notation, render, resolve_any, tandem_order_sensitive};
 pub use reader::{
     FileRead, GameRead, Games, Headers, MAX_FILE_WARNINGS, MAX_GAME_BYTES, MAX_VARIATION_DEPTH,
     MAX_WARNINGS_PER_GAME, ReadError, ReadOptions, Warning, games, games_with, read_bytes,
     read_bytes_with, read_headers, read_path, read_str, read_str_with,
 };
 pub use sniff::{Evidence, evidence, looks_like_xiangqi, xiangqi_confidence};
-pub use writer::{
-    canonical_tags, pgn_changes, pgn_comment, pgn_nag_writable, pgn_result, pgn_tag_name,
-    pgn_tag_value, write_game, write_games, write_xml, write_xml_game, xml_unescape,
-};
+pub use writer::{canonical_tags, write_game, write_games, write_xml, write_xml_game};
+
+#[cfg(test)]
+mod writer_hostile_tests;
 
 /// Replays a game's main line from its start and returns the final position; always
 /// succeeds for games produced by the reader, whose moves come from the generator.

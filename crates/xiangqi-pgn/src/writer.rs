@@ -14,7 +14,7 @@ const SEVEN: [&str; 7] = ["Event", "Site", "Date", "Round", "Red", "Black", "Res
 /// A tag value as the PGN writer writes it (before `\\`/`"` escaping): a tag pair
 /// holds one line, so line breaks become spaces. Reading the written tag gives back
 /// exactly this string.
-pub fn pgn_tag_value(v: &str) -> Cow<'_, str> {
+pub(crate) fn pgn_tag_value(v: &str) -> Cow<'_, str> {
     if v.contains(['\n', '\r']) {
         Cow::Owned(v.replace("\r\n", " ").replace(['\n', '\r'], " "))
     } else {
@@ -25,7 +25,7 @@ pub fn pgn_tag_value(v: &str) -> Cow<'_, str> {
 /// A tag name as the PGN writer writes it: full-width ASCII folded (as the reader
 /// folds it), characters that would end the name (white space, `"`, brackets, braces,
 /// parentheses, `;`, `%`) made `_`; an empty name is `_`.
-pub fn pgn_tag_name(n: &str) -> Cow<'_, str> {
+pub(crate) fn pgn_tag_name(n: &str) -> Cow<'_, str> {
     let bad = |c: char| c.is_whitespace() || "\"[]{}();%".contains(c);
     let folded = crate::notation::fold_fullwidth(n);
     if n.is_empty() {
@@ -55,7 +55,7 @@ fn escape_tag(v: &str) -> String {
 /// takes as the start of the next game after an unclosed comment) made a space. A
 /// comment holding `}` cannot be a brace comment: it is written as a `;` comment, one
 /// line, its line breaks as spaces.
-pub fn pgn_comment(c: &str) -> Cow<'_, str> {
+pub(crate) fn pgn_comment(c: &str) -> Cow<'_, str> {
     let unified;
     let text = if c.contains('\r') {
         unified = c.replace("\r\n", "\n").replace('\r', "\n");
@@ -97,7 +97,7 @@ pub fn pgn_comment(c: &str) -> Cow<'_, str> {
 }
 
 /// A NAG or glyph the writer can write (`$n`, or `!`/`?` runs); others are left out.
-pub fn pgn_nag_writable(n: &str) -> bool {
+pub(crate) fn pgn_nag_writable(n: &str) -> bool {
     let digits = n.strip_prefix('$');
     match digits {
         Some(d) => !d.is_empty() && d.len() <= 3 && d.bytes().all(|b| b.is_ascii_digit()),
@@ -107,17 +107,18 @@ pub fn pgn_nag_writable(n: &str) -> bool {
 
 /// The result token written: one of `1-0`, `0-1`, `1/2-1/2`, `*` (anything else is
 /// written as `*`).
-pub fn pgn_result(r: &str) -> &str {
+pub(crate) fn pgn_result(r: &str) -> &str {
     match r {
         "1-0" | "0-1" | "1/2-1/2" | "*" => r,
         _ => "*",
     }
 }
 
+#[cfg(test)]
 /// What writing `game` as PGN changes, one message per change (tag values or names
 /// that cannot be written as they are, comments normalised, NAGs left out, an
 /// unknown result): empty when reading the written game gives back the same game.
-pub fn pgn_changes(game: &Game) -> Vec<String> {
+pub(crate) fn pgn_changes(game: &Game) -> Vec<String> {
     let mut out = Vec::new();
     for (n, v) in &game.tags {
         if pgn_tag_name(n) != n.as_str() {
@@ -336,7 +337,7 @@ fn xml_unsafe(c: char) -> bool {
 
 /// Text for an element: escaped markup, and, when the text holds a character XML
 /// cannot carry, the attribute ` escaped="1"` with `\` written `\\` and each such
-/// character written `\u{hex}` (decode with [`xml_unescape`]).
+/// character written `\u{hex}` (decode with `xml_unescape` in the tests).
 fn xml_text(s: &str) -> (&'static str, String) {
     if s.chars().any(xml_unsafe) {
         (" escaped=\"1\"", xml_escape(&xml_backslashed(s)))
@@ -367,9 +368,10 @@ fn xml_backslashed_by(s: &str, is_unsafe: fn(char) -> bool) -> String {
     e
 }
 
+#[cfg(test)]
 /// Reverses the `escaped="1"` form of the XML writer: `\\` is `\`, `\u{hex}` the
 /// character of that code.
-pub fn xml_unescape(s: &str) -> String {
+pub(crate) fn xml_unescape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(i) = rest.find('\\') {
@@ -451,7 +453,7 @@ fn xml_line(line: &Line, start: &Position, style: &MoveStyle, indent: &str, out:
 /// them in lower case (`<event>`), or `<tag name="…">` when the name is no XML name or
 /// is one of the form's own elements (`Move`, `End`, …); text holding characters XML
 /// cannot carry (control characters, CR) is written in the `escaped="1"` form (see
-/// [`xml_unescape`]), so the document is always well-formed and gives back what was
+/// `xml_unescape` in the tests), so the document is always well-formed and gives back what was
 /// written.
 pub fn write_xml_game(game: &Game, style: &MoveStyle) -> String {
     let mut s = String::from("<pgn>\n");

@@ -2,7 +2,7 @@
 //! distinct legal moves get distinct texts, and every text reads back as its move.
 
 use xiangqi::Position;
-use xiangqi_pgn::notation::{MoveStyle, Notation, render, resolve_any};
+use xiangqi_pgn::{MoveStyle, Notation, render, resolve_any};
 
 struct Rng(u64);
 

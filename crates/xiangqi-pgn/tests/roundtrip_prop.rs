@@ -9,7 +9,7 @@ mod random;
 use proptest::prelude::*;
 use random::{Spec, generate};
 use xiangqi::Position;
-use xiangqi_pgn::notation::tandem_order_sensitive;
+use xiangqi_pgn::tandem_order_sensitive;
 use xiangqi_pgn::{
     Game, Line, MoveStyle, Notation, TextEncoding, canonical_tags, detect, encode, read_bytes,
     read_str, write_game,

@@ -9,7 +9,7 @@
 #![allow(dead_code)]
 
 use chess_pgn::cozy_chess::{Board, Move};
-use chess_pgn::model::parse_commands;
+use chess_pgn::parse_commands;
 use chess_pgn::{After, Game, Line, MoveNode, Outcome, San, SanPlus, Variant};
 
 pub use test_support::Rng;
