@@ -10,7 +10,7 @@ use chess_pgn::{CastlingStyle, to_fen, with_halfmove_clock};
 /// rights in `style`.
 ///
 /// ```
-/// use chess_pgn::{cozy_chess::Board, model::CastlingStyle};
+/// use chess_pgn::{CastlingStyle, cozy_chess::Board};
 /// let b: Board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".parse().unwrap();
 /// assert_eq!(cescacs_convert::chess_fen(&b, 0, CastlingStyle::XFen),
 ///     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
