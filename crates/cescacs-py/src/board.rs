@@ -6,8 +6,8 @@
 use crate::errors::Fail;
 use crate::{arg, opt_arg, unpanicked};
 use cescacs_convert::TreePosition;
-use chess_pgn::cozy_chess::{self, GameStatus};
-use chess_pgn::{CastlingStyle, parse_fen};
+use cescacs_convert::cozy_chess::{self, GameStatus};
+use cescacs_convert::{CastlingStyle, parse_fen};
 use pyo3::prelude::*;
 use std::sync::{Mutex, MutexGuard};
 
