@@ -2,8 +2,8 @@
 //! of game records. The per-game work is `cescacs-convert`'s; this crate parses the
 //! arguments, shows progress and prints.
 
-mod extras;
 mod criteria;
+mod extras;
 mod games;
 mod position;
 mod view;

@@ -43,8 +43,8 @@ mod annotate;
 mod boards;
 mod cescacs;
 mod chess;
-mod eco;
 mod criteria;
+mod eco;
 mod format;
 mod inputs;
 mod jobs;
@@ -71,8 +71,8 @@ pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
 /// cozy-chess's, re-exported (with the FEN reader and castling style they take) so that a
 /// front end names the very version this crate was built with.
 pub use chess_pgn::{CastlingStyle, cozy_chess, parse_fen};
-pub use eco::{EcoRange, Opening, game_opening, opening_at, openings, record_opening};
 pub use criteria::{Compare, Criteria, TagCriterion, read_criteria};
+pub use eco::{EcoRange, Opening, game_opening, opening_at, openings, record_opening};
 pub use edit::EditError;
 pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,

@@ -288,8 +288,8 @@ fn elapsed(comment: &str) -> Option<f64> {
 mod chess {
     use super::{Builder, PlyMove};
     use chess_pgn::cozy_chess::{Board, Color, GameStatus, Piece};
-    use chess_pgn::{After, CastlingStyle, Line, Variant};
     use chess_pgn::uci;
+    use chess_pgn::{After, CastlingStyle, Line, Variant};
 
     struct Ctx {
         style: CastlingStyle,

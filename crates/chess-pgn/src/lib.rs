@@ -61,6 +61,6 @@ pub use replay::{ReplayError, Replayed, Replayer, start_board};
 pub use san::{CastleSide, ResolveError, San, SanError, SanPlus, Suffix, glyph_nag};
 pub use text::{comment, decode, has_break, tag_value};
 pub use writer::{
-    MAX_LINE, STR, WriteOptions, WriteWarning, Written, export_tag_pairs, export_tags, export_tags_with,
-    to_pgn_string, to_pgn_with, write_game,
+    MAX_LINE, STR, WriteOptions, WriteWarning, Written, export_tag_pairs, export_tags,
+    export_tags_with, to_pgn_string, to_pgn_with, write_game,
 };

@@ -50,10 +50,7 @@ pub use xiangqi_pgn::Notation as XiangqiNotation;
 /// The start position of `kind` (TLPD or FEN), and how it is shown.
 pub fn start(kind: BoardKind) -> Shown {
     match kind {
-        BoardKind::Chess => chess::shown(
-            chess_pgn::start_board(),
-            chess_pgn::CastlingStyle::XFen,
-        ),
+        BoardKind::Chess => chess::shown(chess_pgn::start_board(), chess_pgn::CastlingStyle::XFen),
         BoardKind::Xiangqi => xq::shown(&xiangqi::Position::initial()),
         BoardKind::Cescacs => hex::shown(&cescacs_rules::Position::initial()),
     }
@@ -165,9 +162,7 @@ fn read(kind: BoardKind, text: &str) -> Result<Read, PlayError> {
     };
     let text = text.trim();
     Ok(match kind {
-        BoardKind::Chess => {
-            Read::Chess(chess_pgn::parse_fen(text).map_err(|e| bad("FEN", e))?)
-        }
+        BoardKind::Chess => Read::Chess(chess_pgn::parse_fen(text).map_err(|e| bad("FEN", e))?),
         BoardKind::Xiangqi => {
             Read::Xiangqi(xiangqi::Position::from_fen(text).map_err(|e| bad("FEN", e.to_string()))?)
         }
