@@ -134,6 +134,9 @@ impl Feed {
                 continue;
             };
             match splitter.next_game() {
+                // Text after the last game that holds no game: the CLI warns and counts
+                // no game; a reader yields none (the splitter has already ended there).
+                Ok(Some(raw)) if raw.problem == Some(Problem::TrailingText) => {}
                 Ok(Some(raw)) => {
                     self.games_read = raw.index;
                     return Next::Raw(self.format, raw);

@@ -1010,6 +1010,8 @@ fn convert_bytes(
     let mut games_read = 0;
     loop {
         let raw = match splitter.next_game() {
+            // Not a game (text after the last one): the CLI's convert warns and skips it.
+            Ok(Some(raw)) if raw.problem == Some(Problem::TrailingText) => continue,
             Ok(Some(raw)) => raw,
             Ok(None) => break,
             Err(e) => {
