@@ -249,6 +249,34 @@ impl Diagnostic {
             message: clip_message(&message.into()),
         }
     }
+
+    /// A problem of game `game` placed in its input: the game starts at `line`:`column`
+    /// and byte `offset`; the reader's place `d` counts from the game's first line, so
+    /// lines add up, and a column on that first line counts from where the game starts
+    /// in it (a record can start mid-line). `byte_offset` is the game's start (callers
+    /// holding the game's bytes can place it at the error, as the batch engine does).
+    pub fn of_game(
+        file: impl Into<String>,
+        game: usize,
+        (line, column): (u64, u64),
+        offset: u64,
+        d: &GameDiagnostic,
+    ) -> Diagnostic {
+        Diagnostic {
+            severity: d.severity,
+            file: file.into(),
+            game,
+            line: line + d.line.saturating_sub(1),
+            column: if d.line <= 1 {
+                d.column + column.saturating_sub(1)
+            } else {
+                d.column
+            },
+            byte_offset: offset,
+            game_offset: offset,
+            message: d.message.clone(),
+        }
+    }
 }
 
 impl fmt::Display for Diagnostic {
@@ -697,21 +725,16 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
                 Severity::Error => summary.errors += 1,
             }
             (self.on_diagnostic)(&Diagnostic {
-                severity: d.severity,
-                file: self.names[file].clone(),
-                game: game.index,
-                line: game.line + d.line.saturating_sub(1),
-                // A record that starts mid-line (a JSON array element) shifts the
-                // columns of its first line.
-                column: if d.line <= 1 {
-                    d.column + game.column.saturating_sub(1)
-                } else {
-                    d.column
-                },
                 byte_offset: game.offset
                     + offset_in_game(&game.bytes, d.line, d.column).unwrap_or(0),
-                game_offset: game.offset,
                 message: clip_message(&d.message),
+                ..Diagnostic::of_game(
+                    self.names[file].clone(),
+                    game.index,
+                    (game.line, game.column),
+                    game.offset,
+                    d,
+                )
             });
         }
         if outcome.is_bad() {

@@ -26,30 +26,16 @@ pub(crate) fn problem_code(problem: Option<&Problem>) -> &'static str {
 /// unknown).
 pub(crate) const FILE: &str = "file";
 
-/// A game diagnostic placed in its file, as the batch engine places it: lines add up,
-/// and a column on the game's first line counts from where the game starts in that
-/// line. Game 0 at line 0 is a problem of the whole file.
+/// A game diagnostic placed in its file, as the batch engine places it
+/// ([`Diagnostic::of_game`]). Game 0 at line 0 is a problem of the whole file.
 pub(crate) fn locate(
     file: &str,
     index: u64,
-    (line, column): (u64, u64),
+    at: (u64, u64),
     offset: u64,
     d: &GameDiagnostic,
 ) -> Diagnostic {
-    Diagnostic {
-        severity: d.severity,
-        file: file.to_string(),
-        game: index as usize,
-        line: (line + d.line.saturating_sub(1)),
-        column: if d.line <= 1 {
-            d.column + column.saturating_sub(1)
-        } else {
-            d.column
-        },
-        byte_offset: offset,
-        game_offset: offset,
-        message: d.message.clone(),
-    }
+    Diagnostic::of_game(file, index as usize, at, offset, d)
 }
 
 fn severity_name(s: Severity) -> String {

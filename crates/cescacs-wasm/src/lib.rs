@@ -240,24 +240,10 @@ fn game_value(name: &str, index: u64, raw: &RawGame, record: &Record) -> Value {
     })
 }
 
-/// A game diagnostic placed in its text, as the batch engine places it: lines add up,
-/// and a column on the game's first line counts from where the game starts.
+/// A game diagnostic placed in its text, as the batch engine places it.
 fn located(name: &str, index: u64, raw: &RawGame, d: &GameDiagnostic) -> String {
-    cescacs_batch::Diagnostic {
-        severity: d.severity,
-        file: name.to_string(),
-        game: index as usize,
-        line: raw.line + d.line.saturating_sub(1),
-        column: if d.line <= 1 {
-            d.column + raw.column.saturating_sub(1)
-        } else {
-            d.column
-        },
-        byte_offset: raw.offset,
-        game_offset: raw.offset,
-        message: d.message.clone(),
-    }
-    .to_string()
+    cescacs_batch::Diagnostic::of_game(name, index as usize, (raw.line, raw.column), raw.offset, d)
+        .to_string()
 }
 
 /// The text as the CLI's input layer opens it: its format (given, or detected from its
