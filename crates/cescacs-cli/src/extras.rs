@@ -1,8 +1,9 @@
-//! The options of issue 32 part A on `convert` and `select`: tags added to each game
-//! (`--eco`, `--plycount`, `--hash`). Their meaning is `cescacs-convert`'s ([`Annotate`],
-//! [`EcoRange`]); this file only names them on the command line.
+//! The options of issue 32 on `convert` and `select`: tags added to each game (`--eco`,
+//! `--plycount`, `--hash`, `--fix-results`) and the layout of the games written. Their
+//! meaning is `cescacs-convert`'s ([`Annotate`], [`EcoRange`], [`Layout`]); this file only
+//! names them on the command line.
 
-use cescacs_convert::{Annotate, EcoRange};
+use cescacs_convert::{Annotate, EcoRange, Layout};
 use std::path::PathBuf;
 
 /// Tags `convert` adds to every game written.
@@ -19,6 +20,12 @@ pub struct ConvertExtras {
     /// main-line moves (docs/select.md).
     #[arg(long)]
     hash: bool,
+    /// Set the Result tag from the game's end: checkmate or stalemate of the final
+    /// position, else the movetext's result marker (a warning when they disagree).
+    #[arg(long)]
+    fix_results: bool,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
 }
 
 impl ConvertExtras {
@@ -28,6 +35,48 @@ impl ConvertExtras {
             eco: self.eco,
             plycount: self.plycount,
             hash: self.hash,
+            fix_results: self.fix_results,
+        }
+    }
+}
+
+/// How the games written are laid out and cut (pgn-extract's `--fencomments`, `-w`,
+/// `--nomovenumbers`, `--noresults`, `--plylimit`, `--splitvariants`).
+#[derive(clap::Args, Debug, Default)]
+#[command(next_help_heading = "Layout of the games written")]
+pub struct LayoutArgs {
+    /// A comment after each main-line move holding the position: FEN (chess,
+    /// xiangqi) or TLPD (C'escacs).
+    #[arg(long)]
+    fen_comments: bool,
+    /// Write only the first N half-moves of each game's main line.
+    #[arg(long, value_name = "N")]
+    ply_limit: Option<usize>,
+    /// Movetext lines of at most N characters (PGN, xiangqi PGN; default 80).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    line_length: Option<u64>,
+    /// No move numbers in the movetext (PGN, xiangqi PGN).
+    #[arg(long)]
+    no_move_numbers: bool,
+    /// No result marker at the end of the movetext (the Result tag stays).
+    #[arg(long)]
+    no_results: bool,
+    /// Write each variation as a game of its own (after the main line, without
+    /// variations; each with the moves before it and result *).
+    #[arg(long)]
+    split_variations: bool,
+}
+
+impl LayoutArgs {
+    /// The library's settings.
+    pub fn layout(&self) -> Layout {
+        Layout {
+            fen_comments: self.fen_comments,
+            ply_limit: self.ply_limit,
+            line_length: self.line_length.map(|n| n as usize),
+            no_move_numbers: self.no_move_numbers,
+            no_results: self.no_results,
+            split_variations: self.split_variations,
         }
     }
 }
@@ -37,8 +86,8 @@ impl ConvertExtras {
 pub struct SelectExtras {
     /// Add ECO, Opening and Variation tags to chess games (lichess chess-openings
     /// table, by position); with a RANGE (`A00-B99`, `B33`, `C`, `A00-A99,E60`) keep
-    /// only the chess games whose opening is in it. Without a RANGE, put it after the
-    /// inputs or before another option.
+    /// only the chess games whose opening is in it. The word after --eco is its RANGE
+    /// only when it reads as one (`--eco games.pgn` takes no range).
     #[arg(long, value_name = "RANGE", num_args = 0..=1, default_missing_value = "")]
     eco: Option<EcoArg>,
     /// Add a PlyCount tag (main-line half-moves) to every game written.
@@ -48,6 +97,15 @@ pub struct SelectExtras {
     /// main-line moves (docs/select.md).
     #[arg(long)]
     hash: bool,
+    /// Set the Result tag from the game's end: checkmate or stalemate of the final
+    /// position, else the movetext's result marker (a warning when they disagree).
+    #[arg(long)]
+    fix_results: bool,
+    /// Stop writing after N selected games (the games after them are not written).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub stop_after: Option<u64>,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     /// Write the duplicates dropped to this file (implies --dedupe), as they were
     /// (or converted with --to), written safely like -o.
     #[arg(long, value_name = "FILE")]
@@ -67,6 +125,33 @@ pub struct SelectExtras {
     pub split_by: Option<cescacs_convert::SplitBy>,
 }
 
+/// The command line with each `--eco` whose next word is not an ECO range written
+/// `--eco=` (no range), so that `select --eco games.pgn` adds the tags to the games of
+/// `games.pgn` instead of reading the file name as a range. A word that reads as a
+/// range (`B33`, `C`, `A00-B99`) is still `--eco`'s.
+pub fn eco_without_range(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    // `convert --eco` is a switch: only `select`'s takes a range.
+    let Some(select) = args.iter().position(|a| a == "select") else {
+        return args;
+    };
+    for i in select + 1..args.len() {
+        if args[i] != "--eco" {
+            continue;
+        }
+        let range = args
+            .get(i + 1)
+            .and_then(|w| w.to_str())
+            .is_some_and(|w| w.parse::<EcoRange>().is_ok());
+        if !range {
+            args[i] = "--eco=".into();
+        }
+    }
+    args
+}
+
 /// `--eco` on `select`: every opening (no value), or a range.
 #[derive(Debug, Clone)]
 pub struct EcoArg(Option<EcoRange>);
@@ -79,13 +164,7 @@ impl std::str::FromStr for EcoArg {
         if s.is_empty() {
             return Ok(EcoArg(None));
         }
-        s.parse().map(|r| EcoArg(Some(r))).map_err(|e| {
-            if std::path::Path::new(s).exists() {
-                format!("{e} ({s} is a file: write --eco after the inputs to add the tags without selecting)")
-            } else {
-                e
-            }
-        })
+        s.parse().map(|r| EcoArg(Some(r)))
     }
 }
 
@@ -96,6 +175,7 @@ impl SelectExtras {
             eco: self.eco.is_some(),
             plycount: self.plycount,
             hash: self.hash,
+            fix_results: self.fix_results,
         }
     }
 

@@ -244,6 +244,7 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         json_lines: crate::json_lines(args.output.as_deref()),
         strict: settings.strict,
         annotate: args.extras.annotate(),
+        layout: args.extras.layout.layout(),
         ..Options::default()
     };
     let splitting = args.extras.split.is_some() || args.extras.split_by.is_some();
@@ -290,6 +291,7 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         None => None,
     };
     let mut writer = SelectedWriter::new(&mut sink, separator);
+    writer.stop_after(args.extras.stop_after.map(|n| n as usize));
     if let Some(dir) = dir {
         let format = to.or(formats.first().copied()).unwrap_or(Format::Pgn);
         let every = args.extras.split.map(|n| n as usize);
@@ -319,6 +321,7 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     .map_err(cannot_run)?;
     run(&mut session, groups, &mut writer, b"", settings.quiet);
     let (kept, duplicates, rejected) = (writer.kept(), writer.duplicates, writer.rejected());
+    let stopped = writer.stopped();
     let flushed = writer.flush_all();
     let split = writer.take_split();
     drop(writer);
@@ -352,6 +355,9 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         }
         if let Some(d) = dir {
             line.push_str(&format!(", {files} file(s) in {}", d.display()));
+        }
+        if let Some(n) = args.extras.stop_after.filter(|_| stopped) {
+            line.push_str(&format!(", stopped after {n} selected game(s)"));
         }
         line
     }))

@@ -352,7 +352,7 @@ impl Common {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(extras::eco_without_range(std::env::args_os()));
     let code = match cli.command {
         Command::Perft {
             depth,
@@ -430,6 +430,7 @@ fn main() -> ExitCode {
                 json_lines: jsonl || json_lines(output.as_deref()),
                 strict: common.strict,
                 annotate: extras.annotate(),
+                layout: extras.layout.layout(),
                 ..Default::default()
             };
             let to = lib(to);

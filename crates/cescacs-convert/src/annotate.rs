@@ -1,4 +1,5 @@
-//! Tags added to every game written (`--eco`, `--plycount`, `--hash`), whether the game is
+//! Tags added to every game written (`--eco`, `--plycount`, `--hash`, `--fix-results`),
+//! whether the game is
 //! converted (the tags are set on the game model before it is written) or copied as
 //! it was by `select` (the tag lines are edited in the game's own bytes, nothing else
 //! of it touched).
@@ -14,7 +15,7 @@
 //!
 //! let pgn = b"[White \"a\"]\n[PlyCount \"1\"]\n\n1. e4 e5 2. Nf3 *\n";
 //! let record = Record::from_bytes(Format::Pgn, pgn);
-//! let annotate = Annotate { eco: true, plycount: true, hash: false };
+//! let annotate = Annotate { eco: true, plycount: true, ..Annotate::default() };
 //! let tags = annotate.tags(&record);
 //! let text = cescacs_convert::set_tag_lines(pgn, &tags);
 //! assert_eq!(
@@ -36,6 +37,9 @@ pub struct Annotate {
     pub plycount: bool,
     /// `HashCode`: the game's 64-bit key ([`game_hash`]) as 16 hexadecimal digits.
     pub hash: bool,
+    /// `Result` from the game's end ([`fixed_result`]): the final position when it is
+    /// checkmate or stalemate, else the movetext's result marker.
+    pub fix_results: bool,
 }
 
 impl Annotate {
@@ -63,7 +67,27 @@ impl Annotate {
         {
             tags.extend(opening.tags());
         }
+        if self.fix_results
+            && let Some(fixed) = fixed_result(record)
+        {
+            tags.push(("Result".to_string(), fixed.result));
+        }
         tags
+    }
+
+    /// The warnings of setting this game's tags: with `fix_results`, a result marker
+    /// that the final position contradicts.
+    pub fn warnings(&self, record: &Record) -> Vec<cescacs_batch::GameDiagnostic> {
+        match (self.fix_results, fixed_result(record)) {
+            (
+                true,
+                Some(FixedResult {
+                    disagreement: Some(w),
+                    ..
+                }),
+            ) => vec![crate::warning(w)],
+            _ => Vec::new(),
+        }
     }
 
     /// Sets this game's tags on its model (a no-op for a game that could not be read).
@@ -80,10 +104,28 @@ impl Annotate {
             list.retain(|(n, _)| !gone.contains(&n.as_str()));
             list.extend(tags.iter().cloned());
         };
+        let result = tags
+            .iter()
+            .find(|(n, _)| n == "Result")
+            .map(|(_, v)| v.clone());
         match &mut record.game {
-            Some(Game::Chess(g)) => set(&mut g.tags),
-            Some(Game::Xiangqi(g)) => set(&mut g.tags),
+            Some(Game::Chess(g)) => {
+                set(&mut g.tags);
+                // The writer writes the Result tag and the marker from the outcome.
+                if let Some(o) = result.and_then(|r| chess_pgn::Outcome::parse(r.as_bytes())) {
+                    g.outcome = o;
+                }
+            }
+            Some(Game::Xiangqi(g)) => {
+                set(&mut g.tags);
+                if let Some(r) = result {
+                    g.result = r;
+                }
+            }
             Some(Game::Cescacs { record: r, .. }) => {
+                if let Some(res) = result.as_deref().and_then(cescacs_rules::GameResult::parse) {
+                    r.result = Some(res);
+                }
                 r.tags.retain(|t| !gone.contains(&t.name.as_str()));
                 r.tags.extend(tags.iter().map(|(name, value)| ctl_pgn::Tag {
                     name: name.clone(),
@@ -97,6 +139,75 @@ impl Annotate {
         // A PCN input written back as PCN is written from the model now, tags and all.
         record.source_pcn = None;
     }
+}
+
+/// The result `--fix-results` gives a game, and why it disagrees with the record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixedResult {
+    /// The result: `1-0`, `0-1`, `1/2-1/2`, `*` (C'escacs: `3-0`, `2-1`, `1-2`, `0-3`,
+    /// `1-1`, `*`).
+    pub result: String,
+    /// When the movetext's marker states a different finished result than the
+    /// final position's checkmate or stalemate, what the warning says.
+    pub disagreement: Option<String>,
+}
+
+/// The result of a game from its end: when the final position of the main line is
+/// checkmate or stalemate, the result the rules give it (chess: the mating side wins,
+/// stalemate is a draw; xiangqi: the side to move loses both; C'escacs: `3-0`/`0-3`
+/// for mate, `2-1`/`1-2` for stalemate); otherwise the movetext's result marker (`*`
+/// when it has none). The marker is the game's own statement: the `Result` tag is
+/// what this fixes. A finished marker that the position contradicts gives the
+/// position's result and a disagreement. `None` for a game that could not be read.
+///
+/// ```
+/// use cescacs_convert::{Format, Record, fixed_result};
+/// let mate = Record::from_bytes(Format::Pgn, b"[Result \"*\"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n");
+/// let fixed = fixed_result(&mate).unwrap();
+/// assert_eq!(fixed.result, "0-1");
+/// assert!(fixed.disagreement.unwrap().contains("1/2-1/2"));
+/// ```
+pub fn fixed_result(record: &Record) -> Option<FixedResult> {
+    let marker = record.result().unwrap_or_else(|| "*".to_string());
+    let (mate, stalemate) = (record.is_checkmate()?, record.is_stalemate()?);
+    let decided = if mate || stalemate {
+        let white_to_move = match record.game()? {
+            Game::Chess(g) => g.final_board().side_to_move() == chess_pgn::cozy_chess::Color::White,
+            Game::Xiangqi(g) => g.final_position().side_to_move() == xiangqi::Side::Red,
+            Game::Cescacs { position, .. } => {
+                position.as_ref()?.side_to_move() == cescacs_rules::Side::White
+            }
+            Game::Pcn(_) => return None,
+        };
+        let cescacs = matches!(record.game()?, Game::Cescacs { .. });
+        let xiangqi = matches!(record.game()?, Game::Xiangqi(_));
+        Some(match (cescacs, mate, white_to_move) {
+            (true, true, true) => "0-3",
+            (true, true, false) => "3-0",
+            (true, false, true) => "1-2",
+            (true, false, false) => "2-1",
+            (false, false, _) if !xiangqi => "1/2-1/2",
+            (false, _, true) => "0-1",
+            (false, _, false) => "1-0",
+        })
+    } else {
+        None
+    };
+    Some(match decided {
+        Some(d) => FixedResult {
+            result: d.to_string(),
+            disagreement: (marker != "*" && marker != d).then(|| {
+                let end = if mate { "checkmate" } else { "stalemate" };
+                format!(
+                    "the movetext ends with {marker} but its final position is {end}: Result set to {d}"
+                )
+            }),
+        },
+        None => FixedResult {
+            result: marker,
+            disagreement: None,
+        },
+    })
 }
 
 /// The game key of `--hash` (the `HashCode` tag), the same on every machine and run:

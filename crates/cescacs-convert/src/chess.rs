@@ -150,8 +150,19 @@ pub(crate) fn end(board: &Board) -> (bool, bool) {
 pub(crate) fn write(game: &chess_pgn::Game, options: &Options) -> Written {
     Written {
         warnings: losses(game),
-        text: chess_pgn::to_pgn_with(game, &options.chess_notation.write_options()).text,
+        text: chess_pgn::to_pgn_with(game, &write_options(options)).text,
     }
+}
+
+/// The writer's options: the notation and the layout asked for.
+fn write_options(options: &Options) -> chess_pgn::WriteOptions {
+    let mut w = options.chess_notation.write_options();
+    if let Some(n) = options.layout.line_length {
+        w.max_line = n;
+    }
+    w.move_numbers = !options.layout.no_move_numbers;
+    w.result_marker = !options.layout.no_results;
+    w
 }
 
 fn line_losses(line: &chess_pgn::Line, turn: chess_pgn::Turn, out: &mut Vec<GameDiagnostic>) {

@@ -305,9 +305,19 @@ impl Criteria {
                 if line.is_empty() || line.starts_with(['%', '#']) {
                     continue;
                 }
-                let board = line
-                    .parse()
-                    .map_err(|e| fail(format!("line {}: {e}", n + 1)))?;
+                // A board, or a move sequence as pgn-extract's `-x` file lists them.
+                let board = match line.parse() {
+                    Ok(board) => board,
+                    Err(e) => crate::positions::after_moves(line)
+                        .ok_or_else(|| {
+                            fail(format!(
+                                "line {}: {e}; nor is it a move sequence from the start position (chess SAN or UCI, xiangqi ICCS or any notation the reader knows)",
+                                n + 1
+                            ))
+                        })?
+                        .parse()
+                        .map_err(|e| fail(format!("line {}: {e}", n + 1)))?,
+                };
                 boards.push(BoardTest::Pattern(board));
             }
             if boards.len() == before {

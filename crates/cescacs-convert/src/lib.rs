@@ -48,6 +48,7 @@ mod eco;
 mod format;
 mod inputs;
 mod jobs;
+mod layout;
 mod pcn_input;
 mod ply_columns;
 pub use pcn_input::MAX_PCN_DOCUMENT_BYTES;
@@ -60,7 +61,7 @@ mod strip;
 mod tree;
 mod xiangqi;
 
-pub use annotate::{Annotate, game_hash, set_tag_lines};
+pub use annotate::{Annotate, FixedResult, fixed_result, game_hash, set_tag_lines};
 pub use boards::{
     chess_fen, chess_legal_moves, chess_move, chess_perft, xiangqi_legal_moves, xiangqi_move,
 };
@@ -82,9 +83,10 @@ pub use jobs::{
     converters, final_position_line, no_match_note, selection_framing, selection_summary,
     selections,
 };
+pub use layout::Layout;
 pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
 pub use ply_columns::PlyEval;
-pub use positions::{BoardPattern, BoardTest, Material};
+pub use positions::{BoardPattern, BoardTest, Material, after_moves};
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{
     Filter, Glob, SelectedWriter, Selection, SelectionExtras, SplitBy, Target, Verdict, headers,
@@ -220,8 +222,12 @@ pub struct Options {
     /// (comments, variations, NAGs, clock commands, tags); removing is asked for, so
     /// it gives no loss warning.
     pub strip: Strip,
-    /// Tags added to each game written (`--eco`, `--plycount`, `--hash`).
+    /// Tags added to each game written (`--eco`, `--plycount`, `--hash`,
+    /// `--fix-results`).
     pub annotate: Annotate,
+    /// Layout and cuts of each game written (`--fen-comments`, `--ply-limit`,
+    /// `--line-length`, `--no-move-numbers`, `--no-results`, `--split-variations`).
+    pub layout: Layout,
 }
 
 impl Options {
@@ -408,6 +414,7 @@ impl Converter {
             && self.to == Some(Format::Pcn)
             && self.options.strip.is_empty()
             && self.options.annotate.is_empty()
+            && self.options.layout.is_empty()
             && let Some(outcome) = record::direct_pcn(game)
         {
             outcome
@@ -436,11 +443,35 @@ impl Converter {
     /// write those without errors.
     fn through_records(&self, game: &RawGame) -> GameOutcome {
         let mut records = Record::read_all_with(self.from, game, &self.options);
+        let layout = self.options.layout;
         if self.to.is_some() {
-            records
-                .iter_mut()
-                .for_each(|r| self.options.annotate.apply(r));
+            for r in &mut records {
+                // Cut and commented first: the tags added describe the game written.
+                if layout.changes_model() && !r.has_errors() {
+                    *r = layout.apply(r);
+                }
+                // Said before the tags are set: setting them settles the disagreement.
+                let warnings = self.options.annotate.warnings(r);
+                self.options.annotate.apply(r);
+                r.diagnostics.extend(warnings);
+            }
+            if self.options.layout.split_variations {
+                records = records
+                    .into_iter()
+                    .flat_map(|r| match r.has_errors() {
+                        true => vec![r],
+                        false => layout::split_variations(r),
+                    })
+                    .collect();
+            }
         }
+        let write_options = match layout.changes_model() {
+            true => std::borrow::Cow::Owned(Options {
+                layout: layout.written_only(),
+                ..self.options.clone()
+            }),
+            false => std::borrow::Cow::Borrowed(&self.options),
+        };
         let mut outcome = GameOutcome::default();
         let mut outputs = Vec::new();
         for record in &records {
@@ -452,7 +483,7 @@ impl Converter {
             if !record.has_errors()
                 && let Some(to) = self.to
             {
-                match record.write_bytes(to, &self.options) {
+                match record.write_bytes(to, &write_options) {
                     Ok((text, warnings)) => {
                         outcome.diagnostics.extend(warnings);
                         outputs.push(text);

@@ -324,6 +324,53 @@ impl Material {
     }
 }
 
+/// The placement (FEN's first field) after a line of moves played from the standard
+/// start, as pgn-extract's `-x` file lists them: moves separated by spaces, move numbers
+/// optional (`1.`, `1...`, `1.e4`), a result or `*` at the end ignored. Chess moves (SAN
+/// or UCI) are tried first, then xiangqi moves (ICCS, WXF, Chinese). `None` when some
+/// move is not legal in either game.
+///
+/// ```
+/// use cescacs_convert::after_moves;
+/// assert_eq!(after_moves("1. e4 c5 2. Nf3").as_deref(),
+///     Some("rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R"));
+/// assert!(after_moves("e4 e4").is_none());
+/// ```
+pub fn after_moves(line: &str) -> Option<String> {
+    let moves: Vec<&str> = line
+        .split_whitespace()
+        .filter(|t| !matches!(*t, "1-0" | "0-1" | "1/2-1/2" | "*"))
+        // `12.`, `12...`, `12.e4`: the number goes.
+        .map(|t| match t.rfind('.') {
+            Some(i) if t[..i].bytes().all(|b| b.is_ascii_digit() || b == b'.') => &t[i + 1..],
+            _ => t,
+        })
+        .filter(|t| !t.is_empty())
+        .collect();
+    if moves.is_empty() {
+        return None;
+    }
+    let mut board = chess_pgn::cozy_chess::Board::default();
+    let chess = moves
+        .iter()
+        .all(|t| match crate::chess_move(&board, t, false) {
+            Some(m) => {
+                board.play_unchecked(m);
+                true
+            }
+            None => false,
+        });
+    if chess {
+        return board.to_string().split(' ').next().map(str::to_string);
+    }
+    let mut p = xiangqi::Position::initial();
+    for t in &moves {
+        let m = crate::xiangqi_move(&p, t)?;
+        p.play(m);
+    }
+    p.to_fen().split(' ').next().map(str::to_string)
+}
+
 /// A condition on one position of a game's main line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BoardTest {

@@ -514,6 +514,7 @@ impl Record {
     ) -> Result<(Vec<u8>, Vec<GameDiagnostic>), WriteError> {
         if to != Format::Pcn
             || !options.strip.is_empty()
+            || options.layout.changes_model()
             || self.has_errors()
             || self.game.is_none()
         {
@@ -561,6 +562,13 @@ impl Record {
                 ..options.clone()
             };
             return self.stripped(options.strip).write(to, &plain);
+        }
+        if options.layout.changes_model() {
+            let plain = Options {
+                layout: options.layout.written_only(),
+                ..options.clone()
+            };
+            return options.layout.apply(self).write(to, &plain);
         }
         let game = self.game.as_ref().ok_or(WriteError::HasErrors)?;
         let mut written = match (game, to) {

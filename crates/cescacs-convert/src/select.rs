@@ -788,6 +788,8 @@ impl Selection {
         // model and the document written again.
         let to = match to {
             None if from == Format::Pcn && !options.annotate.is_empty() => Some(Format::Pcn),
+            // A layout is the writer's: the games are written again from their model.
+            None if !options.layout.is_empty() => Some(from),
             to => to,
         };
         let converter = match to {
@@ -896,7 +898,10 @@ impl Selection {
                     (Some(c), _) if !self.filter.invalid => c.convert(game),
                     (_, Some(r)) if annotate && r.len() == 1 => {
                         let tags = self.options.annotate.tags(&r[0]);
-                        GameOutcome::output(crate::set_tag_lines(&game.bytes, &tags))
+                        GameOutcome {
+                            output: crate::set_tag_lines(&game.bytes, &tags),
+                            diagnostics: self.options.annotate.warnings(&r[0]),
+                        }
                     }
                     _ => GameOutcome::output(game.bytes.clone()),
                 };
@@ -1042,6 +1047,8 @@ pub struct SelectedWriter<'a, W> {
     pending: Vec<u8>,
     seen: HashSet<u128>,
     keys: (RandomState, RandomState),
+    limit: Option<usize>,
+    stopped: bool,
     /// Games the filter selected.
     pub matched: usize,
     /// Of those, games dropped as duplicates.
@@ -1060,6 +1067,8 @@ impl<'a, W: Write> SelectedWriter<'a, W> {
             pending: Vec::new(),
             seen: HashSet::new(),
             keys: (RandomState::new(), RandomState::new()),
+            limit: None,
+            stopped: false,
             matched: 0,
             duplicates: 0,
         }
@@ -1074,6 +1083,18 @@ impl<'a, W: Write> SelectedWriter<'a, W> {
     /// The split output, to commit with the run ([`cescacs_batch::SplitOutput::into_sinks`]).
     pub fn take_split(&mut self) -> Option<cescacs_batch::SplitOutput> {
         self.split.take().map(|(s, _, _)| s)
+    }
+
+    /// Writes nothing more once `n` games are kept (`--stop-after`): the games after
+    /// them, selected or not, go to no output (pgn-extract's `--stopafter`).
+    pub fn stop_after(&mut self, n: Option<usize>) {
+        self.limit = n;
+    }
+
+    /// Whether the limit of [`SelectedWriter::stop_after`] was reached and a game
+    /// came after it.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Writes the duplicates dropped to `out` (joined like the selected games).
@@ -1115,6 +1136,10 @@ impl<'a, W: Write> SelectedWriter<'a, W> {
 
     fn game(&mut self, kind: Kind, key: Option<u128>, group: &str, body: &[u8]) -> io::Result<()> {
         let separator = self.separator.as_deref();
+        if self.limit.is_some_and(|n| self.kept() >= n) {
+            self.stopped = true;
+            return Ok(());
+        }
         if kind == Kind::Rejected {
             return match &mut self.rejected_out {
                 Some(out) => out.game(separator, body),

@@ -115,7 +115,13 @@ pub(crate) fn write(game: &xiangqi_pgn::Game, options: &Options, xml: bool) -> W
         text: if xml {
             xiangqi_pgn::write_xml_game(game, &style)
         } else {
-            xiangqi_pgn::write_game(game, &style)
+            let defaults = xiangqi_pgn::WriteLayout::default();
+            let layout = xiangqi_pgn::WriteLayout {
+                line_width: options.layout.line_length.unwrap_or(defaults.line_width),
+                move_numbers: !options.layout.no_move_numbers,
+                result_marker: !options.layout.no_results,
+            };
+            xiangqi_pgn::write_game_with(game, &style, &layout)
         },
     }
 }

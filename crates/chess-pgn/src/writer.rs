@@ -35,6 +35,12 @@ pub struct WriteOptions {
     /// `FEN` tag used ([`Game::fen_castling`]), else writes Shredder-FEN for Chess960
     /// and `KQkq` for standard chess.
     pub fen_castling: Option<CastlingStyle>,
+    /// Move numbers (`12.`, `12...`) in the movetext; without them the text is
+    /// pgn-extract's `--nomovenumbers` output (not export format).
+    pub move_numbers: bool,
+    /// The result marker at the end of the movetext (the `Result` tag is written
+    /// either way); without it, pgn-extract's `--noresults` output.
+    pub result_marker: bool,
 }
 
 impl Default for WriteOptions {
@@ -43,6 +49,8 @@ impl Default for WriteOptions {
             notation: Notation::San,
             max_line: MAX_LINE,
             fen_castling: None,
+            move_numbers: true,
+            result_marker: true,
         }
     }
 }
@@ -175,6 +183,8 @@ struct Packer {
     unit: String,
     /// Whether some line passed `max` (then the lines are measured for warnings).
     long: bool,
+    /// [`WriteOptions::move_numbers`].
+    numbers: bool,
 }
 
 /// Width in characters (the text is nearly always ASCII).
@@ -334,7 +344,8 @@ fn write_line_from(
     let mut need_number = true;
     for node in &line.moves {
         let n = u32::from(turn.number());
-        if turn.white() {
+        if !p.numbers {
+        } else if turn.white() {
             p.number("", n, ".");
         } else if need_number {
             p.number("", n, "...");
@@ -496,6 +507,7 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
         warnings: Vec::new(),
         unit: String::new(),
         long: false,
+        numbers: options.move_numbers,
     };
     write_line(
         &mut p,
@@ -504,7 +516,9 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
         options.notation,
         game.variant == Variant::Chess960,
     );
-    p.token(game.outcome.as_str());
+    if options.result_marker {
+        p.token(game.outcome.as_str());
+    }
     for c in &game.final_comments {
         p.comment(c);
     }

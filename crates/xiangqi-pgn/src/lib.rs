@@ -20,7 +20,10 @@ pub use reader::{
     read_bytes_with, read_headers, read_path, read_str, read_str_with,
 };
 pub use sniff::{Evidence, evidence, looks_like_xiangqi, xiangqi_confidence};
-pub use writer::{canonical_tags, write_game, write_games, write_xml, write_xml_game};
+pub use writer::{
+    WriteLayout, canonical_tags, write_game, write_game_with, write_games, write_xml,
+    write_xml_game,
+};
 
 #[cfg(test)]
 mod writer_hostile_tests;

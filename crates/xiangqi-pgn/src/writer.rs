@@ -225,7 +225,13 @@ fn comment_token(c: &str) -> String {
 }
 
 /// Movetext tokens of a line; `(` and `)` are glued to the first and last token.
-fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, out: &mut Vec<String>) {
+fn line_tokens(
+    line: &Line,
+    start: &Position,
+    style: &MoveStyle,
+    numbers: bool,
+    out: &mut Vec<String>,
+) {
     let mut pos = start.clone();
     let mut need_number = true;
     for c in &line.leading_comments {
@@ -234,6 +240,7 @@ fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, out: &mut Vec<S
     for node in &line.moves {
         let n = pos.fullmove_number();
         match pos.side_to_move() {
+            _ if !numbers => {}
             Side::Red => out.push(format!("{n}.")),
             Side::Black if need_number => out.push(format!("{n}...")),
             Side::Black => {}
@@ -258,7 +265,7 @@ fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, out: &mut Vec<S
             // Written in place (no per-level copy: nesting depth does not multiply
             // the cost), then the parentheses glued to its first and last token.
             let from = out.len();
-            line_tokens(v, &pos, style, out);
+            line_tokens(v, &pos, style, numbers, out);
             if out.len() > from {
                 out[from].insert(0, '(');
                 if let Some(last) = out.last_mut() {
@@ -271,13 +278,13 @@ fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, out: &mut Vec<S
     }
 }
 
-fn wrap(tokens: &[String]) -> String {
+fn wrap(tokens: &[String], width_limit: usize) -> String {
     let mut s = String::new();
     let mut width = 0;
     for t in tokens {
         // Comments may hold newlines; count the text after the last one.
         let w = t.chars().count();
-        if width > 0 && width + 1 + w > LINE_WIDTH {
+        if width > 0 && width + 1 + w > width_limit {
             s.push('\n');
             width = 0;
         } else if width > 0 {
@@ -294,17 +301,52 @@ fn wrap(tokens: &[String]) -> String {
     s
 }
 
+/// The layout of the movetext [`write_game_with`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteLayout {
+    /// Lines are packed up to this many characters (a longer token makes a longer line).
+    pub line_width: usize,
+    /// Move numbers (`12.`, `12...`); without them, pgn-extract's `--nomovenumbers`.
+    pub move_numbers: bool,
+    /// The result marker at the end (the `Result` tag is written either way).
+    pub result_marker: bool,
+}
+
+impl Default for WriteLayout {
+    fn default() -> Self {
+        WriteLayout {
+            line_width: LINE_WIDTH,
+            move_numbers: true,
+            result_marker: true,
+        }
+    }
+}
+
 /// Writes one game as PGN in `style`, ending with a blank line.
 pub fn write_game(game: &Game, style: &MoveStyle) -> String {
+    write_game_with(game, style, &WriteLayout::default())
+}
+
+/// [`write_game`] with a movetext layout other than the default (80 characters, move
+/// numbers and result marker).
+pub fn write_game_with(game: &Game, style: &MoveStyle, layout: &WriteLayout) -> String {
     let mut s = String::new();
     for (n, v) in canonical_tags(game, style) {
         s.push_str(&format!("[{} \"{}\"]\n", pgn_tag_name(&n), escape_tag(&v)));
     }
     s.push('\n');
     let mut toks = Vec::new();
-    line_tokens(&game.line, &game.start, style, &mut toks);
-    toks.push(pgn_result(&game.result).to_string());
-    s.push_str(&wrap(&toks));
+    line_tokens(
+        &game.line,
+        &game.start,
+        style,
+        layout.move_numbers,
+        &mut toks,
+    );
+    if layout.result_marker {
+        toks.push(pgn_result(&game.result).to_string());
+    }
+    s.push_str(&wrap(&toks, layout.line_width.max(1)));
     s.push('\n');
     s
 }
