@@ -104,6 +104,19 @@ fn fix_results_from_the_final_position_in_all_three_games() {
     assert_eq!(tag(&out, "Result"), ["1-0"], "{out}");
     assert!(!err.contains("warning:"), "{err}");
 
+    // Seven games against pgn-extract 19.04's `--fixresulttags` (docs/select.md): it
+    // gives `0-1 0-1 * 1-0 1/2-1/2 1-0 *`; the 6th and 7th differ by rule (the marker,
+    // the mate).
+    let (out, _) = ok(&[
+        "select",
+        &testdata("select/fix-results.pgn"),
+        "--fix-results",
+    ]);
+    assert_eq!(
+        tag(&out, "Result"),
+        ["0-1", "0-1", "*", "1-0", "1/2-1/2", "0-1", "1-0"]
+    );
+
     // Xiangqi: the side to move with no move loses.
     let xq = write("xq-mate.pgn", XIANGQI_MATE);
     let (out, err) = ok(&["select", s(&xq), "--fix-results"]);
@@ -347,4 +360,41 @@ fn eco_before_an_input_takes_no_range() {
     let (n, _) = ok(&["select", "--count", "--eco", "B", &twic]);
     let (all, _) = ok(&["select", "--count", "--eco", "B00-B99", &twic]);
     assert_eq!(n, all);
+}
+
+#[test]
+fn a_late_non_utf8_byte_is_read_like_one_in_the_head() {
+    // 1,500 ASCII games (about 98 KB, past the 64 KB head), then `Andr\x82` (cp437 é).
+    let game = "[Event \"e\"]\n[White \"Andre\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n";
+    let mut bytes = game.repeat(1500).into_bytes();
+    bytes.extend_from_slice(
+        b"[Event \"e\"]\n[White \"Andr\x82\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 e5 *\n",
+    );
+    let late = scratch("late.pgn");
+    std::fs::write(&late, &bytes).unwrap();
+    let early = scratch("early.pgn");
+    let head = bytes.len() - game.len() * 1500;
+    let mut first = bytes[game.len() * 1500..].to_vec();
+    first.extend_from_slice(&bytes[..bytes.len() - head]);
+    std::fs::write(&early, &first).unwrap();
+    for f in [&late, &early] {
+        // Windows-1252 (the guess) wherever the byte is.
+        let (n, _) = ok(&["select", "--count", "--player", "Andr\u{201a}", s(f)]);
+        assert_eq!(n.trim(), "1", "{f:?}");
+        let (n, _) = ok(&[
+            "select",
+            "--count",
+            "--encoding",
+            "cp437",
+            "--player",
+            "Andr\u{e9}",
+            s(f),
+        ]);
+        assert_eq!(n.trim(), "1", "{f:?}");
+    }
+    // The warning looks at the head only.
+    let (_, err) = ok(&["check", s(&early)]);
+    assert!(err.contains("not UTF-8"), "{err}");
+    let (_, err) = ok(&["check", s(&late)]);
+    assert!(!err.contains("not UTF-8"), "{err}");
 }

@@ -16,7 +16,7 @@ use crate::record::{Game, Record};
 /// let options = Options { layout, ..Options::default() };
 /// let text = record.write(Format::Pgn, &options).unwrap().text;
 /// assert!(text.ends_with(
-///     "1. e4 {rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1} (1. d4 d5) 1-0\n\n"
+///     "1. e4 {rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1} (1. d4 d5) *\n\n"
 /// ));
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -447,8 +447,9 @@ impl Converter {
         if self.to.is_some() {
             for r in &mut records {
                 // Cut and commented first: the tags added describe the game written.
+                // (What `--strip` removes goes before: the position comments stay.)
                 if layout.changes_model() && !r.has_errors() {
-                    *r = layout.apply(r);
+                    *r = layout.apply(&r.stripped(self.options.strip));
                 }
                 // Said before the tags are set: setting them settles the disagreement.
                 let warnings = self.options.annotate.warnings(r);
@@ -468,6 +469,7 @@ impl Converter {
         let write_options = match layout.changes_model() {
             true => std::borrow::Cow::Owned(Options {
                 layout: layout.written_only(),
+                strip: Strip::NONE,
                 ..self.options.clone()
             }),
             false => std::borrow::Cow::Borrowed(&self.options),

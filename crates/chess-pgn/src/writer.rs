@@ -344,10 +344,9 @@ fn write_line_from(
     let mut need_number = true;
     for node in &line.moves {
         let n = u32::from(turn.number());
-        if !p.numbers {
-        } else if turn.white() {
+        if p.numbers && turn.white() {
             p.number("", n, ".");
-        } else if need_number {
+        } else if p.numbers && need_number {
             p.number("", n, "...");
         }
         match (&board, notation) {
