@@ -75,16 +75,17 @@ fn edits_that_would_change_the_game_are_refused() {
     assert!(matches!(c.truncate(3), Err(EditError::NoSuchPly { .. })));
 }
 
-/// Every diagnostic and tag of a record, and its main line, result, final position and
-/// PCN document: what an edit must leave as it was (apart from the edit).
-fn facts(
-    r: &Record,
-) -> (
+/// Tags, main line, result and final position.
+type Facts = (
     Vec<(String, String)>,
     Vec<String>,
     Option<String>,
     Option<String>,
-) {
+);
+
+/// What an edit must leave as it was (apart from the edit): tags, main line, result and
+/// final position.
+fn facts(r: &Record) -> Facts {
     (r.tags(), r.main_line(), r.result(), r.final_position())
 }
 
