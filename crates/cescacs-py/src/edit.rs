@@ -1,6 +1,7 @@
-//! `Game.copy()`: an editable copy of a game (tags, main-line comments, length),
-//! written with `to_string(format, ...)` in any target format from the edited model,
-//! so every annotation the record holds is kept (`cescacs_convert::Record`'s edits).
+//! `Game.copy()`: an editable copy of a game (tags, main-line comments, length,
+//! variations; every game), written with `to_string(format, ...)` in any target format
+//! from the edited model, so every annotation the record holds is kept
+//! (`cescacs_convert::Record`'s edits).
 
 use crate::errors::Fail;
 use crate::{Game, Origin, WriteArgs, arg, lock, unpanicked, write_record};
@@ -92,8 +93,9 @@ impl GameEditor {
         let text: String = arg(text, "text")?;
         self.edit(py, |r| r.add_comment(ply, &text))
     }
-    /// Adds a variation replacing half-move `ply` (1-based) of the main line: SAN
-    /// moves played from the position before it (chess).
+    /// Adds a variation replacing half-move `ply` (1-based) of the main line: moves
+    /// played from the position before it, SAN (chess), ICCS or the record's notation
+    /// (xiangqi); C'escacs variations raise `OptionError` (not edited yet).
     fn add_variation(
         &self,
         py: Python<'_>,
