@@ -112,6 +112,19 @@ impl fmt::Display for Severity {
     }
 }
 
+impl Problem {
+    /// The diagnostic code of the problem (docs/diagnostic-codes.md).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Problem::Read { .. } => "read",
+            Problem::Oversized { .. } => "oversized",
+            Problem::NoBoundary { .. } => "no-boundary",
+            Problem::Unclosed { .. } => "unclosed",
+            Problem::TrailingText => "trailing-text",
+        }
+    }
+}
+
 /// A problem found in one game, located relative to the game's own first line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameDiagnostic {
@@ -123,6 +136,10 @@ pub struct GameDiagnostic {
     pub column: u64,
     /// What was expected and what was found.
     pub message: String,
+    /// What kind of problem it is: a stable name for filtering (`read`, `chess.fen`,
+    /// `ctl.illegal-move`, …), from the error type that found it; the table of codes
+    /// is in docs/diagnostic-codes.md. Never printed in the diagnostic's line.
+    pub code: &'static str,
 }
 
 /// What the per-game function returns.
@@ -143,7 +160,7 @@ impl GameOutcome {
         }
     }
 
-    /// A bad game with one error.
+    /// A bad game with one error (code [`GameOutcome::ERROR`]).
     pub fn error(line: u64, column: u64, message: impl Into<String>) -> Self {
         GameOutcome {
             output: Vec::new(),
@@ -152,8 +169,21 @@ impl GameOutcome {
                 line,
                 column,
                 message: message.into(),
+                code: GameOutcome::ERROR,
             }],
         }
+    }
+
+    /// The code of an error made by [`GameOutcome::error`]: the per-game function
+    /// said no more.
+    pub const ERROR: &'static str = "error";
+
+    /// A bad game with one error the splitter found.
+    fn problem(problem: &Problem) -> Self {
+        let (line, column, message) = problem.describe();
+        let mut outcome = GameOutcome::error(line, column, message);
+        outcome.diagnostics[0].code = problem.code();
+        outcome
     }
 
     /// Whether the game has an error (and is therefore not written).
@@ -568,8 +598,7 @@ where
         Some(problem @ Problem::Unclosed { .. }) => {
             let outcome = process(game);
             if outcome.output.is_empty() && outcome.diagnostics.is_empty() {
-                let (line, column, message) = problem.describe();
-                GameOutcome::error(line, column, message)
+                GameOutcome::problem(problem)
             } else {
                 outcome
             }
@@ -583,13 +612,11 @@ where
                     line,
                     column,
                     message,
+                    code: problem.code(),
                 }],
             }
         }
-        Some(problem) => {
-            let (line, column, message) = problem.describe();
-            GameOutcome::error(line, column, message)
-        }
+        Some(problem) => GameOutcome::problem(problem),
         None => process(game),
     };
     if options.jobs == 1 {
@@ -923,13 +950,8 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
 /// The outcome to give a game the splitter had to cut: it is too large to process.
 /// ([`run`] reports such games itself; this is for callers that split on their own.)
 pub fn oversized(game: &RawGame, limit: usize) -> Option<GameOutcome> {
-    game.truncated.then(|| {
-        GameOutcome::error(
-            1,
-            1,
-            format!("game is larger than the {limit}-byte limit; skipped"),
-        )
-    })
+    game.truncated
+        .then(|| GameOutcome::problem(&Problem::Oversized { limit }))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! each form leaves out.
 
 use crate::record::{Game, Record, Written};
-use crate::{Format, Options, Severity, diag, error, excerpt};
+use crate::{Format, Options, Severity, codes, diag, error, excerpt};
 use cescacs_batch::{GameDiagnostic, RawGame};
 use cescacs_hex::Cell;
 
@@ -13,6 +13,7 @@ pub(crate) fn utf8(game: &RawGame) -> Result<&str, GameDiagnostic> {
         let line = good.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
         let col = good.iter().rev().take_while(|&&b| b != b'\n').count() as u64 + 1;
         diag(
+            codes::ENCODING,
             Severity::Error,
             line,
             col,
@@ -33,12 +34,13 @@ pub(crate) fn read(raw: &RawGame, strict: bool) -> Record {
     let mut out = Record::new(Format::CtlPgn);
     if records.len() > 1 {
         out.diagnostics.push(crate::warning(
+            codes::BOUNDARY,
             "the splitter and the CTL-PGN reader disagree on game boundaries",
         ));
     }
     if records.is_empty() {
         out.diagnostics
-            .push(error("expected a game, found no movetext"));
+            .push(error(codes::NO_GAME, "expected a game, found no movetext"));
         return out;
     }
     let replayed = records.swap_remove(0);
@@ -50,6 +52,7 @@ pub(crate) fn read(raw: &RawGame, strict: bool) -> Record {
             ctl_pgn::Severity::Error => Severity::Error,
         };
         out.diagnostics.push(diag(
+            d.code.as_str(),
             severity,
             u64::from(d.line),
             u64::from(d.col),
@@ -61,7 +64,7 @@ pub(crate) fn read(raw: &RawGame, strict: bool) -> Record {
         Some(record) => {
             if !bad && replayed.position.is_none() {
                 out.diagnostics
-                    .push(error("the record could not be replayed"));
+                    .push(error(codes::CTL_REPLAY, "the record could not be replayed"));
             }
             out.game = Some(Game::Cescacs {
                 record,
@@ -72,7 +75,7 @@ pub(crate) fn read(raw: &RawGame, strict: bool) -> Record {
         }
         None if !bad => out
             .diagnostics
-            .push(error("the record could not be replayed")),
+            .push(error(codes::CTL_REPLAY, "the record could not be replayed")),
         None => {}
     }
     out
@@ -159,7 +162,7 @@ fn at(span: &ctl_pgn::Span) -> (u64, u64) {
 
 fn loss(span: &ctl_pgn::Span, message: String) -> GameDiagnostic {
     let (line, col) = at(span);
-    diag(Severity::Warning, line, col, message)
+    diag(codes::DROPPED, Severity::Warning, line, col, message)
 }
 
 /// Counts moves, comments and variations inside a line (all depths).

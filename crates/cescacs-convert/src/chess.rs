@@ -1,7 +1,7 @@
 //! Classic chess: PGN reading with legal replay, PGN export, and what export leaves out.
 
 use crate::record::{Game, Record, Written};
-use crate::{Format, Options, Severity, diag, error, excerpt, warning};
+use crate::{Format, Options, Severity, codes, diag, error, excerpt, warning};
 use cescacs_batch::{GameDiagnostic, RawGame};
 use chess_pgn::cozy_chess::Board;
 
@@ -77,7 +77,7 @@ fn read_game(
     }
     let first = match first {
         Ok(None) => {
-            let d = error("expected a game, found no movetext");
+            let d = error(codes::NO_GAME, "expected a game, found no movetext");
             return ((vec![d], None), clean);
         }
         Ok(Some(r)) => r,
@@ -86,6 +86,7 @@ fn read_game(
     let game = match first {
         Err(e) => {
             let at = e.at().unwrap_or_default();
+            let code = e.code();
             // The batch engine adds file, game and line; keep only the reason.
             let reason = match e {
                 chess_pgn::GameError::UnsupportedVariant { name, .. } => {
@@ -106,6 +107,7 @@ fn read_game(
                 other => other.to_string(),
             };
             let d = diag(
+                code,
                 Severity::Error,
                 u64::from(at.line),
                 u64::from(at.col),
@@ -122,6 +124,7 @@ fn read_game(
             chess_pgn::Severity::Warning => Severity::Warning,
         };
         out.push(diag(
+            d.code,
             severity,
             u64::from(d.at.line),
             u64::from(d.at.col),
@@ -130,6 +133,7 @@ fn read_game(
     }
     if more {
         out.push(warning(
+            codes::BOUNDARY,
             "the splitter and the PGN reader disagree on game boundaries",
         ));
     }
@@ -175,18 +179,21 @@ fn line_losses(line: &chess_pgn::Line, turn: chess_pgn::Turn, out: &mut Vec<Game
             format!("{}{dots} {}", turn.number(), node.san)
         };
         if node.nags.contains(&0) {
-            out.push(warning(format!(
-                "NAG $0 after {} dropped (export never writes the null annotation)",
-                name()
-            )));
+            out.push(warning(
+                codes::DROPPED,
+                format!(
+                    "NAG $0 after {} dropped (export never writes the null annotation)",
+                    name()
+                ),
+            ));
         }
         if let Some(g) = node.san.glyph
             && !node.nags.contains(&g)
         {
-            out.push(warning(format!(
-                "glyph ${g} on {} dropped (export writes NAGs only)",
-                name()
-            )));
+            out.push(warning(
+                codes::DROPPED,
+                format!("glyph ${g} on {} dropped (export writes NAGs only)", name()),
+            ));
         }
         if node.clock.is_some() || node.eval.is_some() {
             let (mut clock, mut eval) = (None, None);
@@ -200,18 +207,24 @@ fn line_losses(line: &chess_pgn::Line, turn: chess_pgn::Turn, out: &mut Vec<Game
             if let Some(c) = node.clock
                 && clock != Some(c)
             {
-                out.push(warning(format!(
-                    "clock {c} s after {} dropped (no [%clk] comment holds it)",
-                    name()
-                )));
+                out.push(warning(
+                    codes::DROPPED,
+                    format!(
+                        "clock {c} s after {} dropped (no [%clk] comment holds it)",
+                        name()
+                    ),
+                ));
             }
             if let Some(e) = node.eval
                 && eval != Some(e)
             {
-                out.push(warning(format!(
-                    "evaluation {e:?} after {} dropped (no [%eval] comment holds it)",
-                    name()
-                )));
+                out.push(warning(
+                    codes::DROPPED,
+                    format!(
+                        "evaluation {e:?} after {} dropped (no [%eval] comment holds it)",
+                        name()
+                    ),
+                ));
             }
         }
         for a in &node.after {
@@ -246,14 +259,21 @@ pub(crate) fn losses(game: &chess_pgn::Game) -> Vec<GameDiagnostic> {
             .ok();
         match found.map(|i| &mut pool[i].1) {
             Some(left) if *left > 0 => *left -= 1,
-            _ if n == "Result" => out.push(warning(format!(
-                "tag [Result \"{v}\"] replaced by the game's result {}",
-                game.outcome.as_str()
-            ))),
-            _ if v.contains(['\t', '\n', '\r']) => out.push(warning(format!(
-                "tag {n}: tabs and line breaks written as spaces"
-            ))),
-            _ => out.push(warning(format!("tag [{n} \"{}\"] dropped", excerpt(v)))),
+            _ if n == "Result" => out.push(warning(
+                codes::DROPPED,
+                format!(
+                    "tag [Result \"{v}\"] replaced by the game's result {}",
+                    game.outcome.as_str()
+                ),
+            )),
+            _ if v.contains(['\t', '\n', '\r']) => out.push(warning(
+                codes::DROPPED,
+                format!("tag {n}: tabs and line breaks written as spaces"),
+            )),
+            _ => out.push(warning(
+                codes::DROPPED,
+                format!("tag [{n} \"{}\"] dropped", excerpt(v)),
+            )),
         }
     }
     if game.variant == chess_pgn::Variant::Chess960
@@ -261,7 +281,10 @@ pub(crate) fn losses(game: &chess_pgn::Game) -> Vec<GameDiagnostic> {
             .tag("Variant")
             .is_some_and(|v| chess_pgn::Variant::from_tag(v) == Ok(chess_pgn::Variant::Chess960))
     {
-        out.push(warning("variant Chess960 dropped (no Variant tag says it)"));
+        out.push(warning(
+            codes::DROPPED,
+            "variant Chess960 dropped (no Variant tag says it)",
+        ));
     }
     line_losses(
         &game.moves,

@@ -43,6 +43,7 @@ mod annotate;
 mod boards;
 mod cescacs;
 mod chess;
+mod codes;
 mod criteria;
 mod eco;
 mod format;
@@ -72,6 +73,7 @@ pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
 /// cozy-chess's, re-exported (with the FEN reader and castling style they take) so that a
 /// front end names the very version this crate was built with.
 pub use chess_pgn::{CastlingStyle, cozy_chess, parse_fen};
+pub use codes::DIAGNOSTIC_CODES;
 pub use criteria::{Compare, Criteria, TagCriterion, read_criteria};
 pub use eco::{EcoRange, Opening, game_opening, opening_at, openings, record_opening};
 pub use edit::EditError;
@@ -582,6 +584,7 @@ pub(crate) fn cut_short(format: Format, game: &RawGame) -> Option<GameDiagnostic
     let tail = memchr::memrchr(b'\n', bytes).map_or(&bytes[..], |n| &bytes[n + 1..]);
     let column = 1 + String::from_utf8_lossy(tail).chars().count() as u64;
     Some(diag(
+        codes::TRUNCATED,
         Severity::Error,
         line,
         column,
@@ -592,6 +595,7 @@ pub(crate) fn cut_short(format: Format, game: &RawGame) -> Option<GameDiagnostic
 
 /// A diagnostic at a game-relative line and column (clamped to 1).
 pub(crate) fn diag(
+    code: &'static str,
     severity: Severity,
     line: u64,
     column: u64,
@@ -603,6 +607,7 @@ pub(crate) fn diag(
         column: column.max(1),
         // Every reader's message passes here on its way to a terminal or a report.
         message: escape_message(message.into()),
+        code,
     }
 }
 
@@ -615,13 +620,13 @@ fn escape_message(message: String) -> String {
 }
 
 /// A warning about the whole game (1:1).
-pub(crate) fn warning(message: impl Into<String>) -> GameDiagnostic {
-    diag(Severity::Warning, 1, 1, message)
+pub(crate) fn warning(code: &'static str, message: impl Into<String>) -> GameDiagnostic {
+    diag(code, Severity::Warning, 1, 1, message)
 }
 
 /// An error about the whole game (1:1).
-pub(crate) fn error(message: impl Into<String>) -> GameDiagnostic {
-    diag(Severity::Error, 1, 1, message)
+pub(crate) fn error(code: &'static str, message: impl Into<String>) -> GameDiagnostic {
+    diag(code, Severity::Error, 1, 1, message)
 }
 
 /// Shortens a text for a message.

@@ -4,7 +4,7 @@
 //! names, whose rules engine checks every move again.
 
 use crate::record::{Game, Record};
-use crate::{Format, error, warning};
+use crate::{Format, codes, error, warning};
 use cescacs_batch::RawGame;
 
 /// Which game a PCN document records, from its board's shape.
@@ -38,6 +38,7 @@ pub(crate) fn read(raw: &RawGame) -> Vec<Record> {
             return vec![Record::failed(
                 Format::Pcn,
                 crate::diag(
+                    codes::PCN_JSON,
                     crate::Severity::Error,
                     e.line() as u64,
                     e.column() as u64,
@@ -62,11 +63,14 @@ pub(crate) fn read(raw: &RawGame) -> Vec<Record> {
         if bytes.len() > MAX_PCN_DOCUMENT_BYTES && !bytes.trim_ascii_start().starts_with(b"[") {
             let mut r = Record::failed(
                 Format::Pcn,
-                error(format!(
-                    "document of {} bytes, over the PCN cap of {} bytes: not read",
-                    bytes.len(),
-                    MAX_PCN_DOCUMENT_BYTES
-                )),
+                error(
+                    codes::PCN_TOO_LARGE,
+                    format!(
+                        "document of {} bytes, over the PCN cap of {} bytes: not read",
+                        bytes.len(),
+                        MAX_PCN_DOCUMENT_BYTES
+                    ),
+                ),
             );
             r.location = at;
             records.push(r);
@@ -75,7 +79,7 @@ pub(crate) fn read(raw: &RawGame) -> Vec<Record> {
         let docs = match pcn::from_slice_many_with_warnings(bytes) {
             Ok(docs) => docs,
             Err(e) => {
-                let mut r = Record::failed(Format::Pcn, error(e.to_string()));
+                let mut r = Record::failed(Format::Pcn, error(codes::PCN_INVALID, e.to_string()));
                 r.location = at;
                 records.push(r);
                 continue;
@@ -99,11 +103,11 @@ pub(crate) fn read(raw: &RawGame) -> Vec<Record> {
 fn document(doc: Result<(pcn::Game, Vec<pcn::Warning>), pcn::ReadError>) -> Record {
     let (mut doc, mut cache_warnings) = match doc {
         Ok(d) => d,
-        Err(e) => return Record::failed(Format::Pcn, error(e.to_string())),
+        Err(e) => return Record::failed(Format::Pcn, error(codes::PCN_INVALID, e.to_string())),
     };
     let end = match pcn::replay(&doc) {
         Ok(end) => end,
-        Err(e) => return Record::failed(Format::Pcn, error(e.to_string())),
+        Err(e) => return Record::failed(Format::Pcn, error(codes::PCN_REPLAY, e.to_string())),
     };
     // The cache is derived data: what was dropped or disagrees with the replay is a
     // warning, and a PCN output carries a cache recomputed from the replay, never the
@@ -111,9 +115,11 @@ fn document(doc: Result<(pcn::Game, Vec<pcn::Warning>), pcn::ReadError>) -> Reco
     cache_warnings.extend(pcn::check_cache(&doc, &end));
     pcn::recompute_cache(&mut doc, &end);
     let mut record = Record::new(Format::Pcn);
-    record
-        .diagnostics
-        .extend(cache_warnings.iter().map(|w| warning(w.to_string())));
+    record.diagnostics.extend(
+        cache_warnings
+            .iter()
+            .map(|w| warning(codes::PCN_CACHE, w.to_string())),
+    );
     let Some(game_kind) = kind(&doc) else {
         // An unknown board: the document is the game, kept once (not also as
         // `source_pcn`, which would double the largest part of its memory).
@@ -134,9 +140,14 @@ fn document(doc: Result<(pcn::Game, Vec<pcn::Warning>), pcn::ReadError>) -> Reco
     match decoded {
         Ok((game, warnings)) => {
             record.game = Some(game);
-            record.pcn_warnings = warnings.iter().map(|w| warning(w.to_string())).collect();
+            record.pcn_warnings = warnings
+                .iter()
+                .map(|w| warning(codes::PCN_LOSS, w.to_string()))
+                .collect();
         }
-        Err(e) => record.diagnostics.push(error(e.to_string())),
+        Err(e) => record
+            .diagnostics
+            .push(error(codes::PCN_DECODE, e.to_string())),
     }
     record.source_pcn = Some(doc);
     record

@@ -159,7 +159,7 @@ pub enum WriteError {
 impl WriteError {
     /// The error as a diagnostic of the game (at 1:1).
     pub fn diagnostic(&self) -> GameDiagnostic {
-        error(self.to_string())
+        error(crate::codes::WRITE, self.to_string())
     }
 }
 
@@ -197,14 +197,20 @@ impl Record {
         let mut all = Record::read_all_with(format, game, options);
         let more = all.len().saturating_sub(1);
         let mut first = if all.is_empty() {
-            Record::failed(format, error("expected a game, found nothing"))
+            Record::failed(
+                format,
+                error(crate::codes::NO_GAME, "expected a game, found nothing"),
+            )
         } else {
             all.swap_remove(0)
         };
         if more > 0 {
-            first.diagnostics.push(crate::warning(format!(
-                "{more} more game(s) in this input are not read (Record::read_all reads them)"
-            )));
+            first.diagnostics.push(crate::warning(
+                crate::codes::MORE_GAMES,
+                format!(
+                    "{more} more game(s) in this input are not read (Record::read_all reads them)"
+                ),
+            ));
         }
         first
     }
@@ -227,7 +233,13 @@ impl Record {
         if let Some(problem) = &game.problem {
             let (line, column, message) = problem.describe();
             let mut r = Record::new(format);
-            r.diagnostics = vec![crate::diag(crate::Severity::Error, line, column, message)];
+            r.diagnostics = vec![crate::diag(
+                problem.code(),
+                crate::Severity::Error,
+                line,
+                column,
+                message,
+            )];
             return vec![r];
         }
         if let Some(outcome) =
@@ -244,14 +256,17 @@ impl Record {
             Format::Pcn => crate::pcn_input::read(game),
             Format::XiangqiXml => vec![Record::failed(
                 format,
-                error("xiangqi XML is an output format only"),
+                error(
+                    crate::codes::OUTPUT_ONLY,
+                    "xiangqi XML is an output format only",
+                ),
             )],
         };
         let mut records = records;
         if records.is_empty() {
             records.push(Record::failed(
                 format,
-                error("expected a game, found nothing"),
+                error(crate::codes::NO_GAME, "expected a game, found nothing"),
             ));
         }
         if let (Some(cut), Some(last)) = (crate::cut_short(format, game), records.last_mut()) {
@@ -434,7 +449,7 @@ impl Record {
             doc,
             warnings
                 .iter()
-                .map(|w| crate::warning(w.to_string()))
+                .map(|w| crate::warning(crate::codes::DROPPED, w.to_string()))
                 .collect(),
         ))
     }
@@ -466,7 +481,7 @@ impl Record {
         .map_err(WriteError::ToPcn)?;
         Ok(warnings
             .iter()
-            .map(|w| crate::warning(w.to_string()))
+            .map(|w| crate::warning(crate::codes::DROPPED, w.to_string()))
             .collect())
     }
 
@@ -541,7 +556,7 @@ impl Record {
         if len > crate::MAX_PCN_DOCUMENT_BYTES {
             // Written all the same (nothing is dropped), but the user must know that
             // our own reader refuses it.
-            warnings.push(crate::warning(format!(
+            warnings.push(crate::warning(crate::codes::PCN_TOO_LARGE, format!(
                 "the PCN document is {len} bytes, over the {} bytes a PCN reader of this toolkit accepts: it cannot be read back with cescacs",
                 crate::MAX_PCN_DOCUMENT_BYTES
             )));

@@ -2,7 +2,7 @@
 //! writing, and what they leave out.
 
 use crate::record::{Game, Record, Written};
-use crate::{Format, Options, Severity, diag, excerpt, warning};
+use crate::{Format, Options, Severity, codes, diag, excerpt, warning};
 use cescacs_batch::{GameDiagnostic, RawGame};
 
 pub(crate) fn read(raw: &RawGame) -> Record {
@@ -10,6 +10,7 @@ pub(crate) fn read(raw: &RawGame) -> Record {
     let mut out = Record::new(Format::XiangqiPgn);
     let w = |w: &xiangqi_pgn::Warning| {
         diag(
+            codes::XIANGQI_TOLERATED,
             Severity::Warning,
             w.line as u64,
             w.col as u64,
@@ -18,8 +19,10 @@ pub(crate) fn read(raw: &RawGame) -> Record {
     };
     out.diagnostics.extend(file.warnings.iter().map(w));
     let Some(read) = file.games.into_iter().next() else {
-        out.diagnostics
-            .push(crate::error("expected a game, found no movetext"));
+        out.diagnostics.push(crate::error(
+            codes::NO_GAME,
+            "expected a game, found no movetext",
+        ));
         return out;
     };
     out.diagnostics.extend(read.warnings.iter().map(w));
@@ -36,8 +39,13 @@ pub(crate) fn read(raw: &RawGame) -> Record {
         let message = e.to_string();
         let message = message.split_once(": ").map(|(_, m)| m).unwrap_or(&message);
         let message = message.split_once(": ").map(|(_, m)| m).unwrap_or(message);
-        out.diagnostics
-            .push(diag(Severity::Error, line as u64, col as u64, message));
+        out.diagnostics.push(diag(
+            e.code(),
+            Severity::Error,
+            line as u64,
+            col as u64,
+            message,
+        ));
     }
     out.game = Some(Game::Xiangqi(read.game));
     out
@@ -178,13 +186,19 @@ pub(crate) fn losses(
         };
         match pool.get_mut(&(name, v.as_str())) {
             Some(left) if *left > 0 => *left -= 1,
-            _ => out.push(warning(format!("tag [{n} \"{}\"] dropped", excerpt(v)))),
+            _ => out.push(warning(
+                codes::DROPPED,
+                format!("tag [{n} \"{}\"] dropped", excerpt(v)),
+            )),
         }
         if xml && n.chars().any(|c| c.is_ascii_uppercase()) && !KNOWN_TAGS.contains(&n.as_str()) {
-            out.push(warning(format!(
-                "tag name {n} written as XML element <{}>: its letter case is lost",
-                n.to_lowercase()
-            )));
+            out.push(warning(
+                codes::DROPPED,
+                format!(
+                    "tag name {n} written as XML element <{}>: its letter case is lost",
+                    n.to_lowercase()
+                ),
+            ));
         }
     }
     out

@@ -2,25 +2,12 @@
 //! (a `str` equal to the CLI's line, with its parts as attributes), built here from the
 //! batch engine's [`cescacs_batch::Diagnostic`], the value the CLI prints.
 
-use cescacs_batch::{Diagnostic, GameDiagnostic, Problem, Severity};
+use cescacs_batch::{Diagnostic, GameDiagnostic, Severity};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 
-/// Which stage found a problem: the `code` of a `cescacs.Diagnostic`.
-///
-/// The readers' messages carry no code of their own (`GameDiagnostic` is a severity, a
-/// place and a message), so a problem found while reading and replaying the record is
-/// `"game"`; the problems found before the record is read are told apart.
-pub(crate) fn problem_code(problem: Option<&Problem>) -> &'static str {
-    match problem {
-        None => "game",
-        Some(Problem::Read { .. }) => "read",
-        Some(Problem::Oversized { .. }) => "oversized",
-        Some(Problem::NoBoundary { .. }) => "no-boundary",
-        Some(Problem::Unclosed { .. }) => "unclosed",
-        Some(Problem::TrailingText) => "trailing-text",
-    }
-}
+// The `code` of a `cescacs.Diagnostic` is its `GameDiagnostic`'s: the kind of problem
+// as the error type that found it names it (`cescacs_convert::DIAGNOSTIC_CODES`).
 
 /// The code of a problem of a whole file (game 0: unreadable, binary, empty, format
 /// unknown).

@@ -1,9 +1,10 @@
-//! `Game.copy()`: an editable copy of a game (tags, main-line comments, length),
-//! written with `to_string(format, ...)` in any target format from the edited model,
-//! so every annotation the record holds is kept (`cescacs_convert::Record`'s edits).
+//! `Game.copy()`: an editable copy of a game (tags, main-line comments, length,
+//! variations; every game), written with `to_string(format, ...)` in any target format
+//! from the edited model, so every annotation the record holds is kept
+//! (`cescacs_convert::Record`'s edits).
 
 use crate::errors::Fail;
-use crate::{Game, Origin, WriteArgs, arg, format_arg, lock, unpanicked, write_options};
+use crate::{Game, Origin, WriteArgs, arg, lock, unpanicked, write_record};
 use cescacs_convert::{Format, Options, Record};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -40,17 +41,12 @@ impl GameEditor {
         Ok(done)
     }
 
-    fn written(&self, py: Python<'_>, to: Format, options: &Options) -> PyResult<String> {
+    fn written(&self, py: Python<'_>, target: (Format, Options)) -> PyResult<String> {
         let record = lock(py, &self.record).clone();
-        let text = py.allow_threads(|| {
-            unpanicked(&self.file, || {
-                record
-                    .write(to, options)
-                    .map(|w| w.text)
-                    .map_err(|e| Fail::Parse(format!("{} #{}: {e}", self.file, self.index)))
-            })
-        })?;
-        Ok(text)
+        let (file, index) = (&self.file, self.index);
+        write_record(py, &record, file, target, |e| {
+            Fail::Parse(format!("{file} #{index}: {e}"))
+        })
     }
 }
 
@@ -97,8 +93,9 @@ impl GameEditor {
         let text: String = arg(text, "text")?;
         self.edit(py, |r| r.add_comment(ply, &text))
     }
-    /// Adds a variation replacing half-move `ply` (1-based) of the main line: SAN
-    /// moves played from the position before it (chess).
+    /// Adds a variation replacing half-move `ply` (1-based) of the main line: moves
+    /// played from the position before it, SAN (chess), ICCS or the record's notation
+    /// (xiangqi); C'escacs variations raise `OptionError` (not edited yet).
     fn add_variation(
         &self,
         py: Python<'_>,
@@ -129,23 +126,22 @@ impl GameEditor {
         strict: Option<Bound<'py, PyAny>>,
         json_lines: Option<Bound<'py, PyAny>>,
     ) -> PyResult<String> {
-        let to = format_arg(&arg::<String>(format, "format")?)?;
-        let args = WriteArgs {
+        let target = WriteArgs {
             fan,
             minimal,
             notation,
             strip,
             strict,
             json_lines,
-        };
-        let options = write_options(to, &args)?;
-        self.written(py, to, &options)
+        }
+        .target(format)?;
+        self.written(py, target)
     }
     /// The edited game as a `Game`: written in its own format and read back (so it
     /// pickles, and its diagnostics are located in that text).
     fn game(&self, py: Python<'_>) -> PyResult<Game> {
         let format = lock(py, &self.record).format();
-        let text = self.written(py, format, &Options::default())?;
+        let text = self.written(py, (format, Options::default()))?;
         let raw = cescacs_convert::raw_game(text.as_bytes());
         let mut records = Record::read_all(format, &raw);
         let record = records.swap_remove(0);

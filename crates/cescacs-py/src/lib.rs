@@ -133,8 +133,7 @@ impl Game {
                 .then(|| (d.clone(), diagnostic::FILE))
                 .into_iter()
                 .collect(),
-            Origin::Raw { raw, .. } => {
-                let code = diagnostic::problem_code(raw.problem.as_ref());
+            Origin::Raw { .. } => {
                 // Where the record is in an input of several (PCN: `[0].`), as the
                 // CLI's converter prefixes it.
                 let prefix = self.record.location();
@@ -147,7 +146,7 @@ impl Game {
                         let mut located =
                             diagnostic::locate(&self.file, self.index, at, self.offset, d);
                         located.message.insert_str(0, prefix);
-                        (located, code)
+                        (located, d.code)
                     })
                     .collect()
             }
@@ -199,6 +198,34 @@ struct WriteArgs<'py> {
     strip: Option<Bound<'py, PyAny>>,
     strict: Option<Bound<'py, PyAny>>,
     json_lines: Option<Bound<'py, PyAny>>,
+}
+
+impl WriteArgs<'_> {
+    /// The format `format` names and these arguments as its options: the one step
+    /// from `to_string`'s arguments (`Game`'s and `GameEditor`'s) to a write.
+    fn target(&self, format: &Bound<'_, PyAny>) -> Result<(Format, Options), Fail> {
+        let to = format_arg(&arg::<String>(format, "format")?)?;
+        Ok((to, write_options(to, self)?))
+    }
+}
+
+/// `record` written in `to` with the GIL released: its text, or `fail` of why not.
+fn write_record(
+    py: Python<'_>,
+    record: &Record,
+    file: &str,
+    (to, options): (Format, Options),
+    fail: impl FnOnce(String) -> Fail + Send,
+) -> PyResult<String> {
+    let text = py.allow_threads(|| {
+        unpanicked(file, || {
+            record
+                .write(to, &options)
+                .map(|w| w.text)
+                .map_err(|e| fail(e.to_string()))
+        })
+    })?;
+    Ok(text)
 }
 
 fn write_options(to: Format, args: &WriteArgs<'_>) -> Result<Options, Fail> {
@@ -329,25 +356,16 @@ impl Game {
         strict: Option<Bound<'py, PyAny>>,
         json_lines: Option<Bound<'py, PyAny>>,
     ) -> PyResult<String> {
-        let to = format_arg(&arg::<String>(format, "format")?)?;
-        let args = WriteArgs {
+        let target = WriteArgs {
             fan,
             minimal,
             notation,
             strip,
             strict,
             json_lines,
-        };
-        let options = write_options(to, &args)?;
-        let text = py.allow_threads(|| {
-            unpanicked(&self.file, || {
-                self.record
-                    .write(to, &options)
-                    .map(|w| w.text)
-                    .map_err(|e| self.error(e.to_string()))
-            })
-        })?;
-        Ok(text)
+        }
+        .target(format)?;
+        write_record(py, &self.record, &self.file, target, |e| self.error(e))
     }
     /// The final board as SVG (Jupyter shows it), the last move highlighted.
     fn _repr_svg_(&self) -> PyResult<Option<String>> {
@@ -376,8 +394,11 @@ impl Game {
     // == issue 29 part A: the game model (model.rs)
     /// The main line as `Move` objects, walked once when called (a reader of final
     /// positions never pays for it).
-    fn mainline(&self, py: Python<'_>) -> PyResult<Vec<model::Move>> {
-        Ok(py.allow_threads(|| model::mainline(&self.record, &self.file))?)
+    fn mainline(slf: &Bound<'_, Self>) -> PyResult<Vec<model::Move>> {
+        let (me, game) = (slf.get(), Arc::new(slf.clone().unbind()));
+        Ok(slf
+            .py()
+            .allow_threads(|| model::mainline(&me.record, &me.file, game))?)
     }
     /// FEN (TLPD for C'escacs) of the start and after every main-line ply.
     fn positions(&self, py: Python<'_>) -> PyResult<Vec<String>> {
@@ -390,8 +411,11 @@ impl Game {
     }
     /// The moves from the start as nodes of the move tree (the first is the main line's).
     #[getter]
-    fn variations(&self, py: Python<'_>) -> PyResult<Vec<model::GameNode>> {
-        Ok(py.allow_threads(|| model::variations(&self.record, &self.file))?)
+    fn variations(slf: &Bound<'_, Self>) -> PyResult<Vec<model::GameNode>> {
+        let (me, game) = (slf.get(), Arc::new(slf.clone().unbind()));
+        Ok(slf
+            .py()
+            .allow_threads(|| model::variations(&me.record, &me.file, game))?)
     }
     // == end issue 29 part A
     /// An editable copy: set tags, add comments, cut the main line, then write it with
@@ -431,6 +455,7 @@ impl Game {
             line: 1,
             column: 1,
             message,
+            code: "write",
         };
         Fail::Parse(located(
             &self.file,
@@ -1015,15 +1040,15 @@ fn convert_bytes(
             Ok(Some(raw)) => raw,
             Ok(None) => break,
             Err(e) => {
+                let problem = Problem::Read {
+                    message: e.to_string(),
+                };
                 let d = GameDiagnostic {
                     severity: Severity::Error,
                     line: 1,
                     column: 1,
-                    message: Problem::Read {
-                        message: e.to_string(),
-                    }
-                    .describe()
-                    .2,
+                    message: problem.describe().2,
+                    code: problem.code(),
                 };
                 errors.push(located(
                     name,
@@ -1208,6 +1233,10 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_games, m)?)?;
     m.add_function(wrap_pyfunction!(read_headers, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_game, m)?)?;
+    // == issue 29 part B: Move and GameNode pickling
+    m.add_function(wrap_pyfunction!(pickle::_move, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::_node, m)?)?;
+    // == end issue 29 part B
     m.add_class::<headers::HeaderReader>()?;
     m.add_class::<headers::Headers>()?;
     m.add_class::<edit::GameEditor>()?;

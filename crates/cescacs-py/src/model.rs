@@ -5,14 +5,14 @@
 
 use crate::board::tree_board;
 use crate::errors::Fail;
-use crate::unpanicked;
+use crate::{Game, unpanicked};
 use cescacs_convert::{MoveTree, PlyMove, Record, TreeError, move_tree};
 use pyo3::prelude::*;
 use std::sync::Arc;
 
 /// The tree of `record` (main line only unless `variations`), or the error to raise.
 /// An unreadable record has no moves (its `errors` say why).
-fn tree(record: &Record, file: &str, variations: bool) -> Result<Arc<MoveTree>, Fail> {
+pub(crate) fn tree(record: &Record, file: &str, variations: bool) -> Result<Arc<MoveTree>, Fail> {
     unpanicked(file, || match move_tree(record, variations) {
         Ok(t) => Ok(Arc::new(t)),
         Err(TreeError::Unreadable) => Ok(Arc::new(MoveTree {
@@ -23,14 +23,19 @@ fn tree(record: &Record, file: &str, variations: bool) -> Result<Arc<MoveTree>, 
     })
 }
 
-/// `Game.mainline()`.
-pub(crate) fn mainline(record: &Record, file: &str) -> Result<Vec<Move>, Fail> {
+/// `Game.mainline()`: `game` is the game the record is of (what a `Move` pickles).
+pub(crate) fn mainline(
+    record: &Record,
+    file: &str,
+    game: Arc<Py<Game>>,
+) -> Result<Vec<Move>, Fail> {
     let tree = tree(record, file, false)?;
     Ok(tree
         .main_line()
         .map(|node| Move {
             tree: tree.clone(),
             node,
+            game: game.clone(),
         })
         .collect())
 }
@@ -64,7 +69,11 @@ pub(crate) fn board_at(
 }
 
 /// `Game.variations`: the moves from the start (the first is the main line's).
-pub(crate) fn variations(record: &Record, file: &str) -> Result<Vec<GameNode>, Fail> {
+pub(crate) fn variations(
+    record: &Record,
+    file: &str,
+    game: Arc<Py<Game>>,
+) -> Result<Vec<GameNode>, Fail> {
     let tree = tree(record, file, true)?;
     Ok(match tree.nodes.first() {
         None => Vec::new(),
@@ -74,6 +83,7 @@ pub(crate) fn variations(record: &Record, file: &str) -> Result<Vec<GameNode>, F
             .map(|&node| GameNode {
                 tree: tree.clone(),
                 node,
+                game: game.clone(),
             })
             .collect(),
     })
@@ -116,8 +126,10 @@ impl Score {
 /// One half-move of a game, with what the record says about it and the position after.
 #[pyclass(frozen, module = "cescacs", name = "Move")]
 pub(crate) struct Move {
-    tree: Arc<MoveTree>,
-    node: usize,
+    pub(crate) tree: Arc<MoveTree>,
+    pub(crate) node: usize,
+    /// The game the tree was walked from: a move pickles as it and its place.
+    pub(crate) game: Arc<Py<Game>>,
 }
 
 impl Move {
@@ -221,6 +233,21 @@ impl Move {
     fn board(&self, py: Python<'_>) -> PyResult<PyObject> {
         tree_board(py, &self.tree.nodes[self.node].position)
     }
+    // == issue 29 part B: pickling and equality (pickle.rs)
+    /// Equal moves: the same record of the move and the same position after it.
+    fn __eq__(&self, other: PyRef<'_, Move>) -> bool {
+        self.m() == other.m()
+            && self.tree.nodes[self.node].position == other.tree.nodes[other.node].position
+    }
+    fn __hash__(&self) -> u64 {
+        crate::pickle::hash_move(self.m())
+    }
+    /// Pickling: the game (pickled once however many of its moves go along) and the
+    /// move's place in its tree.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(PyObject, PyObject)> {
+        crate::pickle::reduce_node(py, "_move", &self.game, &self.tree, self.node)
+    }
+    // == end issue 29 part B
     fn __repr__(&self) -> String {
         format!("<cescacs.Move {} {}>", self.m().ply, self.m().san)
     }
@@ -233,8 +260,10 @@ impl Move {
 /// that may follow (the first is the main continuation).
 #[pyclass(frozen, module = "cescacs", name = "GameNode")]
 pub(crate) struct GameNode {
-    tree: Arc<MoveTree>,
-    node: usize,
+    pub(crate) tree: Arc<MoveTree>,
+    pub(crate) node: usize,
+    /// The game the tree was walked from (see [`Move::game`]).
+    pub(crate) game: Arc<Py<Game>>,
 }
 
 impl GameNode {
@@ -242,6 +271,7 @@ impl GameNode {
         GameNode {
             tree: self.tree.clone(),
             node,
+            game: self.game.clone(),
         }
     }
 }
@@ -254,6 +284,7 @@ impl GameNode {
         self.tree.nodes[self.node].mv.as_ref().map(|_| Move {
             tree: self.tree.clone(),
             node: self.node,
+            game: self.game.clone(),
         })
     }
     /// The moves that may follow, each a node (the first is the main continuation).
@@ -307,6 +338,19 @@ impl GameNode {
     fn board(&self, py: Python<'_>) -> PyResult<PyObject> {
         tree_board(py, &self.tree.nodes[self.node].position)
     }
+    // == issue 29 part B: pickling and equality (pickle.rs)
+    /// Equal nodes: the same place in equal move trees.
+    fn __eq__(&self, other: PyRef<'_, GameNode>) -> bool {
+        self.node == other.node && (Arc::ptr_eq(&self.tree, &other.tree) || self.tree == other.tree)
+    }
+    fn __hash__(&self) -> u64 {
+        self.node as u64
+    }
+    /// Pickling: the game and the node's place in its tree.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(PyObject, PyObject)> {
+        crate::pickle::reduce_node(py, "_node", &self.game, &self.tree, self.node)
+    }
+    // == end issue 29 part B
     fn __repr__(&self) -> String {
         match &self.tree.nodes[self.node].mv {
             Some(m) => format!("<cescacs.GameNode {} {}>", m.ply, m.san),

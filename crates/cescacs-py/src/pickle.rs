@@ -1,16 +1,19 @@
-//! Pickling of `Game` (for `rdd.flatMap(read_games)`, multiprocessing): a game is
-//! pickled as the bytes it was read from and its place in its file, and unpickled by
-//! reading those bytes again, so the copy is the same game in every respect (tags,
-//! moves, annotations, diagnostics and their places) without a serialised model.
+//! Pickling of `Game`, `Move` and `GameNode` (for `rdd.flatMap(read_games)`,
+//! multiprocessing): a game is pickled as the bytes it was read from and its place in
+//! its file, and unpickled by reading those bytes again, so the copy is the same game
+//! in every respect (tags, moves, annotations, diagnostics and their places) without a
+//! serialised model. A move or node pickles as its game and its place in the tree.
 
 use crate::errors::Fail;
+use crate::model::{GameNode, Move};
 use crate::{Game, Origin};
 use cescacs_batch::{Diagnostic, Problem, RawGame, Severity};
+use cescacs_convert::MoveTree;
 use cescacs_convert::{Format, Record};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// A splitter problem as plain values: (kind, text, a, b).
 type ProblemState = Option<(String, String, u64, u64)>;
@@ -167,4 +170,139 @@ pub(crate) fn _game(py: Python<'_>, place: Place, origin: Origins) -> PyResult<G
             member,
         },
     })
+}
+
+// == Move and GameNode: the game and the node's place in its move tree.
+//
+// A move or node pickles as its game (a Python object: pickled once per stream however
+// many of its moves go along, and unpickled as one object) and its path from the
+// start: its depth and the branches taken off the main continuation. Unpickling walks
+// the game's tree again; the last tree walked is kept, so the moves of one game
+// unpickled one after another walk it once.
+
+/// The place of a node: (depth, [(depth, child index)]) for every step that is not
+/// the first child. A main-line move is `(ply, [])`.
+type NodePath = (usize, Vec<(usize, usize)>);
+
+fn node_path(tree: &MoveTree, node: usize) -> NodePath {
+    let mut steps = Vec::new();
+    let mut at = node;
+    while let Some(parent) = tree.nodes.get(at).and_then(|n| n.parent) {
+        let index = tree.nodes[parent]
+            .children
+            .iter()
+            .position(|&c| c == at)
+            .unwrap_or(0);
+        steps.push(index);
+        at = parent;
+    }
+    steps.reverse();
+    let branches = steps
+        .iter()
+        .enumerate()
+        .filter(|(_, index)| **index != 0)
+        .map(|(depth, index)| (depth + 1, *index))
+        .collect();
+    (steps.len(), branches)
+}
+
+/// `__reduce__` of a `Move` (`make` = "_move") or `GameNode` (`"_node"`).
+pub(crate) fn reduce_node(
+    py: Python<'_>,
+    make: &str,
+    game: &Arc<Py<Game>>,
+    tree: &MoveTree,
+    node: usize,
+) -> PyResult<(PyObject, PyObject)> {
+    let make = py.import("cescacs._cescacs")?.getattr(make)?;
+    let (depth, branches) = node_path(tree, node);
+    let args = (game.clone_ref(py), depth, branches).into_pyobject(py)?;
+    Ok((make.unbind(), args.into_any().unbind()))
+}
+
+/// The hash of a move: equal moves (same record, same position after) hash alike.
+pub(crate) fn hash_move(m: &cescacs_convert::PlyMove) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (m.ply, &m.uci, &m.san).hash(&mut h);
+    h.finish()
+}
+
+/// The last tree walked for unpickling: the game object, whether variations were
+/// walked, the tree.
+type LastTree = (Arc<Py<Game>>, bool, Arc<MoveTree>);
+
+static LAST_TREE: Mutex<Option<LastTree>> = Mutex::new(None);
+
+/// The tree of `game` (with variations or not), walked again unless it was the last.
+fn tree_of(
+    py: Python<'_>,
+    game: Py<Game>,
+    variations: bool,
+) -> PyResult<(Arc<Py<Game>>, Arc<MoveTree>)> {
+    {
+        let last = crate::lock(py, &LAST_TREE);
+        if let Some((g, v, tree)) = last.as_ref()
+            && g.as_ptr() == game.as_ptr()
+            && *v == variations
+        {
+            return Ok((g.clone(), tree.clone()));
+        }
+    }
+    let me = game.get();
+    let tree = py.allow_threads(|| crate::model::tree(&me.record, &me.file, variations))?;
+    let game = Arc::new(game);
+    *crate::lock(py, &LAST_TREE) = Some((game.clone(), variations, tree.clone()));
+    Ok((game, tree))
+}
+
+/// The node at `path` in `tree`.
+fn follow(tree: &MoveTree, (depth, branches): &NodePath) -> Result<usize, Fail> {
+    let lost = || {
+        Fail::Option(format!(
+            "not a pickled move: no node at {depth} {branches:?}"
+        ))
+    };
+    let mut at = 0;
+    if tree.nodes.is_empty() {
+        return Err(lost());
+    }
+    for d in 1..=*depth {
+        let index = branches
+            .iter()
+            .find(|(at_depth, _)| *at_depth == d)
+            .map_or(0, |(_, i)| *i);
+        at = *tree.nodes[at].children.get(index).ok_or_else(lost)?;
+    }
+    Ok(at)
+}
+
+/// Makes a pickled `Move` again (the inverse of `Move.__reduce__`).
+#[pyfunction]
+pub(crate) fn _move(
+    py: Python<'_>,
+    game: Py<Game>,
+    depth: usize,
+    branches: Vec<(usize, usize)>,
+) -> PyResult<Move> {
+    // A main-line move needs only the main line walked.
+    let (game, tree) = tree_of(py, game, !branches.is_empty())?;
+    let node = follow(&tree, &(depth, branches))?;
+    if depth == 0 {
+        return Err(Fail::Option("not a pickled move: the start is no move".into()).into());
+    }
+    Ok(Move { tree, node, game })
+}
+
+/// Makes a pickled `GameNode` again (the inverse of `GameNode.__reduce__`).
+#[pyfunction]
+pub(crate) fn _node(
+    py: Python<'_>,
+    game: Py<Game>,
+    depth: usize,
+    branches: Vec<(usize, usize)>,
+) -> PyResult<GameNode> {
+    let (game, tree) = tree_of(py, game, true)?;
+    let node = follow(&tree, &(depth, branches))?;
+    Ok(GameNode { tree, node, game })
 }

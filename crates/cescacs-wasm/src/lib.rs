@@ -351,15 +351,15 @@ pub fn convert(text: &str, to: &str, options: &Map<String, Value>) -> Result<Str
                     truncated: true,
                     problem: None,
                 };
+                let problem = Problem::Read {
+                    message: e.to_string(),
+                };
                 let d = GameDiagnostic {
                     severity: Severity::Error,
                     line: 1,
                     column: 1,
-                    message: Problem::Read {
-                        message: e.to_string(),
-                    }
-                    .describe()
-                    .2,
+                    message: problem.describe().2,
+                    code: problem.code(),
                 };
                 errors.push(located(name, raw.index as u64, &raw, &d));
                 break;

@@ -198,6 +198,24 @@ pub struct Diagnostic {
     pub at: Pos,
     /// What was found, and what was done about it.
     pub message: String,
+    /// What kind of remark it is: a stable name (`chess.illegal-move`, `chess.tag`,
+    /// …; the table is the toolkit's docs/diagnostic-codes.md).
+    pub code: &'static str,
+}
+
+/// The code of a tokeniser problem.
+fn problem_code(problem: Problem) -> &'static str {
+    match problem {
+        Problem::NotAMove
+        | Problem::UnterminatedComment
+        | Problem::MalformedTag
+        | Problem::Reserved
+        | Problem::InvalidByte => "chess.syntax",
+        Problem::UnmatchedClose | Problem::UnclosedVariation | Problem::ResultInVariation => {
+            "chess.variation"
+        }
+        Problem::BadNag => "chess.nag",
+    }
 }
 
 /// A game in the owned model. Moves are resolved at import; text that could not be
@@ -509,6 +527,18 @@ impl GameError {
             | GameError::BadFen { at, .. }
             | GameError::SetUpWithoutFen { at, .. } => Some(*at),
             GameError::Read(_) => None,
+        }
+    }
+
+    /// The diagnostic code of the error (a stable name, as [`Diagnostic::code`]).
+    pub fn code(&self) -> &'static str {
+        match self {
+            GameError::UnsupportedVariant { .. } => "chess.variant",
+            GameError::OtherGame { .. } => "chess.other-game",
+            GameError::BadFen { .. } => "chess.fen",
+            GameError::SetUpWithoutFen { .. } => "chess.setup",
+            GameError::Read(ReadError::TokenTooLong { .. }) => "chess.too-large",
+            GameError::Read(_) => "chess.read",
         }
     }
 }
@@ -882,6 +912,7 @@ impl GameBuilder {
                 && given != expected
             {
                 self.diag(
+                    "chess.result",
                     Severity::Warning,
                     at,
                     format!(
@@ -911,25 +942,27 @@ impl GameBuilder {
         }
     }
 
-    fn diag(&mut self, severity: Severity, at: Pos, message: String) {
+    fn diag(&mut self, code: &'static str, severity: Severity, at: Pos, message: String) {
         let n = self.game.diagnostics.len();
         if n > MAX_DIAGNOSTICS {
             return;
         }
         // Past the cap one note says so; an input of garbage (say `/dev/zero`) then
         // costs no memory per byte.
-        let (severity, message) = if n == MAX_DIAGNOSTICS {
+        let (severity, message, code) = if n == MAX_DIAGNOSTICS {
             (
                 Severity::Warning,
                 format!("more than {MAX_DIAGNOSTICS} diagnostics in this game; the rest not kept"),
+                "chess.too-large",
             )
         } else {
-            (severity, message)
+            (severity, message, code)
         };
         self.game.diagnostics.push(Diagnostic {
             severity,
             at,
             message,
+            code,
         });
     }
 
@@ -1014,6 +1047,7 @@ impl GameBuilder {
             // Export cannot carry these in a string (spec §2), so read them as spaces.
             value = value.replace(BREAKS, " ");
             self.diag(
+                "chess.tag",
                 Severity::Warning,
                 at,
                 format!(
@@ -1042,6 +1076,7 @@ impl GameBuilder {
         let (name, key) = match kind.roster() {
             Some(canon) if !exact => {
                 self.diag(
+                    "chess.tag",
                     Severity::Warning,
                     at,
                     format!("tag {} read as {canon}", text::decode(name)),
@@ -1092,7 +1127,7 @@ impl GameBuilder {
             ResolveError::Ambiguous => format!("ambiguous move {text} in {what}"),
             other => format!("{other}: {text} in {what}"),
         };
-        self.diag(Severity::Error, at, msg);
+        self.diag("chess.illegal-move", Severity::Error, at, msg);
     }
 
     /// Reports a repeated tag name (canonical spelling).
@@ -1100,6 +1135,7 @@ impl GameBuilder {
     fn duplicate_tag(&mut self, name: &[u8], at: Pos) {
         let name = text::decode(name);
         self.diag(
+            "chess.tag",
             Severity::Warning,
             at,
             format!("duplicate tag {name}; earlier value kept as XDuplicate{name}"),
@@ -1111,6 +1147,7 @@ impl GameBuilder {
     fn too_many_tags(&mut self, at: Pos) {
         if self.tags_read == MAX_GAME_TAGS + 1 {
             self.diag(
+                "chess.too-large",
                 Severity::Error,
                 at,
                 format!(
@@ -1128,7 +1165,7 @@ impl GameBuilder {
             return false;
         }
         self.over_cap = true;
-        self.diag(
+        self.diag("chess.too-large",
             Severity::Error,
             at,
             format!(
@@ -1589,15 +1626,19 @@ impl Visitor for GameBuilder {
         }
         match f.moves {
             // $0 is the null annotation: export never writes it, so it is not kept.
-            1.. if nag == 0 => {
-                self.diag(Severity::Warning, at, "null annotation $0 dropped".into())
-            }
+            1.. if nag == 0 => self.diag(
+                "chess.nag",
+                Severity::Warning,
+                at,
+                "null annotation $0 dropped".into(),
+            ),
             1.. => {
                 if let Some(m) = f.line.moves.last_mut() {
                     m.nags.push(nag);
                 }
             }
             0 => self.diag(
+                "chess.nag",
                 Severity::Warning,
                 at,
                 format!("NAG ${nag} before any move dropped"),
@@ -1662,6 +1703,7 @@ impl Visitor for GameBuilder {
         }
         if f.moves == 0 {
             self.diag(
+                "chess.variation",
                 Severity::Warning,
                 at,
                 "variation before any move dropped".into(),
@@ -1672,6 +1714,7 @@ impl Visitor for GameBuilder {
             // Set wrongly (`set_variations_possible`): where the variation starts
             // was not kept.
             self.diag(
+                "chess.variation",
                 Severity::Warning,
                 at,
                 "variation in a game said to have none skipped".into(),
@@ -1680,6 +1723,7 @@ impl Visitor for GameBuilder {
         }
         if self.frames.len() > MAX_VARIATION_DEPTH {
             self.diag(
+                "chess.too-deep",
                 Severity::Warning,
                 at,
                 format!("variation nested deeper than {MAX_VARIATION_DEPTH} levels skipped"),
@@ -1726,7 +1770,12 @@ impl Visitor for GameBuilder {
             return;
         }
         if done.moves == 0 && done.comments == 0 {
-            self.diag(Severity::Warning, at, "empty variation dropped".into());
+            self.diag(
+                "chess.variation",
+                Severity::Warning,
+                at,
+                "empty variation dropped".into(),
+            );
             return;
         }
         if let Some(m) = parent.line.moves.last_mut() {
@@ -1744,6 +1793,7 @@ impl Visitor for GameBuilder {
             && tag != outcome
         {
             self.diag(
+                "chess.result",
                 Severity::Warning,
                 at,
                 format!(
@@ -1758,6 +1808,7 @@ impl Visitor for GameBuilder {
     fn escape(&mut self, text: &[u8], at: Pos) {
         let t = text::decode(text);
         self.diag(
+            "chess.escape",
             Severity::Warning,
             at,
             format!(
@@ -1770,6 +1821,7 @@ impl Visitor for GameBuilder {
     fn ignored(&mut self, text: &[u8], at: Pos) {
         let t = String::from_utf8_lossy(text);
         self.diag(
+            "chess.spelling",
             Severity::Warning,
             at,
             format!("en passant marker `{t}` dropped (the move itself says it)"),
@@ -1796,7 +1848,12 @@ impl Visitor for GameBuilder {
                 None => f.dead = Some(dead),
             }
         }
-        self.diag(severity, at, format!("{problem}: {t}"));
+        self.diag(
+            problem_code(problem),
+            severity,
+            at,
+            format!("{problem}: {t}"),
+        );
     }
 
     fn end_game(&mut self) -> Self::Output {
@@ -1834,6 +1891,7 @@ impl Visitor for GameBuilder {
                 severity: Severity::Warning,
                 at: game.at,
                 message: format!("no result marker; using {}", game.outcome.as_str()),
+                code: "chess.result",
             });
         }
         self.outcome_marker = false;

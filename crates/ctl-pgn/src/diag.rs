@@ -64,6 +64,31 @@ pub enum Code {
     Variation,
 }
 
+impl Code {
+    /// The code's stable name (`ctl.syntax`, `ctl.illegal-move`, …; the table is the
+    /// toolkit's docs/diagnostic-codes.md).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Syntax => "ctl.syntax",
+            Code::Structure => "ctl.structure",
+            Code::TooDeep => "ctl.too-deep",
+            Code::TooLarge => "ctl.too-large",
+            Code::Letter => "ctl.letter",
+            Code::Redefine => "ctl.redefine",
+            Code::Tag => "ctl.tag",
+            Code::StartPosition => "ctl.start-position",
+            Code::Spelling => "ctl.spelling",
+            Code::Numbering => "ctl.numbering",
+            Code::MoveSyntax => "ctl.move-syntax",
+            Code::IllegalMove => "ctl.illegal-move",
+            Code::CheckMarker => "ctl.check-marker",
+            Code::MissingEnd => "ctl.missing-end",
+            Code::Result => "ctl.result",
+            Code::Variation => "ctl.variation",
+        }
+    }
+}
+
 /// A located message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}:{line}:{col}: game {game}: {severity}: {}", pgn_core::escape_controls(.file), pgn_core::escape_controls(.message))]

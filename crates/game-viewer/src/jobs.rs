@@ -134,6 +134,7 @@ fn error(message: String) -> cescacs_convert::GameDiagnostic {
         line: 1,
         column: 1,
         message,
+        code: cescacs_convert::GameOutcome::ERROR,
     }
 }
 

@@ -131,6 +131,19 @@ pub enum ReadError {
     },
 }
 
+impl ReadError {
+    /// The diagnostic code of the error: a stable name for filtering (the table is the
+    /// toolkit's docs/diagnostic-codes.md).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ReadError::Variant { .. } => "xiangqi.other-game",
+            ReadError::Move { .. } => "xiangqi.illegal-move",
+            ReadError::Fen { .. } => "xiangqi.fen",
+            ReadError::Syntax { .. } => "xiangqi.syntax",
+        }
+    }
+}
+
 /// Something tolerated while reading.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {

@@ -16,10 +16,24 @@ Notation = Literal["san", "lan", "uci", "chinese", "wxf", "iccs"]
 StripItem = Literal["comments", "variations", "nags", "clock", "tags"]
 #: How bad a diagnostic is.
 SeverityName = Literal["error", "warning"]
-#: Which stage found a problem: ``game`` (reading or replaying the record), ``read``
-#: (the stream could not be read further), ``oversized``, ``no-boundary``, ``unclosed``
-#: (the splitter), ``file`` (a file that could not be read at all, game 0).
-DiagnosticCode = Literal["game", "read", "oversized", "no-boundary", "unclosed", "file"]
+#: What kind of problem a diagnostic reports, named by the error type that found it
+#: (the table with meanings: docs/diagnostic-codes.md; the same codes in Rust:
+#: ``cescacs_convert::DIAGNOSTIC_CODES``).
+DiagnosticCode = Literal[
+    "read", "oversized", "no-boundary", "unclosed", "trailing-text", "file", "error",
+    "no-game", "boundary", "more-games", "truncated", "output-only", "write",
+    "dropped", "chess.syntax", "chess.illegal-move", "chess.tag", "chess.result",
+    "chess.nag", "chess.variation", "chess.too-deep", "chess.too-large",
+    "chess.escape", "chess.spelling", "chess.variant", "chess.other-game", "chess.fen",
+    "chess.setup", "chess.read", "xiangqi.syntax", "xiangqi.illegal-move",
+    "xiangqi.fen", "xiangqi.other-game", "xiangqi.tolerated", "ctl.syntax",
+    "ctl.structure", "ctl.too-deep", "ctl.too-large", "ctl.letter", "ctl.redefine",
+    "ctl.tag", "ctl.start-position", "ctl.spelling", "ctl.numbering",
+    "ctl.move-syntax", "ctl.illegal-move", "ctl.check-marker", "ctl.missing-end",
+    "ctl.result", "ctl.variation", "ctl.encoding", "ctl.replay", "pcn.json",
+    "pcn.too-large", "pcn.invalid", "pcn.replay", "pcn.cache", "pcn.decode",
+    "pcn.loss",
+]
 
 
 class Diagnostic(str):
