@@ -85,7 +85,7 @@ impl Annotate {
                     disagreement: Some(w),
                     ..
                 }),
-            ) => vec![crate::warning(w)],
+            ) => vec![crate::warning(crate::codes::RESULT_DISAGREES, w)],
             _ => Vec::new(),
         }
     }

@@ -47,6 +47,10 @@ pub const DIAGNOSTIC_CODES: &[(&str, &str)] = &[
         DROPPED,
         "the target format cannot carry an item of the game: dropped or changed",
     ),
+    (
+        RESULT_DISAGREES,
+        "with --fix-results: the result marker and the final position disagree",
+    ),
     // Classic chess (chess-pgn).
     (
         "chess.syntax",
@@ -175,6 +179,8 @@ pub(crate) const OUTPUT_ONLY: &str = "output-only";
 pub(crate) const WRITE: &str = "write";
 /// What a target format cannot carry.
 pub(crate) const DROPPED: &str = "dropped";
+/// `--fix-results` found a result marker that the final position contradicts.
+pub(crate) const RESULT_DISAGREES: &str = "result-disagrees";
 /// A xiangqi reader warning.
 pub(crate) const XIANGQI_TOLERATED: &str = "xiangqi.tolerated";
 /// A CTL-PGN record that is not UTF-8.

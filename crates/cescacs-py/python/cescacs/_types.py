@@ -22,7 +22,7 @@ SeverityName = Literal["error", "warning"]
 DiagnosticCode = Literal[
     "read", "oversized", "no-boundary", "unclosed", "trailing-text", "file", "error",
     "no-game", "boundary", "more-games", "truncated", "output-only", "write",
-    "dropped", "chess.syntax", "chess.illegal-move", "chess.tag", "chess.result",
+    "dropped", "result-disagrees", "chess.syntax", "chess.illegal-move", "chess.tag", "chess.result",
     "chess.nag", "chess.variation", "chess.too-deep", "chess.too-large",
     "chess.escape", "chess.spelling", "chess.variant", "chess.other-game", "chess.fen",
     "chess.setup", "chess.read", "xiangqi.syntax", "xiangqi.illegal-move",
