@@ -122,14 +122,14 @@ fn functions(text: &str) -> Vec<Function> {
             i = closing(&lines, i + 2, indent(next)).map_or(lines.len(), |k| k + 1);
             continue;
         }
-        if let Some(name) = fn_name(lines[i]) {
-            if let Some(len) = fn_len(&lines, i) {
-                out.push(Function {
-                    name: name.to_string(),
-                    line: i + 1,
-                    len,
-                });
-            }
+        if let Some(name) = fn_name(lines[i])
+            && let Some(len) = fn_len(&lines, i)
+        {
+            out.push(Function {
+                name: name.to_string(),
+                line: i + 1,
+                len,
+            });
         }
         i += 1;
     }
