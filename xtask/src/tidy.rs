@@ -15,6 +15,8 @@
 //!   exist (a backticked `snake_case_name` with three underscores or more must be a
 //!   `fn` somewhere in the Rust sources).
 //!
+//! * No function grows past one screen ([`crate::fn_length`]).
+//!
 //! Prints one line per finding and returns `Ok(false)` (exit 1) when there is any.
 
 use std::collections::BTreeMap;
@@ -83,8 +85,14 @@ const TOP_FILES: &[&str] = &[
     "LICENSE-APACHE",
 ];
 
-/// Runs every check; `Ok(true)` when nothing was found.
-pub fn run() -> Result<bool, String> {
+/// Runs every check; `Ok(true)` when nothing was found. `--bless-long-functions`
+/// rewrites `xtask/long-functions.txt` from the sources (see [`crate::fn_length`]).
+pub fn run(args: &[String]) -> Result<bool, String> {
+    let bless = match args {
+        [] => false,
+        [a] if a == "--bless-long-functions" => true,
+        _ => return Err(format!("tidy: unknown arguments {args:?}")),
+    };
     let root = crate::root();
     let mut findings = Vec::new();
     let crates = crate_names(&root)?;
@@ -102,13 +110,16 @@ pub fn run() -> Result<bool, String> {
     check_crate_heads(&root, &crates, &mut findings)?;
     check_layers(&root, &crates, &mut findings)?;
     check_io(&root, &mut findings)?;
+    let sources = crate::fn_length::check(&root, bless, &mut findings)?;
     for f in &findings {
         println!("{f}");
     }
     println!(
-        "tidy: {} documents, {named} repository paths named, {} crates, {} finding(s)",
+        "tidy: {} documents, {named} repository paths named, {} crates, {sources} Rust \
+         sources measured (functions <= {} lines), {} finding(s)",
         docs.len(),
         crates.len(),
+        crate::fn_length::LIMIT,
         findings.len()
     );
     Ok(findings.is_empty())

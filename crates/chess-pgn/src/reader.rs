@@ -415,279 +415,399 @@ impl<R: Read> PgnReader<R> {
 
     /// Reads the next game into `visitor`; `Ok(None)` at end of input.
     pub fn read_game<V: Visitor>(&mut self, v: &mut V) -> Result<Option<V::Output>, ReadError> {
-        let mut phase = Phase::Start;
-        let mut depth: usize = 0;
-        // Depth at which a skipped variation started, if skipping.
-        let mut skip_from: Option<usize> = None;
-        let mut skip_movetext = false;
-        // Tag pair being read: the name is copied because a refill may move the buffer.
-        let mut in_tag = false;
-        let mut have_name = false;
-        let mut have_value = false;
-        let mut tag_pos = Pos::default();
-        let mut after_result = false;
-        // The last movetext symbol was `e`: a `p` now completes `e.p.` (reported once, on
-        // the `e`); a `p` anywhere else is reported on its own.
-        let mut after_e = false;
-
+        let mut g = GameState::new();
         loop {
             let Some(t) = self.next_token()? else {
-                if phase == Phase::Start {
+                if g.phase == Phase::Start {
                     return Ok(None);
                 }
                 break;
             };
-            // Hot path: move numbers and SAN in the main line, a third each of all tokens.
-            if phase == Phase::Movetext && !after_result && !skip_movetext && skip_from.is_none() {
-                match t.kind {
-                    TokenKind::MoveNumber => continue,
-                    TokenKind::Symbol => {
-                        let text = &self.buf[t.range()];
-                        // One-letter tokens (`N` novelty, `e` of `e.p.`) and `ep` take the general path.
-                        if text.len() >= 2
-                            && (text[0].is_ascii_lowercase()
-                                || matches!(text[0], b'K' | b'Q' | b'R' | b'B' | b'N'))
-                            && text != b"ep"
-                        {
-                            // `exd6e.p.`: the `p` that follows completes the marker.
-                            after_e = text.last() == Some(&b'e');
-                            if self.move_token(v, &t)? == Control::SkipMovetext {
-                                skip_movetext = true;
-                            }
-                            continue;
-                        }
-                    }
-                    _ => {}
-                }
+            if g.on_main_line() && self.main_line_token(v, &mut g, &t)? {
+                continue;
             }
-            // Skipped movetext (headers-only reading, or after an illegal move): only
-            // variation depth, results and the next game's start matter.
-            if skip_movetext && phase == Phase::Movetext && !after_result {
-                match t.kind {
-                    TokenKind::MoveNumber
-                    | TokenKind::Dots
-                    | TokenKind::Nag
-                    | TokenKind::LineComment
-                    | TokenKind::Comment { terminated: true } => continue,
-                    TokenKind::Symbol if self.buf[t.text.0].is_ascii_alphabetic() => continue,
-                    TokenKind::VariationOpen => {
-                        depth += 1;
-                        continue;
-                    }
-                    TokenKind::VariationClose => {
-                        if depth > 0 {
-                            if skip_from == Some(depth) {
-                                skip_from = None;
-                            }
-                            depth -= 1;
-                        }
-                        continue;
-                    }
-                    _ => {}
-                }
+            if g.skip_movetext
+                && g.phase == Phase::Movetext
+                && !g.after_result
+                && self.skipped_token(&mut g, &t)
+            {
+                continue;
             }
-            if phase == Phase::Start {
+            if g.phase == Phase::Start {
                 self.games += 1;
                 v.begin_game(t.pos);
-                phase = Phase::Tags;
+                g.phase = Phase::Tags;
             }
-            if after_result {
-                // Comments right after the result belong to this game; anything else starts the next.
-                match t.kind {
-                    TokenKind::Comment { .. } | TokenKind::LineComment => {
-                        v.comment(&self.buf[t.range()], t.pos);
-                        continue;
-                    }
-                    TokenKind::Escape => {
-                        v.escape(&self.buf[t.range()], t.pos);
-                        continue;
-                    }
-                    _ => {
-                        self.unread(&t);
-                        break;
-                    }
-                }
+            let flow = if g.after_result {
+                self.after_result_token(v, &t)
+            } else if g.in_tag {
+                self.tag_token(v, &mut g, &t);
+                Flow::Next
+            } else {
+                self.header_token(v, &mut g, &t)
+            };
+            match flow {
+                Flow::Next => continue,
+                Flow::Stop => break,
+                Flow::Go => {}
             }
-            if in_tag {
-                match t.kind {
-                    TokenKind::Symbol if !have_name => {
-                        self.name.clear();
-                        self.name.extend_from_slice(&self.buf[t.range()]);
-                        have_name = true;
-                    }
-                    TokenKind::String { escaped } if have_name && !have_value => {
-                        v.tag(&self.name, &self.buf[t.range()], escaped, tag_pos);
-                        have_value = true;
-                    }
-                    TokenKind::TagClose if have_value => in_tag = false,
-                    TokenKind::TagClose => {
-                        v.problem(Problem::MalformedTag, &self.name, tag_pos);
-                        in_tag = false;
-                    }
-                    // Anything else: a broken tag; give up on it and re-read the token.
-                    _ => {
-                        v.problem(Problem::MalformedTag, &self.buf[t.range()], tag_pos);
-                        in_tag = false;
-                        self.unread(&t);
-                    }
-                }
-                continue;
-            }
-            if let TokenKind::TagPair {
-                name_len,
-                value_start,
-            } = t.kind
-            {
-                if phase == Phase::Movetext {
-                    self.unread(&t);
-                    break;
-                }
-                let text = &self.buf[t.range()];
-                v.tag(
-                    &text[..name_len as usize],
-                    &text[value_start as usize..],
-                    false,
-                    t.pos,
-                );
-                continue;
-            }
-            if t.kind == TokenKind::TagOpen {
-                if phase == Phase::Movetext {
-                    // A tag after movetext: the previous game had no result marker.
-                    self.unread(&t);
-                    break;
-                }
-                in_tag = true;
-                have_name = false;
-                have_value = false;
-                tag_pos = t.pos;
-                continue;
-            }
-            if t.kind == TokenKind::Escape {
-                v.escape(&self.buf[t.range()], t.pos);
-                continue;
-            }
-            if phase != Phase::Movetext {
-                phase = Phase::Movetext;
+            if g.phase != Phase::Movetext {
+                g.phase = Phase::Movetext;
                 if v.end_headers() == Skip(true) {
-                    skip_movetext = true;
+                    g.skip_movetext = true;
                 }
                 v.begin_movetext();
             }
-            let skipping = skip_movetext || skip_from.is_some();
-            match t.kind {
-                TokenKind::Symbol => {
-                    let text = &self.buf[t.range()];
-                    let completes_ep = after_e && text == b"p";
-                    after_e = text.last() == Some(&b'e');
-                    match classify(text) {
-                        Sym::MoveNumber => {}
-                        Sym::Ignore => {
-                            if !skipping && !completes_ep {
-                                v.ignored(text, t.pos);
-                            }
-                        }
-                        Sym::Result(o) => {
-                            if depth == 0 {
-                                v.outcome(o, t.pos);
-                                after_result = true;
-                            } else if !skipping {
-                                v.problem(Problem::ResultInVariation, text, t.pos);
-                            }
-                        }
-                        Sym::Nag(n) => {
-                            if !skipping {
-                                v.nag(n, t.pos);
-                            }
-                        }
-                        Sym::Move => {
-                            if skipping {
-                                continue;
-                            }
-                            if self.move_token(v, &t)? == Control::SkipMovetext {
-                                skip_movetext = true;
-                            }
-                        }
+            self.movetext_token(v, &mut g, &t)?;
+        }
+        Ok(Some(self.end_game(v, &g)))
+    }
+
+    /// The hot path: move numbers and SAN in the main line, a third each of all tokens.
+    /// `true` when the token was handled.
+    #[inline(always)]
+    fn main_line_token<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        g: &mut GameState,
+        t: &Tok,
+    ) -> Result<bool, ReadError> {
+        match t.kind {
+            TokenKind::MoveNumber => Ok(true),
+            TokenKind::Symbol => {
+                let text = &self.buf[t.range()];
+                // One-letter tokens (`N` novelty, `e` of `e.p.`) and `ep` take the general path.
+                if text.len() >= 2
+                    && (text[0].is_ascii_lowercase()
+                        || matches!(text[0], b'K' | b'Q' | b'R' | b'B' | b'N'))
+                    && text != b"ep"
+                {
+                    // `exd6e.p.`: the `p` that follows completes the marker.
+                    g.after_e = text.last() == Some(&b'e');
+                    if self.move_token(v, t)? == Control::SkipMovetext {
+                        g.skip_movetext = true;
                     }
+                    return Ok(true);
                 }
-                TokenKind::Star => {
-                    if depth == 0 {
-                        v.outcome(Outcome::Unknown, t.pos);
-                        after_result = true;
-                    } else if !skipping {
-                        v.problem(Problem::ResultInVariation, b"*", t.pos);
+                Ok(false)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// Skipped movetext (headers-only reading, or after an illegal move): only
+    /// variation depth, results and the next game's start matter. `true` when the
+    /// token was consumed.
+    #[inline(always)]
+    fn skipped_token(&self, g: &mut GameState, t: &Tok) -> bool {
+        match t.kind {
+            TokenKind::MoveNumber
+            | TokenKind::Dots
+            | TokenKind::Nag
+            | TokenKind::LineComment
+            | TokenKind::Comment { terminated: true } => true,
+            TokenKind::Symbol if self.buf[t.text.0].is_ascii_alphabetic() => true,
+            TokenKind::VariationOpen => {
+                g.depth += 1;
+                true
+            }
+            TokenKind::VariationClose => {
+                if g.depth > 0 {
+                    if g.skip_from == Some(g.depth) {
+                        g.skip_from = None;
                     }
+                    g.depth -= 1;
                 }
-                TokenKind::Dots | TokenKind::MoveNumber => {}
-                TokenKind::Nag => {
-                    if !skipping {
-                        let digits = &self.buf[t.range()];
-                        match parse_u8(digits) {
-                            Some(n) => v.nag(n, t.pos),
-                            None => v.problem(Problem::BadNag, digits, t.pos),
-                        }
-                    }
-                }
-                TokenKind::Comment { terminated } => {
-                    if !skipping {
-                        v.comment(&self.buf[t.range()], t.pos);
-                    }
-                    if !terminated {
-                        v.problem(Problem::UnterminatedComment, b"", t.pos);
-                    }
-                }
-                TokenKind::LineComment => {
-                    if !skipping {
-                        v.comment(&self.buf[t.range()], t.pos);
-                    }
-                }
-                TokenKind::VariationOpen => {
-                    depth += 1;
-                    if !skipping && v.begin_variation(t.pos) == Skip(true) {
-                        skip_from = Some(depth);
-                    }
-                }
-                TokenKind::VariationClose => {
-                    if depth == 0 {
-                        if !skipping {
-                            v.problem(Problem::UnmatchedClose, b")", t.pos);
-                        }
-                        continue;
-                    }
-                    if skip_from == Some(depth) {
-                        skip_from = None;
-                    } else if !skipping {
-                        v.end_variation(t.pos);
-                    }
-                    depth -= 1;
-                }
-                TokenKind::Reserved => {
-                    v.problem(Problem::Reserved, &self.buf[t.range()], t.pos);
-                }
-                TokenKind::String { .. } | TokenKind::TagClose => {
-                    v.problem(Problem::NotAMove, &self.buf[t.range()], t.pos)
-                }
-                TokenKind::Invalid => v.problem(Problem::InvalidByte, &self.buf[t.range()], t.pos),
-                TokenKind::TagOpen | TokenKind::TagPair { .. } | TokenKind::Escape => {}
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// After the result: comments right after it belong to this game; anything else
+    /// starts the next.
+    #[inline(always)]
+    fn after_result_token<V: Visitor>(&mut self, v: &mut V, t: &Tok) -> Flow {
+        match t.kind {
+            TokenKind::Comment { .. } | TokenKind::LineComment => {
+                v.comment(&self.buf[t.range()], t.pos);
+                Flow::Next
+            }
+            TokenKind::Escape => {
+                v.escape(&self.buf[t.range()], t.pos);
+                Flow::Next
+            }
+            _ => {
+                self.unread(t);
+                Flow::Stop
             }
         }
-        if depth > 0 {
+    }
+
+    /// A token inside a tag pair that the tokenizer could not read whole.
+    #[inline(always)]
+    fn tag_token<V: Visitor>(&mut self, v: &mut V, g: &mut GameState, t: &Tok) {
+        match t.kind {
+            TokenKind::Symbol if !g.have_name => {
+                self.name.clear();
+                self.name.extend_from_slice(&self.buf[t.range()]);
+                g.have_name = true;
+            }
+            TokenKind::String { escaped } if g.have_name && !g.have_value => {
+                v.tag(&self.name, &self.buf[t.range()], escaped, g.tag_pos);
+                g.have_value = true;
+            }
+            TokenKind::TagClose if g.have_value => g.in_tag = false,
+            TokenKind::TagClose => {
+                v.problem(Problem::MalformedTag, &self.name, g.tag_pos);
+                g.in_tag = false;
+            }
+            // Anything else: a broken tag; give up on it and re-read the token.
+            _ => {
+                v.problem(Problem::MalformedTag, &self.buf[t.range()], g.tag_pos);
+                g.in_tag = false;
+                self.unread(t);
+            }
+        }
+    }
+
+    /// Tag pairs, the start of a broken tag, and escapes; a tag after movetext ends
+    /// the game (the previous game had no result marker). [`Flow::Go`] for a movetext
+    /// token.
+    #[inline(always)]
+    fn header_token<V: Visitor>(&mut self, v: &mut V, g: &mut GameState, t: &Tok) -> Flow {
+        if let TokenKind::TagPair {
+            name_len,
+            value_start,
+        } = t.kind
+        {
+            if g.phase == Phase::Movetext {
+                self.unread(t);
+                return Flow::Stop;
+            }
+            let text = &self.buf[t.range()];
+            v.tag(
+                &text[..name_len as usize],
+                &text[value_start as usize..],
+                false,
+                t.pos,
+            );
+            return Flow::Next;
+        }
+        if t.kind == TokenKind::TagOpen {
+            if g.phase == Phase::Movetext {
+                // A tag after movetext: the previous game had no result marker.
+                self.unread(t);
+                return Flow::Stop;
+            }
+            g.in_tag = true;
+            g.have_name = false;
+            g.have_value = false;
+            g.tag_pos = t.pos;
+            return Flow::Next;
+        }
+        if t.kind == TokenKind::Escape {
+            v.escape(&self.buf[t.range()], t.pos);
+            return Flow::Next;
+        }
+        Flow::Go
+    }
+
+    /// A movetext token off the hot path: results, NAGs, comments, variations, moves
+    /// in variations or skipped ones, and what is not PGN.
+    #[inline(always)]
+    fn movetext_token<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        g: &mut GameState,
+        t: &Tok,
+    ) -> Result<(), ReadError> {
+        let skipping = g.skip_movetext || g.skip_from.is_some();
+        match t.kind {
+            TokenKind::Symbol => return self.symbol_token(v, g, t, skipping),
+            TokenKind::Star => {
+                if g.depth == 0 {
+                    v.outcome(Outcome::Unknown, t.pos);
+                    g.after_result = true;
+                } else if !skipping {
+                    v.problem(Problem::ResultInVariation, b"*", t.pos);
+                }
+            }
+            TokenKind::Dots | TokenKind::MoveNumber => {}
+            TokenKind::Nag => {
+                if !skipping {
+                    let digits = &self.buf[t.range()];
+                    match parse_u8(digits) {
+                        Some(n) => v.nag(n, t.pos),
+                        None => v.problem(Problem::BadNag, digits, t.pos),
+                    }
+                }
+            }
+            TokenKind::Comment { terminated } => {
+                if !skipping {
+                    v.comment(&self.buf[t.range()], t.pos);
+                }
+                if !terminated {
+                    v.problem(Problem::UnterminatedComment, b"", t.pos);
+                }
+            }
+            TokenKind::LineComment => {
+                if !skipping {
+                    v.comment(&self.buf[t.range()], t.pos);
+                }
+            }
+            TokenKind::VariationOpen => {
+                g.depth += 1;
+                if !skipping && v.begin_variation(t.pos) == Skip(true) {
+                    g.skip_from = Some(g.depth);
+                }
+            }
+            TokenKind::VariationClose => g.close_variation(v, t, skipping),
+            TokenKind::Reserved => {
+                v.problem(Problem::Reserved, &self.buf[t.range()], t.pos);
+            }
+            TokenKind::String { .. } | TokenKind::TagClose => {
+                v.problem(Problem::NotAMove, &self.buf[t.range()], t.pos)
+            }
+            TokenKind::Invalid => v.problem(Problem::InvalidByte, &self.buf[t.range()], t.pos),
+            TokenKind::TagOpen | TokenKind::TagPair { .. } | TokenKind::Escape => {}
+        }
+        Ok(())
+    }
+
+    /// A movetext symbol off the hot path: a move number, a result, a NAG, a move or
+    /// something ignored (`e.p.`).
+    #[inline(always)]
+    fn symbol_token<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        g: &mut GameState,
+        t: &Tok,
+        skipping: bool,
+    ) -> Result<(), ReadError> {
+        let text = &self.buf[t.range()];
+        let completes_ep = g.after_e && text == b"p";
+        g.after_e = text.last() == Some(&b'e');
+        match classify(text) {
+            Sym::MoveNumber => {}
+            Sym::Ignore => {
+                if !skipping && !completes_ep {
+                    v.ignored(text, t.pos);
+                }
+            }
+            Sym::Result(o) => {
+                if g.depth == 0 {
+                    v.outcome(o, t.pos);
+                    g.after_result = true;
+                } else if !skipping {
+                    v.problem(Problem::ResultInVariation, text, t.pos);
+                }
+            }
+            Sym::Nag(n) => {
+                if !skipping {
+                    v.nag(n, t.pos);
+                }
+            }
+            Sym::Move => {
+                if !skipping && self.move_token(v, t)? == Control::SkipMovetext {
+                    g.skip_movetext = true;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of input or of the game: what is still open is closed and reported.
+    fn end_game<V: Visitor>(&mut self, v: &mut V, g: &GameState) -> V::Output {
+        if g.depth > 0 {
             let at = self.tok.pos();
-            if skip_from.is_none() && !skip_movetext {
-                for _ in 0..depth {
+            if g.skip_from.is_none() && !g.skip_movetext {
+                for _ in 0..g.depth {
                     v.end_variation(at);
                 }
             }
             v.problem(Problem::UnclosedVariation, b"", at);
         }
-        if in_tag {
-            v.problem(Problem::MalformedTag, &self.name, tag_pos);
+        if g.in_tag {
+            v.problem(Problem::MalformedTag, &self.name, g.tag_pos);
         }
-        if phase == Phase::Tags {
+        if g.phase == Phase::Tags {
             v.end_headers();
             v.begin_movetext();
         }
-        Ok(Some(v.end_game()))
+        v.end_game()
+    }
+}
+
+/// What [`PgnReader::read_game`] does after a token.
+#[derive(PartialEq, Eq, Clone, Copy)]
+enum Flow {
+    /// Read the next token.
+    Next,
+    /// The token belongs to the next game: this one ends.
+    Stop,
+    /// Go on with the token as movetext.
+    Go,
+}
+
+/// The state of [`PgnReader::read_game`] within one game.
+struct GameState {
+    phase: Phase,
+    depth: usize,
+    /// Depth at which a skipped variation started, if skipping.
+    skip_from: Option<usize>,
+    skip_movetext: bool,
+    /// Tag pair being read: the name is copied because a refill may move the buffer.
+    in_tag: bool,
+    have_name: bool,
+    have_value: bool,
+    tag_pos: Pos,
+    after_result: bool,
+    /// The last movetext symbol was `e`: a `p` now completes `e.p.` (reported once, on
+    /// the `e`); a `p` anywhere else is reported on its own.
+    after_e: bool,
+}
+
+impl GameState {
+    fn new() -> GameState {
+        GameState {
+            phase: Phase::Start,
+            depth: 0,
+            skip_from: None,
+            skip_movetext: false,
+            in_tag: false,
+            have_name: false,
+            have_value: false,
+            tag_pos: Pos::default(),
+            after_result: false,
+            after_e: false,
+        }
+    }
+
+    /// In the main line's movetext, read and not skipped: the hot path applies.
+    #[inline(always)]
+    fn on_main_line(&self) -> bool {
+        self.phase == Phase::Movetext
+            && !self.after_result
+            && !self.skip_movetext
+            && self.skip_from.is_none()
+    }
+
+    /// A `)`: closes a variation (reported unless skipped), or is reported as unmatched.
+    #[inline(always)]
+    fn close_variation<V: Visitor>(&mut self, v: &mut V, t: &Tok, skipping: bool) {
+        if self.depth == 0 {
+            if !skipping {
+                v.problem(Problem::UnmatchedClose, b")", t.pos);
+            }
+            return;
+        }
+        if self.skip_from == Some(self.depth) {
+            self.skip_from = None;
+        } else if !skipping {
+            v.end_variation(t.pos);
+        }
+        self.depth -= 1;
     }
 }
 

@@ -6,7 +6,9 @@
 
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::fast::read_str;
-use crate::model::{CellName, CheckMark, Game, GameResult, Item, Line, MoveNode, Side, Span};
+use crate::model::{
+    CellName, CheckMark, Game, GameResult, Item, Line, MoveNode, Side, Span, Variation,
+};
 use crate::model::{MoveToken, Promotion, Separator};
 use crate::read::Record;
 use crate::write::{Form, write_games};
@@ -348,160 +350,209 @@ impl Track<'_> {
 /// whether all were. Variations are replayed from the position before the half-move
 /// they replace; their errors are reported and the enclosing line goes on.
 fn replay_line(ctx: &mut Ctx<'_>, track: &mut Track<'_>, line: &Line) -> (usize, bool) {
-    let letters = Letters::default();
-    // (number, side, position before) of each half-move played in this line; only
-    // variations need them, so a line without variations keeps none.
-    let mut before: Vec<(u32, Side, Position)> = Vec::new();
-    let keep_before = line.items.iter().any(|i| matches!(i, Item::Variation(_)));
-    let mut plies = 0;
-    let mut side_warned = false;
-    // After an automatic end the history refuses moves; report that once.
-    let mut ended_warned = false;
+    let mut state = LineState {
+        letters: Letters::default(),
+        before: Vec::new(),
+        keep_before: line.items.iter().any(|i| matches!(i, Item::Variation(_))),
+        plies: 0,
+        side_warned: false,
+        ended_warned: false,
+    };
     for item in &line.items {
         match item {
             Item::Comment(_) => {}
-            Item::Variation(v) => {
-                let Some(first) = v.line.moves().next() else {
-                    continue;
-                };
-                match before
-                    .iter()
-                    .rev()
-                    .find(|(n, s, _)| *n == first.number && *s == first.side)
-                {
-                    Some((_, _, p)) => {
-                        let mut vp = p.clone();
-                        replay_line(ctx, &mut Track::Variation(&mut vp), &v.line);
-                    }
-                    None => ctx.push(
-                        Severity::Error,
-                        Code::Variation,
-                        v.span,
-                        format!(
-                            "variation starting with {} replaces no move of the enclosing line",
-                            move_label(first)
-                        ),
-                    ),
-                }
-            }
+            Item::Variation(v) => replay_variation(ctx, &state.before, v),
             Item::Move(m) => {
-                let pos = track.position();
-                let to_move = pos.side_to_move();
-                if to_move != m.side && !side_warned {
-                    side_warned = true;
-                    ctx.push(
-                        Severity::Warning,
-                        Code::Numbering,
-                        m.span,
-                        format!(
-                            "numbering gives this move to {}, but {} is to move",
-                            side_name(m.side),
-                            side_name(to_move)
-                        ),
-                    );
+                if !replay_move(ctx, track, &mut state, m) {
+                    return (state.plies, false);
                 }
-                // Both results are used in place (by reference): moving them out
-                // copies them right after their narrow stores, a store-forwarding
-                // stall measured at a tenth of this loop.
-                let mt = move_text(m, &letters);
-                let mt = match &mt {
-                    Ok(t) => t,
-                    Err(e) => {
-                        ctx.push(
-                            Severity::Error,
-                            Code::MoveSyntax,
-                            m.span,
-                            format!("move {}: {e}", move_label(m)),
-                        );
-                        return (plies, false);
-                    }
-                };
-                // The main line checks the marker after playing the move (below).
-                let mut resolved = match &*track {
-                    Track::Main(h) => h.resolve_unmarked(mt),
-                    Track::Variation(_) => pos.resolve(mt),
-                };
-                let resolved = match &mut resolved {
-                    Ok(r) => r,
-                    Err(e) => {
-                        ctx.push(
-                            Severity::Error,
-                            Code::IllegalMove,
-                            m.span,
-                            format!(
-                                "move {}: {e}; position: {}",
-                                move_label(m),
-                                cescacs_tlpd::write(pos)
-                            ),
-                        );
-                        return (plies, false);
-                    }
-                };
-                if keep_before {
-                    before.push((m.number, m.side, pos.clone()));
-                }
-                // Reported after the move's own warnings.
-                let mut ended = None;
-                match track {
-                    Track::Main(h) => {
-                        let played = h.play_resolved(resolved.mv);
-                        resolved.warnings.extend(an::check_marker_warning(
-                            mt.check,
-                            played.marker,
-                            played.knight_check,
-                        ));
-                        if let Some(r) = played.after_end
-                            && !ended_warned
-                        {
-                            ended_warned = true;
-                            let why = h
-                                .outcome()
-                                .map_or(String::new(), |o| format!(" by {:?}", o.1));
-                            ended = Some(format!(
-                                "move {} is played after the game ended ({r}{why})",
-                                move_label(m)
-                            ));
-                        }
-                    }
-                    Track::Variation(p) => p.play_unchecked(resolved.mv),
-                }
-                for w in &resolved.warnings {
-                    let (severity, code, message) = match w {
-                        ResolveWarning::CheckMarker { actual, .. } => (
-                            Severity::Warning,
-                            Code::CheckMarker,
-                            format!(
-                                "move {}: check marker {} does not match the position reached ({})",
-                                move_label(m),
-                                m.check
-                                    .map_or("absent".to_string(), |c| format!("`{}`", c.as_str())),
-                                marker_name(*actual)
-                            ),
-                        ),
-                        ResolveWarning::Separator { .. } => (
-                            Severity::Warning,
-                            Code::Spelling,
-                            format!(
-                                "move {}: separator does not say what the move captures (`@`/`@@` for en passant and scornful captures)",
-                                move_label(m)
-                            ),
-                        ),
-                        ResolveWarning::MissingAwaitingMarker => (
-                            Severity::Note,
-                            Code::Spelling,
-                            format!("move {}: `=&` omitted (program form)", move_label(m)),
-                        ),
-                    };
-                    ctx.push(severity, code, m.span, message);
-                }
-                if let Some(message) = ended {
-                    ctx.push(Severity::Warning, Code::Result, m.span, message);
-                }
-                plies += 1;
             }
         }
     }
-    (plies, true)
+    (state.plies, true)
+}
+
+/// What [`replay_line`] keeps while it walks one line.
+struct LineState {
+    letters: Letters,
+    /// (number, side, position before) of each half-move played in this line; only
+    /// variations need them, so a line without variations keeps none.
+    before: Vec<(u32, Side, Position)>,
+    keep_before: bool,
+    plies: usize,
+    side_warned: bool,
+    /// After an automatic end the history refuses moves; report that once.
+    ended_warned: bool,
+}
+
+/// Replays a variation from the position before the move it replaces, or reports
+/// that it replaces none.
+fn replay_variation(ctx: &mut Ctx<'_>, before: &[(u32, Side, Position)], v: &Variation) {
+    let Some(first) = v.line.moves().next() else {
+        return;
+    };
+    match before
+        .iter()
+        .rev()
+        .find(|(n, s, _)| *n == first.number && *s == first.side)
+    {
+        Some((_, _, p)) => {
+            let mut vp = p.clone();
+            replay_line(ctx, &mut Track::Variation(&mut vp), &v.line);
+        }
+        None => ctx.push(
+            Severity::Error,
+            Code::Variation,
+            v.span,
+            format!(
+                "variation starting with {} replaces no move of the enclosing line",
+                move_label(first)
+            ),
+        ),
+    }
+}
+
+/// Plays one half-move of the line and reports its warnings; `false` (reported) when
+/// it cannot be read or played.
+fn replay_move(
+    ctx: &mut Ctx<'_>,
+    track: &mut Track<'_>,
+    state: &mut LineState,
+    m: &MoveNode,
+) -> bool {
+    let pos = track.position();
+    let to_move = pos.side_to_move();
+    if to_move != m.side && !state.side_warned {
+        state.side_warned = true;
+        ctx.push(
+            Severity::Warning,
+            Code::Numbering,
+            m.span,
+            format!(
+                "numbering gives this move to {}, but {} is to move",
+                side_name(m.side),
+                side_name(to_move)
+            ),
+        );
+    }
+    // Both results are used in place (by reference): moving them out
+    // copies them right after their narrow stores, a store-forwarding
+    // stall measured at a tenth of this loop.
+    let mt = move_text(m, &state.letters);
+    let mt = match &mt {
+        Ok(t) => t,
+        Err(e) => {
+            ctx.push(
+                Severity::Error,
+                Code::MoveSyntax,
+                m.span,
+                format!("move {}: {e}", move_label(m)),
+            );
+            return false;
+        }
+    };
+    // The main line checks the marker after playing the move (below).
+    let mut resolved = match &*track {
+        Track::Main(h) => h.resolve_unmarked(mt),
+        Track::Variation(_) => pos.resolve(mt),
+    };
+    let resolved = match &mut resolved {
+        Ok(r) => r,
+        Err(e) => {
+            ctx.push(
+                Severity::Error,
+                Code::IllegalMove,
+                m.span,
+                format!(
+                    "move {}: {e}; position: {}",
+                    move_label(m),
+                    cescacs_tlpd::write(pos)
+                ),
+            );
+            return false;
+        }
+    };
+    if state.keep_before {
+        state.before.push((m.number, m.side, pos.clone()));
+    }
+    // Reported after the move's own warnings.
+    let ended = play_resolved(track, resolved, mt, m, &mut state.ended_warned);
+    push_move_warnings(ctx, m, &resolved.warnings);
+    if let Some(message) = ended {
+        ctx.push(Severity::Warning, Code::Result, m.span, message);
+    }
+    state.plies += 1;
+    true
+}
+
+/// Plays a resolved move on the track; on the main line, checks its marker (into the
+/// move's warnings) and returns the warning for a move played after the game ended
+/// (once per line).
+fn play_resolved(
+    track: &mut Track<'_>,
+    resolved: &mut an::Resolved,
+    mt: &MoveText,
+    m: &MoveNode,
+    ended_warned: &mut bool,
+) -> Option<String> {
+    let mut ended = None;
+    match track {
+        Track::Main(h) => {
+            let played = h.play_resolved(resolved.mv);
+            resolved.warnings.extend(an::check_marker_warning(
+                mt.check,
+                played.marker,
+                played.knight_check,
+            ));
+            if let Some(r) = played.after_end
+                && !*ended_warned
+            {
+                *ended_warned = true;
+                let why = h
+                    .outcome()
+                    .map_or(String::new(), |o| format!(" by {:?}", o.1));
+                ended = Some(format!(
+                    "move {} is played after the game ended ({r}{why})",
+                    move_label(m)
+                ));
+            }
+        }
+        Track::Variation(p) => p.play_unchecked(resolved.mv),
+    }
+    ended
+}
+
+/// The warnings of resolving and playing move `m`, as diagnostics.
+fn push_move_warnings(ctx: &mut Ctx<'_>, m: &MoveNode, warnings: &[ResolveWarning]) {
+    for w in warnings {
+        let (severity, code, message) = match w {
+            ResolveWarning::CheckMarker { actual, .. } => (
+                Severity::Warning,
+                Code::CheckMarker,
+                format!(
+                    "move {}: check marker {} does not match the position reached ({})",
+                    move_label(m),
+                    m.check
+                        .map_or("absent".to_string(), |c| format!("`{}`", c.as_str())),
+                    marker_name(*actual)
+                ),
+            ),
+            ResolveWarning::Separator { .. } => (
+                Severity::Warning,
+                Code::Spelling,
+                format!(
+                    "move {}: separator does not say what the move captures (`@`/`@@` for en passant and scornful captures)",
+                    move_label(m)
+                ),
+            ),
+            ResolveWarning::MissingAwaitingMarker => (
+                Severity::Note,
+                Code::Spelling,
+                format!("move {}: `=&` omitted (program form)", move_label(m)),
+            ),
+        };
+        ctx.push(severity, code, m.span, message);
+    }
 }
 
 /// End of the main line: end indicator, result line, `Result` tag, mate.

@@ -246,6 +246,56 @@ impl Tokenizer {
     /// `eof` says no bytes follow `input`.
     #[inline(always)]
     pub fn next<'a>(&mut self, input: &'a [u8], eof: bool) -> (Next<'a>, usize) {
+        let i = self.skip_blanks(input);
+        let n = input.len();
+        let base = self.offset;
+        self.offset += i as u64;
+        if i == n {
+            return (if eof { Next::End } else { Next::NeedMore }, i);
+        }
+        let start = i;
+        let pos = Pos {
+            offset: base + i as u64,
+            line: self.line,
+            col: col_of(base + i as u64, self.line_start),
+        };
+        let rest = &input[start..];
+        let b = rest[0];
+        // `%` is an escape only as the first byte of a line; elsewhere it is text.
+        let at_line_start = pos.col == 1;
+        // Symbols (SAN, move numbers) are most tokens: test for them before the
+        // dispatch below, whose jump table the branch predictor handles poorly.
+        if CLASS[b as usize] == SYM && !(b == b'%' && at_line_start) {
+            return self.symbol(rest, pos, start, eof);
+        }
+        let Some(Lexed {
+            kind,
+            text,
+            len,
+            multiline,
+        }) = other_token(rest, at_line_start, eof)
+        else {
+            return (Next::NeedMore, start);
+        };
+        if multiline || matches!(kind, TokenKind::Comment { .. } | TokenKind::Reserved) {
+            self.newlines(&rest[..len], pos.offset);
+        }
+        self.offset = pos.offset + len as u64;
+        (
+            Next::Token(Token {
+                kind,
+                text,
+                pos,
+                len,
+            }),
+            start + len,
+        )
+    }
+
+    /// Skips the whitespace (line breaks counted) and byte order marks at the start of
+    /// `input`; returns how many bytes that is.
+    #[inline(always)]
+    fn skip_blanks(&mut self, input: &[u8]) -> usize {
         let mut i = 0;
         let n = input.len();
         loop {
@@ -270,155 +320,35 @@ impl Tokenizer {
                 }
                 continue;
             }
-            break;
+            return i;
         }
-        let base = self.offset;
-        self.offset += i as u64;
-        if i == n {
-            return (if eof { Next::End } else { Next::NeedMore }, i);
-        }
-        let start = i;
-        let pos = Pos {
-            offset: base + i as u64,
-            line: self.line,
-            col: col_of(base + i as u64, self.line_start),
-        };
-        let rest = &input[start..];
-        let b = rest[0];
-        // `%` is an escape only as the first byte of a line; elsewhere it is text.
-        let at_line_start = pos.col == 1;
-        // Symbols (SAN, move numbers) are most tokens: test for them before the
-        // dispatch below, whose jump table the branch predictor handles poorly.
-        if CLASS[b as usize] == SYM && !(b == b'%' && at_line_start) {
-            let e = sym_run(rest);
-            let (kind, len) =
-                if e < rest.len() && rest[e] == b'.' && rest[..e].iter().all(u8::is_ascii_digit) {
-                    let mut d = e + 1;
-                    while d < rest.len() && rest[d] == b'.' {
-                        d += 1;
-                    }
-                    (TokenKind::MoveNumber, d)
-                } else {
-                    (TokenKind::Symbol, e)
-                };
-            if len == rest.len() && !eof {
-                return (Next::NeedMore, start);
-            }
-            self.offset = pos.offset + len as u64;
-            let text = &rest[..e];
-            return (
-                Next::Token(Token {
-                    kind,
-                    text,
-                    pos,
-                    len,
-                }),
-                start + len,
-            );
-        }
-        let mut multiline = false;
-        let (kind, text, len, need_more) = match b {
-            b'%' if at_line_start => match memchr::memchr(b'\n', rest) {
-                Some(e) => (TokenKind::Escape, trim_cr(&rest[1..e]), e, false),
-                None => (TokenKind::Escape, trim_cr(&rest[1..]), rest.len(), !eof),
-            },
-            b'[' => match tag_pair(rest) {
-                TagShape::Pair { name, value, len } => {
-                    let kind = TokenKind::TagPair {
-                        name_len: (name.1 - name.0) as u32,
-                        value_start: (value.0 - name.0) as u32,
-                    };
-                    (kind, &rest[name.0..value.1], len, false)
+    }
+
+    /// A symbol or a move number at the start of `rest` (`start` bytes into the input).
+    #[inline(always)]
+    fn symbol<'a>(
+        &mut self,
+        rest: &'a [u8],
+        pos: Pos,
+        start: usize,
+        eof: bool,
+    ) -> (Next<'a>, usize) {
+        let e = sym_run(rest);
+        let (kind, len) =
+            if e < rest.len() && rest[e] == b'.' && rest[..e].iter().all(u8::is_ascii_digit) {
+                let mut d = e + 1;
+                while d < rest.len() && rest[d] == b'.' {
+                    d += 1;
                 }
-                TagShape::Truncated if !eof => return (Next::NeedMore, start),
-                _ => (TokenKind::TagOpen, &rest[..1], 1, false),
-            },
-            b']' => (TokenKind::TagClose, &rest[..1], 1, false),
-            b'(' => (TokenKind::VariationOpen, &rest[..1], 1, false),
-            b')' => (TokenKind::VariationClose, &rest[..1], 1, false),
-            b'*' => (TokenKind::Star, &rest[..1], 1, false),
-            b'.' => {
-                let e = rest.iter().position(|&c| c != b'.').unwrap_or(rest.len());
-                (TokenKind::Dots, &rest[..e], e, e == rest.len() && !eof)
-            }
-            b'$' => {
-                let e = 1 + rest[1..]
-                    .iter()
-                    .position(|c| !c.is_ascii_digit())
-                    .unwrap_or(rest.len() - 1);
-                (TokenKind::Nag, &rest[1..e], e, e == rest.len() && !eof)
-            }
-            b'{' => match memchr::memchr(b'}', &rest[1..]) {
-                Some(e) => (
-                    TokenKind::Comment { terminated: true },
-                    &rest[1..1 + e],
-                    e + 2,
-                    false,
-                ),
-                None => (
-                    TokenKind::Comment { terminated: false },
-                    &rest[1..],
-                    rest.len(),
-                    !eof,
-                ),
-            },
-            b';' => match memchr::memchr(b'\n', rest) {
-                Some(e) => (TokenKind::LineComment, trim_cr(&rest[1..e]), e, false),
-                None => (
-                    TokenKind::LineComment,
-                    trim_cr(&rest[1..]),
-                    rest.len(),
-                    !eof,
-                ),
-            },
-            b'<' => match memchr::memchr(b'>', &rest[1..]) {
-                Some(e) => (TokenKind::Reserved, &rest[1..1 + e], e + 2, false),
-                None => (TokenKind::Reserved, &rest[1..], rest.len(), !eof),
-            },
-            b'"' => {
-                let mut j = 1;
-                let mut escaped = false;
-                let mut closed = false;
-                // Line breaks are noted in the same pass, so the common one-line tag
-                // value is scanned once.
-                while let Some(k) = memchr::memchr3(b'"', b'\\', b'\n', &rest[j..]) {
-                    match rest[j + k] {
-                        b'"' => {
-                            j += k;
-                            closed = true;
-                            break;
-                        }
-                        b'\n' => {
-                            multiline = true;
-                            j += k + 1;
-                        }
-                        _ => {
-                            escaped = true;
-                            multiline |= rest.get(j + k + 1) == Some(&b'\n');
-                            j += k + 2;
-                        }
-                    }
-                    if j >= rest.len() {
-                        break;
-                    }
-                }
-                if closed {
-                    (TokenKind::String { escaped }, &rest[1..j], j + 1, false)
-                } else {
-                    let e = rest.len();
-                    (TokenKind::String { escaped }, &rest[1..e], e, !eof)
-                }
-            }
-            // A stray `>` or a control byte: one byte, reported so nothing is lost.
-            _ => (TokenKind::Invalid, &rest[..1], 1, false),
-        };
-        if need_more {
+                (TokenKind::MoveNumber, d)
+            } else {
+                (TokenKind::Symbol, e)
+            };
+        if len == rest.len() && !eof {
             return (Next::NeedMore, start);
         }
-        if multiline || matches!(kind, TokenKind::Comment { .. } | TokenKind::Reserved) {
-            self.newlines(&rest[..len], pos.offset);
-        }
         self.offset = pos.offset + len as u64;
+        let text = &rest[..e];
         (
             Next::Token(Token {
                 kind,
@@ -428,6 +358,142 @@ impl Tokenizer {
             }),
             start + len,
         )
+    }
+}
+
+/// A token other than a symbol, as [`other_token`] reads it.
+struct Lexed<'a> {
+    kind: TokenKind,
+    text: &'a [u8],
+    len: usize,
+    /// The token holds a line break that [`Tokenizer::newlines`] must count (comments
+    /// and reserved tokens are always counted).
+    multiline: bool,
+}
+
+/// The token at the start of `rest` that is not a symbol: punctuation, tags, comments,
+/// strings, escapes. `None` when more input is needed to finish it.
+#[inline(always)]
+fn other_token(rest: &[u8], at_line_start: bool, eof: bool) -> Option<Lexed<'_>> {
+    let (kind, text, len, need_more) = match rest[0] {
+        b'%' if at_line_start => match memchr::memchr(b'\n', rest) {
+            Some(e) => (TokenKind::Escape, trim_cr(&rest[1..e]), e, false),
+            None => (TokenKind::Escape, trim_cr(&rest[1..]), rest.len(), !eof),
+        },
+        b'[' => match tag_pair(rest) {
+            TagShape::Pair { name, value, len } => {
+                let kind = TokenKind::TagPair {
+                    name_len: (name.1 - name.0) as u32,
+                    value_start: (value.0 - name.0) as u32,
+                };
+                (kind, &rest[name.0..value.1], len, false)
+            }
+            TagShape::Truncated if !eof => return None,
+            _ => (TokenKind::TagOpen, &rest[..1], 1, false),
+        },
+        b']' => (TokenKind::TagClose, &rest[..1], 1, false),
+        b'(' => (TokenKind::VariationOpen, &rest[..1], 1, false),
+        b')' => (TokenKind::VariationClose, &rest[..1], 1, false),
+        b'*' => (TokenKind::Star, &rest[..1], 1, false),
+        b'.' => {
+            let e = rest.iter().position(|&c| c != b'.').unwrap_or(rest.len());
+            (TokenKind::Dots, &rest[..e], e, e == rest.len() && !eof)
+        }
+        b'$' => {
+            let e = 1 + rest[1..]
+                .iter()
+                .position(|c| !c.is_ascii_digit())
+                .unwrap_or(rest.len() - 1);
+            (TokenKind::Nag, &rest[1..e], e, e == rest.len() && !eof)
+        }
+        b'{' => match memchr::memchr(b'}', &rest[1..]) {
+            Some(e) => (
+                TokenKind::Comment { terminated: true },
+                &rest[1..1 + e],
+                e + 2,
+                false,
+            ),
+            None => (
+                TokenKind::Comment { terminated: false },
+                &rest[1..],
+                rest.len(),
+                !eof,
+            ),
+        },
+        b';' => match memchr::memchr(b'\n', rest) {
+            Some(e) => (TokenKind::LineComment, trim_cr(&rest[1..e]), e, false),
+            None => (
+                TokenKind::LineComment,
+                trim_cr(&rest[1..]),
+                rest.len(),
+                !eof,
+            ),
+        },
+        b'<' => match memchr::memchr(b'>', &rest[1..]) {
+            Some(e) => (TokenKind::Reserved, &rest[1..1 + e], e + 2, false),
+            None => (TokenKind::Reserved, &rest[1..], rest.len(), !eof),
+        },
+        b'"' => return string_token(rest, eof),
+        // A stray `>` or a control byte: one byte, reported so nothing is lost.
+        _ => (TokenKind::Invalid, &rest[..1], 1, false),
+    };
+    (!need_more).then_some(Lexed {
+        kind,
+        text,
+        len,
+        multiline: false,
+    })
+}
+
+/// A string at the start of `rest` (which starts with `"`); `None` when more input is
+/// needed to close it.
+#[inline(always)]
+fn string_token(rest: &[u8], eof: bool) -> Option<Lexed<'_>> {
+    let mut j = 1;
+    let mut escaped = false;
+    let mut closed = false;
+    let mut multiline = false;
+    // Line breaks are noted in the same pass, so the common one-line tag
+    // value is scanned once.
+    while let Some(k) = memchr::memchr3(b'"', b'\\', b'\n', &rest[j..]) {
+        match rest[j + k] {
+            b'"' => {
+                j += k;
+                closed = true;
+                break;
+            }
+            b'\n' => {
+                multiline = true;
+                j += k + 1;
+            }
+            _ => {
+                escaped = true;
+                multiline |= rest.get(j + k + 1) == Some(&b'\n');
+                j += k + 2;
+            }
+        }
+        if j >= rest.len() {
+            break;
+        }
+    }
+    let kind = TokenKind::String { escaped };
+    if closed {
+        Some(Lexed {
+            kind,
+            text: &rest[1..j],
+            len: j + 1,
+            multiline,
+        })
+    } else if eof {
+        let e = rest.len();
+        Some(Lexed {
+            kind,
+            text: &rest[1..e],
+            len: e,
+            multiline,
+        })
+    } else {
+        None
     }
 }
 

@@ -971,28 +971,16 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
             warnings: Vec::new(),
         };
     }
-    let mut warnings = Vec::new();
-    let foreign = span
-        .tags
-        .iter()
-        .find(|t| names_another_game(&t.name, &t.value))
-        .map(|t| ReadError::Variant {
-            file: file.to_string(),
-            game: index,
-            line: t.line,
-            col: t.col,
-            tag: t.name.clone(),
-            value: t.value.chars().take(200).collect(),
-        });
-    if foreign.is_some() {
+    if let Some(foreign) = foreign_game(&span.tags, file, index) {
         // Its moves are another game's: not replayed as xiangqi moves.
         return GameRead {
             index,
             game: Game::new(Position::initial()),
-            error: foreign,
-            warnings,
+            error: Some(foreign),
+            warnings: Vec::new(),
         };
     }
+    let mut warnings = Vec::new();
     let fen_at = span
         .tags
         .iter()
@@ -1008,94 +996,218 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
             message: format!("unknown Result value {raw:?} kept"),
         });
     }
-    let mut error = None;
-    let mut start = Position::initial();
     let fen_tag = tags
         .iter()
         .find(|(k, _)| k.eq_ignore_ascii_case("FEN"))
         .map(|(_, v)| v.clone());
-    if let Some(fen) = fen_tag.as_deref() {
-        let at = fen_at.unwrap_or(first);
-        match parse_fen(fen) {
-            Ok(p) => {
-                for w in p.warnings {
-                    warnings.push(Warning {
-                        game: index,
-                        line: at.0,
-                        col: at.1,
-                        message: format!("FEN: {w:?}"),
-                    });
-                }
-                start = p.position;
-            }
-            Err(e) => {
-                error = Some(ReadError::Fen {
-                    file: file.to_string(),
-                    game: index,
-                    line: at.0,
-                    col: at.1,
-                    found: fen.chars().take(200).collect(),
-                    reason: e.to_string(),
-                })
-            }
-        }
-    }
-    // Coordinates: ranks 0..9 (ICCS) or 1..10 (Fairy-Stockfish); decided by any token
-    // with rank 0 or 10, else by which reading replays. One lexing pass also finds the
-    // side the first Chinese move is written for.
-    let mut saw0 = false;
-    let mut saw10 = false;
-    let mut first_text_side = None;
-    for t in Lexer::new(text, span.at, span.end) {
-        if let TokKind::Move(m) = &t.kind {
-            if m.chars().count() > crate::lexer::MAX_MOVE_CHARS {
-                continue;
-            }
-            if first_text_side.is_none() {
-                first_text_side = Some(chinese_text_side(m));
-            }
-            match classify(&fold_fullwidth(m)) {
-                Some(TokenKind::CoordinatesRank10) => saw10 = true,
-                Some(TokenKind::Coordinates) => saw0 |= m.contains('0'),
-                Some(TokenKind::San) => {
-                    let r = crate::notation::san_ranks(m);
-                    saw0 |= r.contains(&0);
-                    saw10 |= r.contains(&10);
-                }
-                _ => {}
-            }
-        }
-    }
+    let (start, mut error) = match fen_tag.as_deref() {
+        Some(fen) => start_position(fen, fen_at.unwrap_or(first), file, index, &mut warnings),
+        None => (Position::initial(), None),
+    };
     let mut game = Game::new(start.clone());
     game.tags = tags;
     if error.is_none() {
-        let run = |start: &Position, rank10: bool| {
-            let mut b = Builder {
-                file,
-                game: index,
-                lex: Lexer::new(text, span.at, span.end),
-                rank10,
-                warnings: Vec::new(),
-                suppressed: 0,
-                notation: None,
-                ended: false,
-                in_junk: false,
-                closed: false,
-            };
-            let (line, err, result) = b.line(start, 0);
-            if b.suppressed > 0 {
-                b.warnings.push(Warning {
+        let g = GameText {
+            text,
+            at: span.at,
+            end: span.end,
+            file,
+            index,
+            first,
+        };
+        error = g.replay(&mut game, start, fen_tag.is_some(), &mut warnings);
+    }
+    GameRead {
+        index,
+        game,
+        error,
+        warnings,
+    }
+}
+
+/// The error for a game whose tags name another game than xiangqi.
+fn foreign_game(tags: &[TagAt], file: &str, index: usize) -> Option<ReadError> {
+    tags.iter()
+        .find(|t| names_another_game(&t.name, &t.value))
+        .map(|t| ReadError::Variant {
+            file: file.to_string(),
+            game: index,
+            line: t.line,
+            col: t.col,
+            tag: t.name.clone(),
+            value: t.value.chars().take(200).collect(),
+        })
+}
+
+/// The start position a `FEN` tag (at `at`) gives, with its warnings; the initial
+/// position and the error when it cannot be read.
+fn start_position(
+    fen: &str,
+    at: (usize, usize),
+    file: &str,
+    index: usize,
+    warnings: &mut Vec<Warning>,
+) -> (Position, Option<ReadError>) {
+    match parse_fen(fen) {
+        Ok(p) => {
+            for w in p.warnings {
+                warnings.push(Warning {
                     game: index,
-                    line: first.0,
-                    col: first.1,
-                    message: format!("{} more warnings in this game not shown", b.suppressed),
+                    line: at.0,
+                    col: at.1,
+                    message: format!("FEN: {w:?}"),
                 });
             }
-            (line, err, result, b.warnings, b.notation)
+            (p.position, None)
+        }
+        Err(e) => (
+            Position::initial(),
+            Some(ReadError::Fen {
+                file: file.to_string(),
+                game: index,
+                line: at.0,
+                col: at.1,
+                found: fen.chars().take(200).collect(),
+                reason: e.to_string(),
+            }),
+        ),
+    }
+}
+
+/// One reading of a game's movetext: the main line, the error that stopped it, the
+/// result token, the warnings and the notation the moves are written in.
+type Reading = (
+    Line,
+    Option<ReadError>,
+    Option<String>,
+    Vec<Warning>,
+    Option<Notation>,
+);
+
+/// A game's movetext and its place: what [`build_game`] replays, possibly more than
+/// once (coordinate dialects, a wrong side to move).
+struct GameText<'a> {
+    text: &'a str,
+    at: Mark,
+    end: usize,
+    file: &'a str,
+    index: usize,
+    /// Line and column of the game's first byte, where game-wide warnings point.
+    first: (usize, usize),
+}
+
+impl GameText<'_> {
+    /// Replays the movetext into `game` (line, notation, result) from `start`; returns
+    /// the error that stopped it.
+    fn replay(
+        &self,
+        game: &mut Game,
+        start: Position,
+        has_fen: bool,
+        warnings: &mut Vec<Warning>,
+    ) -> Option<ReadError> {
+        let (index, first) = (self.index, self.first);
+        let (line, error, result, w, notation) = self.best_reading(game, start, has_fen);
+        // Spec §5.6: the tokens decide; a contradicting Format tag only warns.
+        if let (Some(found), Some(tag)) = (notation, game.tag("Format"))
+            && Notation::from_name(tag).is_some_and(|n| n != found)
+        {
+            warnings.push(Warning {
+                game: index,
+                line: first.0,
+                col: first.1,
+                message: format!(
+                    "Format tag {tag:?} contradicts the movetext, read as {}",
+                    found.tag_value()
+                ),
+            });
+        }
+        game.line = line;
+        game.source_notation = notation;
+        warnings.extend(w);
+        let tag_res = game
+            .tag("Result")
+            .and_then(map_result_text)
+            .map(|s| s.to_string());
+        let result_token = result.clone();
+        game.result = self.settle_result(result, tag_res, warnings);
+        if error.is_none() {
+            warnings.extend(result_against_end(
+                game,
+                result_token.as_deref(),
+                index,
+                first,
+            ));
+        }
+        error
+    }
+
+    /// Coordinates: ranks 0..9 (ICCS) or 1..10 (Fairy-Stockfish); decided by any token
+    /// with rank 0 or 10, else by which reading replays. One lexing pass also finds the
+    /// side the first Chinese move is written for. Returns (a rank 0 seen, a rank 10
+    /// seen, that side).
+    fn scan_coordinates(&self) -> (bool, bool, Option<Option<xiangqi::Side>>) {
+        let mut saw0 = false;
+        let mut saw10 = false;
+        let mut first_text_side = None;
+        for t in Lexer::new(self.text, self.at, self.end) {
+            if let TokKind::Move(m) = &t.kind {
+                if m.chars().count() > crate::lexer::MAX_MOVE_CHARS {
+                    continue;
+                }
+                if first_text_side.is_none() {
+                    first_text_side = Some(chinese_text_side(m));
+                }
+                match classify(&fold_fullwidth(m)) {
+                    Some(TokenKind::CoordinatesRank10) => saw10 = true,
+                    Some(TokenKind::Coordinates) => saw0 |= m.contains('0'),
+                    Some(TokenKind::San) => {
+                        let r = crate::notation::san_ranks(m);
+                        saw0 |= r.contains(&0);
+                        saw10 |= r.contains(&10);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        (saw0, saw10, first_text_side)
+    }
+
+    /// Reads the movetext once from `start`, coordinates with ranks 1..10 if `rank10`.
+    fn read(&self, start: &Position, rank10: bool) -> Reading {
+        let (index, first) = (self.index, self.first);
+        let mut b = Builder {
+            file: self.file,
+            game: index,
+            lex: Lexer::new(self.text, self.at, self.end),
+            rank10,
+            warnings: Vec::new(),
+            suppressed: 0,
+            notation: None,
+            ended: false,
+            in_junk: false,
+            closed: false,
         };
-        let mut outcome = run(&start, saw10);
+        let (line, err, result) = b.line(start, 0);
+        if b.suppressed > 0 {
+            b.warnings.push(Warning {
+                game: index,
+                line: first.0,
+                col: first.1,
+                message: format!("{} more warnings in this game not shown", b.suppressed),
+            });
+        }
+        (line, err, result, b.warnings, b.notation)
+    }
+
+    /// The reading that replays: as written, else in the other coordinate dialect,
+    /// else with the side to move flipped (which then becomes `game.start`).
+    fn best_reading(&self, game: &mut Game, start: Position, has_fen: bool) -> Reading {
+        let (index, first) = (self.index, self.first);
+        let (saw0, saw10, first_text_side) = self.scan_coordinates();
+        let mut outcome = self.read(&start, saw10);
         if outcome.1.is_some() && !saw0 && !saw10 {
-            let alt = run(&start, true);
+            let alt = self.read(&start, true);
             if alt.1.is_none() {
                 outcome = alt;
                 outcome.3.push(Warning {
@@ -1117,10 +1229,10 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
             .flatten()
             .is_some_and(|s| s != start.side_to_move());
         if (first_move_failed || text_disagrees)
-            && fen_tag.is_some()
+            && has_fen
             && let Ok(flipped) = Position::from_fen(&flip_side(&start.to_fen()))
         {
-            let alt = run(&flipped, saw10);
+            let alt = self.read(&flipped, saw10);
             if alt.1.is_none() {
                 outcome = alt;
                 outcome.3.push(Warning {
@@ -1129,41 +1241,26 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
                     col: first.1,
                     message: "FEN side to move contradicts the first move; side flipped".into(),
                 });
-                start = flipped;
-                game.start = start.clone();
+                game.start = flipped;
             }
         }
-        let (line, err, result, w, notation) = outcome;
-        // Spec §5.6: the tokens decide; a contradicting Format tag only warns.
-        if let (Some(found), Some(tag)) = (notation, game.tag("Format"))
-            && Notation::from_name(tag).is_some_and(|n| n != found)
-        {
-            warnings.push(Warning {
-                game: index,
-                line: first.0,
-                col: first.1,
-                message: format!(
-                    "Format tag {tag:?} contradicts the movetext, read as {}",
-                    found.tag_value()
-                ),
-            });
-        }
-        game.line = line;
-        game.source_notation = notation;
-        warnings.extend(w);
-        error = err;
-        let tag_res = game
-            .tag("Result")
-            .and_then(map_result_text)
-            .map(|s| s.to_string());
-        let result_token = result.clone();
-        game.result = match (result, tag_res) {
+        outcome
+    }
+
+    /// The game's result from the result token and the `Result` tag.
+    fn settle_result(
+        &self,
+        result: Option<String>,
+        tag_res: Option<String>,
+        warnings: &mut Vec<Warning>,
+    ) -> String {
+        match (result, tag_res) {
             // Spec §3: on disagreement the tag wins (unless it only says "unknown").
             (Some(r), Some(t)) if r != t && t != "*" => {
                 warnings.push(Warning {
-                    game: index,
-                    line: first.0,
-                    col: first.1,
+                    game: self.index,
+                    line: self.first.0,
+                    col: self.first.1,
                     message: format!("result token {r} disagrees with Result tag {t}; tag kept"),
                 });
                 t
@@ -1172,20 +1269,6 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
             (Some(r), None) => r,
             (None, Some(t)) => t,
             (None, None) => "*".to_string(),
-        };
-        if error.is_none() {
-            warnings.extend(result_against_end(
-                &game,
-                result_token.as_deref(),
-                index,
-                first,
-            ));
         }
-    }
-    GameRead {
-        index,
-        game,
-        error,
-        warnings,
     }
 }
