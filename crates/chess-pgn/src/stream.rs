@@ -404,7 +404,7 @@ impl Visitor for Exporter {
             return Control::SkipMovetext;
         };
         self.flush();
-        let white = self.plies % 2 == 0;
+        let white = self.plies.is_multiple_of(2);
         let number = (self.plies / 2 + 1) as u32;
         if white {
             self.p.ascii_number("", number, 1);
