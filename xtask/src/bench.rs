@@ -422,6 +422,7 @@ pub fn ratios(quick: bool) -> Result<(), String> {
     );
     openings_and_split_rows(&c, rounds, &pgn_path)?;
     cli_rows(&cli, quick, &ctl_path, &pgn_path, pgn_replay)?;
+    real_games_rows(&c, quick, target_mb)?;
     perft_rows()?;
     Ok(())
 }
@@ -585,6 +586,141 @@ fn cli_rows(
     }
     let _ = std::fs::remove_file(&out);
     Ok(())
+}
+
+// == issue 30: real games with CR LF line ends, `convert --to pgn`, tag-only `select`.
+/// Real games (the classic PGN files of `../shared/corpus/classic-pgn-real` not made
+/// to test encodings, repeated to `target_mb` MB) with CR LF line ends, and the same
+/// games with LF: `check -j1` on both against pgn-reader + shakmaty replaying the same
+/// file, and `convert --to pgn`, `convert --to pcn`, `select` with a tag filter against
+/// `check`, every command interleaved with the others in each round (CPU time, best
+/// of the rounds). The files are built here, under the temporary directory, and
+/// removed afterwards; without `../shared` the rows are skipped.
+fn real_games_rows(c: &str, quick: bool, target_mb: u64) -> Result<(), String> {
+    println!("\n## Real games, CR LF and LF (issue 30; CPU time, best of interleaved rounds)");
+    let Some(dir) = crate::shared()
+        .map(|s| s.join("corpus/classic-pgn-real"))
+        .filter(|d| d.is_dir())
+    else {
+        println!("(skipped: ../shared/corpus/classic-pgn-real is missing)");
+        return Ok(());
+    };
+    let mut files = Vec::new();
+    for sub in ["mliebelt-pgn-parser", "python-chess"] {
+        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        files.extend(
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "pgn")),
+        );
+    }
+    files.sort();
+    let mut base = Vec::new();
+    for f in &files {
+        let bytes = std::fs::read(f).map_err(|e| e.to_string())?;
+        // LF line ends whatever the file had; CR LF is added to the copy below.
+        base.extend(bytes.iter().copied().filter(|&b| b != b'\r'));
+        base.extend_from_slice(b"\n\n");
+    }
+    if base.is_empty() {
+        println!("(skipped: no classic PGN files under {})", dir.display());
+        return Ok(());
+    }
+    let mut lf = Vec::new();
+    while (lf.len() as u64) < target_mb * 1_000_000 {
+        lf.extend_from_slice(&base);
+    }
+    let mut crlf = Vec::with_capacity(lf.len() + lf.len() / 20);
+    for &b in &lf {
+        if b == b'\n' {
+            crlf.push(b'\r');
+        }
+        crlf.push(b);
+    }
+    let tmp = std::env::temp_dir();
+    let id = std::process::id();
+    let lf_path = tmp.join(format!("cescacs-real-{id}.lf.pgn"));
+    let crlf_path = tmp.join(format!("cescacs-real-{id}.crlf.pgn"));
+    let out = tmp.join(format!("cescacs-real-{id}.out"));
+    std::fs::write(&lf_path, &lf).map_err(|e| e.to_string())?;
+    std::fs::write(&crlf_path, &crlf).map_err(|e| e.to_string())?;
+    let result = (|| -> Result<(), String> {
+        let peer = peer_replay_bin();
+        let rounds = if quick { 3 } else { 7 };
+        let o = quote(&out);
+        for (name, path, len) in [
+            ("CR LF", &crlf_path, crlf.len()),
+            ("LF", &lf_path, lf.len()),
+        ] {
+            let f = quote(path);
+            let mut cmds = vec![
+                ("`check -j1`", format!("{c} check -q -j 1 {f}")),
+                (
+                    "`convert --to pgn -j1`",
+                    format!("{c} convert --to pgn -q -j 1 -o {o} {f}"),
+                ),
+                (
+                    "`convert --to pcn -j1`",
+                    format!("{c} convert --to pcn -q -j 1 -o {o} {f}"),
+                ),
+                (
+                    "`select --player 'Carlsen*' --count -j1`",
+                    format!("{c} select --count -q -j 1 --player 'Carlsen*' {f}"),
+                ),
+            ];
+            if let Ok(b) = &peer {
+                cmds.push((
+                    "pgn-reader + shakmaty replay",
+                    format!("{} {f} replay", quote(b)),
+                ));
+            }
+            let mut best = vec![f64::MAX; cmds.len()];
+            for _ in 0..rounds {
+                for (i, (_, cmd)) in cmds.iter().enumerate() {
+                    best[i] = best[i].min(child_cpu(1, cmd)?);
+                }
+            }
+            let check = best[0];
+            let mib = |secs: f64| len as f64 / secs / (1024.0 * 1024.0);
+            println!(
+                "{name}: {:.1} MB, {} files of real games repeated",
+                len as f64 / 1e6,
+                files.len()
+            );
+            println!("| {name} | CPU | MiB/s | ratio |\n|---|---:|---:|---:|");
+            println!("| `check -j1` | {check:.3} s | {:.1} | 1.00 |", mib(check));
+            for (i, (what, _)) in cmds.iter().enumerate().skip(1) {
+                let ratio = if what.starts_with("pgn-reader") {
+                    format!(
+                        "`check` is {:.2}x its speed (target >= 1.3)",
+                        best[i] / check
+                    )
+                } else {
+                    let target = match i {
+                        1 => " (target <= 1.5)",
+                        2 => " (target <= 1.3)",
+                        _ => " (target <= 0.35)",
+                    };
+                    format!("{:.2}x the cost of `check`{target}", best[i] / check)
+                };
+                println!(
+                    "| {what} | {:.3} s | {:.1} | {ratio} |",
+                    best[i],
+                    mib(best[i])
+                );
+            }
+            if let Err(e) = &peer {
+                println!("| pgn-reader + shakmaty replay | | | {e} |");
+            }
+        }
+        Ok(())
+    })();
+    for p in [&lf_path, &crlf_path, &out] {
+        let _ = std::fs::remove_file(p);
+    }
+    result
 }
 
 /// The chess-pgn library's `throughput` example (replaying a file in a process of its

@@ -420,6 +420,16 @@ impl Converter {
             && let Some(outcome) = record::direct_pcn(game)
         {
             outcome
+        } else if self.from == Format::Pgn
+            && self.to == Some(Format::Pgn)
+            && self.options.chess_notation == ChessNotation::San
+            && self.options.strip.is_empty()
+            && self.options.annotate.is_empty()
+            && self.options.layout.is_empty()
+            && let Some(outcome) = record::direct_pgn(game)
+        {
+            // The export form written as the reader reads (see `chess_pgn::export_pgn`).
+            outcome
         } else {
             return self.strict(self.through_records(game));
         };

@@ -569,7 +569,7 @@ impl CastlingStyle {
 
 /// The result a finished position decides, and why: checkmate loses for the side to
 /// move, stalemate is a draw; `None` while a move is legal.
-fn game_end(board: &Board) -> Option<(Outcome, &'static str)> {
+pub(crate) fn game_end(board: &Board) -> Option<(Outcome, &'static str)> {
     let mut any = false;
     board.generate_moves(|_| {
         any = true;

@@ -700,6 +700,11 @@ impl SanText {
         self.push(b'1' + sq.rank() as u8);
     }
 
+    /// The spelling's bytes (ASCII).
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
     /// The spelling.
     pub(crate) fn as_str(&self) -> &str {
         // Only ASCII letters, digits and signs are pushed.

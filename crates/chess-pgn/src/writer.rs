@@ -171,8 +171,10 @@ pub fn export_tag_pairs<'a>(
     out
 }
 
-struct Packer {
-    out: String,
+/// Packs movetext tokens into lines of at most `max` characters (the model writer's
+/// and [`crate::export_pgn`]'s, so that the two lay out text alike).
+pub(crate) struct Packer {
+    pub(crate) out: String,
     line: usize,
     opens: usize,
     max: usize,
@@ -210,7 +212,22 @@ fn decimal(mut n: u32, buf: &mut [u8; 10]) -> usize {
 }
 
 impl Packer {
-    fn token(&mut self, t: &str) {
+    /// A packer appending to `out`, whose movetext starts a line.
+    pub(crate) fn new(out: String, max: usize) -> Packer {
+        Packer {
+            out,
+            line: 0,
+            opens: 0,
+            max,
+            break_next: false,
+            warnings: Vec::new(),
+            unit: String::new(),
+            long: false,
+            numbers: true,
+        }
+    }
+
+    pub(crate) fn token(&mut self, t: &str) {
         self.token3("", t, "");
     }
 
@@ -245,8 +262,96 @@ impl Packer {
         self.long |= self.line > self.max;
     }
 
+    /// [`Packer::token`] for a token known to be ASCII, outside any variation (no `(`
+    /// to glue): the direct export's moves, numbers and NAGs, laid out as `token`
+    /// lays them out without measuring characters.
+    #[inline]
+    pub(crate) fn ascii(&mut self, t: &str) {
+        debug_assert!(t.is_ascii() && self.opens == 0);
+        self.space_for(t.len());
+        self.out.push_str(t);
+        self.line += t.len();
+        self.long |= self.line > self.max;
+    }
+
+    /// [`Packer::ascii`] of ASCII bytes (a move's spelling), pushed without the UTF-8
+    /// check a `&str` of them would cost.
+    #[inline]
+    pub(crate) fn ascii_bytes(&mut self, t: &[u8]) {
+        debug_assert!(t.is_ascii() && self.opens == 0);
+        self.space_for(t.len());
+        for &b in t {
+            self.out.push(char::from(b));
+        }
+        self.line += t.len();
+        self.long |= self.line > self.max;
+    }
+
+    /// The line break or space before an ASCII token of `w` bytes.
+    #[inline]
+    fn space_for(&mut self, w: usize) {
+        if self.break_next {
+            self.out.push('\n');
+            self.line = 0;
+            self.break_next = false;
+        }
+        if self.line > 0 {
+            if self.line + 1 + w > self.max {
+                self.out.push('\n');
+                self.line = 0;
+            } else {
+                self.out.push(' ');
+                self.line += 1;
+            }
+        }
+    }
+
+    /// [`Packer::number`] outside any variation: `pre` (`""` or `$`), the digits of
+    /// `n`, `dots` dots, pushed byte by byte (a `memcpy` call per piece cost more
+    /// than the token).
+    #[inline]
+    pub(crate) fn ascii_number(&mut self, pre: &str, n: u32, dots: usize) {
+        debug_assert!(pre.len() <= 1 && self.opens == 0);
+        // Move numbers and NAGs have one to three digits nearly always.
+        let digits = match n {
+            0..10 => 1,
+            10..100 => 2,
+            100..1000 => 3,
+            _ => 10 - decimal(n, &mut [0; 10]),
+        };
+        self.space_for(pre.len() + digits + dots);
+        if let Some(&p) = pre.as_bytes().first() {
+            self.out.push(char::from(p));
+        }
+        let digit = |k: u32| char::from(b'0' + (n / k % 10) as u8);
+        match digits {
+            1 => self.out.push(digit(1)),
+            2 => {
+                self.out.push(digit(10));
+                self.out.push(digit(1));
+            }
+            3 => {
+                self.out.push(digit(100));
+                self.out.push(digit(10));
+                self.out.push(digit(1));
+            }
+            _ => {
+                let mut buf = [0; 10];
+                let at = decimal(n, &mut buf);
+                for &d in &buf[at..] {
+                    self.out.push(char::from(d));
+                }
+            }
+        }
+        for _ in 0..dots {
+            self.out.push('.');
+        }
+        self.line += pre.len() + digits + dots;
+        self.long |= self.line > self.max;
+    }
+
     /// `12.` or `12...`, or `$12`.
-    fn number(&mut self, pre: &str, n: u32, post: &str) {
+    pub(crate) fn number(&mut self, pre: &str, n: u32, post: &str) {
         let mut buf = [0; 10];
         let at = decimal(n, &mut buf);
         // Only ASCII digits were written.
@@ -264,7 +369,7 @@ impl Packer {
         self.long |= self.line > self.max;
     }
 
-    fn comment(&mut self, text: &str) {
+    pub(crate) fn comment(&mut self, text: &str) {
         if !single_spaced(text) {
             self.warnings.push(WriteWarning::CommentReflowed {
                 excerpt: text.chars().take(40).collect(),
@@ -413,7 +518,7 @@ const NOT_IN_NAME: [bool; 256] = {
 };
 
 /// Whether a tag name is one symbol token that reads back as itself.
-fn tag_name_ok(name: &str) -> bool {
+pub(crate) fn tag_name_ok(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| !NOT_IN_NAME[usize::from(b)])
 }
 
@@ -497,17 +602,8 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
     // again and again.
     s.reserve(8 * game.moves.moves.len() + 16);
     let movetext = s.len();
-    let mut p = Packer {
-        out: s,
-        line: 0,
-        opens: 0,
-        max,
-        break_next: false,
-        warnings: Vec::new(),
-        unit: String::new(),
-        long: false,
-        numbers: options.move_numbers,
-    };
+    let mut p = Packer::new(s, max);
+    p.numbers = options.move_numbers;
     write_line(
         &mut p,
         &game.moves,

@@ -226,23 +226,38 @@ fn wxf_letter(kind: PieceKind) -> char {
 
 /// Writes `m` (a legal move of `pos`) in `style`.
 pub fn render(pos: &Position, m: Move, style: &MoveStyle) -> String {
+    let mut s = String::new();
+    render_into(pos, m, style, &mut s);
+    s
+}
+
+/// [`render`] appended to `out`: the writers spell every move into their own text,
+/// without a string per move.
+pub(crate) fn render_into(pos: &Position, m: Move, style: &MoveStyle, out: &mut String) {
     match style.notation {
-        Notation::Iccs => {
-            if style.iccs_upper_dash {
-                let s = m.to_iccs().to_ascii_uppercase();
-                format!("{}-{}", &s[..2], &s[2..])
-            } else {
-                m.to_iccs()
-            }
-        }
-        Notation::Chinese => render_chinese(pos, m, style),
-        Notation::Wxf => render_wxf(pos, m, style),
+        Notation::Iccs => iccs_into(m, style.iccs_upper_dash, out),
+        Notation::Chinese => render_chinese(pos, m, style, out),
+        Notation::Wxf => render_wxf(pos, m, style, out),
     }
 }
 
-fn render_chinese(pos: &Position, m: Move, style: &MoveStyle) -> String {
+/// ICCS coordinates of a move (`h2e2`, or `H2-E2`), digit by digit.
+fn iccs_into(m: Move, upper_dash: bool, out: &mut String) {
+    let (from, to) = (m.from(), m.to());
+    let file = |f: u8| char::from(if upper_dash { b'A' } else { b'a' } + f);
+    let rank = |r: u8| char::from(b'0' + r);
+    out.push(file(from.file()));
+    out.push(rank(from.rank()));
+    if upper_dash {
+        out.push('-');
+    }
+    out.push(file(to.file()));
+    out.push(rank(to.rank()));
+}
+
+fn render_chinese(pos: &Position, m: Move, style: &MoveStyle, s: &mut String) {
     let Some(f) = facts(pos, m) else {
-        return m.to_iccs();
+        return iccs_into(m, false, s);
     };
     let num = |n: u8| -> char {
         let n = n.clamp(1, 9);
@@ -258,7 +273,6 @@ fn render_chinese(pos: &Position, m: Move, style: &MoveStyle) -> String {
     } else {
         ('前', '后')
     };
-    let mut s = String::new();
     let simple = matches!(
         f.kind,
         PieceKind::General | PieceKind::Advisor | PieceKind::Elephant
@@ -288,17 +302,15 @@ fn render_chinese(pos: &Position, m: Move, style: &MoveStyle) -> String {
         (Dir::Sideways, _) => '平',
     });
     s.push(num(f.target));
-    s
 }
 
-fn render_wxf(pos: &Position, m: Move, style: &MoveStyle) -> String {
+fn render_wxf(pos: &Position, m: Move, style: &MoveStyle, s: &mut String) {
     let Some(f) = facts(pos, m) else {
-        return m.to_iccs();
+        return iccs_into(m, false, s);
     };
     let letter = wxf_letter(f.kind);
     let digit = |n: u8| char::from(b'0' + n.clamp(1, 9));
     let mark = |front: bool| if front { '+' } else { '-' };
-    let mut s = String::new();
     let simple = matches!(
         f.kind,
         PieceKind::General | PieceKind::Advisor | PieceKind::Elephant
@@ -316,7 +328,7 @@ fn render_wxf(pos: &Position, m: Move, style: &MoveStyle) -> String {
         s.push(letter);
         s.push(digit(f.file_no));
     } else if f.kind != PieceKind::Soldier {
-        lettered_marker(&mut s, mark(f.idx == 0));
+        lettered_marker(s, mark(f.idx == 0));
     } else if f.multi_files.len() >= 2 {
         s.push(digit(f.file_no));
         match (f.count, f.idx) {
@@ -326,16 +338,16 @@ fn render_wxf(pos: &Position, m: Move, style: &MoveStyle) -> String {
         }
     } else {
         match (f.count, f.idx) {
-            (2, i) => lettered_marker(&mut s, mark(i == 0)),
+            (2, i) => lettered_marker(s, mark(i == 0)),
             (3, 1) | (5, 2) => {
                 s.push(letter);
                 s.push(digit(f.file_no));
             }
-            (3, i) => lettered_marker(&mut s, mark(i == 0)),
+            (3, i) => lettered_marker(s, mark(i == 0)),
             (c, 0) if c >= 4 => s.push_str("++"),
             (c, i) if i + 1 == c => s.push_str("--"),
-            (_, 1) => lettered_marker(&mut s, '+'),
-            _ => lettered_marker(&mut s, '-'),
+            (_, 1) => lettered_marker(s, '+'),
+            _ => lettered_marker(s, '-'),
         }
     }
     s.push(match f.dir {
@@ -345,7 +357,6 @@ fn render_wxf(pos: &Position, m: Move, style: &MoveStyle) -> String {
         Dir::Sideways => '.',
     });
     s.push(digit(f.target));
-    s
 }
 
 // ---------------------------------------------------------------------------
@@ -774,7 +785,8 @@ pub fn resolve_chinese(pos: &Position, token: &str) -> Result<Resolved, MoveErro
 /// True when `m`'s Chinese text would name another legal move under the reversed
 /// two-file scan order.
 pub fn tandem_order_sensitive(pos: &Position, m: Move) -> bool {
-    let text = render_chinese(pos, m, &MoveStyle::canonical(Notation::Chinese));
+    let mut text = String::new();
+    render_chinese(pos, m, &MoveStyle::canonical(Notation::Chinese), &mut text);
     resolve_chinese(pos, &text).is_ok_and(|r| r.warning.is_some())
 }
 

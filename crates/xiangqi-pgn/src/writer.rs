@@ -213,14 +213,86 @@ pub fn canonical_tags(game: &Game, style: &MoveStyle) -> Vec<(String, String)> {
     out
 }
 
-/// A comment as a movetext token (see [`pgn_comment`]): `{…}`, or, when the text
-/// holds a `}` (which a brace comment cannot), a `;` comment to the end of the line.
-fn comment_token(c: &str) -> String {
-    let c = pgn_comment(c);
-    if c.contains('}') {
-        format!(";{c}\n")
+/// Movetext tokens in one string: each token a range of it, with the parentheses of
+/// the variations it opens and closes glued to it (written without a string per
+/// token: the writer's hot path spells every move).
+#[derive(Default)]
+struct Tokens {
+    text: String,
+    toks: Vec<Token>,
+}
+
+struct Token {
+    start: usize,
+    end: usize,
+    /// `(` written before the token.
+    opens: usize,
+    /// `)` written after it.
+    closes: usize,
+}
+
+impl Tokens {
+    /// Ends the token whose text was appended since `start`.
+    fn end(&mut self, start: usize) {
+        self.toks.push(Token {
+            start,
+            end: self.text.len(),
+            opens: 0,
+            closes: 0,
+        });
+    }
+
+    fn push(&mut self, t: &str) {
+        let start = self.text.len();
+        self.text.push_str(t);
+        self.end(start);
+    }
+
+    /// `12.` or `12...`, digit by digit.
+    fn number(&mut self, n: u32, dots: &str) {
+        let start = self.text.len();
+        let mut buf = [0u8; 10];
+        let mut at = buf.len();
+        let mut n = n;
+        loop {
+            at -= 1;
+            buf[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &buf[at..] {
+            self.text.push(char::from(d));
+        }
+        self.text.push_str(dots);
+        self.end(start);
+    }
+
+    /// A comment as a movetext token (see [`pgn_comment`]): `{…}`, or, when the text
+    /// holds a `}` (which a brace comment cannot), a `;` comment to the end of the line.
+    fn comment(&mut self, c: &str) {
+        let c = pgn_comment(c);
+        let start = self.text.len();
+        if c.contains('}') {
+            self.text.push(';');
+            self.text.push_str(&c);
+            self.text.push('\n');
+        } else {
+            self.text.push('{');
+            self.text.push_str(&c);
+            self.text.push('}');
+        }
+        self.end(start);
+    }
+}
+
+/// Characters of a token's text (nearly always ASCII).
+fn chars(t: &str) -> usize {
+    if t.is_ascii() {
+        t.len()
     } else {
-        format!("{{{c}}}")
+        t.chars().count()
     }
 }
 
@@ -230,46 +302,52 @@ fn line_tokens(
     start: &Position,
     style: &MoveStyle,
     numbers: bool,
-    out: &mut Vec<String>,
+    out: &mut Tokens,
 ) {
     let mut pos = start.clone();
     let mut need_number = true;
     for c in &line.leading_comments {
-        out.push(comment_token(c));
+        out.comment(c);
     }
     for node in &line.moves {
         let n = pos.fullmove_number();
         match pos.side_to_move() {
             _ if !numbers => {}
-            Side::Red => out.push(format!("{n}.")),
-            Side::Black if need_number => out.push(format!("{n}...")),
+            Side::Red => out.number(n, "."),
+            Side::Black if need_number => out.number(n, "..."),
             Side::Black => {}
         }
-        out.push(render(&pos, node.mv, style));
+        let at = out.text.len();
+        crate::notation::render_into(&pos, node.mv, style, &mut out.text);
+        out.end(at);
         need_number = false;
         if style.annotate_ambiguous
             && style.notation == crate::notation::Notation::Chinese
             && crate::notation::tandem_order_sensitive(&pos, node.mv)
         {
-            out.push(format!("{{{}}}", node.mv.to_iccs()));
+            let at = out.text.len();
+            out.text.push('{');
+            out.text.push_str(&node.mv.to_iccs());
+            out.text.push('}');
+            out.end(at);
             need_number = true;
         }
         for g in node.nags.iter().filter(|g| pgn_nag_writable(g)) {
-            out.push(g.clone());
+            out.push(g);
         }
         for c in &node.comments {
-            out.push(comment_token(c));
+            out.comment(c);
             need_number = true;
         }
         for v in &node.variations {
             // Written in place (no per-level copy: nesting depth does not multiply
             // the cost), then the parentheses glued to its first and last token.
-            let from = out.len();
+            let from = out.toks.len();
             line_tokens(v, &pos, style, numbers, out);
-            if out.len() > from {
-                out[from].insert(0, '(');
-                if let Some(last) = out.last_mut() {
-                    last.push(')');
+            if out.toks.len() > from {
+                out.toks[from].opens += 1;
+                if let Some(last) = out.toks.last_mut() {
+                    last.closes += 1;
                 }
             }
             need_number = true;
@@ -278,12 +356,13 @@ fn line_tokens(
     }
 }
 
-fn wrap(tokens: &[String], width_limit: usize) -> String {
-    let mut s = String::new();
+/// The tokens packed into lines of at most `width_limit` characters (a longer token
+/// makes a longer line), appended to `s`.
+fn wrap(tokens: &Tokens, width_limit: usize, s: &mut String) {
     let mut width = 0;
-    for t in tokens {
-        // Comments may hold newlines; count the text after the last one.
-        let w = t.chars().count();
+    for t in &tokens.toks {
+        let text = &tokens.text[t.start..t.end];
+        let w = t.opens + chars(text) + t.closes;
         if width > 0 && width + 1 + w > width_limit {
             s.push('\n');
             width = 0;
@@ -291,14 +370,20 @@ fn wrap(tokens: &[String], width_limit: usize) -> String {
             s.push(' ');
             width += 1;
         }
-        s.push_str(t);
-        width = match t.rfind('\n') {
-            Some(i) => t[i + 1..].chars().count(),
+        for _ in 0..t.opens {
+            s.push('(');
+        }
+        s.push_str(text);
+        for _ in 0..t.closes {
+            s.push(')');
+        }
+        // Comments may hold newlines; count the text after the last one.
+        width = match text.rfind('\n') {
+            Some(i) => chars(&text[i + 1..]) + t.closes,
             None => width + w,
         };
     }
     s.push('\n');
-    s
 }
 
 /// The layout of the movetext [`write_game_with`] writes.
@@ -332,10 +417,14 @@ pub fn write_game(game: &Game, style: &MoveStyle) -> String {
 pub fn write_game_with(game: &Game, style: &MoveStyle, layout: &WriteLayout) -> String {
     let mut s = String::new();
     for (n, v) in canonical_tags(game, style) {
-        s.push_str(&format!("[{} \"{}\"]\n", pgn_tag_name(&n), escape_tag(&v)));
+        s.push('[');
+        s.push_str(&pgn_tag_name(&n));
+        s.push_str(" \"");
+        s.push_str(&escape_tag(&v));
+        s.push_str("\"]\n");
     }
     s.push('\n');
-    let mut toks = Vec::new();
+    let mut toks = Tokens::default();
     line_tokens(
         &game.line,
         &game.start,
@@ -344,9 +433,9 @@ pub fn write_game_with(game: &Game, style: &MoveStyle, layout: &WriteLayout) -> 
         &mut toks,
     );
     if layout.result_marker {
-        toks.push(pgn_result(&game.result).to_string());
+        toks.push(pgn_result(&game.result));
     }
-    s.push_str(&wrap(&toks, layout.line_width.max(1)));
+    wrap(&toks, layout.line_width.max(1), &mut s);
     s.push('\n');
     s
 }

@@ -1,0 +1,511 @@
+//! PGN text straight to its export form, for the games whose export needs nothing
+//! but what the reader hands over in order: one pass of the reader, each move resolved,
+//! spelt and packed into the output as it is read, with no game model.
+//!
+//! The text is byte for byte what [`crate::to_pgn_string`] writes of the game the
+//! model reader ([`crate::GameBuilder`]) builds. Whatever would make that reader say
+//! something (a warning or an error), and whatever this path does not write itself
+//! (variations, null moves, a FEN or variant start, tags the reader renames or
+//! refuses, tags and comments not in UTF-8, which the model reader decodes as
+//! Windows-1252), makes it decline: the caller then takes the model
+//! path, which reports and writes all of it.
+
+use std::ops::Range;
+
+use cozy_chess::Board;
+
+use crate::model::{MAX_GAME_NODES, game_end};
+use crate::reader::{Control, Outcome, PgnReader, Problem, Skip, Visitor};
+use crate::san::{SanPlus, Suffix};
+use crate::writer::{MAX_LINE, Packer, STR, tag_name_ok};
+use pgn_core::Pos;
+
+/// The most tags of a game this path writes (more go to the model path, whose
+/// duplicate test does not scan).
+const MAX_DIRECT_TAGS: usize = 64;
+
+/// Appends the export form of the one PGN game in `pgn` (tags, blank line, movetext,
+/// blank line, as [`crate::to_pgn_string`] writes it) to `out` and returns true; or
+/// returns false with `out` as it was, when the game needs the model path: anything
+/// the model reader would report, variations, null moves, a set-up or variant start,
+/// a tag or comment not in UTF-8, more than one game in `pgn`.
+///
+/// ```
+/// let mut out = String::new();
+/// assert!(chess_pgn::export_pgn(b"[White \"A\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0", &mut out));
+/// assert!(out.ends_with("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"));
+/// let mut out = String::new();
+/// // A variation: the model path writes it.
+/// assert!(!chess_pgn::export_pgn(b"1. e4 (1. d4) e5 *", &mut out));
+/// assert!(out.is_empty());
+/// ```
+pub fn export_pgn(pgn: &[u8], out: &mut String) -> bool {
+    // The reader's buffer and the tag store are kept by the thread from one game to
+    // the next (a fresh, zeroed buffer per game cost more than reading the game).
+    thread_local! {
+        static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+        static STORE: std::cell::Cell<Store> = const { std::cell::Cell::new(Store::new()) };
+    }
+    let start = out.len();
+    let mut reader = PgnReader::with_buffer(pgn, BUFFER.take(), pgn.len() + 1);
+    let mut store = STORE.take();
+    store.clear();
+    let mut w = Exporter {
+        p: Packer::new(std::mem::take(out), MAX_LINE),
+        store,
+        ok: true,
+        board: crate::replay::start_board().clone(),
+        plies: 0,
+        nodes: 0,
+        after_item: false,
+        result_at: None,
+        outcome: None,
+        roster: [None; 7],
+        filter: 0,
+    };
+    let ok = matches!(reader.read_game(&mut w), Ok(Some(true)))
+        // A second game in the bytes: the model path reports the disagreement.
+        && matches!(reader.read_game(&mut Decline), Ok(None));
+    *out = std::mem::take(&mut w.p.out);
+    if w.store.bytes.capacity() <= 1 << 20 {
+        STORE.set(std::mem::take(&mut w.store));
+    }
+    let buffer = reader.into_buffer();
+    // A huge game's buffer is not kept for the games after it.
+    if buffer.len() <= 1 << 20 {
+        BUFFER.set(buffer);
+    }
+    if !ok {
+        out.truncate(start);
+    }
+    ok
+}
+
+/// A visitor for the look-ahead after the game: any game at all makes the caller
+/// decline.
+struct Decline;
+
+impl Visitor for Decline {
+    type Output = ();
+    fn end_headers(&mut self) -> Skip {
+        Skip(true)
+    }
+    fn end_game(&mut self) {}
+}
+
+/// A game's tag pairs (as byte ranges of one buffer) and the pending move's NAGs and
+/// comments, kept by a thread from game to game.
+#[derive(Default)]
+struct Store {
+    bytes: String,
+    tags: Vec<(Range<usize>, Range<usize>)>,
+    /// NAGs of the last move read, written before its comments (as the model keeps
+    /// them).
+    nags: Vec<u8>,
+    /// Comments after the last move read.
+    comments: Vec<Range<usize>>,
+    /// Comments after the result marker.
+    finals: Vec<Range<usize>>,
+    /// The export order of the last game's tags outside the roster (positions in
+    /// their input order), and their names in input order, each ended by a 0 byte.
+    order: Vec<usize>,
+    order_key: Vec<u8>,
+}
+
+impl Store {
+    const fn new() -> Store {
+        Store {
+            bytes: String::new(),
+            tags: Vec::new(),
+            nags: Vec::new(),
+            comments: Vec::new(),
+            finals: Vec::new(),
+            order: Vec::new(),
+            order_key: Vec::new(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.tags.clear();
+        self.nags.clear();
+        self.comments.clear();
+        self.finals.clear();
+    }
+
+    fn push(&mut self, s: &str) -> Range<usize> {
+        let at = self.bytes.len();
+        self.bytes.push_str(s);
+        at..self.bytes.len()
+    }
+
+    /// A comment's text as the model keeps it: its words joined by single spaces.
+    fn push_comment(&mut self, raw: &str) -> Range<usize> {
+        let at = self.bytes.len();
+        for w in raw.split_whitespace() {
+            if self.bytes.len() > at {
+                self.bytes.push(' ');
+            }
+            self.bytes.push_str(w);
+        }
+        at..self.bytes.len()
+    }
+
+    /// Sets `order` to the export order of the tags `others` (indexes of `tags`, in
+    /// input order): by name. The games of a file mostly have the same names in the
+    /// same order, so the last game's order is taken again when its names are these.
+    fn sort_names(&mut self, others: &[usize]) {
+        let mut at = 0;
+        let mut same = self.order.len() == others.len();
+        for &i in others {
+            if !same {
+                break;
+            }
+            let name = self.name(i).as_bytes();
+            let end = at + name.len();
+            same = self.order_key.get(at..end) == Some(name) && self.order_key.get(end) == Some(&0);
+            at = end + 1;
+        }
+        if same && at == self.order_key.len() {
+            return;
+        }
+        self.order.clear();
+        self.order.extend(0..others.len());
+        let mut order = std::mem::take(&mut self.order);
+        // Names are unique (a duplicate declined): the order is total.
+        order.sort_unstable_by(|&a, &b| {
+            self.name(others[a])
+                .as_bytes()
+                .cmp(self.name(others[b]).as_bytes())
+        });
+        self.order = order;
+        self.order_key.clear();
+        for &i in others {
+            let name = &self.bytes[self.tags[i].0.clone()];
+            self.order_key.extend_from_slice(name.as_bytes());
+            self.order_key.push(0);
+        }
+    }
+
+    fn name(&self, i: usize) -> &str {
+        &self.bytes[self.tags[i].0.clone()]
+    }
+
+    fn value(&self, i: usize) -> &str {
+        &self.bytes[self.tags[i].1.clone()]
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        (0..self.tags.len())
+            .find(|&i| self.name(i) == name)
+            .map(|i| self.value(i))
+    }
+}
+
+struct Exporter {
+    p: Packer,
+    store: Store,
+    /// False once the game needs the model path.
+    ok: bool,
+    board: Board,
+    plies: usize,
+    nodes: usize,
+    /// The last move has comments after it: the next black move gets its number.
+    after_item: bool,
+    /// Where the `Result` tag's value goes, when the game has no `Result` tag (the
+    /// value is the result marker, read after the tags are written).
+    result_at: Option<usize>,
+    outcome: Option<Outcome>,
+    /// Where each roster tag is in the store's tags (in [`STR`] order).
+    roster: [Option<usize>; 7],
+    /// One bit per other tag name held, chosen by [`name_bit`]: most names are told
+    /// new without a scan.
+    filter: u64,
+}
+
+/// The filter bit of a tag name: from its length and its first, middle and last bytes.
+fn name_bit(name: &[u8]) -> u64 {
+    let (n, at) = (name.len(), |i: usize| {
+        u64::from(name.get(i).copied().unwrap_or(0))
+    });
+    let mix = (n as u64 ^ at(0) << 8 ^ at(n / 2) << 16 ^ at(n.wrapping_sub(1)) << 24)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    1 << (mix >> 58)
+}
+
+/// Appends a tag value as export writes it (`"` and `\` escaped; the value holds no
+/// tab or line break, or the game declined).
+fn push_value(out: &mut String, v: &str) {
+    if memchr::memchr2(b'"', b'\\', v.as_bytes()).is_none() {
+        out.push_str(v);
+        return;
+    }
+    for c in v.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c => out.push(c),
+        }
+    }
+}
+
+impl Exporter {
+    /// Counts a move, comment or variation against the model's cap.
+    fn node(&mut self) {
+        self.nodes += 1;
+        if self.nodes > MAX_GAME_NODES {
+            self.ok = false;
+        }
+    }
+
+    /// The tag section, in the order `export_tag_pairs` gives: the roster (its
+    /// defaults for missing ones), then the others in byte order of name.
+    fn write_tags(&mut self) {
+        let mut others: [usize; MAX_DIRECT_TAGS] = [0; MAX_DIRECT_TAGS];
+        let mut n = 0;
+        for i in 0..self.store.tags.len() {
+            if !self.roster.contains(&Some(i)) {
+                others[n] = i;
+                n += 1;
+            }
+        }
+        let others = &others[..n];
+        self.store.sort_names(others);
+        let s = &self.store;
+        let out = &mut self.p.out;
+        // Each roster pair's opening as one piece.
+        const OPEN: [&str; 7] = [
+            "[Event \"",
+            "[Site \"",
+            "[Date \"",
+            "[Round \"",
+            "[White \"",
+            "[Black \"",
+            "[Result \"",
+        ];
+        for ((name, open), at) in STR.into_iter().zip(OPEN).zip(self.roster) {
+            out.push_str(open);
+            match at {
+                Some(i) => push_value(out, s.value(i)),
+                // Its value is the outcome, known once the movetext is read.
+                None if name == "Result" => self.result_at = Some(out.len()),
+                None if name == "Date" => out.push_str("????.??.??"),
+                None => out.push('?'),
+            }
+            out.push_str("\"]\n");
+        }
+        for &k in &s.order {
+            let i = others[k];
+            out.push('[');
+            out.push_str(s.name(i));
+            out.push_str(" \"");
+            push_value(out, s.value(i));
+            out.push_str("\"]\n");
+        }
+        out.push('\n');
+    }
+
+    /// The last move's NAGs and comments, into the text.
+    #[inline]
+    fn flush(&mut self) {
+        // Called for every move, and nearly every move has neither.
+        if self.store.nags.is_empty() && self.store.comments.is_empty() {
+            self.after_item = false;
+            return;
+        }
+        self.flush_items();
+    }
+
+    #[inline(never)]
+    fn flush_items(&mut self) {
+        for &nag in &self.store.nags {
+            self.p.ascii_number("$", u32::from(nag), 0);
+        }
+        for c in &self.store.comments {
+            self.p.comment(&self.store.bytes[c.clone()]);
+        }
+        self.after_item = !self.store.comments.is_empty();
+        self.store.nags.clear();
+        self.store.comments.clear();
+    }
+}
+
+impl Visitor for Exporter {
+    /// Whether the game was written.
+    type Output = bool;
+
+    fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, _at: Pos) {
+        if !self.ok {
+            return;
+        }
+        let (Ok(name), Ok(raw)) = (std::str::from_utf8(name), std::str::from_utf8(value)) else {
+            // The model reader decodes these as Windows-1252.
+            self.ok = false;
+            return;
+        };
+        let roster = STR.iter().position(|s| *s == name);
+        // The model reader reads a start position, a variant or another game from
+        // these, renames a roster name spelt in another case, reads breaks as spaces
+        // (all with a warning), or keeps a duplicate under another name. Every name
+        // it treats so is 3 to 7 letters long.
+        let special = roster.is_none()
+            && (3..=7).contains(&name.len())
+            && ["FEN", "SetUp", "Variant", "Game"]
+                .iter()
+                .chain(STR.iter())
+                .any(|s| s.eq_ignore_ascii_case(name));
+        let bit = name_bit(name.as_bytes());
+        let duplicate = match roster {
+            Some(r) => self.roster[r].is_some(),
+            None => self.filter & bit != 0 && self.store.get(name).is_some(),
+        };
+        if special
+            || duplicate
+            || !tag_name_ok(name)
+            || crate::text::has_break(value)
+            || self.store.tags.len() >= MAX_DIRECT_TAGS
+        {
+            self.ok = false;
+            return;
+        }
+        self.filter |= bit;
+        let n = self.store.push(name);
+        let v = if escaped {
+            let v = crate::text::tag_value(value, true);
+            self.store.push(&v)
+        } else {
+            self.store.push(raw)
+        };
+        if let Some(r) = roster {
+            self.roster[r] = Some(self.store.tags.len());
+        }
+        self.store.tags.push((n, v));
+    }
+
+    fn end_headers(&mut self) -> Skip {
+        Skip(!self.ok)
+    }
+
+    fn begin_movetext(&mut self) {
+        if self.ok {
+            self.write_tags();
+        }
+    }
+
+    fn san(&mut self, san: SanPlus, _raw: &[u8], _at: Pos) -> Control {
+        self.node();
+        if !self.ok || self.outcome.is_some() {
+            self.ok = false;
+            return Control::SkipMovetext;
+        }
+        // Null moves, illegal and ambiguous moves: the model path.
+        let Ok(mv) = san.san.to_move(&self.board) else {
+            self.ok = false;
+            return Control::SkipMovetext;
+        };
+        self.flush();
+        let white = self.plies.is_multiple_of(2);
+        let number = (self.plies / 2 + 1) as u32;
+        if white {
+            self.p.ascii_number("", number, 1);
+        } else if self.plies == 0 || self.after_item {
+            self.p.ascii_number("", number, 3);
+        }
+        let export = crate::san::San::from_move(&self.board, mv);
+        self.board.play_unchecked(mv);
+        let export = SanPlus {
+            san: export,
+            suffix: Suffix::of(&self.board),
+            glyph: None,
+        };
+        self.p.ascii_bytes(export.text().as_bytes());
+        if let Some(g) = san.glyph {
+            self.store.nags.push(g);
+        }
+        self.plies += 1;
+        Control::Continue
+    }
+
+    fn nag(&mut self, nag: u8, _at: Pos) {
+        if self.plies > 0 && nag != 0 && self.outcome.is_none() {
+            self.store.nags.push(nag);
+        } else {
+            // `$0`, or a NAG before any move or after the result: the model path.
+            self.ok = false;
+        }
+    }
+
+    fn comment(&mut self, raw: &[u8], _at: Pos) {
+        self.node();
+        if !self.ok {
+            return;
+        }
+        let Ok(raw) = std::str::from_utf8(raw) else {
+            self.ok = false;
+            return;
+        };
+        let c = self.store.push_comment(raw);
+        if self.outcome.is_some() {
+            self.store.finals.push(c);
+        } else if self.plies == 0 {
+            // Comments before the first move: written where they stand.
+            self.p.comment(&self.store.bytes[c]);
+        } else {
+            self.store.comments.push(c);
+        }
+    }
+
+    fn begin_variation(&mut self, _at: Pos) -> Skip {
+        self.ok = false;
+        Skip(true)
+    }
+
+    fn outcome(&mut self, outcome: Outcome, _at: Pos) {
+        // The model warns when the marker and the tag differ; a tag spelt otherwise
+        // than the marker would be replaced (a loss the model path reports).
+        if self.roster[6].is_some_and(|i| self.store.value(i) != outcome.as_str()) {
+            self.ok = false;
+        }
+        self.outcome = Some(outcome);
+    }
+
+    fn problem(&mut self, _problem: Problem, _text: &[u8], _at: Pos) {
+        self.ok = false;
+    }
+
+    fn escape(&mut self, _text: &[u8], _at: Pos) {
+        self.ok = false;
+    }
+
+    fn ignored(&mut self, _text: &[u8], _at: Pos) {
+        self.ok = false;
+    }
+
+    fn end_game(&mut self) -> bool {
+        // No result marker: the model warns.
+        let Some(outcome) = self.outcome else {
+            return false;
+        };
+        if !self.ok {
+            return false;
+        }
+        // A marker that contradicts a checkmate or stalemate: the model warns.
+        if let Some((expected, _)) = game_end(&self.board)
+            && outcome != Outcome::Unknown
+            && outcome != expected
+        {
+            return false;
+        }
+        self.flush();
+        self.p.ascii(outcome.as_str());
+        for i in 0..self.store.finals.len() {
+            let c = self.store.finals[i].clone();
+            self.p.comment(&self.store.bytes[c]);
+        }
+        self.p.out.push_str("\n\n");
+        if let Some(at) = self.result_at {
+            self.p.out.insert_str(at, outcome.as_str());
+        }
+        true
+    }
+}
