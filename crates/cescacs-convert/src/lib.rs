@@ -83,7 +83,6 @@ pub use jobs::{
     selections,
 };
 pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
-pub use ply_columns::PlyEval;
 pub use positions::{BoardPattern, BoardTest, Material};
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{
