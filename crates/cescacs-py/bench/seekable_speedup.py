@@ -86,11 +86,13 @@ def cpu_seconds():
             p, seen = parents[p], seen + 1
         if p != me or pid == me:
             continue
-        if "pyspark" in cmd and "python" in cmd:
+        exe = cmd.split(" ", 1)[0]
+        if exe.endswith("java"):
+            # Checked first: the JVM's class path names pyspark's python directory.
+            jvm += ticks
+        elif "pyspark" in cmd:
             # The daemon's children times hold exited workers; a live worker's own.
             workers += ticks
-        elif "java" in cmd:
-            jvm += ticks
     return workers / hz, jvm / hz
 
 
