@@ -37,7 +37,11 @@ fn main() {
         .split("\n\n[")
         .enumerate()
         .map(|(i, g)| {
-            let g = if i == 0 { g.to_string() } else { format!("[{g}") };
+            let g = if i == 0 {
+                g.to_string()
+            } else {
+                format!("[{g}")
+            };
             Record::from_bytes(Format::Pgn, g.as_bytes())
         })
         .filter(|r| r.game().is_some())
@@ -58,7 +62,10 @@ fn main() {
         records.len()
     );
     for (name, f) in [
-        ("flat replay (ply_columns)", flat as fn(&Record) -> Option<Columns>),
+        (
+            "flat replay (ply_columns)",
+            flat as fn(&Record) -> Option<Columns>,
+        ),
         ("move tree walk", tree),
     ] {
         let mut best = f64::MAX;
