@@ -87,7 +87,6 @@ pub use jobs::{
 };
 pub use layout::Layout;
 pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
-pub use ply_columns::PlyEval;
 pub use positions::{BoardPattern, BoardTest, Material, after_moves};
 pub use record::{Game, Record, WriteError, Written};
 pub use select::{

@@ -2,16 +2,7 @@
 //! opt-in `uci`, `clocks` and `evals`): one replay, no move tree. The values are those
 //! python-chess gives for the same moves (`Move.uci()`, `node.clock()`, `node.eval()`).
 
-use crate::{Record, record::Game};
-
-/// An engine evaluation from a `[%eval …]` command, from White's (Red's) view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PlyEval {
-    /// Centipawns (the command's pawns times 100, rounded to the nearest).
-    Centipawns(i32),
-    /// Mate in this many moves (negative: the second player mates).
-    Mate(i32),
-}
+use crate::{Record, Score, record::Game};
 
 impl Record {
     /// The main line in machine notation: UCI for chess (python-chess's `move.uci()`,
@@ -44,20 +35,14 @@ impl Record {
 
     /// The `[%eval …]` after each main-line move (`None` for a move without one);
     /// `None` for games other than chess.
-    pub fn evals(&self) -> Option<Vec<Option<PlyEval>>> {
+    /// The same [`Score`] as the move tree's [`crate::PlyMove::eval`].
+    pub fn evals(&self) -> Option<Vec<Option<Score>>> {
         match self.game.as_ref()? {
             Game::Chess(g) => Some(
                 g.moves
                     .moves
                     .iter()
-                    .map(|n| {
-                        n.eval.map(|e| match e {
-                            chess_pgn::Eval::Pawns(p) => {
-                                PlyEval::Centipawns((p * 100.0).round() as i32)
-                            }
-                            chess_pgn::Eval::Mate(m) => PlyEval::Mate(m),
-                        })
-                    })
+                    .map(|n| n.eval.map(Score::from))
                     .collect(),
             ),
             _ => None,
@@ -85,7 +70,7 @@ mod tests {
         let evals = r.evals().unwrap();
         assert_eq!(
             evals[..3],
-            [Some(PlyEval::Centipawns(17)), None, Some(PlyEval::Mate(-3))]
+            [Some(Score::Centipawns(17)), None, Some(Score::Mate(-3))]
         );
         assert_eq!(clocks.len(), 7);
         assert_eq!(evals.len(), 7);

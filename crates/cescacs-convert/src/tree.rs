@@ -17,6 +17,15 @@ pub enum Score {
     Mate(i32),
 }
 
+impl From<chess_pgn::Eval> for Score {
+    fn from(e: chess_pgn::Eval) -> Score {
+        match e {
+            chess_pgn::Eval::Pawns(p) => Score::Centipawns((p * 100.0).round() as i32),
+            chess_pgn::Eval::Mate(n) => Score::Mate(n),
+        }
+    }
+}
+
 /// One half-move with what the record said about it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PlyMove {
@@ -262,12 +271,7 @@ fn commands(comments: &[String]) -> (Option<f64>, Option<Score>, Option<f64>) {
         }
         let (clk, ev) = chess_pgn::parse_commands(c);
         clock = clk.or(clock);
-        eval = ev
-            .map(|e| match e {
-                chess_pgn::Eval::Pawns(p) => Score::Centipawns((p * 100.0).round() as i32),
-                chess_pgn::Eval::Mate(n) => Score::Mate(n),
-            })
-            .or(eval);
+        eval = ev.map(Score::from).or(eval);
         emt = elapsed(c).or(emt);
     }
     (clock, eval, emt)

@@ -170,51 +170,38 @@ def bench_spark(db: Path, small: Path, cores: int) -> None:
 
 def bench_compressed(db: Path, cores: int) -> None:
     """One compressed file on every core: a seekable .zst (4 MiB frames that say their
-    size) cut into 16 MiB decompressed ranges, and a one-frame .zst through the serial
-    cut, each against the same file forced into one task; rows counted, wall seconds."""
-    import os, sys
+    size) cut at frame starts into 16 MiB decompressed ranges, and a one-frame .zst
+    through the serial cut, each against the same file forced into one task; wall and
+    CPU seconds (``seekable_speedup.py`` does the same on a file of >= 1 GiB)."""
     import zstandard
 
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    from pyspark.sql import SparkSession
+    from seekable_speedup import cpu_seconds, measure, spark_session
 
     import cescacs.spark
 
     text = db.read_bytes()
     framed = db.with_suffix(".frames.pgn.zst")
     one = db.with_suffix(".one.pgn.zst")
-    cctx = zstandard.ZstdCompressor(level=3)
+    cctx = zstandard.ZstdCompressor(level=3, write_content_size=True)
     with open(framed, "wb") as f:
         for i in range(0, len(text), 4 << 20):
             f.write(cctx.compress(text[i : i + (4 << 20)]))
     one.write_bytes(cctx.compress(text))
     del text
-    spark = (SparkSession.builder.master(f"local[{cores}]").appName("cescacs-bench-zst")
-             .config("spark.ui.enabled", "false")
-             .config("spark.driver.host", "127.0.0.1")
-             .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate())
-
-    def timed(make):
-        t0 = time.perf_counter()
-        df = make()
-        n = df.count()
-        return n, time.perf_counter() - t0, df.rdd.getNumPartitions()
-
+    spark = spark_session(cores)
     split = 16 << 20
-    timed(lambda: cescacs.spark.read_games(spark, str(framed), split_bytes=split))
-    n1, t1, _ = timed(lambda: cescacs.spark.read_games(spark, str(framed), split_bytes=1 << 40,
-                                                       cut_compressed_bytes=None))
-    n2, t2, p2 = timed(lambda: cescacs.spark.read_games(spark, str(framed), split_bytes=split,
-                                                        cut_compressed_bytes=None))
-    n3, t3, p3 = timed(lambda: cescacs.spark.read_games(spark, str(one), cut_compressed_bytes=0,
-                                                        chunk_bytes=split))
-    assert n1 == n2 == n3, (n1, n2, n3)
-    load = os.getloadavg()[0]
-    print(f"spark local[{cores}], seekable .zst ({framed.stat().st_size / 1e6:.1f} MB): one task {t1:.1f} s, "
-          f"{p2} range tasks {t2:.1f} s: {t1 / t2:.2f}x wall ({n2} games, load average {load:.1f})")
-    print(f"spark local[{cores}], one-frame .zst, serial cut + {p3} chunk tasks: {t3:.1f} s: "
-          f"{t1 / t3:.2f}x wall against one task")
+    print(f"spark local[{cores}], seekable .zst ({framed.stat().st_size / 1e6:.1f} MB), one task vs ranges:")
+    ratio, t1, t2 = measure(framed, cores, split, 2, spark)
+    print(f"spark local[{cores}], seekable .zst: best {ratio:.2f}x wall, task CPU one {t1[1]:.1f} s / "
+          f"ranges {t2[1]:.1f} s ({t2[3]} tasks), load average {t2[5]:.1f}")
+    w0, _ = cpu_seconds()
+    t = time.perf_counter()
+    df = cescacs.spark.read_games(spark, str(one), cut_compressed_bytes=0, chunk_bytes=split)
+    n3 = df.count()
+    t3 = time.perf_counter() - t
+    w1, _ = cpu_seconds()
+    print(f"spark local[{cores}], one-frame .zst, serial cut + {df.rdd.getNumPartitions()} chunk tasks: "
+          f"{t3:.1f} s wall ({t1[0] / t3:.2f}x against one task), task CPU {w1 - w0:.1f} s, {n3} games")
     spark.stop()
     framed.unlink()
     one.unlink()

@@ -11,7 +11,7 @@ use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use arrow::error::ArrowError;
 use arrow::pyarrow::PyArrowType;
 use arrow::record_batch::RecordBatchReader;
-use cescacs_convert::PlyEval;
+use cescacs_convert::Score;
 use pyo3::prelude::*;
 use std::sync::Arc;
 
@@ -228,8 +228,8 @@ impl Batches {
                         for e in line {
                             let item = evals.values();
                             let (cp, mate) = match e {
-                                Some(PlyEval::Centipawns(c)) => (Some(c), None),
-                                Some(PlyEval::Mate(m)) => (None, Some(m)),
+                                Some(Score::Centipawns(c)) => (Some(c), None),
+                                Some(Score::Mate(m)) => (None, Some(m)),
                                 _ => (None, None),
                             };
                             item.field_builder::<Int32Builder>(0)

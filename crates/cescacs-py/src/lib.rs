@@ -746,6 +746,18 @@ fn open_source(
         let bytes = bytes.to_vec();
         return Ok(py.allow_threads(|| in_memory(name, bytes)));
     }
+    if let Ok(framed) = source.downcast::<seekable::FramedFile>() {
+        // Decoded in Rust, from the frame holding `begin`: no Python call per read.
+        let name = name.unwrap_or_else(|| "<stream>".into());
+        let framed = framed.borrow();
+        let (begin, end) = range.unwrap_or((0, None));
+        let size = end.unwrap_or(framed.size()).saturating_sub(begin);
+        // Only placed here: the first read decodes.
+        let reader = framed
+            .range(begin, end)
+            .map_err(|e| Fail::Input(format!("{name}: {e}")))?;
+        return Ok(py.allow_threads(|| Input::from_reader(name, Some(size), reader)));
+    }
     if source.hasattr("read")? {
         let name = name.unwrap_or_else(|| "<stream>".into());
         let reader = feed::PyReader::new(source.clone().unbind());
@@ -1248,6 +1260,7 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(remote::scan_source, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::read_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(seekable::seekable_frames, m)?)?;
+    m.add_function(wrap_pyfunction!(seekable::scan_frames, m)?)?;
     m.add_class::<seekable::FramedFile>()?;
     m.add_class::<chunks::ChunkCutter>()?;
     m.add_class::<select::Selected>()?;

@@ -413,6 +413,99 @@ pub fn seekable_frames(
 #[pyclass(module = "cescacs")]
 pub struct FramedFile {
     reader: Mutex<FramedReader<Raw>>,
+    source: std::sync::Arc<Raw>,
+    table: std::sync::Arc<Frames>,
+}
+
+impl FramedFile {
+    /// A reader of the decompressed bytes `[begin, end)` (to the end when `end` is
+    /// `None`), decoded in Rust with no Python call per read: what `read_arrow` reads
+    /// when it is given a `FramedFile` and a range (a Spark range task).
+    pub(crate) fn range(
+        &self,
+        begin: u64,
+        end: Option<u64>,
+    ) -> io::Result<impl Read + Send + use<>> {
+        let mut reader = FramedReader::new(self.source.clone(), self.table.clone());
+        reader.seek(SeekFrom::Start(begin))?;
+        let end = end.unwrap_or(self.table.size).min(self.table.size);
+        Ok(reader.take(end.saturating_sub(begin)))
+    }
+
+    /// The decompressed length.
+    pub(crate) fn size(&self) -> u64 {
+        self.table.size
+    }
+}
+
+/// The parts of a frame table as Python gives it.
+fn frames_of(table: &FrameTable) -> PyResult<Frames> {
+    let codec = match table.0.as_str() {
+        "zstd" => Codec::Zstd,
+        "gzip" => Codec::Gzip,
+        other => {
+            return Err(crate::errors::Fail::Option(format!("unknown codec {other:?}")).into());
+        }
+    };
+    if table.1.is_empty() {
+        return Err(crate::errors::Fail::Option("an empty frame table".into()).into());
+    }
+    Ok(Frames {
+        codec,
+        frames: table
+            .1
+            .iter()
+            .map(|&(c, d)| Frame {
+                compressed: c,
+                decompressed: d,
+            })
+            .collect(),
+        size: table.2,
+    })
+}
+
+/// The decompressed text of a seekable compressed file as a [`Source`].
+struct Decompressed(std::sync::Arc<Raw>, std::sync::Arc<Frames>);
+
+impl Source for Decompressed {
+    fn open(&self) -> io::Result<Box<dyn ReadSeek>> {
+        Ok(Box::new(FramedReader::new(self.0.clone(), self.1.clone())))
+    }
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.1.size)
+    }
+}
+
+/// First pass of a Spark split over the decompressed text of a seekable compressed
+/// file (its frame table from `seekable_frames`): (begin, end, games, lines,
+/// end_is_boundary) of `[start, stop)`, as `scan_range` gives them for a plain file.
+/// `start` and `stop` are frame starts (or the decompressed size): sync points are
+/// then searched from them with the frame-start rule (`split::scan_from_frame_starts`),
+/// so each frame of the range is decoded once and no frame only to be skipped.
+#[pyfunction]
+#[pyo3(signature = (source, table, start, stop, framing, size=None, name=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn scan_frames(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    table: FrameTable,
+    start: u64,
+    stop: u64,
+    framing: &str,
+    size: Option<u64>,
+    name: Option<String>,
+) -> PyResult<(u64, u64, u64, u64, bool)> {
+    let framing = crate::framing_arg(framing)?;
+    let raw = raw_source(source, size)?;
+    let shown = name.unwrap_or_else(|| format!("{source}"));
+    let view = Decompressed(
+        std::sync::Arc::new(raw),
+        std::sync::Arc::new(frames_of(&table)?),
+    );
+    let s = py
+        .allow_threads(|| crate::split::scan_from_frame_starts(&view, start, stop, framing))
+        .map_err(|e| PyErr::from(crate::errors::Fail::Input(format!("{shown}: {e}"))))?;
+    Ok((s.begin, s.end, s.games, s.lines, s.end_is_boundary))
 }
 
 #[pymethods]
@@ -420,34 +513,12 @@ impl FramedFile {
     #[new]
     #[pyo3(signature = (source, table, size=None))]
     fn new(source: &Bound<'_, PyAny>, table: FrameTable, size: Option<u64>) -> PyResult<Self> {
-        let raw = raw_source(source, size)?;
-        let codec = match table.0.as_str() {
-            "zstd" => Codec::Zstd,
-            "gzip" => Codec::Gzip,
-            other => {
-                return Err(crate::errors::Fail::Option(format!("unknown codec {other:?}")).into());
-            }
-        };
-        if table.1.is_empty() {
-            return Err(crate::errors::Fail::Option("an empty frame table".into()).into());
-        }
-        let frames = Frames {
-            codec,
-            frames: table
-                .1
-                .iter()
-                .map(|&(c, d)| Frame {
-                    compressed: c,
-                    decompressed: d,
-                })
-                .collect(),
-            size: table.2,
-        };
+        let source = std::sync::Arc::new(raw_source(source, size)?);
+        let table = std::sync::Arc::new(frames_of(&table)?);
         Ok(FramedFile {
-            reader: Mutex::new(FramedReader::new(
-                std::sync::Arc::new(raw),
-                std::sync::Arc::new(frames),
-            )),
+            reader: Mutex::new(FramedReader::new(source.clone(), table.clone())),
+            source,
+            table,
         })
     }
 
@@ -678,6 +749,45 @@ mod tests {
         }
         assert_eq!(games, 2000);
         assert_eq!(lines, 2000 * 4);
+    }
+
+    #[test]
+    fn ranges_at_frame_starts_give_the_whole_file_cut() {
+        // Ranges of 1, 2 and 7 frames, cut where frames start (as the Spark plan cuts):
+        // every game once, the lines adding up, each range's first game where the
+        // previous one stopped.
+        let text = text();
+        let path = temp("starts.pgn.zst", &zstd_frames_of(&text, 5003, false));
+        let table = std::sync::Arc::new(frame_table(&path).unwrap().unwrap());
+        let view = Decompressed(std::sync::Arc::new(Raw::Path(path.clone())), table.clone());
+        let size = table.size;
+        for per in [1, 2, 7] {
+            let mut cuts: Vec<u64> = table
+                .frames
+                .iter()
+                .step_by(per)
+                .map(|f| f.decompressed)
+                .collect();
+            cuts.push(size);
+            let (mut games, mut lines, mut at) = (0, 0, 0);
+            for w in cuts.windows(2) {
+                let s = crate::split::scan_from_frame_starts(
+                    &view,
+                    w[0],
+                    w[1],
+                    cescacs_batch::Framing::Pgn,
+                )
+                .unwrap();
+                assert!(s.end_is_boundary);
+                assert_eq!(s.begin, at, "{per} frames per range");
+                at = s.end;
+                games += s.games;
+                lines += s.lines;
+            }
+            assert_eq!(at, size);
+            assert_eq!(games, 2000);
+            assert_eq!(lines, 2000 * 4);
+        }
     }
 
     struct View(std::sync::Arc<std::path::Path>, std::sync::Arc<Frames>);

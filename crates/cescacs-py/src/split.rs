@@ -58,6 +58,19 @@ pub fn max_game_bytes() -> usize {
 /// The first sync point at or after `pos` (see the module documentation), or the file's
 /// length when there is none.
 pub fn sync_point(path: &(impl Source + ?Sized), pos: u64, framing: Framing) -> io::Result<u64> {
+    sync_point_with(path, pos, framing, false)
+}
+
+/// The sync point of a range starting at `pos` with `partial_first_line` set: the line
+/// holding `pos` is taken as partial even when it starts exactly at `pos`, so the
+/// search reads nothing before `pos`. A compressed file cut at its frame starts needs
+/// this: reading the byte at `pos - 1` would decode the whole previous frame.
+fn sync_point_with(
+    path: &(impl Source + ?Sized),
+    pos: u64,
+    framing: Framing,
+    partial_first_line: bool,
+) -> io::Result<u64> {
     let len = path.size()?;
     if pos == 0 {
         return Ok(0);
@@ -67,10 +80,11 @@ pub fn sync_point(path: &(impl Source + ?Sized), pos: u64, framing: Framing) -> 
         return Ok(len);
     }
     // Read from pos - 1 so that a line starting exactly at pos is seen as starting.
+    let from = if partial_first_line { pos } else { pos - 1 };
     let mut file = path.open()?;
-    file.seek(SeekFrom::Start(pos - 1))?;
+    file.seek(SeekFrom::Start(from))?;
     let mut reader = BufReader::with_capacity(1 << 16, file);
-    let mut offset = pos - 1;
+    let mut offset = from;
     let mut line = Vec::new();
     // Whether the previous complete line began with `[`; None until one was seen whole.
     let mut previous_tag: Option<bool> = None;
@@ -165,8 +179,31 @@ pub fn scan(
     stop: u64,
     framing: Framing,
 ) -> io::Result<Scan> {
-    let begin = sync_point(path, start, framing)?;
-    let end = sync_point(path, stop, framing)?.max(begin);
+    scan_with(path, start, stop, framing, false)
+}
+
+/// [`scan`] for ranges cut at frame starts of a compressed file: the sync points are
+/// found as [`sync_point_with`] finds them with a partial first line, so every read
+/// starts at a frame start (no frame is decoded only to be skipped). Both sides of a
+/// cut use the same rule, so the ranges still tile the file.
+pub fn scan_from_frame_starts(
+    path: &(impl Source + ?Sized),
+    start: u64,
+    stop: u64,
+    framing: Framing,
+) -> io::Result<Scan> {
+    scan_with(path, start, stop, framing, true)
+}
+
+fn scan_with(
+    path: &(impl Source + ?Sized),
+    start: u64,
+    stop: u64,
+    framing: Framing,
+    partial_first_line: bool,
+) -> io::Result<Scan> {
+    let begin = sync_point_with(path, start, framing, partial_first_line)?;
+    let end = sync_point_with(path, stop, framing, partial_first_line)?.max(begin);
     let len = path.size()?;
     let mut file = path.open()?;
     file.seek(SeekFrom::Start(begin))?;
@@ -186,6 +223,9 @@ pub fn scan(
     }
     let lines = match lines {
         Some(l) => l,
+        // The last range: its line count places nothing after it, and counting it
+        // again would read (for a compressed file, decode) the whole range twice.
+        None if end >= len => splitter.line() - 1,
         None => count_lines(path, begin, end)?,
     };
     Ok(Scan {
@@ -247,6 +287,11 @@ mod tests {
     /// Every way of cutting the file into ranges gives the whole-file cut, once ranges
     /// whose end is not a boundary are merged with the next, as the driver does.
     fn check_every_cut(name: &str, text: &str) {
+        check_every_cut_with(name, text, false);
+        check_every_cut_with(name, text, true);
+    }
+
+    fn check_every_cut_with(name: &str, text: &str, partial_first_line: bool) {
         let path = temp(name, text);
         let expected = whole(&path);
         let len = text.len() as u64;
@@ -256,7 +301,8 @@ mod tests {
             let mut i = 0;
             while i < starts.len() {
                 let stop = starts.get(i + 1).copied().unwrap_or(len);
-                let s = scan(&path, starts[i], stop, Framing::Pgn).unwrap();
+                let s =
+                    scan_with(&path, starts[i], stop, Framing::Pgn, partial_first_line).unwrap();
                 if !s.end_is_boundary {
                     starts.remove(i + 1);
                     continue;
@@ -272,6 +318,9 @@ mod tests {
                     .map(|g| g.unwrap())
                     .collect();
                 assert_eq!(games.len() as u64, s.games, "step {step}");
+                if s.end < len {
+                    assert_eq!(s.lines, count_lines(&path, s.begin, s.end).unwrap());
+                }
                 got.extend(
                     games
                         .iter()

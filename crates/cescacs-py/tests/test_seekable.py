@@ -118,6 +118,52 @@ def test_spark_pieces_give_every_game_once(tmp_path, spark, cli, name, split):
         assert text.lstrip().startswith(b"[")
 
 
+def gzip_members(data: bytes, size: int) -> bytes:
+    """Plain gzip members of ``size`` input bytes (``cat a.gz b.gz``, pigz -i style):
+    no field says a member's length."""
+    import gzip
+
+    return b"".join(gzip.compress(p) for p in _pieces(data, size))
+
+
+def bzip2_streams(data: bytes, size: int) -> bytes:
+    """bzip2 streams of ``size`` input bytes concatenated (pbzip2's layout)."""
+    import bz2
+
+    return b"".join(bz2.compress(p) for p in _pieces(data, size))
+
+
+SERIAL = {
+    "members.pgn.gz": lambda b: gzip_members(b, 50_000),
+    "one.pgn.bz2": lambda b: __import__("bz2").compress(b),
+    "streams.pgn.bz2": lambda b: bzip2_streams(b, 50_000),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SERIAL))
+@pytest.mark.parametrize("split", [40_000, 150_000, 10_000_000])
+def test_gzip_members_and_bzip2_every_game_once(tmp_path, spark, cli, name, split):
+    """Plain multi-member gzip and bzip2 (one stream, or several) have no table of
+    decompressed offsets: they go through the serial cut (docs/scaling.md), whose
+    chunks hold every game once, numbered as the CLI numbers it."""
+    import cescacs.spark
+
+    body = _body()
+    path = tmp_path / name
+    path.write_bytes(SERIAL[name](body))
+    assert native.seekable_frames(str(path)) is None
+    games, _ = cli_errors(cli, path, tmp_path)
+    df = cescacs.spark.read_games(
+        spark, str(path), cut_compressed_bytes=0, chunk_bytes=split, split_bytes=split
+    )
+    if split < len(body) // 3:
+        assert df.rdd.getNumPartitions() >= 3
+    rows = sorted((r.asDict() for r in df.collect()), key=lambda r: r["index"])
+    assert [r["index"] for r in rows] == list(range(1, games + 1))
+    whole = cescacs.read_arrow(body, "pgn").read_all().to_pylist()
+    assert [_key(r) for r in rows] == [_key(r) for r in whole]
+
+
 def test_columns_uci_clocks_evals():
     pgn = (
         b'[Event "x"]\n\n1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%clk 0:02:58.5] }'

@@ -324,6 +324,15 @@ def read_arrow(
 def seekable_frames(
     source: Union[str, Any], size: Optional[int] = None, name: Optional[str] = None
 ) -> Optional[Tuple[str, List[Tuple[int, int]], int]]: ...
+def scan_frames(
+    source: Union[str, Any],
+    table: Tuple[str, List[Tuple[int, int]], int],
+    start: int,
+    stop: int,
+    framing: str,
+    size: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Tuple[int, int, int, int, bool]: ...
 
 @final
 class FramedFile:

@@ -37,10 +37,12 @@ a range whose end is not (a ``[`` line inside a multi-line comment) is merged wi
 next on the driver. The driver then gives every range the number of the games and
 lines before it, so ``index`` and ``line`` are those of the whole file.
 A compressed file in a seekable form (several zstd frames that say their size, the
-zstd seekable format's seek table, BGZF) is cut the same way in *decompressed* bytes:
-its frame table, read from headers only, lets each task start decoding at the frame
-holding its range (``FramedFile``). Other compressed files (gzip, bzip2, xz, one zstd
-frame) are one task each, or go through the serial cut below; whole-document PCN
+zstd seekable format's seek table, BGZF) is cut the same way in *decompressed* bytes,
+at frame starts: its frame table, read from headers only, gives each range its first
+frame, and every read of the first pass and of the parse starts decoding at a frame
+start (``scan_frames``, ``FramedFile``), so each frame is decoded once per pass and
+none only to be skipped. Other compressed files (plain gzip members, bzip2, xz, one
+zstd frame) are one task each, or go through the serial cut below; whole-document PCN
 (``.json``) is one task; JSON Lines (``.jsonl``) is cut at lines.
 
 Every task holds one game at a time plus one Arrow batch of ``batch_rows`` rows.
@@ -123,8 +125,11 @@ def _head(loc: "_storage.Location", path: str) -> bytes:
 
 def _scan(loc: "_storage.Location", path: str, size: int, s: int, e: int, framing: str, table=None):
     if table is not None:
-        return _cescacs.scan_source(
-            lambda: _framed(loc, path, table), table[2], s, e, framing, loc.url(path)
+        # s and e are frame starts: each frame of the range is decoded once, in Rust.
+        if loc.local:
+            return _cescacs.scan_frames(path, table[:3], s, e, framing, None, path)
+        return _cescacs.scan_frames(
+            lambda: loc.open(path), table[:3], s, e, framing, table[3], loc.url(path)
         )
     if loc.local:
         return _cescacs.scan_range(path, s, e, framing)
@@ -152,6 +157,16 @@ def _frame_table(loc: "_storage.Location", path: str, size: int):
         # Damaged headers: the one-task reader reports the damage, located.
         return None
     return None if t is None else (t[0], t[1], t[2], size)
+
+
+def _frame_cuts(table, split_bytes: int) -> List[int]:
+    """Range starts of a seekable compressed file: frame starts (decompressed offsets)
+    about ``split_bytes`` apart, so no task decodes a frame only to skip it."""
+    cuts = [0]
+    for _, d in table[1]:
+        if d - cuts[-1] >= split_bytes:
+            cuts.append(d)
+    return cuts
 
 
 def plan_splits(
@@ -198,8 +213,11 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
         if (compressed and table is None) or framing in ("whole", "json") or size <= split_bytes:
             plan.append([li, path, name, fmt, framing, compressed, size, [(0, size, None, None, True)]])
             continue
-        cuts = list(range(0, size, split_bytes))
-        ranges = [(c, min(c + split_bytes, size)) for c in cuts]
+        if table is not None:
+            cuts = _frame_cuts(table, split_bytes)
+        else:
+            cuts = list(range(0, size, split_bytes))
+        ranges = list(zip(cuts, cuts[1:] + [size]))
         plan.append([li, path, name, fmt, framing, compressed, size, ranges])
         to_scan.extend((len(plan) - 1, i, s, e) for i, (s, e) in enumerate(ranges))
     if to_scan:
@@ -255,68 +273,36 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
 def _open_task(task, locations, batch_rows, tables=(), columns=()):
     """The game reader of one task: its whole file, or its byte range (of the
     decompressed text, for a seekable compressed file)."""
-    loc = locations[task["loc"]]
-    if task["frames"] is not None and task["frames"] >= 0:
-        stream = _storage.RangeReader(
-            _framed(loc, task["file"], tables[task["frames"]]), task["begin"], task["end"]
-        )
-        return _cescacs.read_arrow(
-            stream,
-            task["format"],
-            task["name"],
-            task["begin"],
-            None,
-            task["index_base"],
-            task["line_base"],
-            batch_rows,
-            list(columns),
-        )
-    if task["frames"] == -2:
-        # A chunk file of the serial cut: read whole, its offsets placed in its file.
-        raw = open(task["file"], "rb") if loc.local else loc.open(task["file"])
-        return _cescacs.read_arrow(
-            raw,
-            task["format"],
-            task["name"],
-            task["begin"],
-            None,
-            task["index_base"],
-            task["line_base"],
-            batch_rows,
-            list(columns),
-        )
-    if task["compressed"]:
-        return _cescacs.read_arrow(
-            _storage.open_decompressed(loc, task["file"]),
-            task["format"],
-            task["name"],
-            batch_rows=batch_rows,
-            columns=list(columns),
-        )
-    if loc.local:
-        return _cescacs.read_arrow(
-            task["file"],
-            task["format"],
-            task["name"],
-            task["begin"],
-            task["end"],
-            task["index_base"],
-            task["line_base"],
-            batch_rows,
-            list(columns),
-        )
-    stream = _storage.RangeReader(loc.open(task["file"]), task["begin"], task["end"])
+    source, end = _task_source(task, locations[task["loc"]], tables)
     return _cescacs.read_arrow(
-        stream,
+        source,
         task["format"],
         task["name"],
         task["begin"],
-        None,
+        end,
         task["index_base"],
         task["line_base"],
         batch_rows,
         list(columns),
     )
+
+
+def _task_source(task, loc, tables):
+    """What the reader of one task reads, and where it stops (``None``: at the end of
+    what is given). ``begin``, ``index_base`` and ``line_base`` place its games in their
+    file whatever the source (0, 1 and 1 for a task of a whole file)."""
+    if task["frames"] is not None and task["frames"] >= 0:
+        # Given a FramedFile and a range, the reader decodes it in Rust from the frame
+        # holding ``begin`` (a frame start, or just after one).
+        return _framed(loc, task["file"], tables[task["frames"]]), task["end"]
+    if task["frames"] == -2:
+        # A chunk file of the serial cut: read whole, its offsets placed in its file.
+        return (open(task["file"], "rb") if loc.local else loc.open(task["file"])), None
+    if task["compressed"]:
+        return _storage.open_decompressed(loc, task["file"]), None
+    if loc.local:
+        return task["file"], task["end"]
+    return _storage.RangeReader(loc.open(task["file"]), task["begin"], task["end"]), None
 
 
 def _rows(batches: Iterator, batch_rows: int, locations, tables=(), columns=()) -> Iterator:
