@@ -160,12 +160,11 @@ pub struct Input {
     pub decoded_from: Option<&'static encoding_rs::Encoding>,
     pub(crate) framing: Option<Framing>,
     pub(crate) encoding: Option<TextEncoding>,
-    /// The encoding given by [`Input::with_encoding`], applied again on reopening.
-    asked: Option<TextEncoding>,
-    /// The regular file this input was opened from, which can be opened again…
-    path: Option<PathBuf>,
-    /// …and, in a zip archive, the member.
-    member: Option<crate::ZipMember>,
+    /// How to open a regular file's input again (`None` for standard input, pipes and
+    /// memory, and for a deferred file whose name spells its path and that needs
+    /// nothing else). Boxed: a run over many files keeps one deferred input per file,
+    /// so the inline size of `Input` is memory per file.
+    source: Option<Box<Source>>,
     /// Closed by [`Input::defer`]: opened again when its turn comes.
     deferred: bool,
     head: Vec<u8>,
@@ -173,6 +172,24 @@ pub struct Input {
     /// Bytes read from the file itself (compressed, before any decoding): what progress
     /// counts against [`Input::size`].
     pub(crate) raw_read: Arc<AtomicU64>,
+}
+
+/// Where a regular file's input is opened again from.
+struct Source {
+    /// The file, unless the input's name spells it (then the name is the one copy:
+    /// [`Input::defer`] drops this one)…
+    path: Option<PathBuf>,
+    /// …and, in a zip archive, the member.
+    member: Option<crate::ZipMember>,
+    /// The encoding given by [`Input::with_encoding`], applied again on reopening.
+    asked: Option<TextEncoding>,
+}
+
+/// The byte counter of every deferred input: nothing reads from it, so one shared
+/// counter saves an allocation per file.
+fn unread() -> Arc<AtomicU64> {
+    static UNREAD: std::sync::OnceLock<Arc<AtomicU64>> = std::sync::OnceLock::new();
+    UNREAD.get_or_init(Arc::default).clone()
 }
 
 impl Input {
@@ -195,23 +212,34 @@ impl Input {
         let size = meta.is_file().then_some(meta.len());
         let mut input = Input::from_reader_with_size(path.display().to_string(), size, file)?;
         if meta.is_file() {
-            input.path = Some(path.to_path_buf());
+            input.set_source(path.to_path_buf(), None);
         }
         Ok(input)
     }
 
     /// Closes a regular file's input and frees its buffers, keeping what it takes to
     /// open it again when a run reaches it (name, size, framing, encoding): a run over
-    /// 100,000 files then holds one open at a time, and its memory does not grow with
-    /// the number of files. Standard input, pipes and FIFOs, which cannot be read
-    /// twice, and inputs in memory stay as they are. [`Input::head`] is empty after.
+    /// 100,000 files then holds one open at a time. What stays per file is compact
+    /// (128 bytes inline, the name — which spells the path, kept once — and
+    /// nothing else; see `docs/io.md`). Standard input, pipes and FIFOs, which cannot
+    /// be read twice, and inputs in memory stay as they are. [`Input::head`] is empty
+    /// after.
     ///
     /// The file is read again from its start: if it changed in between, what the run
     /// reads is what it holds then.
     pub fn defer(mut self) -> Input {
-        if self.path.is_some() && !self.deferred {
+        if let Some(source) = self.source.as_mut().filter(|_| !self.deferred) {
             self.reader = Box::new(io::empty());
             self.head = Vec::new();
+            self.raw_read = unread();
+            if source.path.as_deref().and_then(Path::to_str) == Some(self.name.as_str()) {
+                source.path = None;
+            }
+            // A plain file named by its path: the name says all (no box per file).
+            if source.path.is_none() && source.member.is_none() && source.asked.is_none() {
+                self.source = None;
+            }
+            self.name.shrink_to_fit();
             self.deferred = true;
         }
         self
@@ -225,10 +253,15 @@ impl Input {
     /// Opens a deferred input again (others are returned as they are). An error is
     /// kept and returned by the first read of the run, as [`Input::from_reader`] does.
     pub fn reopen(self) -> Input {
-        let Some(path) = self.path.clone().filter(|_| self.deferred) else {
+        if !self.deferred {
             return self;
-        };
-        let opened = match &self.member {
+        }
+        let source = self.source.as_deref();
+        let path = source
+            .and_then(|s| s.path.clone())
+            .unwrap_or_else(|| PathBuf::from(&self.name));
+        let asked = source.and_then(|s| s.asked);
+        let opened = match source.and_then(|s| s.member.as_ref()) {
             Some(m) => Input::open_zip_member(&path, m),
             None => Input::open(&path),
         };
@@ -238,7 +271,7 @@ impl Input {
                 if let Some(f) = self.framing {
                     input = input.with_framing(f);
                 }
-                if let Some(e) = self.asked {
+                if let Some(e) = asked {
                     input = input.with_encoding(e);
                 }
                 input
@@ -252,8 +285,11 @@ impl Input {
     }
 
     pub(crate) fn set_source(&mut self, path: PathBuf, member: Option<crate::ZipMember>) {
-        self.path = Some(path);
-        self.member = member;
+        self.source = Some(Box::new(Source {
+            path: Some(path),
+            member,
+            asked: None,
+        }));
     }
 
     fn failed(name: String, size: Option<u64>, e: io::Error) -> Input {
@@ -264,9 +300,7 @@ impl Input {
             decoded_from: None,
             framing: None,
             encoding: None,
-            asked: None,
-            path: None,
-            member: None,
+            source: None,
             deferred: false,
             head: Vec::new(),
             reader: Box::new(BufReader::new(FailingReader(Some(e)))),
@@ -326,9 +360,7 @@ impl Input {
             decoded_from: None,
             framing: None,
             encoding: None,
-            asked: None,
-            path: None,
-            member: None,
+            source: None,
             deferred: false,
             head,
             reader,
@@ -402,7 +434,9 @@ impl Input {
     /// readers see it decoded too (tags, comments, Chinese moves), unless the input
     /// was already decoded as UTF-16 by its byte-order mark, which decides.
     pub fn with_encoding(mut self, encoding: TextEncoding) -> Input {
-        self.asked = Some(encoding);
+        if let Some(source) = self.source.as_mut() {
+            source.asked = Some(encoding);
+        }
         match encoding {
             TextEncoding::Decode(e) if self.decoded_from.is_none() => {
                 if e == encoding_rs::UTF_8 {
@@ -719,6 +753,38 @@ mod tests {
         assert!(again.reader.read_to_end(&mut Vec::new()).is_err());
         // Standard input and memory stay open.
         assert!(!Input::from_bytes("m", b"x".to_vec()).defer().is_deferred());
+        // A zip member's name is not its archive's path: both are kept.
+        std::fs::write(&path, b"*").unwrap();
+        let input = Input::open(&path).unwrap();
+        let mut member = input.defer();
+        member.name = format!("{}:inner.pgn", path.display());
+        member.source = Some(Box::new(Source {
+            path: Some(path.clone()),
+            member: None,
+            asked: None,
+        }));
+        assert_eq!(read_all(member.reopen()), b"*");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 26 (many inputs): a run keeps one deferred `Input` per file, so its inline
+    /// size is memory per file (it was over 200 bytes: name, path, zip member and
+    /// encodings inline); the name spells the path and is the one copy kept.
+    #[test]
+    fn a_deferred_input_is_compact() {
+        assert!(
+            std::mem::size_of::<Input>() <= 136,
+            "{} bytes",
+            std::mem::size_of::<Input>()
+        );
+        let dir = std::env::temp_dir().join(format!("cescacs-compact-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.pgn");
+        std::fs::write(&path, "[Event \"e\"]\n\n1. e4 *\n").unwrap();
+        let input = Input::open(&path).unwrap().defer();
+        assert!(input.source.is_none(), "the path is kept once, as the name");
+        assert_eq!(input.name.capacity(), input.name.len());
+        assert_eq!(read_all(input.reopen()), b"[Event \"e\"]\n\n1. e4 *\n");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

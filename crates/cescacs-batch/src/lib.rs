@@ -499,6 +499,9 @@ pub const MAX_JOBS: usize = 1024;
 
 struct Batch {
     file: usize,
+    /// The input's name, for its games' diagnostics (not a list of every input's
+    /// name: memory independent of the number of inputs).
+    name: Arc<str>,
     games: Vec<RawGame>,
     bytes: u64,
     /// File bytes read for these games (compressed bytes of a compressed input).
@@ -565,11 +568,9 @@ where
             reason: format!("at most {MAX_JOBS} worker threads are allowed"),
         });
     }
-    let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
     let total_bytes = inputs.iter().map(|i| i.size).sum::<Option<u64>>();
     let mut delivery = Delivery {
         options,
-        names: &names,
         sink,
         on_diagnostic,
         progress,
@@ -640,7 +641,6 @@ where
 /// The writing end of a run: counts, diagnostics and outputs in input order.
 struct Delivery<'a, W, D, P> {
     options: &'a Options,
-    names: &'a [String],
     sink: &'a mut W,
     on_diagnostic: D,
     progress: P,
@@ -668,10 +668,11 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
             }
             // Progress comes as often as the pipeline's batches would bring it.
             let (mut games, mut bytes) = (0usize, 0u64);
+            let name = input.name.clone();
             let mut all = InputGames::new(input, options);
             while let Some(game) = all.next() {
                 let outcome = handle(&game);
-                self.game(file, &game, outcome)?;
+                self.game(&name, &game, outcome)?;
                 games += 1;
                 bytes += game.bytes.len() as u64;
                 if bytes as usize >= options.batch_bytes || games >= options.batch_games {
@@ -722,7 +723,7 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
             });
             for (batch, outcomes) in done_rx {
                 for (game, outcome) in batch.games.iter().zip(outcomes) {
-                    self.game(batch.file, game, outcome)?;
+                    self.game(&batch.name, game, outcome)?;
                 }
                 if self.batch_done(batch.file, batch.games.len(), batch.progress) {
                     // Dropping the receiver stops the other stages after their batch.
@@ -734,7 +735,7 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
     }
 
     /// Reports one game's diagnostics and writes its output unless it is bad.
-    fn game(&mut self, file: usize, game: &RawGame, outcome: GameOutcome) -> Result<(), RunError> {
+    fn game(&mut self, name: &str, game: &RawGame, outcome: GameOutcome) -> Result<(), RunError> {
         let summary = &mut self.summary;
         // A read error ends its input: the whole input failed, it is not one more game.
         let failed = matches!(game.problem, Some(Problem::Read { .. }));
@@ -756,7 +757,7 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
                     + offset_in_game(&game.bytes, d.line, d.column).unwrap_or(0),
                 message: clip_message(&d.message),
                 ..Diagnostic::of_game(
-                    self.names[file].clone(),
+                    name.to_string(),
                     game.index,
                     (game.line, game.column),
                     game.offset,
@@ -909,8 +910,10 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
         // of thousands of games reallocated (and the allocator zeroed fresh pages for)
         // a copy at every doubling.
         let mut batch_len = 0;
+        let name: Arc<str> = Arc::from(input.name.as_str());
         let mut batch = Batch {
             file,
+            name: name.clone(),
             games: Vec::new(),
             bytes: 0,
             progress: 0,
@@ -928,6 +931,7 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
                     &mut batch,
                     Batch {
                         file,
+                        name: name.clone(),
                         games: Vec::with_capacity(batch_len),
                         bytes: 0,
                         progress: 0,

@@ -1,6 +1,7 @@
 //! Issue 26, the readers' cases end to end: a repeated `Variant` tag loses nothing
 //! (case 5), a game of another game is refused by name (case 6), and no control
-//! character of the input reaches the terminal (case 9).
+//! character of the input reaches the terminal (case 9), positions that cannot happen are
+//! refused (case 10), chess facts are kept (case 11) and damage is said (case 13).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -179,4 +180,49 @@ fn select_invalid_writes_every_game_check_reports_bad() {
     assert!(text.contains("1. e4 {unclosed"), "{text}");
     assert!(!text.contains("[Event \"b\"]"), "{text}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Case 10: a position whose side *not* to move is in check cannot happen; every game's
+/// reader refuses it with an error in its game (C'escacs TLPD, classic FEN, xiangqi
+/// FEN), and the same men with the other side to move are read.
+#[test]
+fn positions_that_cannot_happen_are_refused_in_every_game() {
+    let cases: [(&str, &str, &str); 3] = [
+        (
+            "check.ctl-pgn",
+            "[Variant \"C'escacs\"]\n[TLPD \"/27:1k/25:2D1/1:1K/ {side} -- - 0 1\"]\n\n*\n",
+            // White's Queen next to Black's King.
+            "w",
+        ),
+        (
+            "check.pgn",
+            "[Event \"e\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4QK2 {side} - - 0 1\"]\n\n*\n",
+            "w",
+        ),
+        (
+            "check-xq.pgn",
+            "[Game \"Chinese Chess\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/3KR4 {side} - - 0 1\"]\n\n*\n",
+            "w",
+        ),
+    ];
+    for (name, template, impossible) in cases {
+        let other = if impossible == "w" { "b" } else { "w" };
+        let (dir, _) = scratch(name, template.replace("{side}", impossible).as_bytes());
+        let out = cescacs(&dir, &["check", name]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.contains(name) && stderr.contains("game 1: error"),
+            "{name}: {stderr}"
+        );
+        std::fs::write(dir.join(name), template.replace("{side}", other)).unwrap();
+        let out = cescacs(&dir, &["check", name]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}, {other} to move: {stderr}"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }

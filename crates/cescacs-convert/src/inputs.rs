@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 pub struct Inputs {
     /// Each format met, with its inputs in walk order.
     pub groups: Vec<(Format, Vec<Input>)>,
-    /// The files, for refusing an output that is also an input.
+    /// The files named on the command line that are read, for refusing an output that
+    /// is also an input (files found in a walked directory are not listed: the walk
+    /// already leaves the output and the report out, and a list of every file would
+    /// grow with their number).
     pub files: Vec<PathBuf>,
     /// An input could not be read or identified (reported; the rest still opened).
     pub had_errors: bool,
@@ -138,32 +141,39 @@ fn open_grouped(
     let keep =
         |p: &Path| crate::is_game_file(&detection_name(p)) || detection_name(p).ends_with(".zip");
     let walk = cescacs_batch::walk(paths, &keep, exclude);
-    let mut had_errors = false;
+    let mut g = Grouping {
+        from,
+        encoding,
+        named: paths.iter().map(PathBuf::as_path).collect(),
+        capacity: walk.files.len(),
+        note,
+        groups: Vec::new(),
+        files: Vec::new(),
+        empty: 0,
+        had_errors: false,
+    };
     for n in &walk.notes {
-        had_errors |= n.is_error();
-        note(&FileNote::from(n));
+        g.had_errors |= n.is_error();
+        (g.note)(&FileNote::from(n));
     }
-    let mut groups: Vec<(Format, Vec<Input>)> = Vec::new();
-    let mut files = Vec::new();
-    let mut empty = 0;
-    // Each file, or each member of a zip archive, with how to open it.
-    let mut candidates: Vec<(PathBuf, Option<(PathBuf, cescacs_batch::ZipMember)>)> = Vec::new();
+    // Each file, or each member of a zip archive, taken in walk order as it comes: no
+    // second list of every path is built beside the inputs.
     for path in walk.files {
         if path.as_os_str() == "-" || !cescacs_batch::is_zip(&path) {
-            candidates.push((path, None));
+            g.take(path, None)?;
             continue;
         }
         match cescacs_batch::zip_members(&path) {
             Ok(members) => {
-                if !files.contains(&path) {
-                    files.push(path.clone());
+                if g.named.contains(path.as_path()) && !g.files.contains(&path) {
+                    g.files.push(path.clone());
                 }
                 for m in members {
                     let shown = PathBuf::from(cescacs_batch::member_name(&path, &m.name));
                     if crate::is_game_file(&detection_name(&shown)) {
-                        candidates.push((shown, Some((path.clone(), m))));
+                        g.take(shown, Some((&path, m)))?;
                     } else {
-                        note(&FileNote::Info(format!(
+                        (g.note)(&FileNote::Info(format!(
                             "{}: note: not a game file; left out",
                             shown.display()
                         )));
@@ -171,98 +181,20 @@ fn open_grouped(
                 }
             }
             Err(e) => {
-                note(&FileNote::from(&WalkNote::Unreadable(path, e.to_string())));
-                had_errors = true;
+                (g.note)(&FileNote::from(&WalkNote::Unreadable(path, e.to_string())));
+                g.had_errors = true;
             }
         }
     }
-    for (path, member) in candidates {
-        let opened = match &member {
-            Some((archive, m)) => Input::open_zip_member(archive, m),
-            None => Input::open(&path),
-        };
-        let input = match opened {
-            Ok(i) => i,
-            Err(e) => {
-                note(&FileNote::from(&WalkNote::Unreadable(
-                    path.clone(),
-                    e.to_string(),
-                )));
-                had_errors = true;
-                continue;
-            }
-        };
-        if input.head().is_empty() {
-            // Nothing to read: said, so that a file cut to nothing is not taken for
-            // a database with no games in it.
-            let message = "empty input: no games".to_string();
-            note(&problem(Severity::Warning, &path, (0, 0), message));
-            empty += 1;
-            continue;
-        }
-        let name = detection_name(&path);
-        let Some(format) = from.or_else(|| crate::detect(&name, input.head())) else {
-            let message = "cannot tell the game format: give --from".to_string();
-            note(&problem(Severity::Error, &path, (0, 0), message));
-            had_errors = true;
-            continue;
-        };
-        if !format.is_input() {
-            let name = format.name();
-            return Err(format!(
-                "{}: {name} is an output format only",
-                path.display()
-            ));
-        }
-        let named = paths.contains(&path);
-        if format == Format::Pcn && from.is_none() && !named && !looks_like_pcn(input.head()) {
-            // A manifest or a summary next to the games is not a bad game.
-            note(&FileNote::Info(format!(
-                "{}: note: JSON but not PCN (no \"starting_position\"); left out of the walk",
-                path.display()
-            )));
-            continue;
-        }
-        let mut input = input.with_framing(crate::input_framing(format, &name));
-        if let Some(e) = encoding {
-            input = input.with_encoding(e);
-        }
-        if encoding.is_none()
-            && let Some(warning) = single_byte_guess(&input, format, &path)
-        {
-            note(&warning);
-        }
-        if let Some(at) = input.binary_at() {
-            // Docs: io.md "Binary input". `--from` names a format, not bytes.
-            let before = &input.head()[..at];
-            let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-            let start = before
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            let col = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
-            let message = format!(
-                "NUL byte (byte {at}): binary data, not {} text; not read (give --encoding to read it as text)",
-                format.name()
-            );
-            note(&problem(
-                Severity::Error,
-                &path,
-                (line as u64, col as u64),
-                message,
-            ));
-            had_errors = true;
-            continue;
-        }
-        if member.is_none() {
-            files.push(path);
-        }
-        let input = input.defer();
-        match groups.iter_mut().find(|(g, _)| *g == format) {
-            Some((_, list)) => list.push(input),
-            None => groups.push((format, vec![input])),
-        }
-    }
+    let Grouping {
+        mut groups,
+        files,
+        empty,
+        had_errors,
+        ..
+    } = g;
+    // The first group's room was every file found; others may hold some of them.
+    groups.iter_mut().for_each(|(_, list)| list.shrink_to_fit());
     // Only empty files (each warned about): a run over nothing, not a failure.
     if groups.is_empty() && (empty == 0 || had_errors) {
         return Err(if had_errors {
@@ -277,6 +209,128 @@ fn open_grouped(
         files,
         had_errors,
     })
+}
+
+/// The inputs grouped so far, and what is needed to take the next one.
+struct Grouping<'a, 'n> {
+    from: Option<Format>,
+    encoding: Option<TextEncoding>,
+    /// The paths named on the command line.
+    named: std::collections::HashSet<&'a Path>,
+    /// How many files the walk found: the first group's room, so a run over 100,000
+    /// files does not hold a list and its doubled copy at once while it grows.
+    capacity: usize,
+    note: &'n mut dyn FnMut(&FileNote),
+    groups: Vec<(Format, Vec<Input>)>,
+    files: Vec<PathBuf>,
+    empty: usize,
+    had_errors: bool,
+}
+
+impl Grouping<'_, '_> {
+    /// Opens one file (or zip member), reads its head, chooses its format and groups
+    /// it, closed again ([`Input::defer`]); a problem is noted and the input left out.
+    /// The error is the reason the command cannot run at all.
+    fn take(
+        &mut self,
+        path: PathBuf,
+        member: Option<(&Path, cescacs_batch::ZipMember)>,
+    ) -> Result<(), String> {
+        let opened = match &member {
+            Some((archive, m)) => Input::open_zip_member(archive, m),
+            None => Input::open(&path),
+        };
+        let input = match opened {
+            Ok(i) => i,
+            Err(e) => {
+                (self.note)(&FileNote::from(&WalkNote::Unreadable(path, e.to_string())));
+                self.had_errors = true;
+                return Ok(());
+            }
+        };
+        if input.head().is_empty() {
+            // Nothing to read: said, so that a file cut to nothing is not taken for
+            // a database with no games in it.
+            let message = "empty input: no games".to_string();
+            (self.note)(&problem(Severity::Warning, &path, (0, 0), message));
+            self.empty += 1;
+            return Ok(());
+        }
+        let name = detection_name(&path);
+        let Some(format) = self.from.or_else(|| crate::detect(&name, input.head())) else {
+            let message = "cannot tell the game format: give --from".to_string();
+            (self.note)(&problem(Severity::Error, &path, (0, 0), message));
+            self.had_errors = true;
+            return Ok(());
+        };
+        if !format.is_input() {
+            let name = format.name();
+            return Err(format!(
+                "{}: {name} is an output format only",
+                path.display()
+            ));
+        }
+        let named = self.named.contains(path.as_path());
+        if format == Format::Pcn && self.from.is_none() && !named && !looks_like_pcn(input.head()) {
+            // A manifest or a summary next to the games is not a bad game.
+            (self.note)(&FileNote::Info(format!(
+                "{}: note: JSON but not PCN (no \"starting_position\"); left out of the walk",
+                path.display()
+            )));
+            return Ok(());
+        }
+        let mut input = input.with_framing(crate::input_framing(format, &name));
+        if let Some(e) = self.encoding {
+            input = input.with_encoding(e);
+        }
+        if self.encoding.is_none()
+            && let Some(warning) = single_byte_guess(&input, format, &path)
+        {
+            (self.note)(&warning);
+        }
+        if let Some(at) = input.binary_at() {
+            // Docs: io.md "Binary input". `--from` names a format, not bytes.
+            let before = &input.head()[..at];
+            let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+            let start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let col = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
+            let message = format!(
+                "NUL byte (byte {at}): binary data, not {} text; not read (give --encoding to read it as text)",
+                format.name()
+            );
+            (self.note)(&problem(
+                Severity::Error,
+                &path,
+                (line as u64, col as u64),
+                message,
+            ));
+            self.had_errors = true;
+            return Ok(());
+        }
+        // Only a named file can be the output too (the walk leaves the output and the
+        // report out of directories): walked files are not listed.
+        if member.is_none() && named {
+            self.files.push(path);
+        }
+        let input = input.defer();
+        match self.groups.iter_mut().find(|(g, _)| *g == format) {
+            Some((_, list)) => list.push(input),
+            None => {
+                let room = if self.groups.is_empty() {
+                    self.capacity
+                } else {
+                    0
+                };
+                let mut list = Vec::with_capacity(room);
+                list.push(input);
+                self.groups.push((format, list));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

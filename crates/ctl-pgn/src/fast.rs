@@ -963,6 +963,13 @@ fn check_tags(ctx: &mut Ctx<'_, '_>, tags: &[Tag]) -> Result<(), Fail> {
                 "Variant tag repeated (the game is still read as one record)".into(),
             );
         }
+        // The grammar reader reports a `Game` tag naming another game.
+        if tags
+            .iter()
+            .any(|t| t.name == "Game" && crate::games::names_another_game(&t.name, &t.value))
+        {
+            return Err(Fail);
+        }
     }
     if let Some(t) = tags.iter().find(|t| t.name == "Redefine") {
         ctx.letters = LetterTable::from_redefine(&t.value).map_err(|_| Fail)?;

@@ -8,6 +8,7 @@
 mod diag;
 mod escape;
 mod fast;
+mod games;
 mod grammar;
 mod letters;
 mod model;
@@ -22,6 +23,7 @@ pub use escape::{decode, unescape};
 // normative grammar) is public as the reference the fast one is held to
 // (`compare_readers`, the differential tests and fuzz targets).
 pub use fast::{Agreement, compare_readers, read_game, read_str};
+pub use games::names_another_game;
 pub use letters::{LetterRead, LetterTable, PieceKind};
 pub use model::{
     Assessment, Castling, CellName, CheckMark, Comment, CommentKind, Game, GameResult, Item, Line,

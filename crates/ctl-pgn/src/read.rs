@@ -641,6 +641,22 @@ fn check_tags(ctx: &mut Ctx<'_>, tags: &[Tag]) {
                 );
             }
         }
+        // A `Game` tag naming another game: its moves are not C'escacs moves.
+        for g in tags
+            .iter()
+            .filter(|t| t.name == "Game" && crate::games::names_another_game(&t.name, &t.value))
+        {
+            push_span(
+                ctx,
+                Severity::Error,
+                Code::Tag,
+                g.span,
+                format!(
+                    "[Game \"{}\"] names a game this reader does not implement (only C'escacs)",
+                    g.value
+                ),
+            );
+        }
     }
     if let Some(t) = tags.iter().find(|t| t.name == "Redefine") {
         match LetterTable::from_redefine(&t.value) {

@@ -70,3 +70,35 @@ fn the_bad_file_of_the_testdata_keeps_every_game_and_move() {
         .sum();
     assert_eq!(moves, 4 + 1 + 4);
 }
+
+/// A `Game` tag naming another game (issue 26, case 6, CTL-PGN door): an error at the
+/// tag in both readers, by name; a `Game` tag naming C'escacs is no error.
+#[test]
+fn a_game_tag_naming_another_game_is_an_error() {
+    let src = "[Variant \"C'escacs\"]\n[Game \"Chess\"]\n1. E7-E13, E21-E15\n*\n";
+    for (reader, recs) in [
+        ("fast", ctl_pgn::read_str("t", src)),
+        ("pest", ctl_pgn::read_str_grammar("t", src)),
+    ] {
+        assert_eq!(recs.len(), 1);
+        assert!(
+            recs[0]
+                .diagnostics
+                .iter()
+                .any(|d| d.is_error() && d.line == 2 && d.message.contains("\"Chess\"")),
+            "{reader}: {:?}",
+            recs[0].diagnostics
+        );
+    }
+    let ours = src.replace("[Game \"Chess\"]", "[Game \"C'escacs\"]");
+    for recs in [
+        ctl_pgn::read_str("t", &ours),
+        ctl_pgn::read_str_grammar("t", &ours),
+    ] {
+        assert!(
+            !recs[0].diagnostics.iter().any(|d| d.is_error()),
+            "{:?}",
+            recs[0].diagnostics
+        );
+    }
+}

@@ -1207,6 +1207,7 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         &mut warnings,
     )?;
     let mut tags = common::block_tags(&block)?;
+    common::refuse_other_game(&block, &tags, ctl_pgn::names_another_game, "C'escacs")?;
     let tlpd = common::start_extension(
         doc,
         "...tlpd",

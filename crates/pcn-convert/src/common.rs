@@ -721,6 +721,36 @@ pub(crate) fn import_block(
     Ok(block)
 }
 
+/// Refuses a `...pgn` block that names a game other than the converter's own: its
+/// `variant` key (`variant` read as a `Variant` tag's value) or a carried `Variant` or
+/// `Game` tag for which `names_another_game` holds. Read as the game its board shape
+/// suggests, another game's moves would be invented or lost (issue 26, case 6).
+pub(crate) fn refuse_other_game(
+    block: &Map<String, Value>,
+    tags: &[(String, String)],
+    names_another_game: impl Fn(&str, &str) -> bool,
+    known: &'static str,
+) -> Result<(), ConvertError> {
+    if let Some(v) = block.get("variant") {
+        let name = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+        if names_another_game("Variant", &name) {
+            return Err(ConvertError::UnsupportedVariant {
+                key: format!("{PGN_KEY} variant"),
+                name,
+                known,
+            });
+        }
+    }
+    match tags.iter().find(|(n, v)| names_another_game(n, v)) {
+        Some((n, v)) => Err(ConvertError::UnsupportedVariant {
+            key: format!("{PGN_KEY} tags {n}"),
+            name: v.clone(),
+            known,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// The carried tags of a `...pgn` block (none when absent).
 pub(crate) fn block_tags(
     block: &Map<String, Value>,

@@ -360,6 +360,9 @@ pub fn from_pcn(doc: &pcn::Game) -> Result<(Game, Vec<Warning>), ConvertError> {
         ],
         &mut warnings,
     )?;
+    // Before any move is replayed: another game's moves are no xiangqi moves.
+    let carried = common::block_tags(&block)?;
+    common::refuse_other_game(&block, &carried, xiangqi_pgn::names_another_game, "xiangqi")?;
     let fen = common::start_extension(
         doc,
         "...fen",

@@ -940,11 +940,13 @@ fn result_against_end(
         .collect()
 }
 
-/// Whether a `Game` or `Variant` tag names something other than standard xiangqi. An
-/// empty or `?` value, and the names xiangqi files use for the game itself, are xiangqi;
-/// any other name (`Chess`, `Manchu`, `Banqi`, …) is another game, which this reader
-/// must refuse rather than replay as xiangqi.
-fn names_another_game(name: &str, value: &str) -> bool {
+/// Whether the tag `name` (`Game` or `Variant`, any case) with this `value` names
+/// something other than standard xiangqi. An empty or `?` value, and the names xiangqi
+/// files use for the game itself, are xiangqi; any other name (`Chess`, `Manchu`,
+/// `Banqi`, …) is another game, which a xiangqi reader must refuse rather than replay as
+/// xiangqi. Other tags never name a game. The one rule for every xiangqi door (this
+/// reader, PCN input).
+pub fn names_another_game(name: &str, value: &str) -> bool {
     let variant = name.eq_ignore_ascii_case("Variant");
     if !variant && !name.eq_ignore_ascii_case("Game") {
         return false;
