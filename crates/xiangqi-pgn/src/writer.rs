@@ -297,13 +297,7 @@ fn chars(t: &str) -> usize {
 }
 
 /// Movetext tokens of a line; `(` and `)` are glued to the first and last token.
-fn line_tokens(
-    line: &Line,
-    start: &Position,
-    style: &MoveStyle,
-    numbers: bool,
-    out: &mut Tokens,
-) {
+fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, numbers: bool, out: &mut Tokens) {
     let mut pos = start.clone();
     let mut need_number = true;
     for c in &line.leading_comments {
