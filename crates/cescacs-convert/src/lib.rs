@@ -93,7 +93,9 @@ pub use select::{
     Filter, Glob, SelectedWriter, Selection, SelectionExtras, SplitBy, Target, Verdict, headers,
 };
 pub use strip::{Strip, StripError};
-pub use tree::{MoveTree, Node, PlyMove, Position as TreePosition, Score, TreeError, move_tree};
+pub use tree::{
+    MoveTree, Node, PlyMove, Position as TreePosition, Score, Spelling, TreeError, move_tree,
+};
 
 /// How xiangqi moves are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]

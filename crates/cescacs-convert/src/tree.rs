@@ -26,26 +26,14 @@ impl From<chess_pgn::Eval> for Score {
     }
 }
 
-/// One half-move with what the record said about it.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// One half-move with what the record said about it. Its texts (SAN, UCI, squares)
+/// are spelt when asked for: a chess walk keeps the move and its export SAN as the
+/// reader resolved them and builds no string per ply.
+#[derive(Debug, Clone, PartialEq)]
 pub struct PlyMove {
     /// Half-moves from the start position to the position after this one (1 for the
     /// first move of the game, whatever line the move is in).
     pub ply: usize,
-    /// Normalised text: export SAN for chess; the game's notation in its canonical
-    /// spelling for xiangqi (Chinese when the record names none); CTL-AN in standard
-    /// letters with its check marker for C'escacs.
-    pub san: String,
-    /// The text as the record wrote it (for chess the model keeps only the export SAN,
-    /// so it equals [`PlyMove::san`]).
-    pub written: String,
-    /// Machine text: UCI for chess (python-chess's `move.uci()`), ICCS for xiangqi,
-    /// origin and destination cells for C'escacs (`E7E9`, a promotion letter after).
-    pub uci: String,
-    /// Origin in the game's own coordinates (`e2`, `h2`, `E7`); empty for a null move.
-    pub from_square: String,
-    /// Destination (for castling: the King's); empty for a null move.
-    pub to_square: String,
     /// The man moved: its letter, upper case for White (Red); `None` for a null move.
     pub piece: Option<char>,
     /// The man taken, as [`PlyMove::piece`].
@@ -66,6 +54,219 @@ pub struct PlyMove {
     pub eval: Option<Score>,
     /// Seconds the move took, from `[%emt h:mm:ss]`.
     pub emt: Option<f64>,
+    text: Text,
+}
+
+/// What a [`PlyMove`]'s texts are spelt from.
+#[derive(Debug, Clone, PartialEq)]
+enum Text {
+    /// A chess move: the reader's export SAN and the squares UCI names.
+    Chess {
+        san: chess_pgn::SanPlus,
+        /// `None` for a null move.
+        from: Option<chess_pgn::cozy_chess::Square>,
+        /// UCI's destination (the King's for castling outside Chess960).
+        to: chess_pgn::cozy_chess::Square,
+        promotion: Option<chess_pgn::cozy_chess::Piece>,
+    },
+    /// Xiangqi and C'escacs moves, spelt during the walk (their notations need the
+    /// position before the move).
+    Spelt(Box<Spelt>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Spelt {
+    san: String,
+    written: String,
+    uci: String,
+    from_square: String,
+    to_square: String,
+}
+
+impl PlyMove {
+    fn new(text: Text) -> PlyMove {
+        PlyMove {
+            ply: 0,
+            piece: None,
+            captured: None,
+            promotion: None,
+            is_check: false,
+            is_mate: false,
+            comments: Vec::new(),
+            nags: Vec::new(),
+            clock: None,
+            eval: None,
+            emt: None,
+            text,
+        }
+    }
+
+    /// Normalised text: export SAN for chess; the game's notation in its canonical
+    /// spelling for xiangqi (Chinese when the record names none); CTL-AN in standard
+    /// letters with its check marker for C'escacs.
+    pub fn san(&self) -> Spelling<'_> {
+        match &self.text {
+            Text::Chess { san, .. } => Spelling::display(san),
+            Text::Spelt(s) => Spelling::of(&s.san),
+        }
+    }
+
+    /// The text as the record wrote it (for chess the model keeps only the export SAN,
+    /// so it equals [`PlyMove::san`]).
+    pub fn written(&self) -> Spelling<'_> {
+        match &self.text {
+            Text::Chess { .. } => self.san(),
+            Text::Spelt(s) => Spelling::of(&s.written),
+        }
+    }
+
+    /// Machine text: UCI for chess (python-chess's `move.uci()`), ICCS for xiangqi,
+    /// origin and destination cells for C'escacs (`E7E9`, a promotion letter after).
+    pub fn uci(&self) -> Spelling<'_> {
+        match &self.text {
+            Text::Chess { from: None, .. } => Spelling::of("0000"),
+            Text::Chess {
+                from: Some(from),
+                to,
+                promotion,
+                ..
+            } => {
+                let mut s = Spelling::square(*from);
+                s.push_square(*to);
+                if let Some(p) = promotion {
+                    s.push(char::from(*p));
+                }
+                s
+            }
+            Text::Spelt(s) => Spelling::of(&s.uci),
+        }
+    }
+
+    /// Origin in the game's own coordinates (`e2`, `h2`, `E7`); empty for a null move.
+    pub fn from_square(&self) -> Spelling<'_> {
+        match &self.text {
+            Text::Chess { from: None, .. } => Spelling::of(""),
+            Text::Chess { from: Some(f), .. } => Spelling::square(*f),
+            Text::Spelt(s) => Spelling::of(&s.from_square),
+        }
+    }
+
+    /// Destination (for castling: the King's); empty for a null move.
+    pub fn to_square(&self) -> Spelling<'_> {
+        match &self.text {
+            Text::Chess { from: None, .. } => Spelling::of(""),
+            Text::Chess { to, .. } => Spelling::square(*to),
+            Text::Spelt(s) => Spelling::of(&s.to_square),
+        }
+    }
+}
+
+/// A text of a [`PlyMove`]: borrowed from the tree, or spelt on the stack (a chess
+/// move's SAN, UCI and squares, which are at most a few bytes). Reads as a `str`.
+#[derive(Clone, Copy)]
+pub struct Spelling<'a>(Repr<'a>);
+
+#[derive(Clone, Copy)]
+enum Repr<'a> {
+    Borrowed(&'a str),
+    Inline { bytes: [u8; INLINE], len: u8 },
+}
+
+/// Room for the longest chess spelling (`Qa1xb2=Q#` is 9 bytes) with margin.
+const INLINE: usize = 15;
+
+impl<'a> Spelling<'a> {
+    fn of(s: &'a str) -> Spelling<'a> {
+        Spelling(Repr::Borrowed(s))
+    }
+
+    fn empty() -> Spelling<'a> {
+        Spelling(Repr::Inline {
+            bytes: [0; INLINE],
+            len: 0,
+        })
+    }
+
+    fn square(sq: chess_pgn::cozy_chess::Square) -> Spelling<'a> {
+        let mut s = Spelling::empty();
+        s.push_square(sq);
+        s
+    }
+
+    fn push_square(&mut self, sq: chess_pgn::cozy_chess::Square) {
+        self.push(char::from(sq.file()));
+        self.push(char::from(sq.rank()));
+    }
+
+    /// Appends an ASCII character (the only kind a chess spelling has).
+    fn push(&mut self, c: char) {
+        if let Repr::Inline { bytes, len } = &mut self.0
+            && c.is_ascii()
+            && usize::from(*len) < INLINE
+        {
+            bytes[usize::from(*len)] = c as u8;
+            *len += 1;
+        }
+    }
+
+    /// The `Display` text of a value that fits the inline room (a chess SAN).
+    fn display(v: &impl std::fmt::Display) -> Spelling<'a> {
+        use std::fmt::Write as _;
+        let mut s = Spelling::empty();
+        // A longer text cannot happen for SAN; it would be cut, never overflow.
+        let _ = write!(s, "{v}");
+        s
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Repr::Borrowed(s) => s,
+            // Only ASCII is ever pushed inline, so the bytes are UTF-8.
+            Repr::Inline { bytes, len } => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
+            }
+        }
+    }
+}
+
+impl std::fmt::Write for Spelling<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if let Repr::Inline { len, .. } = self.0
+            && usize::from(len) + s.len() <= INLINE
+            && s.is_ascii()
+        {
+            s.chars().for_each(|c| self.push(c));
+            Ok(())
+        } else {
+            Err(std::fmt::Error)
+        }
+    }
+}
+
+impl std::ops::Deref for Spelling<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for Spelling<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for Spelling<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq<&str> for Spelling<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
 }
 
 /// A position of a [`MoveTree`], kept as the rules engine's and written out as FEN or
@@ -119,12 +320,15 @@ pub struct Node {
     pub mv: Option<PlyMove>,
     /// The node this one follows; `None` at the root.
     pub parent: Option<usize>,
-    /// The moves that may follow: the first is the main continuation.
-    pub children: Vec<usize>,
     /// Comments: at the root those before the first move; elsewhere the move's.
     pub comments: Vec<String>,
     /// The position at this node.
     pub position: Position,
+    // The moves that may follow as a list linked through the nodes (one allocation
+    // per tree, not one per node): the first is the main continuation.
+    first_child: Option<usize>,
+    last_child: Option<usize>,
+    next_sibling: Option<usize>,
 }
 
 /// A game's moves as a tree (see the module's notes).
@@ -132,18 +336,41 @@ pub struct Node {
 pub struct MoveTree {
     /// Which game.
     pub kind: GameKind,
-    /// Node 0 is the start position.
+    /// Node 0 is the start position. Without variations, node `n` is the main line's
+    /// `n`-th half-move.
     pub nodes: Vec<Node>,
 }
 
 impl MoveTree {
+    /// A tree with no moves at all (an unreadable record).
+    pub fn empty(kind: GameKind) -> MoveTree {
+        MoveTree {
+            kind,
+            nodes: Vec::new(),
+        }
+    }
+
+    /// The moves that may follow node `node`: the first is the main continuation.
+    pub fn children(&self, node: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut next = self.nodes.get(node).and_then(|n| n.first_child);
+        std::iter::from_fn(move || {
+            let at = next?;
+            next = self.nodes[at].next_sibling;
+            Some(at)
+        })
+    }
+
+    /// The main continuation after node `node`, if any.
+    pub fn next(&self, node: usize) -> Option<usize> {
+        self.nodes.get(node)?.first_child
+    }
+
     /// The main line's nodes after the root, in order.
     pub fn main_line(&self) -> impl Iterator<Item = usize> + '_ {
         let mut at = 0;
         std::iter::from_fn(move || {
-            let next = *self.nodes.get(at)?.children.first()?;
-            at = next;
-            Some(next)
+            at = self.next(at)?;
+            Some(at)
         })
     }
 
@@ -192,19 +419,23 @@ pub enum TreeError {
 /// use cescacs_convert::{Format, Record, move_tree};
 /// let record = Record::from_bytes(Format::Pgn, b"1. e4 {[%clk 0:03:00]} e5 (1... c5) 2. Qh5 *\n");
 /// let tree = move_tree(&record, true).unwrap();
-/// let main: Vec<&str> = tree.main_moves().map(|m| m.uci.as_str()).collect();
+/// let main: Vec<String> = tree.main_moves().map(|m| m.uci().to_string()).collect();
 /// assert_eq!(main, ["e2e4", "e7e5", "d1h5"]);
 /// assert_eq!(tree.main_moves().next().unwrap().clock, Some(180.0));
 /// // The root of 1... c5 is the position after 1. e4: its second child.
-/// let after_e4 = tree.nodes[0].children[0];
-/// let c5 = tree.nodes[after_e4].children[1];
-/// assert_eq!(tree.nodes[c5].mv.as_ref().unwrap().san, "c5");
+/// let after_e4 = tree.next(0).unwrap();
+/// let c5 = tree.children(after_e4).nth(1).unwrap();
+/// assert_eq!(tree.nodes[c5].mv.as_ref().unwrap().san(), "c5");
 /// ```
 pub fn move_tree(record: &Record, variations: bool) -> Result<MoveTree, TreeError> {
     let mut b = Builder {
         nodes: Vec::new(),
         variations,
     };
+    if !variations {
+        // The main line alone: one node per half-move and the root.
+        b.nodes.reserve(record.plies() + 1);
+    }
     let kind = match record.game().ok_or(TreeError::Unreadable)? {
         Game::Chess(g) => {
             chess::walk(&mut b, g);
@@ -236,26 +467,36 @@ impl Builder {
         self.nodes.push(Node {
             mv: None,
             parent: None,
-            children: Vec::new(),
             comments,
             position,
+            first_child: None,
+            last_child: None,
+            next_sibling: None,
         });
     }
 
     /// Adds `mv` (leading to `position`) after node `parent`; returns the new node.
     fn child(&mut self, parent: usize, mut mv: PlyMove, position: Position) -> usize {
         let id = self.nodes.len();
-        let (clock, eval, emt) = commands(&mv.comments);
-        mv.clock = clock;
-        mv.eval = eval;
-        mv.emt = emt;
-        self.nodes[parent].children.push(id);
+        if !mv.comments.is_empty() {
+            let (clock, eval, emt) = commands(&mv.comments);
+            mv.clock = clock;
+            mv.eval = eval;
+            mv.emt = emt;
+        }
+        match self.nodes[parent].last_child {
+            Some(last) => self.nodes[last].next_sibling = Some(id),
+            None => self.nodes[parent].first_child = Some(id),
+        }
+        self.nodes[parent].last_child = Some(id);
         self.nodes.push(Node {
             position,
             comments: mv.comments.clone(),
             mv: Some(mv),
             parent: Some(parent),
-            children: Vec::new(),
+            first_child: None,
+            last_child: None,
+            next_sibling: None,
         });
         id
     }
@@ -290,10 +531,9 @@ fn elapsed(comment: &str) -> Option<f64> {
 }
 
 mod chess {
-    use super::{Builder, PlyMove};
-    use chess_pgn::cozy_chess::{Board, Color, GameStatus, Piece};
-    use chess_pgn::uci;
-    use chess_pgn::{After, CastlingStyle, Line, Variant};
+    use super::{Builder, PlyMove, Text};
+    use chess_pgn::cozy_chess::{Board, Color, File, Piece, Square};
+    use chess_pgn::{After, CastlingStyle, Line, Suffix, Variant};
 
     struct Ctx {
         style: CastlingStyle,
@@ -344,33 +584,67 @@ mod chess {
         let mut at = parent;
         let mut clock = clock;
         let mut ply = ply;
-        for p in moves.plies(start) {
-            let before = &p.before;
-            let after = p.after();
-            let next_clock = if after.halfmove_clock() == 0 {
+        let mut board = start.clone();
+        for node in &moves.moves {
+            let before = board.clone();
+            match node.mv {
+                Some(mv) => board.play_unchecked(mv),
+                None => {
+                    if let Some(b) = board.null_move() {
+                        board = b;
+                    }
+                }
+            }
+            let next_clock = if board.halfmove_clock() == 0 {
                 0
             } else {
                 clock + 1
             };
             ply += 1;
-            let san = p.san().to_string();
             let mover = before.side_to_move();
+            let comments: Vec<String> = node
+                .after
+                .iter()
+                .filter_map(|a| match a {
+                    After::Comment(c) => Some(c.clone()),
+                    After::Variation(_) => None,
+                })
+                .collect();
+            // The reader's export SAN carries the check and mate markers, judged on the
+            // position reached.
             let mut m = PlyMove {
                 ply,
-                written: san.clone(),
-                san,
-                uci: uci(before, p.mv(), ctx.chess960),
-                is_check: !after.checkers().is_empty(),
-                is_mate: !after.checkers().is_empty() && after.status() == GameStatus::Won,
-                nags: p.node.nags.iter().map(|n| format!("${n}")).collect(),
-                comments: p.comments().map(str::to_string).collect(),
-                ..PlyMove::default()
+                is_check: node.san.suffix.is_some(),
+                is_mate: node.san.suffix == Some(Suffix::Mate),
+                nags: node.nags.iter().map(|n| format!("${n}")).collect(),
+                comments,
+                ..PlyMove::new(Text::Chess {
+                    san: node.san,
+                    from: None,
+                    to: Square::A1,
+                    promotion: None,
+                })
             };
-            if let Some(mv) = p.mv() {
+            if let Some(mv) = node.mv {
                 let piece = before.piece_on(mv.from);
                 let castles = before.color_on(mv.to) == Some(mover);
-                m.from_square = mv.from.to_string();
-                m.to_square = m.uci[2..4].to_string();
+                // UCI names the King's destination for castling outside Chess960.
+                let to = if castles && !ctx.chess960 {
+                    let file = if mv.to.file() > mv.from.file() {
+                        File::G
+                    } else {
+                        File::C
+                    };
+                    Square::new(file, mv.from.rank())
+                } else {
+                    mv.to
+                };
+                m.text = Text::Chess {
+                    san: node.san,
+                    from: Some(mv.from),
+                    to,
+                    promotion: mv.promotion,
+                };
                 m.piece = piece.map(|pc| letter(pc, mover));
                 m.promotion = mv.promotion.map(|pc| letter(pc, mover));
                 m.captured = if castles {
@@ -383,11 +657,11 @@ mod chess {
                     None
                 };
             }
-            let id = b.child(at, m, pos(&after, next_clock, ctx));
+            let id = b.child(at, m, pos(&board, next_clock, ctx));
             if b.variations {
-                for v in p.node.after.iter() {
+                for v in node.after.iter() {
                     if let After::Variation(v) = v {
-                        line(b, at, v, before, clock, ply - 1, ctx);
+                        line(b, at, v, &before, clock, ply - 1, ctx);
                     }
                 }
             }
@@ -398,7 +672,7 @@ mod chess {
 }
 
 mod xq {
-    use super::{Builder, PlyMove};
+    use super::{Builder, PlyMove, Spelt, Text};
     use xiangqi::{Position, Status};
     use xiangqi_pgn::{Line, MoveStyle, Notation};
 
@@ -431,15 +705,6 @@ mod xq {
             let check = position.is_check();
             let m = PlyMove {
                 ply,
-                written: if node.source.is_empty() {
-                    san.clone()
-                } else {
-                    node.source.clone()
-                },
-                san,
-                uci: mv.to_iccs(),
-                from_square: mv.from().to_string(),
-                to_square: mv.to().to_string(),
                 piece: before.piece_at(mv.from()).map(|p| p.fen_char()),
                 captured: before.captured_by(mv).map(|p| p.fen_char()),
                 promotion: None,
@@ -447,7 +712,17 @@ mod xq {
                 is_mate: check && position.status() == Status::Checkmate,
                 comments: node.comments.clone(),
                 nags: node.nags.clone(),
-                ..PlyMove::default()
+                ..PlyMove::new(Text::Spelt(Box::new(Spelt {
+                    written: if node.source.is_empty() {
+                        san.clone()
+                    } else {
+                        node.source.clone()
+                    },
+                    san,
+                    uci: mv.to_iccs(),
+                    from_square: mv.from().to_string(),
+                    to_square: mv.to().to_string(),
+                })))
             };
             let id = b.child(at, m, super::Position::Xiangqi(position.clone()));
             if b.variations {
@@ -461,7 +736,7 @@ mod xq {
 }
 
 mod hex {
-    use super::{Builder, PlyMove, TreeError};
+    use super::{Builder, PlyMove, Spelt, Text, TreeError};
     use cescacs_rules::an::MoveText;
     use cescacs_rules::{Letters, Piece, Position, Side, Status};
     use ctl_pgn::{Item, Line};
@@ -545,11 +820,6 @@ mod hex {
                     let check = position.is_check();
                     let pm = PlyMove {
                         ply,
-                        san: before.move_to_an(mv, &letters),
-                        written,
-                        uci,
-                        from_square: mv.from().to_string(),
-                        to_square: mv.to().to_string(),
                         piece: before.piece_at(mv.from()).map(|p| letter(p, &letters)),
                         captured: mv.captured().map(|p| letter(p, &letters)),
                         promotion,
@@ -560,7 +830,13 @@ mod hex {
                             .map(|a| a.as_str().to_string())
                             .into_iter()
                             .collect(),
-                        ..PlyMove::default()
+                        ..PlyMove::new(Text::Spelt(Box::new(Spelt {
+                            san: before.move_to_an(mv, &letters),
+                            written,
+                            uci,
+                            from_square: mv.from().to_string(),
+                            to_square: mv.to().to_string(),
+                        })))
                     };
                     last_parent = at;
                     at = b.child(at, pm, super::Position::Cescacs(position.clone()));
@@ -604,12 +880,13 @@ mod tests {
         assert!(record.errors().is_empty(), "{:?}", record.errors());
         let tree = move_tree(&record, false).unwrap();
         let moves: Vec<&PlyMove> = tree.main_moves().collect();
-        let uci: Vec<&str> = moves.iter().map(|m| m.uci.as_str()).collect();
+        let uci: Vec<String> = moves.iter().map(|m| m.uci().to_string()).collect();
         assert_eq!(uci, ["e5d6", "e8g8", "b7a8q", "g8g7", "e1c1"]);
         assert_eq!(moves[0].captured, Some('p'));
         assert_eq!(moves[0].clock, Some(3723.5));
         assert_eq!(moves[0].eval, Some(Score::Centipawns(-29)));
-        assert_eq!(moves[1].to_square, "g8");
+        assert_eq!(moves[1].to_square(), "g8");
+        assert_eq!(moves[1].san(), "O-O");
         assert_eq!(moves[1].captured, None);
         assert_eq!(moves[2].promotion, Some('Q'));
         assert_eq!(moves[2].captured, Some('r'));
@@ -629,7 +906,8 @@ mod tests {
         let tree = move_tree(&record, false).unwrap();
         let last = tree.main_moves().last().unwrap();
         assert!(last.is_check && last.is_mate);
-        assert_eq!((last.piece, last.to_square.as_str()), (Some('q'), "h4"));
+        assert_eq!((last.piece, last.to_square().as_str()), (Some('q'), "h4"));
+        assert_eq!(last.san(), "Qh4#");
     }
 
     #[test]
@@ -637,15 +915,15 @@ mod tests {
         let pgn = b"1. e4 e5 (1... c5 2. Nf3 (2. c3)) 2. Nf3 *\n";
         let record = Record::from_bytes(Format::Pgn, pgn);
         let tree = move_tree(&record, true).unwrap();
-        let san = |i: usize| tree.nodes[i].mv.as_ref().unwrap().san.clone();
-        let e4 = tree.nodes[0].children[0];
-        assert_eq!(tree.nodes[e4].children.len(), 2);
-        let c5 = tree.nodes[e4].children[1];
+        let san = |i: usize| tree.nodes[i].mv.as_ref().unwrap().san().to_string();
+        let e4 = tree.next(0).unwrap();
+        assert_eq!(tree.children(e4).count(), 2);
+        let c5 = tree.children(e4).nth(1).unwrap();
         assert_eq!(san(c5), "c5");
-        let kids: Vec<String> = tree.nodes[c5].children.iter().map(|&i| san(i)).collect();
+        let kids: Vec<String> = tree.children(c5).map(san).collect();
         assert_eq!(kids, ["Nf3", "c3"]);
         assert_eq!(
-            tree.nodes[tree.nodes[c5].children[1]]
+            tree.nodes[tree.children(c5).nth(1).unwrap()]
                 .mv
                 .as_ref()
                 .unwrap()
@@ -664,7 +942,7 @@ mod tests {
         assert!(record.errors().is_empty(), "{:?}", record.errors());
         let tree = move_tree(&record, true).unwrap();
         let moves: Vec<&PlyMove> = tree.main_moves().collect();
-        assert_eq!(moves[0].uci, "h2e2");
+        assert_eq!(moves[0].uci(), "h2e2");
         assert_eq!(moves[0].piece, Some('C'));
         assert_eq!(moves[1].piece, Some('n'));
         assert_eq!(moves[2].clock, Some(60.0));
@@ -685,18 +963,19 @@ mod tests {
             .main_line()
             .map(|i| tree.nodes[i].position.fen())
             .collect();
-        assert_eq!(moves[0].uci, "E7E9");
+        assert_eq!(moves[0].uci(), "E7E9");
         assert_eq!(moves[0].clock, Some(10.0));
         assert_eq!(moves[0].comments, ["good [%clk 0:00:10]"]);
         let mut p = cescacs_rules::Position::initial();
         for (m, after) in moves.iter().zip(&after) {
-            let t = cescacs_rules::an::MoveText::parse(&m.san, &cescacs_rules::Letters::default())
-                .unwrap();
+            let t =
+                cescacs_rules::an::MoveText::parse(&m.san(), &cescacs_rules::Letters::default())
+                    .unwrap();
             p.play_unchecked(p.resolve(&t).unwrap().mv);
             assert_eq!(*after, cescacs_tlpd::write(&p));
         }
-        let first = tree.nodes[0].children[0];
-        assert_eq!(tree.nodes[first].children.len(), 2);
+        let first = tree.next(0).unwrap();
+        assert_eq!(tree.children(first).count(), 2);
         assert_eq!(
             tree.position_at(2).map(Position::fen),
             record.final_position()

@@ -5,7 +5,12 @@ slower, and games per CPU second do not depend on the count):
 1. Move objects for every ply: `for m in game.mainline(): m.san, m.uci` (and once more
    with `m.fen_after`) against python-chess's `read_game` +
    `for node in game.mainline(): node.move`;
-2. final positions only: `game.final_position` against `read_game` + `end().board().fen()`.
+2. final positions only: `game.final_position` against `read_game` + `end().board().fen()`;
+3. headers only: `cescacs.read_headers` touching `h.tags` against the full read touching
+   `tags`, `moves` and `final_position` (as bench/headers.py), on the same file.
+
+The load average at the start and end is printed: the rates are CPU time of this
+process, but a loaded machine still slows both sides (caches, frequency).
 
     python crates/cescacs-py/bench/model.py [--games N] [--slice N]
 
@@ -72,6 +77,16 @@ def ours_final(db: Path):
     return games, 0
 
 
+def ours_headers(db: Path):
+    n = sum(1 for h in cescacs.read_headers(db) if h.tags)
+    return n, 0
+
+
+def ours_full(db: Path):
+    n = sum(1 for g in cescacs.read_games(db) if g.tags and g.moves is not None and g.final_position)
+    return n, 0
+
+
 def theirs(text: str, limit: int, final: bool):
     f = io.StringIO(text)
     games = plies = 0
@@ -91,6 +106,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--slice", type=int, default=1000)
     args = ap.parse_args()
+    load0 = os.getloadavg()[0]
     body = corpus_bytes()
     per = sum(1 for _ in cescacs.read_games(body, format="pgn"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -102,6 +118,9 @@ def main() -> None:
         f_rate, f_games, _ = rate(lambda: ours_final(db))
         pm_rate, pm_games, pm_plies = rate(lambda: theirs(text, args.slice, False))
         pf_rate, pf_games, _ = rate(lambda: theirs(text, args.slice, True))
+        h_rate, _, _ = max(rate(lambda: ours_headers(db)) for _ in range(3))
+        full_rate, _, _ = max(rate(lambda: ours_full(db)) for _ in range(2))
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} (start {load0:.1f})")
     print(f"file: {db.name}, {m_games} games, {m_plies} plies ({per} corpus games repeated)")
     print(f"Move objects every ply (san, uci): cescacs {m_rate:,.0f} games/s, python-chess "
           f"{pm_rate:,.0f} games/s ({pm_games} games): {m_rate / pm_rate:.1f}x (goal >= 50x)")
@@ -109,6 +128,8 @@ def main() -> None:
           f"{mf_rate / pm_rate:.1f}x")
     print(f"final positions only:   cescacs {f_rate:,.0f} games/s, python-chess "
           f"{pf_rate:,.0f} games/s ({pf_games} games): {f_rate / pf_rate:.1f}x (goal >= 100x)")
+    print(f"read_headers: {h_rate:,.0f} games/s, full read {full_rate:,.0f} games/s: "
+          f"{h_rate / full_rate:.1f}x (goal >= 10x)")
 
 
 if __name__ == "__main__":

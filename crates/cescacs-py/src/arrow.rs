@@ -167,9 +167,8 @@ impl Batches {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         while count < self.batch_rows {
-            if !self.games.fill(&mut state) {
-                break;
-            }
+            let state = &mut *state;
+            crate::fill(&mut state.feed, &mut state.pending, 1);
             let Some(g) = state.pending.pop_front() else {
                 break;
             };

@@ -2,10 +2,10 @@
 //! headers-only readers `cescacs select` decides tag filters with
 //! (`cescacs_convert::headers`): the movetext is neither parsed nor replayed.
 
-use crate::feed::{Feed, Next};
-use crate::{Game, lock, unpanicked};
-use cescacs_batch::Severity;
-use cescacs_convert::Record;
+use crate::feed::Feed;
+use crate::{Game, Item, fill, lock, unpanicked};
+use cescacs_batch::{RawGame, Severity};
+use cescacs_convert::Format;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::collections::VecDeque;
@@ -98,62 +98,27 @@ impl HeaderReader {
 /// read, so releasing and taking the GIL for each would cost as much as the reading.
 const BATCH: usize = 256;
 
-fn fill(feed: &mut Feed, pending: &mut VecDeque<Headers>) {
-    while pending.len() < BATCH {
-        match feed.next() {
-            Next::End => return,
-            Next::File(d) => {
-                let g = Game::unreadable(d);
-                pending.push_back(Headers {
-                    tags: Vec::new(),
-                    file: g.file.clone(),
-                    index: 0,
-                    line: 0,
-                    full: Some(g),
-                });
-            }
-            Next::Raw(format, raw) => {
-                let line = feed.line_base + raw.line - 1;
-                if let Some(tags) = cescacs_convert::headers(format, &raw) {
-                    let index = feed.index_base + feed.records;
-                    feed.records += 1;
-                    pending.push_back(Headers {
-                        full: None,
-                        tags,
-                        file: feed.name.clone(),
-                        index,
-                        line,
-                    });
-                    continue;
-                }
-                let offset = feed.offset_base + raw.offset;
-                let records = Record::read_all(format, &raw);
-                let raw = std::sync::Arc::new(raw);
-                for (member, record) in records.into_iter().enumerate() {
-                    let index = feed.index_base + feed.records;
-                    feed.records += 1;
-                    let g = Game {
-                        file: feed.name.clone(),
-                        index,
-                        line,
-                        column: raw.column,
-                        offset,
-                        length: raw.bytes.len() as u64,
-                        origin: crate::Origin::Raw {
-                            raw: raw.clone(),
-                            member,
-                        },
-                        record,
-                    };
-                    pending.push_back(Headers {
-                        tags: g.record.tags(),
-                        file: g.file.clone(),
-                        index,
-                        line,
-                        full: Some(g),
-                    });
-                }
-            }
+impl Item for Headers {
+    /// The tag section alone, read with the headers-only readers.
+    fn quick(format: Format, raw: &RawGame, feed: &Feed, index: u64, line: u64) -> Option<Headers> {
+        let tags = cescacs_convert::headers(format, raw)?;
+        Some(Headers {
+            full: None,
+            tags,
+            file: feed.name.clone(),
+            index,
+            line,
+        })
+    }
+    /// PCN, a damaged tag section, a file that could not be read: the full read's tags
+    /// and errors.
+    fn full(g: Game) -> Headers {
+        Headers {
+            tags: g.record.tags(),
+            file: g.file.clone(),
+            index: g.index,
+            line: g.line,
+            full: Some(g),
         }
     }
 }
@@ -172,7 +137,7 @@ impl HeaderReader {
         let name = feed.name.clone();
         let next = py.allow_threads(|| {
             unpanicked(&name, || {
-                fill(feed, pending);
+                fill(feed, pending, BATCH);
                 Ok(pending.pop_front())
             })
         });

@@ -392,9 +392,9 @@ impl Game {
         })
     }
     // == issue 29 part A: the game model (model.rs)
-    /// The main line as `Move` objects, walked once when called (a reader of final
-    /// positions never pays for it).
-    fn mainline(slf: &Bound<'_, Self>) -> PyResult<Vec<model::Move>> {
+    /// The main line as a sequence of `Move` objects, walked once when called (a reader
+    /// of final positions never pays for it); each `Move` is made when taken.
+    fn mainline(slf: &Bound<'_, Self>) -> PyResult<model::Mainline> {
         let (me, game) = (slf.get(), Arc::new(slf.clone().unbind()));
         Ok(slf
             .py()
@@ -517,7 +517,10 @@ impl GameReader {
             let mut out = Vec::new();
             while out.len() < n {
                 let name = state.feed.name.clone();
-                let filled = unpanicked(&name, || Ok(self.fill(state)));
+                let filled = unpanicked(&name, || {
+                    fill(&mut state.feed, &mut state.pending, 1);
+                    Ok(!state.pending.is_empty())
+                });
                 match filled {
                     Ok(true) => out.extend(state.pending.pop_front()),
                     Ok(false) => break,
@@ -532,44 +535,73 @@ impl GameReader {
         })?;
         Ok(games)
     }
+}
 
-    /// Reads the next record(s) into `pending`; false at the end. A read error (a
-    /// damaged compressed stream, a failing file) ends the input as a game of its own
-    /// carrying the located error, as the CLI's batch engine reports it: every game
-    /// before it has been yielded, and iteration never raises for a data problem.
-    fn fill(&self, state: &mut ReaderState) -> bool {
-        while state.pending.is_empty() {
-            let feed = &mut state.feed;
-            match feed.next() {
-                Next::End => return false,
-                Next::File(d) => state.pending.push_back(Game::unreadable(d)),
-                Next::Raw(format, raw) => {
-                    let line = feed.line_base + raw.line - 1;
-                    let offset = feed.offset_base + raw.offset;
-                    // A PCN array is one raw game of several records: each is numbered.
-                    let records = Record::read_all(format, &raw);
-                    let raw = Arc::new(raw);
-                    for (member, record) in records.into_iter().enumerate() {
-                        let index = feed.index_base + feed.records;
-                        feed.records += 1;
-                        state.pending.push_back(Game {
-                            record,
-                            file: feed.name.clone(),
-                            index,
-                            line,
-                            column: raw.column,
-                            offset,
-                            length: raw.bytes.len() as u64,
-                            origin: Origin::Raw {
-                                raw: raw.clone(),
-                                member,
-                            },
-                        });
-                    }
+/// What a reader makes of each game of its feed: a [`Game`] (the full read), or for
+/// `read_headers` the tags alone when the tag section can be read by itself.
+trait Item: Sized {
+    /// The item of a raw game without the full read, if it can be made so; `index` and
+    /// `line` place the game in its file.
+    fn quick(
+        _format: Format,
+        _raw: &RawGame,
+        _feed: &Feed,
+        _index: u64,
+        _line: u64,
+    ) -> Option<Self> {
+        None
+    }
+    /// The item of a fully read game.
+    fn full(game: Game) -> Self;
+}
+
+impl Item for Game {
+    fn full(game: Game) -> Game {
+        game
+    }
+}
+
+/// Reads the feed's next games into `pending` until it holds `want` items or the feed
+/// ends. A read error (a damaged compressed stream, a failing file) ends the input as a
+/// game of its own carrying the located error, as the CLI's batch engine reports it:
+/// every game before it is yielded, and iteration never raises for a data problem.
+fn fill<T: Item>(feed: &mut Feed, pending: &mut VecDeque<T>, want: usize) {
+    while pending.len() < want {
+        match feed.next() {
+            Next::End => return,
+            Next::File(d) => pending.push_back(T::full(Game::unreadable(d))),
+            Next::Raw(format, raw) => {
+                let line = feed.line_base + raw.line - 1;
+                if let Some(item) =
+                    T::quick(format, &raw, feed, feed.index_base + feed.records, line)
+                {
+                    feed.records += 1;
+                    pending.push_back(item);
+                    continue;
+                }
+                let offset = feed.offset_base + raw.offset;
+                // A PCN array is one raw game of several records: each is numbered.
+                let records = Record::read_all(format, &raw);
+                let raw = Arc::new(raw);
+                for (member, record) in records.into_iter().enumerate() {
+                    let index = feed.index_base + feed.records;
+                    feed.records += 1;
+                    pending.push_back(T::full(Game {
+                        record,
+                        file: feed.name.clone(),
+                        index,
+                        line,
+                        column: raw.column,
+                        offset,
+                        length: raw.bytes.len() as u64,
+                        origin: Origin::Raw {
+                            raw: raw.clone(),
+                            member,
+                        },
+                    }));
                 }
             }
         }
-        true
     }
 }
 
@@ -1239,6 +1271,8 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<DecompressedFile>()?;
     m.add_class::<Position>()?;
     m.add_class::<model::Move>()?;
+    m.add_class::<model::Mainline>()?;
+    m.add_class::<model::MainlineIter>()?;
     m.add_class::<model::GameNode>()?;
     m.add_class::<model::Score>()?;
     m.add_class::<board::Board>()?;

@@ -7,37 +7,130 @@ use crate::board::tree_board;
 use crate::errors::Fail;
 use crate::{Game, unpanicked};
 use cescacs_convert::{MoveTree, PlyMove, Record, TreeError, move_tree};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::types::{PyList, PySlice, PyString};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The tree of `record` (main line only unless `variations`), or the error to raise.
 /// An unreadable record has no moves (its `errors` say why).
 pub(crate) fn tree(record: &Record, file: &str, variations: bool) -> Result<Arc<MoveTree>, Fail> {
     unpanicked(file, || match move_tree(record, variations) {
         Ok(t) => Ok(Arc::new(t)),
-        Err(TreeError::Unreadable) => Ok(Arc::new(MoveTree {
-            kind: cescacs_convert::GameKind::Chess,
-            nodes: Vec::new(),
-        })),
+        Err(TreeError::Unreadable) => {
+            Ok(Arc::new(MoveTree::empty(cescacs_convert::GameKind::Chess)))
+        }
         Err(e) => Err(Fail::Parse(format!("{file}: {e}"))),
     })
 }
 
-/// `Game.mainline()`: `game` is the game the record is of (what a `Move` pickles).
-pub(crate) fn mainline(
-    record: &Record,
-    file: &str,
-    game: Arc<Py<Game>>,
-) -> Result<Vec<Move>, Fail> {
+/// `Game.mainline()`: the walk runs now (one replay, no string spelt); a `Move` object
+/// is made only for the plies the caller takes. `game` is the game the record is of
+/// (what a `Move` pickles).
+pub(crate) fn mainline(record: &Record, file: &str, game: Arc<Py<Game>>) -> Result<Mainline, Fail> {
     let tree = tree(record, file, false)?;
-    Ok(tree
-        .main_line()
-        .map(|node| Move {
-            tree: tree.clone(),
+    Ok(Mainline { tree, game })
+}
+
+/// The main line of a game as a read-only sequence of `Move` objects, made as they are
+/// taken. The tree is walked without variations, so node `n` is ply `n`.
+#[pyclass(frozen, sequence, module = "cescacs", name = "Mainline")]
+pub(crate) struct Mainline {
+    tree: Arc<MoveTree>,
+    game: Arc<Py<Game>>,
+}
+
+impl Mainline {
+    fn plies(&self) -> usize {
+        self.tree.nodes.len().saturating_sub(1)
+    }
+    fn at(&self, ply: usize) -> Move {
+        Move {
+            tree: self.tree.clone(),
+            node: ply,
+            game: self.game.clone(),
+        }
+    }
+    fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, (1..self.plies() + 1).map(|i| self.at(i)))
+    }
+}
+
+#[pymethods]
+impl Mainline {
+    fn __len__(&self) -> usize {
+        self.plies()
+    }
+    /// `moves[i]` (negative from the end) or `moves[a:b]` (a list).
+    fn __getitem__<'py>(&self, py: Python<'py>, index: &Bound<'py, PyAny>) -> PyResult<PyObject> {
+        let n = self.plies();
+        if let Ok(slice) = index.downcast::<PySlice>() {
+            let s = slice.indices(n as isize)?;
+            let mut out = Vec::with_capacity(s.slicelength);
+            let mut i = s.start;
+            for _ in 0..s.slicelength {
+                out.push(self.at(i as usize + 1));
+                i += s.step;
+            }
+            return Ok(PyList::new(py, out)?.into_any().unbind());
+        }
+        let i: isize = index
+            .extract()
+            .map_err(|_| PyTypeError::new_err("Mainline indices must be integers or slices"))?;
+        let k = if i < 0 { i + n as isize } else { i };
+        if k < 0 || k as usize >= n {
+            return Err(PyIndexError::new_err("Mainline index out of range"));
+        }
+        Ok(Py::new(py, self.at(k as usize + 1))?.into_any())
+    }
+    fn __iter__(&self) -> MainlineIter {
+        MainlineIter {
+            tree: self.tree.clone(),
+            game: self.game.clone(),
+            next: AtomicUsize::new(1),
+        }
+    }
+    fn __reversed__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.list(py)?.call_method0("__reversed__")
+    }
+    /// Equal to a list or tuple of the same `Move` objects (`[]` for no moves).
+    fn __eq__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<bool> {
+        let mine = self.list(py)?;
+        if let Ok(o) = other.downcast::<Mainline>() {
+            return Ok(Arc::ptr_eq(&self.tree, &o.get().tree));
+        }
+        match other.extract::<Vec<PyObject>>() {
+            Ok(theirs) => mine.eq(PyList::new(py, theirs)?),
+            Err(_) => Ok(false),
+        }
+    }
+    fn __repr__(&self) -> String {
+        format!("<cescacs.Mainline of {} plies>", self.plies())
+    }
+}
+
+/// The iterator of a [`Mainline`].
+#[pyclass(frozen, module = "cescacs", name = "MainlineIterator")]
+pub(crate) struct MainlineIter {
+    tree: Arc<MoveTree>,
+    game: Arc<Py<Game>>,
+    next: AtomicUsize,
+}
+
+#[pymethods]
+impl MainlineIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+    fn __next__(&self) -> Option<Move> {
+        let node = self.next.fetch_add(1, Ordering::Relaxed);
+        (node < self.tree.nodes.len()).then(|| Move {
+            tree: self.tree.clone(),
             node,
-            game: game.clone(),
+            game: self.game.clone(),
         })
-        .collect())
+    }
 }
 
 /// `Game.positions()`: the start, then the position after every main-line ply.
@@ -77,10 +170,9 @@ pub(crate) fn variations(
     let tree = tree(record, file, true)?;
     Ok(match tree.nodes.first() {
         None => Vec::new(),
-        Some(root) => root
-            .children
-            .iter()
-            .map(|&node| GameNode {
+        Some(_) => tree
+            .children(0)
+            .map(|node| GameNode {
                 tree: tree.clone(),
                 node,
                 game: game.clone(),
@@ -133,10 +225,20 @@ pub(crate) struct Move {
 }
 
 impl Move {
-    fn m(&self) -> &PlyMove {
-        // Only nodes with a move are handed out as `Move`; the empty move is never seen.
-        static NONE: std::sync::LazyLock<PlyMove> = std::sync::LazyLock::new(PlyMove::default);
-        self.tree.nodes[self.node].mv.as_ref().unwrap_or(&NONE)
+    fn m(&self) -> Option<&PlyMove> {
+        // Only nodes with a move are handed out as `Move`.
+        self.tree.nodes[self.node].mv.as_ref()
+    }
+    /// One of the move's texts as a Python string, spelt now.
+    fn text<'py>(
+        &self,
+        py: Python<'py>,
+        f: impl FnOnce(&PlyMove) -> cescacs_convert::Spelling<'_>,
+    ) -> Bound<'py, PyString> {
+        match self.m() {
+            Some(m) => PyString::new(py, &f(m)),
+            None => PyString::new(py, ""),
+        }
     }
 }
 
@@ -145,84 +247,84 @@ impl Move {
     /// Half-moves from the start to the position after this move.
     #[getter]
     fn ply(&self) -> usize {
-        self.m().ply
+        self.m().map_or(0, |m| m.ply)
     }
     /// Normalised text: SAN (chess), the game's notation in its canonical spelling
     /// (xiangqi), CTL-AN in standard letters (C'escacs).
     #[getter]
-    fn san(&self) -> &str {
-        &self.m().san
+    fn san<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        self.text(py, PlyMove::san)
     }
     /// The text as the record wrote it (chess: equals `san`).
     #[getter]
-    fn written(&self) -> &str {
-        &self.m().written
+    fn written<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        self.text(py, PlyMove::written)
     }
     /// UCI (chess), ICCS (xiangqi), origin and destination cells (C'escacs).
     #[getter]
-    fn uci(&self) -> &str {
-        &self.m().uci
+    fn uci<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        self.text(py, PlyMove::uci)
     }
     /// Origin, in the game's coordinates.
     #[getter]
     #[allow(clippy::wrong_self_convention)] // python-chess's name, a getter
-    fn from_square(&self) -> &str {
-        &self.m().from_square
+    fn from_square<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        self.text(py, PlyMove::from_square)
     }
     /// Destination (the King's for castling).
     #[getter]
-    fn to_square(&self) -> &str {
-        &self.m().to_square
+    fn to_square<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        self.text(py, PlyMove::to_square)
     }
     /// The man moved: upper case White (Red), lower case Black; None for a null move.
     #[getter]
     fn piece(&self) -> Option<char> {
-        self.m().piece
+        self.m()?.piece
     }
     /// The man taken, or None.
     #[getter]
     fn captured(&self) -> Option<char> {
-        self.m().captured
+        self.m()?.captured
     }
     /// The kind a pawn became, or None.
     #[getter]
     fn promotion(&self) -> Option<char> {
-        self.m().promotion
+        self.m()?.promotion
     }
     /// The move gives check.
     #[getter]
     fn is_check(&self) -> bool {
-        self.m().is_check
+        self.m().is_some_and(|m| m.is_check)
     }
     /// The move mates.
     #[getter]
     fn is_mate(&self) -> bool {
-        self.m().is_mate
+        self.m().is_some_and(|m| m.is_mate)
     }
     /// Comments after the move, verbatim.
     #[getter]
     fn comments(&self) -> Vec<String> {
-        self.m().comments.clone()
+        self.m().map(|m| m.comments.clone()).unwrap_or_default()
     }
     /// NAGs (`$1`) or glyphs (`!?`) as written.
     #[getter]
     fn nags(&self) -> Vec<String> {
-        self.m().nags.clone()
+        self.m().map(|m| m.nags.clone()).unwrap_or_default()
     }
     /// Seconds on the clock after the move (`[%clk]`), or None.
     #[getter]
     fn clock(&self) -> Option<f64> {
-        self.m().clock
+        self.m()?.clock
     }
     /// The evaluation after the move (`[%eval]`), or None.
     #[getter]
     fn eval(&self) -> Option<Score> {
-        self.m().eval.map(|score| Score { score })
+        self.m()?.eval.map(|score| Score { score })
     }
     /// Seconds the move took (`[%emt]`), or None.
     #[getter]
     fn emt(&self) -> Option<f64> {
-        self.m().emt
+        self.m()?.emt
     }
     /// FEN (chess, xiangqi) or TLPD (C'escacs) after the move.
     #[getter]
@@ -249,10 +351,13 @@ impl Move {
     }
     // == end issue 29 part B
     fn __repr__(&self) -> String {
-        format!("<cescacs.Move {} {}>", self.m().ply, self.m().san)
+        let (ply, san) = self
+            .m()
+            .map_or((0, String::new()), |m| (m.ply, m.san().to_string()));
+        format!("<cescacs.Move {ply} {san}>")
     }
-    fn __str__(&self) -> &str {
-        &self.m().san
+    fn __str__<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        self.text(py, PlyMove::san)
     }
 }
 
@@ -290,11 +395,7 @@ impl GameNode {
     /// The moves that may follow, each a node (the first is the main continuation).
     #[getter]
     fn variations(&self) -> Vec<GameNode> {
-        self.tree.nodes[self.node]
-            .children
-            .iter()
-            .map(|&i| self.at(i))
-            .collect()
+        self.tree.children(self.node).map(|i| self.at(i)).collect()
     }
     /// The node before; None at the start.
     #[getter]
@@ -318,16 +419,13 @@ impl GameNode {
     }
     /// The main continuation, or None at the end of a line.
     fn next(&self) -> Option<GameNode> {
-        self.tree.nodes[self.node]
-            .children
-            .first()
-            .map(|&i| self.at(i))
+        self.tree.next(self.node).map(|i| self.at(i))
     }
     /// The node is on the game's main line.
     fn is_mainline(&self) -> bool {
         let mut at = self.node;
         while let Some(parent) = self.tree.nodes[at].parent {
-            if self.tree.nodes[parent].children.first() != Some(&at) {
+            if self.tree.next(parent) != Some(at) {
                 return false;
             }
             at = parent;
@@ -353,7 +451,7 @@ impl GameNode {
     // == end issue 29 part B
     fn __repr__(&self) -> String {
         match &self.tree.nodes[self.node].mv {
-            Some(m) => format!("<cescacs.GameNode {} {}>", m.ply, m.san),
+            Some(m) => format!("<cescacs.GameNode {} {}>", m.ply, m.san()),
             None => "<cescacs.GameNode start>".to_string(),
         }
     }

@@ -188,11 +188,7 @@ fn node_path(tree: &MoveTree, node: usize) -> NodePath {
     let mut steps = Vec::new();
     let mut at = node;
     while let Some(parent) = tree.nodes.get(at).and_then(|n| n.parent) {
-        let index = tree.nodes[parent]
-            .children
-            .iter()
-            .position(|&c| c == at)
-            .unwrap_or(0);
+        let index = tree.children(parent).position(|c| c == at).unwrap_or(0);
         steps.push(index);
         at = parent;
     }
@@ -221,10 +217,12 @@ pub(crate) fn reduce_node(
 }
 
 /// The hash of a move: equal moves (same record, same position after) hash alike.
-pub(crate) fn hash_move(m: &cescacs_convert::PlyMove) -> u64 {
+pub(crate) fn hash_move(m: Option<&cescacs_convert::PlyMove>) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    (m.ply, &m.uci, &m.san).hash(&mut h);
+    if let Some(m) = m {
+        (m.ply, &*m.uci(), &*m.san()).hash(&mut h);
+    }
     h.finish()
 }
 
@@ -272,7 +270,7 @@ fn follow(tree: &MoveTree, (depth, branches): &NodePath) -> Result<usize, Fail> 
             .iter()
             .find(|(at_depth, _)| *at_depth == d)
             .map_or(0, |(_, i)| *i);
-        at = *tree.nodes[at].children.get(index).ok_or_else(lost)?;
+        at = tree.children(at).nth(index).ok_or_else(lost)?;
     }
     Ok(at)
 }

@@ -59,8 +59,12 @@ from ._cescacs import (
     select,
 )
 # == issue 29 part A: the game model
-from ._cescacs import Board, GameNode, Move, Score  # noqa: E402
+from ._cescacs import Board, GameNode, Mainline, Move, Score  # noqa: E402
 from ._protocol import BoardLike  # noqa: E402
+import collections.abc as _abc  # noqa: E402
+
+# `Game.mainline()` is a sequence as `list` is (isinstance(..., Sequence) holds).
+_abc.Sequence.register(Mainline)
 # == end issue 29 part A
 from ._cescacs import read_headers as _read_headers
 from ._types import (
@@ -97,6 +101,7 @@ __all__ = [
     "Position",
     "Board",
     "Move",
+    "Mainline",
     "GameNode",
     "Score",
     "BoardLike",

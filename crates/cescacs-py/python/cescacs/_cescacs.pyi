@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, final
+from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, final, overload
 
 from ._types import Diagnostic, InputFormat, Notation, OutputFormat, StripItem
 
@@ -65,8 +65,9 @@ class Game:
     def _repr_svg_(self) -> Optional[str]: ...
     def _repr_html_(self) -> Optional[str]: ...
     # == issue 29 part A: the game model
-    def mainline(self) -> List[Move]:
-        """The main line as Move objects, walked once per call."""
+    def mainline(self) -> Mainline:
+        """The main line as a sequence of Move objects, walked once per call; each
+        Move is made when taken."""
     def positions(self) -> List[str]:
         """FEN (TLPD for C'escacs) of the start and after every main-line ply."""
     def board_at(self, ply: int) -> Union[Board, Position]:
@@ -198,6 +199,24 @@ class Move:
     def __hash__(self) -> int: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
     # == end issue 29 part B
+
+@final
+class Mainline(Sequence[Move]):
+    """A game's main line: a read-only sequence of Move objects, made as taken."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, key: int, /) -> Move: ...
+    @overload
+    def __getitem__(self, key: slice, /) -> List[Move]: ...
+    def __iter__(self) -> MainlineIterator: ...
+    def __reversed__(self) -> Iterator[Move]: ...
+
+@final
+class MainlineIterator(Iterator[Move]):
+    """The iterator of a Mainline."""
+
+    def __next__(self) -> Move: ...
 
 @final
 class GameNode:
