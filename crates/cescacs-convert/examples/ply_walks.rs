@@ -21,7 +21,7 @@ fn tree(r: &Record) -> Option<Columns> {
         .filter_map(|i| t.nodes[i].mv.as_ref())
         .collect();
     Some((
-        moves.iter().map(|m| m.uci.clone()).collect(),
+        moves.iter().map(|m| m.uci().to_string()).collect(),
         moves.iter().map(|m| m.clock).collect(),
         moves.iter().map(|m| m.eval).collect(),
     ))

@@ -166,16 +166,15 @@ fn xiangqi_variations_are_played_and_written() {
     let back = read_back(&r, Format::XiangqiPgn);
     assert_eq!(facts(&back), facts(&plain));
     let tree = cescacs_convert::move_tree(&back, true).unwrap();
-    let after_first = tree.nodes[0].children[0];
-    let alternatives: Vec<&str> = tree.nodes[after_first]
-        .children
-        .iter()
-        .map(|&i| tree.nodes[i].mv.as_ref().unwrap().uci.as_str())
+    let after_first = tree.next(0).unwrap();
+    let alternatives: Vec<String> = tree
+        .children(after_first)
+        .map(|i| tree.nodes[i].mv.as_ref().unwrap().uci().to_string())
         .collect();
     assert_eq!(alternatives, ["h9g7", "b9c7"]);
-    let b9c7 = tree.nodes[after_first].children[1];
-    let next = tree.nodes[b9c7].children[0];
-    assert_eq!(tree.nodes[next].mv.as_ref().unwrap().uci, "b0c2");
+    let b9c7 = tree.children(after_first).nth(1).unwrap();
+    let next = tree.next(b9c7).unwrap();
+    assert_eq!(tree.nodes[next].mv.as_ref().unwrap().uci(), "b0c2");
     // Refused: an illegal move, a move of the wrong side, no move.
     let mut bad = orig.clone();
     for moves in [&["h9h0"][..], &["h2e2"][..], &[][..]] {
@@ -223,7 +222,7 @@ fn records_read_from_pcn_are_edited_in_their_model() {
         // (As UCI/ICCS: the spelling of a xiangqi move as written is not kept in PCN.)
         let uci = |r: &Record| -> Vec<String> {
             let tree = cescacs_convert::move_tree(r, false).unwrap();
-            tree.main_moves().map(|m| m.uci.clone()).collect()
+            tree.main_moves().map(|m| m.uci().to_string()).collect()
         };
         assert_eq!(uci(&own), uci(&orig), "{format:?}");
     }
