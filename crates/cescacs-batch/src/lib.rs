@@ -30,6 +30,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(not(target_family = "wasm"))]
+mod ahead;
 mod archive;
 mod codepage;
 mod input;
@@ -672,6 +674,8 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
         let options = self.options;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.jobs)
+            // Named, as the other stages are, so that per-thread CPU can be read.
+            .thread_name(|i| format!("cescacs-work-{i}"))
             .build()
             .map_err(|e| RunError::Pool {
                 jobs: options.jobs,
@@ -682,17 +686,27 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
         let (done_tx, done_rx) = mpsc::sync_channel::<(Batch, Vec<GameOutcome>)>(1);
         std::thread::scope(|scope| -> Result<(), RunError> {
             let reader_options = options.clone();
-            scope.spawn(move || read_batches(inputs, &reader_options, &tx));
+            let named = |name: &str| std::thread::Builder::new().name(name.to_string());
+            let started = named("cescacs-split")
+                .spawn_scoped(scope, move || read_batches(inputs, &reader_options, &tx));
             let (pool, handle) = (&pool, &handle);
-            scope.spawn(move || {
-                for batch in rx {
-                    let outcomes: Vec<GameOutcome> =
-                        pool.install(|| batch.games.par_iter().map(handle).collect());
-                    if done_tx.send((batch, outcomes)).is_err() {
-                        return;
+            let started = started.and_then(|_| {
+                named("cescacs-dispatch").spawn_scoped(scope, move || {
+                    for batch in rx {
+                        let outcomes: Vec<GameOutcome> =
+                            pool.install(|| batch.games.par_iter().map(handle).collect());
+                        if done_tx.send((batch, outcomes)).is_err() {
+                            return;
+                        }
                     }
-                }
+                })
             });
+            if let Err(e) = started {
+                return Err(RunError::Pool {
+                    jobs: options.jobs,
+                    reason: e.to_string(),
+                });
+            }
             for (batch, outcomes) in done_rx {
                 for (game, outcome) in batch.games.iter().zip(outcomes) {
                     self.game(batch.file, game, outcome)?;
@@ -888,6 +902,9 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
             bytes: 0,
             progress: 0,
         };
+        // Decompression on its own thread: this one then only cuts games.
+        #[cfg(not(target_family = "wasm"))]
+        let input = ahead::decompress_ahead(input.reopen());
         let mut all = InputGames::new(input, options);
         while let Some(game) = all.next() {
             batch.bytes += game.bytes.len() as u64;
