@@ -935,7 +935,8 @@ impl<R: BufRead> GameSplitter<R> {
     /// need not map and zero again (issue 30; with workers on other threads, fresh
     /// pages cost the splitter more than cutting the games). At most 4096 buffers
     /// of 8 MiB in all are kept; the others are dropped.
-    pub fn recycle(&mut self, mut bytes: Vec<u8>) {
+    pub fn recycle(&mut self, bytes: Vec<u8>) {
+        let mut bytes = bytes;
         let room = self.spare_bytes + bytes.capacity() <= MAX_SPARE_BYTES;
         if self.spare.len() < MAX_SPARE && room {
             bytes.clear();
