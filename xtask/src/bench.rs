@@ -88,6 +88,11 @@ pub fn run(args: &[String]) -> Result<bool, String> {
         perft_rows()?;
         return Ok(true);
     }
+    if args.iter().any(|a| a == "--zst") {
+        // Only the per-thread CPU of `check -j2` on a .zst file (issue 30).
+        crate::bench_engine::zst_rows(&crate::build_cli()?, quick)?;
+        return Ok(true);
+    }
     if args.iter().any(|a| a == "--ratios") {
         // Only the same-run ratio table (issue 14's rows), without criterion.
         ratios(quick)?;
@@ -423,6 +428,8 @@ pub fn ratios(quick: bool) -> Result<(), String> {
     openings_and_split_rows(&c, rounds, &pgn_path)?;
     cli_rows(&cli, quick, &ctl_path, &pgn_path, pgn_replay)?;
     real_games_rows(&c, quick, target_mb)?;
+    // == issue 30 part B: the pipeline's threads on .zst
+    crate::bench_engine::zst_rows(&cli, quick)?;
     perft_rows()?;
     Ok(())
 }
@@ -805,6 +812,8 @@ fn perft_rows() -> Result<(), String> {
         "| C'escacs speed-up jobs 2 / jobs 1 (wall) | | {:.2}x (target >= 1.8 on 2 idle cores) | | | | |",
         walls[0] / walls[1]
     );
+    // == issue 30 part B: instructions per node, which the load does not move
+    crate::bench_engine::perft_instructions(&cli, 4)?;
     let split = cescacs_rules::perft_split(&cescacs_rules::Position::initial(), 5, 2)
         .map_err(|e| e.to_string())?;
     print_balance(

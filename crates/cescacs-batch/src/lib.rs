@@ -30,6 +30,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(not(target_family = "wasm"))]
+mod ahead;
 mod archive;
 mod codepage;
 mod input;
@@ -700,6 +702,8 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
         let options = self.options;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.jobs)
+            // Named, as the other stages are, so that per-thread CPU can be read.
+            .thread_name(|i| format!("cescacs-work-{i}"))
             .build()
             .map_err(|e| RunError::Pool {
                 jobs: options.jobs,
@@ -708,19 +712,32 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
         // Two batches in flight: one being processed, one being read.
         let (tx, rx) = mpsc::sync_channel::<Batch>(1);
         let (done_tx, done_rx) = mpsc::sync_channel::<(Batch, Vec<GameOutcome>)>(1);
+        // Games written go back to the reader, whose splitter reuses their buffers.
+        let (used_tx, used_rx) = mpsc::sync_channel::<Vec<RawGame>>(2);
         std::thread::scope(|scope| -> Result<(), RunError> {
             let reader_options = options.clone();
-            scope.spawn(move || read_batches(inputs, &reader_options, &tx));
-            let (pool, handle) = (&pool, &handle);
-            scope.spawn(move || {
-                for batch in rx {
-                    let outcomes: Vec<GameOutcome> =
-                        pool.install(|| batch.games.par_iter().map(handle).collect());
-                    if done_tx.send((batch, outcomes)).is_err() {
-                        return;
-                    }
-                }
+            let named = |name: &str| std::thread::Builder::new().name(name.to_string());
+            let started = named("cescacs-split").spawn_scoped(scope, move || {
+                read_batches(inputs, &reader_options, &tx, &used_rx)
             });
+            let (pool, handle) = (&pool, &handle);
+            let started = started.and_then(|_| {
+                named("cescacs-dispatch").spawn_scoped(scope, move || {
+                    for batch in rx {
+                        let outcomes: Vec<GameOutcome> =
+                            pool.install(|| batch.games.par_iter().map(handle).collect());
+                        if done_tx.send((batch, outcomes)).is_err() {
+                            return;
+                        }
+                    }
+                })
+            });
+            if let Err(e) = started {
+                return Err(RunError::Pool {
+                    jobs: options.jobs,
+                    reason: e.to_string(),
+                });
+            }
             for (batch, outcomes) in done_rx {
                 for (game, outcome) in batch.games.iter().zip(outcomes) {
                     self.game(&batch.name, game, outcome)?;
@@ -729,6 +746,8 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
                     // Dropping the receiver stops the other stages after their batch.
                     break;
                 }
+                // Full (the reader has two already) or gone: then dropped here.
+                let _ = used_tx.try_send(batch.games);
             }
             Ok(())
         })
@@ -901,7 +920,13 @@ impl Iterator for InputGames {
 }
 
 /// The reader thread: cuts every input into games and sends them in bounded batches.
-fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Batch>) {
+/// `used`: batches already written, whose game buffers the splitter reuses.
+fn read_batches(
+    inputs: Vec<Input>,
+    options: &Options,
+    tx: &mpsc::SyncSender<Batch>,
+    used: &mpsc::Receiver<Vec<RawGame>>,
+) {
     for (file, input) in inputs.into_iter().enumerate() {
         if options.stopped() {
             return;
@@ -918,6 +943,9 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
             bytes: 0,
             progress: 0,
         };
+        // Decompression on its own thread: this one then only cuts games.
+        #[cfg(not(target_family = "wasm"))]
+        let input = ahead::decompress_ahead(input.reopen());
         let mut all = InputGames::new(input, options);
         while let Some(game) = all.next() {
             batch.bytes += game.bytes.len() as u64;
@@ -927,12 +955,20 @@ fn read_batches(inputs: Vec<Input>, options: &Options, tx: &mpsc::SyncSender<Bat
             {
                 batch_len = batch_len.max(batch.games.len());
                 batch.progress = all.progress();
+                let mut games = Vec::new();
+                while let Ok(mut written) = used.try_recv() {
+                    for game in written.drain(..) {
+                        all.splitter.recycle(game.bytes);
+                    }
+                    games = written;
+                }
+                games.reserve(batch_len);
                 let full = std::mem::replace(
                     &mut batch,
                     Batch {
                         file,
                         name: name.clone(),
-                        games: Vec::with_capacity(batch_len),
+                        games,
                         bytes: 0,
                         progress: 0,
                     },
@@ -1038,6 +1074,27 @@ mod tests {
         assert_eq!(lines.len(), 990);
         assert_eq!(lines[96], "[GAME \"98\"]");
         assert_eq!(s1.exit_code(), 1);
+    }
+
+    /// The pipeline's reuse of game buffers and its decompression thread (issue 30)
+    /// change nothing: a zstd input cut in many small batches on two workers gives
+    /// the plain sequential run's output and summary.
+    #[test]
+    fn a_compressed_input_on_two_jobs_gives_the_sequential_output() {
+        let text = db(1000, 97);
+        let (s1, o1) = run_with(1, 4096, &text);
+        let options = Options {
+            jobs: 2,
+            batch_games: 7,
+            separator: b"\n".to_vec(),
+            ..Options::default()
+        };
+        let packed = zstd::encode_all(text.as_bytes(), 3).expect("zstd encodes");
+        let mut out = Vec::new();
+        let inputs = vec![Input::from_bytes("db.pgn", packed)];
+        let s2 = run(inputs, &options, &mut out, upper, |_| {}).unwrap();
+        assert_eq!(s1, s2);
+        assert_eq!(o1, String::from_utf8(out).unwrap());
     }
 
     #[test]

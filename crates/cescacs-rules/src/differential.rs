@@ -255,6 +255,12 @@ fn near_misses(kind: &MoveTextKind) -> Vec<MoveTextKind> {
 
 fn check_position(p: &Position, n: usize, checked: &mut [usize; 6]) {
     let in_check = p.is_check();
+    // Perft's leaf count, which counts most moves without listing them.
+    assert_eq!(
+        p.clone().count_legal(&mut Vec::new()),
+        p.legal_moves().len() as u64,
+        "count_legal in\n{p:?}"
+    );
     for flag in [false, true] {
         assert_eq!(
             p.has_legal_move(flag),

@@ -7,6 +7,9 @@ use std::sync::LazyLock;
 
 pub(crate) const NO_DIR: u8 = 0xFF;
 
+/// No cell, in tables of cell indices.
+pub(crate) const NO_CELL: u8 = 0xFF;
+
 pub(crate) fn cell(s: &str) -> Cell {
     s.parse().expect("table cell names are valid")
 }
@@ -24,6 +27,14 @@ pub(crate) struct Tables {
     pub promotion: [[bool; 169]; 2],
     /// The same as 169-bit masks, for a quick test against occupancy.
     pub promotion_bits: [[u64; 3]; 2],
+    /// Per side, the cells from which one pawn move (a step, double or triple step
+    /// forward, an oblique step or a capture) can reach a promotion cell: the pawns
+    /// elsewhere arrive on ordinary cells only, one move per arrival.
+    pub near_promotion: [[u64; 3]; 2],
+    /// Per side and cell, a pawn's target cells by index ([`NO_CELL`] for none): one,
+    /// two and three steps forward (the third only from a triple-step cell), the two
+    /// oblique steps, the two captures. One load per target in perft's leaf count.
+    pub pawn_targets: [Vec<[u8; 7]>; 2],
     pub triple: [[bool; 169]; 2],
     /// Direction index + 0 from the first cell to the second, or NO_DIR when not on one line.
     pub align: Vec<[u8; 169]>,
@@ -63,11 +74,75 @@ fn build() -> Tables {
             }
         }
     }
+    let mut near_promotion = [[0u64; 3]; 2];
+    for c in Cell::all() {
+        for side in [Side::White, Side::Black] {
+            let (f, others) = match side {
+                Side::White => (
+                    Direction::ColumnUp,
+                    [
+                        Direction::FileUp,
+                        Direction::FileInvUp,
+                        Direction::LineUp,
+                        Direction::LineInvUp,
+                    ],
+                ),
+                Side::Black => (
+                    Direction::ColumnDown,
+                    [
+                        Direction::FileDown,
+                        Direction::FileInvDown,
+                        Direction::LineDown,
+                        Direction::LineInvDown,
+                    ],
+                ),
+            };
+            let ahead = c.ray(f).iter().take(3).copied();
+            let reached = ahead.chain(others.iter().filter_map(|&d| c.step(d)));
+            if reached
+                .into_iter()
+                .any(|t| promotion[side.index()][t.index()])
+            {
+                near_promotion[side.index()][c.index() >> 6] |= 1 << (c.index() & 63);
+            }
+        }
+    }
     let mut triple = [[false; 169]; 2];
     for name in ["B4", "C5", "D6", "E7", "G7", "H6", "I5", "K4"] {
         let w = cell(name);
         triple[0][w.index()] = true;
         triple[1][w.mirrored().index()] = true;
+    }
+    let mut pawn_targets = [vec![[NO_CELL; 7]; 169], vec![[NO_CELL; 7]; 169]];
+    for c in Cell::all() {
+        for side in [Side::White, Side::Black] {
+            let (f, oblique, capture) = match side {
+                Side::White => (
+                    Direction::ColumnUp,
+                    [Direction::FileUp, Direction::FileInvUp],
+                    [Direction::LineUp, Direction::LineInvUp],
+                ),
+                Side::Black => (
+                    Direction::ColumnDown,
+                    [Direction::FileDown, Direction::FileInvDown],
+                    [Direction::LineDown, Direction::LineInvDown],
+                ),
+            };
+            let t = &mut pawn_targets[side.index()][c.index()];
+            let steps = if triple[side.index()][c.index()] {
+                3
+            } else {
+                2
+            };
+            for (k, &to) in c.ray(f).iter().take(steps).enumerate() {
+                t[k] = to.index() as u8;
+            }
+            for (k, d) in oblique.into_iter().chain(capture).enumerate() {
+                if let Some(to) = c.step(d) {
+                    t[3 + k] = to.index() as u8;
+                }
+            }
+        }
     }
     let mut align = vec![[NO_DIR; 169]; 169];
     for a in Cell::all() {
@@ -115,6 +190,8 @@ fn build() -> Tables {
     Tables {
         promotion,
         promotion_bits,
+        near_promotion,
+        pawn_targets,
         triple,
         align,
         castlings,

@@ -228,6 +228,11 @@ const NO_BOUNDARY_FACTOR: u64 = 4;
 /// How many bytes of a line are read before it is classified.
 const PREFIX: usize = 512;
 
+/// Spare game buffers a splitter keeps at most (a batch's worth of games), and their
+/// total capacity at most (two batches' worth of bytes).
+const MAX_SPARE: usize = 4096;
+const MAX_SPARE_BYTES: usize = 8 << 20;
+
 /// Reads games one at a time from a buffered byte stream; memory use is bounded by the
 /// per-game cap, never by the file or by the length of a line.
 pub struct GameSplitter<R> {
@@ -255,6 +260,10 @@ pub struct GameSplitter<R> {
     /// Whether [`GameSplitter::take_plain_lines`] may take movetext lines in bulk (off
     /// only in the tests that compare it with the line-by-line path).
     bulk: bool,
+    /// Buffers of games already handled, given back by [`GameSplitter::recycle`],
+    /// and their total capacity.
+    spare: Vec<Vec<u8>>,
+    spare_bytes: usize,
 }
 
 /// State of the JSON record scanner between records.

@@ -516,14 +516,41 @@ impl Position {
         let us = side_bit(side);
         let mut pinned = Bits::default();
         for d in 0..12 {
-            if let Some(&c) = king
-                .ray(dir(d))
+            // One walk per line: the first man, then the next one behind him (the
+            // kinds that pin as in `pinned_for`).
+            let ray = king.ray(dir(d));
+            let Some(k) = ray.iter().position(|c| self.board[c.index()] != EMPTY) else {
+                continue;
+            };
+            let shield = ray[k];
+            if self.board[shield.index()] & BLACK_BIT != us {
+                continue;
+            }
+            let Some(j) = ray[k + 1..]
                 .iter()
-                .find(|c| self.board[c.index()] != EMPTY)
-                && self.board[c.index()] & BLACK_BIT == us
-                && self.pinned_for(side, king, c, d)
-            {
-                pinned.set(c);
+                .position(|c| self.board[c.index()] != EMPTY)
+            else {
+                continue;
+            };
+            let p = self.board[ray[k + 1 + j].index()];
+            if p & BLACK_BIT == us {
+                continue;
+            }
+            let pins = match p & KIND_MASK {
+                D => true,
+                R | V => d < 6,
+                J | G => d >= 6,
+                // The Elephant's two-step through the vacated cell next to the King.
+                E => {
+                    k == 0
+                        && j == 0
+                        && d == fwd(side.opponent()).opposite() as usize
+                        && !compat::ignore_elephant_two_step()
+                }
+                _ => false,
+            };
+            if pins {
+                pinned.set(shield);
             }
         }
         pinned

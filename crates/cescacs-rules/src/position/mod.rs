@@ -1,7 +1,7 @@
 //! Position, moves, generation, make/unmake and attack detection.
 
 use crate::piece::{Piece, PieceKind, Side};
-use crate::tables::{NO_DIR, TABLES};
+use crate::tables::{NO_CELL, NO_DIR, TABLES};
 use cescacs_hex::{Cell, Direction, HexColour};
 use std::ops::Deref;
 

@@ -596,10 +596,11 @@ impl Position {
                 == TABLES.align[king.index()][m.from.index()]
     }
 
-    /// Number of legal moves (for perft leaves): bulk counting. Unpinned pieces other
-    /// than the King are counted as they are generated, without a move list; only
-    /// the King's, the pinned pieces', castling and en-passant moves are stored and
-    /// tested. In check, or with forced promotions pending, the plain path.
+    /// Number of legal moves (for perft leaves): bulk counting, no make/unmake for
+    /// the last ply. Unpinned pieces other than the King are counted without a move
+    /// list (see `count_free_piece`); only the King's, the pinned pieces', castling
+    /// and en-passant moves are stored and tested. In check, or with forced
+    /// promotions pending, the plain path.
     pub(crate) fn count_legal(&mut self, buf: &mut Vec<Move>) -> u64 {
         buf.clear();
         let in_check = self.is_check();
@@ -620,15 +621,20 @@ impl Position {
             pushed: 0,
             deferred: buf,
         };
-        let mut own = self.occ[self.side.index()];
-        own.clear(king);
-        own.for_each(|from| {
-            if pinned.contains(from) {
-                self.piece_moves(counter.deferred, from, false);
-            } else {
-                self.piece_moves(&mut counter, from, false);
-            }
+        let own = self.occ[self.side.index()].0;
+        let mut free = Bits([
+            own[0] & !pinned.0[0],
+            own[1] & !pinned.0[1],
+            own[2] & !pinned.0[2],
+        ]);
+        free.clear(king);
+        free.for_each(|from| match self.count_free_piece(from) {
+            Some(n) => counter.n += n,
+            None => self.piece_moves(&mut counter, from, false),
         });
+        // The pinned pieces' moves are tested with the King's (the pinned set holds
+        // none of the King's cell: it is on no line out of itself).
+        pinned.for_each(|from| self.piece_moves(counter.deferred, from, false));
         let mut n = counter.n;
         self.piece_moves(buf, king, false);
         for &m in buf.iter() {
@@ -637,6 +643,140 @@ impl Position {
             }
         }
         n
+    }
+
+    /// The number of moves of the unpinned own man on `from` other than the King (all
+    /// legal when not in check), counted on the board without making a move: a line
+    /// walked to its first man, the knight jumps as a set less the own men, a pawn's
+    /// targets from a table. `None` (the caller generates) for a pawn that may promote
+    /// or that the special right concerns.
+    #[inline]
+    fn count_free_piece(&self, from: Cell) -> Option<u64> {
+        let code = self.board[from.index()];
+        let (lines, jumps) = match code & KIND_MASK {
+            D => (0..12, false),
+            V => (0..6, true),
+            R => (0..6, false),
+            G => (6..12, true),
+            J => (6..12, false),
+            N => {
+                let mut n = self.count_jumps(from, code);
+                for &(mid, to) in from.knight_rides() {
+                    n += u64::from(
+                        self.board[mid.index()] == EMPTY && self.board[to.index()] == EMPTY,
+                    );
+                }
+                return Some(n);
+            }
+            E => return Some(self.count_elephant(from, code)),
+            P => return self.count_pawn(from, code),
+            _ => return None,
+        };
+        let us = code & BLACK_BIT;
+        let mut n = 0;
+        for d in lines {
+            // The empty cells before the first man, and the man if he is an enemy.
+            for &to in from.ray(dir(d)) {
+                let p = self.board[to.index()];
+                if p != EMPTY {
+                    n += u64::from(p & BLACK_BIT != us);
+                    break;
+                }
+                n += 1;
+            }
+        }
+        if jumps {
+            n += self.count_jumps(from, code);
+        }
+        Some(n)
+    }
+
+    /// The Elephant's moves, as `piece_moves` generates them.
+    #[inline]
+    fn count_elephant(&self, from: Cell, code: u8) -> u64 {
+        let us = code & BLACK_BIT;
+        let free = |to: Option<Cell>| {
+            to.map_or(0, |to| {
+                let p = self.board[to.index()];
+                u64::from(p == EMPTY || p & BLACK_BIT != us)
+            })
+        };
+        let forward = fwd(self.side);
+        let mut n = 0;
+        if let Some(s1) = from.step(forward) {
+            let p = self.board[s1.index()];
+            if p == EMPTY {
+                n += 1 + free(s1.step(forward));
+            } else if p & BLACK_BIT != us {
+                n += 1;
+            }
+        }
+        for d in NON_TRANSVERSAL_DIAGONALS {
+            n += free(from.step(d));
+        }
+        n
+    }
+
+    /// The pawn's moves, as `pawn_moves` generates them; `None` when one of them may
+    /// promote or the special right concerns this pawn (then the generator, and for
+    /// en passant the full test).
+    #[inline]
+    fn count_pawn(&self, from: Cell, code: u8) -> Option<u64> {
+        let side = self.side;
+        let si = side.index();
+        let i = from.index();
+        if TABLES.near_promotion[si][i >> 6] & (1 << (i & 63)) != 0 {
+            return None;
+        }
+        match self.special {
+            SpecialRight::None => {}
+            SpecialRight::EnPassant { near, far, .. } => {
+                if pawn_capture_dirs(side)
+                    .iter()
+                    .any(|&d| from.step(d).is_some_and(|to| to == near || Some(to) == far))
+                {
+                    return None;
+                }
+            }
+            SpecialRight::Scornful { capturers, .. } => {
+                if capturers.contains(&Some(from)) {
+                    return None;
+                }
+            }
+        }
+        let us = code & BLACK_BIT;
+        let t = &TABLES.pawn_targets[si][i];
+        let board = &self.board;
+        let empty = |k: usize| t[k] != NO_CELL && board[t[k] as usize] == EMPTY;
+        let mut n = 0;
+        if empty(0) {
+            n += 1;
+            if empty(1) {
+                n += 1 + u64::from(empty(2));
+            }
+        }
+        n += u64::from(empty(3)) + u64::from(empty(4));
+        for k in 5..7 {
+            if t[k] != NO_CELL {
+                let p = board[t[k] as usize];
+                n += u64::from(p != EMPTY && p & BLACK_BIT != us);
+            }
+        }
+        Some(n)
+    }
+
+    /// The knight jumps from `from` to an empty cell or an enemy's, for the man `code`:
+    /// the jump set less the own men, counted (a few instructions where a walk over
+    /// up to 12 cells branches on each).
+    #[inline]
+    fn count_jumps(&self, from: Cell, code: u8) -> u64 {
+        let jumps = &TABLES.knight_bits[from.index()];
+        let own = &self.occ[side_of(code).index()].0;
+        u64::from(
+            (jumps[0] & !own[0]).count_ones()
+                + (jumps[1] & !own[1]).count_ones()
+                + (jumps[2] & !own[2]).count_ones(),
+        )
     }
 
     /// Whether an awaiting pawn of the side to move must promote now.

@@ -67,6 +67,50 @@ fn compare_node_paths(pos: &mut Position, depth: u32, checked: &mut u64) {
     }
 }
 
+/// Perft's leaf count (moves counted on the board, not made) against the full legal
+/// list on pseudo-random games played to their end, pawn moves preferred half the
+/// time: promotions on arrival, awaiting pawns, en passant and scornful captures,
+/// pins and checks occur along them (the start position's tree has few of those).
+#[test]
+fn leaf_count_agrees_with_the_legal_list_along_random_games() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut buf = Vec::new();
+    let (mut positions, mut promotions, mut specials, mut checks) = (0, 0, 0, 0);
+    for _ in 0..40 {
+        let mut pos = Position::initial();
+        for _ in 0..300 {
+            let moves = pos.legal_moves();
+            assert_eq!(pos.count_legal(&mut buf), moves.len() as u64, "\n{pos:?}");
+            positions += 1;
+            checks += usize::from(pos.is_check());
+            specials += usize::from(pos.special != SpecialRight::None);
+            promotions += moves.iter().filter(|m| m.promo != 0).count();
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let pawns: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| pos.board[m.from.index()] & KIND_MASK == P)
+                .collect();
+            let pool: &[Move] = if seed & (1 << 20) != 0 && !pawns.is_empty() {
+                &pawns
+            } else {
+                &moves
+            };
+            let m = pool[(seed >> 33) as usize % pool.len()];
+            pos.make(m);
+        }
+    }
+    assert!(
+        positions > 5_000 && promotions > 100 && specials > 100 && checks > 100,
+        "{positions} positions, {promotions} promotion moves, {specials} special rights, {checks} checks"
+    );
+}
+
 #[test]
 fn node_paths_agree_with_make_unmake() {
     let mut checked = 0;
