@@ -1282,6 +1282,7 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // == issue 29 part B: Move and GameNode pickling
     m.add_function(wrap_pyfunction!(pickle::_move, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_node, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::_mainline, m)?)?;
     // == end issue 29 part B
     m.add_class::<headers::HeaderReader>()?;
     m.add_class::<headers::Headers>()?;

@@ -42,6 +42,10 @@ pub(crate) struct Mainline {
 }
 
 impl Mainline {
+    /// The main line of `tree`, a tree of `game` walked without variations.
+    pub(crate) fn new(tree: Arc<MoveTree>, game: Arc<Py<Game>>) -> Mainline {
+        Mainline { tree, game }
+    }
     fn plies(&self) -> usize {
         self.tree.nodes.len().saturating_sub(1)
     }
@@ -107,6 +111,12 @@ impl Mainline {
     }
     fn __repr__(&self) -> String {
         format!("<cescacs.Mainline of {} plies>", self.plies())
+    }
+    /// Pickling: the game alone; the main line is walked again when unpickled.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(PyObject, PyObject)> {
+        let make = py.import("cescacs._cescacs")?.getattr("_mainline")?;
+        let args = (self.game.clone_ref(py),).into_pyobject(py)?;
+        Ok((make.unbind(), args.into_any().unbind()))
     }
 }
 

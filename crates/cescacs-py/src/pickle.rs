@@ -5,7 +5,7 @@
 //! serialised model. A move or node pickles as its game and its place in the tree.
 
 use crate::errors::Fail;
-use crate::model::{GameNode, Move};
+use crate::model::{GameNode, Mainline, Move};
 use crate::{Game, Origin};
 use cescacs_batch::{Diagnostic, Problem, RawGame, Severity};
 use cescacs_convert::MoveTree;
@@ -290,6 +290,14 @@ pub(crate) fn _move(
         return Err(Fail::Option("not a pickled move: the start is no move".into()).into());
     }
     Ok(Move { tree, node, game })
+}
+
+/// Makes a pickled `Mainline` again (the inverse of `Mainline.__reduce__`): the
+/// game's main line, walked anew.
+#[pyfunction]
+pub(crate) fn _mainline(py: Python<'_>, game: Py<Game>) -> PyResult<Mainline> {
+    let (game, tree) = tree_of(py, game, false)?;
+    Ok(Mainline::new(tree, game))
 }
 
 /// Makes a pickled `GameNode` again (the inverse of `GameNode.__reduce__`).
