@@ -102,7 +102,8 @@ impl Mainline {
     fn __eq__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<bool> {
         let mine = self.list(py)?;
         if let Ok(o) = other.downcast::<Mainline>() {
-            return Ok(Arc::ptr_eq(&self.tree, &o.get().tree));
+            // The same walk, or equal moves (an unpickled main line is walked anew).
+            return Ok(Arc::ptr_eq(&self.tree, &o.get().tree) || mine.eq(o.get().list(py)?)?);
         }
         match other.extract::<Vec<PyObject>>() {
             Ok(theirs) => mine.eq(PyList::new(py, theirs)?),
