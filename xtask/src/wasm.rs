@@ -5,8 +5,9 @@
 //! (`rustup target add wasm32-unknown-unknown`), else from Debian's `rustc-web` and
 //! `rust-web-src` with `-Zbuild-std` (see docs/wasm.md). Debian bookworm's compiler is
 //! 1.85: this command runs itself as cargo's `RUSTC_WRAPPER` and turns on, for our
-//! crates and the registry's (never for std), the two library features stabilised in
-//! 1.88 that the workspace uses (`let_chains`, `slice_as_chunks`).
+//! crates and the registry's (never for std), the library features stabilised in
+//! 1.87–1.88 that the workspace uses (`let_chains`, `slice_as_chunks`,
+//! `unsigned_is_multiple_of`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -42,6 +43,7 @@ pub fn wrap_rustc(args: &[String]) -> ! {
         cmd.args([
             "-Zcrate-attr=feature(let_chains)",
             "-Zcrate-attr=feature(slice_as_chunks)",
+            "-Zcrate-attr=feature(unsigned_is_multiple_of)",
         ]);
     }
     match cmd.status() {
