@@ -423,44 +423,61 @@ impl<R: Read> PgnReader<R> {
                 }
                 break;
             };
-            if g.on_main_line() && self.main_line_token(v, &mut g, &t)? {
+            if g.main_line && self.main_line_token(v, &mut g, &t)? {
                 continue;
             }
-            if g.skip_movetext
-                && g.phase == Phase::Movetext
-                && !g.after_result
-                && self.skipped_token(&mut g, &t)
-            {
-                continue;
+            let flow = self.other_token(v, &mut g, &t)?;
+            // Only the steps off the hot path change what decides it: decided once
+            // here, the hot path tests one flag per token, not four.
+            g.main_line = g.on_main_line();
+            if flow == Flow::Stop {
+                break;
             }
-            if g.phase == Phase::Start {
-                self.games += 1;
-                v.begin_game(t.pos);
-                g.phase = Phase::Tags;
-            }
-            let flow = if g.after_result {
-                self.after_result_token(v, &t)
-            } else if g.in_tag {
-                self.tag_token(v, &mut g, &t);
-                Flow::Next
-            } else {
-                self.header_token(v, &mut g, &t)
-            };
-            match flow {
-                Flow::Next => continue,
-                Flow::Stop => break,
-                Flow::Go => {}
-            }
-            if g.phase != Phase::Movetext {
-                g.phase = Phase::Movetext;
-                if v.end_headers() == Skip(true) {
-                    g.skip_movetext = true;
-                }
-                v.begin_movetext();
-            }
-            self.movetext_token(v, &mut g, &t)?;
         }
         Ok(Some(self.end_game(v, &g)))
+    }
+
+    /// Every token the hot path did not take: [`Flow::Stop`] when it belongs to the
+    /// next game.
+    #[inline(always)]
+    fn other_token<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        g: &mut GameState,
+        t: &Tok,
+    ) -> Result<Flow, ReadError> {
+        if g.skip_movetext
+            && g.phase == Phase::Movetext
+            && !g.after_result
+            && self.skipped_token(g, t)
+        {
+            return Ok(Flow::Next);
+        }
+        if g.phase == Phase::Start {
+            self.games += 1;
+            v.begin_game(t.pos);
+            g.phase = Phase::Tags;
+        }
+        let flow = if g.after_result {
+            self.after_result_token(v, t)
+        } else if g.in_tag {
+            self.tag_token(v, g, t);
+            Flow::Next
+        } else {
+            self.header_token(v, g, t)
+        };
+        if flow != Flow::Go {
+            return Ok(flow);
+        }
+        if g.phase != Phase::Movetext {
+            g.phase = Phase::Movetext;
+            if v.end_headers() == Skip(true) {
+                g.skip_movetext = true;
+            }
+            v.begin_movetext();
+        }
+        self.movetext_token(v, g, t)?;
+        Ok(Flow::Next)
     }
 
     /// The hot path: move numbers and SAN in the main line, a third each of all tokens.
@@ -486,6 +503,7 @@ impl<R: Read> PgnReader<R> {
                     g.after_e = text.last() == Some(&b'e');
                     if self.move_token(v, t)? == Control::SkipMovetext {
                         g.skip_movetext = true;
+                        g.main_line = false;
                     }
                     return Ok(true);
                 }
@@ -752,6 +770,8 @@ enum Flow {
 
 /// The state of [`PgnReader::read_game`] within one game.
 struct GameState {
+    /// [`GameState::on_main_line`], kept up to date by [`PgnReader::read_game`].
+    main_line: bool,
     phase: Phase,
     depth: usize,
     /// Depth at which a skipped variation started, if skipping.
@@ -771,6 +791,7 @@ struct GameState {
 impl GameState {
     fn new() -> GameState {
         GameState {
+            main_line: false,
             phase: Phase::Start,
             depth: 0,
             skip_from: None,
