@@ -84,39 +84,47 @@ fn read_game(
         Err(e) => Err(e.into()),
     };
     let game = match first {
-        Err(e) => {
-            let at = e.at().unwrap_or_default();
-            let code = e.code();
-            // The batch engine adds file, game and line; keep only the reason.
-            let reason = match e {
-                chess_pgn::GameError::UnsupportedVariant { name, .. } => {
-                    format!("unsupported variant {name:?}")
-                }
-                chess_pgn::GameError::OtherGame { name, .. } => format!(
-                    "[Game {name:?}] names a game this reader does not implement \
-                     (only chess and Chess960 are read)"
-                ),
-                chess_pgn::GameError::BadFen { fen, reason, .. } => {
-                    format!("bad FEN {fen:?}: {reason}")
-                }
-                chess_pgn::GameError::SetUpWithoutFen { .. } => {
-                    "SetUp \"1\" without a FEN tag".to_string()
-                }
-                chess_pgn::GameError::Read(r) => r.to_string(),
-                // A reason added later: its full text, which names game and place.
-                other => other.to_string(),
-            };
-            let d = diag(
-                code,
-                Severity::Error,
-                u64::from(at.line),
-                u64::from(at.col),
-                reason,
-            );
-            return ((vec![d], None), clean);
-        }
+        Err(e) => return ((vec![error_diagnostic(e)], None), clean),
         Ok(g) => g,
     };
+    let out = game_diagnostics(&game, more);
+    ((out, Some(game)), clean)
+}
+
+/// The diagnostic of a game that could not be read.
+#[cold]
+fn error_diagnostic(e: chess_pgn::GameError) -> GameDiagnostic {
+    let at = e.at().unwrap_or_default();
+    let code = e.code();
+    // The batch engine adds file, game and line; keep only the reason.
+    let reason = match e {
+        chess_pgn::GameError::UnsupportedVariant { name, .. } => {
+            format!("unsupported variant {name:?}")
+        }
+        chess_pgn::GameError::OtherGame { name, .. } => format!(
+            "[Game {name:?}] names a game this reader does not implement \
+             (only chess and Chess960 are read)"
+        ),
+        chess_pgn::GameError::BadFen { fen, reason, .. } => {
+            format!("bad FEN {fen:?}: {reason}")
+        }
+        chess_pgn::GameError::SetUpWithoutFen { .. } => "SetUp \"1\" without a FEN tag".to_string(),
+        chess_pgn::GameError::Read(r) => r.to_string(),
+        // A reason added later: its full text, which names game and place.
+        other => other.to_string(),
+    };
+    diag(
+        code,
+        Severity::Error,
+        u64::from(at.line),
+        u64::from(at.col),
+        reason,
+    )
+}
+
+/// The reader's diagnostics of a game read, and the boundary warning when `more`
+/// (a second game followed in what the splitter gave as one).
+fn game_diagnostics(game: &chess_pgn::Game, more: bool) -> Vec<GameDiagnostic> {
     let mut out = Vec::with_capacity(game.diagnostics.len());
     for d in &game.diagnostics {
         let severity = match d.severity {
@@ -137,7 +145,7 @@ fn read_game(
             "the splitter and the PGN reader disagree on game boundaries",
         ));
     }
-    ((out, Some(game)), clean)
+    out
 }
 
 /// (checkmate, stalemate) of a board.

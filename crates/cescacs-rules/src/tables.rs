@@ -58,6 +58,29 @@ fn forward_dir(side: Side) -> Direction {
 }
 
 fn build() -> Tables {
+    let promotion = build_promotion();
+    let triple = build_triple();
+    let zobrist = Zobrist::new();
+    Tables {
+        promotion_bits: promotion_bits(&promotion),
+        near_promotion: near_promotion(&promotion),
+        pawn_targets: pawn_targets(&triple),
+        promotion,
+        triple,
+        align: build_align(),
+        castlings: build_castlings(),
+        knight_bits: knight_bits(),
+        king_home: [cell("G1"), cell("G27")],
+        rook_home: [[cell("C3"), cell("I3")], [cell("C25"), cell("I25")]],
+        zobrist_piece: zobrist.piece,
+        zobrist_castling: zobrist.castling,
+        zobrist_special: zobrist.special,
+        zobrist_black: zobrist.black,
+    }
+}
+
+/// Per side, the cells with no cell forward: where a pawn promotes.
+fn build_promotion() -> [[bool; 169]; 2] {
     let mut promotion = [[false; 169]; 2];
     for c in Cell::all() {
         for side in [Side::White, Side::Black] {
@@ -66,6 +89,11 @@ fn build() -> Tables {
             }
         }
     }
+    promotion
+}
+
+/// The promotion cells as 169-bit masks.
+fn promotion_bits(promotion: &[[bool; 169]; 2]) -> [[u64; 3]; 2] {
     let mut promotion_bits = [[0u64; 3]; 2];
     for c in Cell::all() {
         for (s, bits) in promotion_bits.iter_mut().enumerate() {
@@ -74,60 +102,59 @@ fn build() -> Tables {
             }
         }
     }
+    promotion_bits
+}
+
+/// A pawn's moves of one side: forward, the two oblique steps, the two captures.
+fn pawn_directions(side: Side) -> (Direction, [Direction; 2], [Direction; 2]) {
+    match side {
+        Side::White => (
+            Direction::ColumnUp,
+            [Direction::FileUp, Direction::FileInvUp],
+            [Direction::LineUp, Direction::LineInvUp],
+        ),
+        Side::Black => (
+            Direction::ColumnDown,
+            [Direction::FileDown, Direction::FileInvDown],
+            [Direction::LineDown, Direction::LineInvDown],
+        ),
+    }
+}
+
+/// Per side, the cells from which one pawn move reaches a promotion cell.
+fn near_promotion(promotion: &[[bool; 169]; 2]) -> [[u64; 3]; 2] {
     let mut near_promotion = [[0u64; 3]; 2];
     for c in Cell::all() {
         for side in [Side::White, Side::Black] {
-            let (f, others) = match side {
-                Side::White => (
-                    Direction::ColumnUp,
-                    [
-                        Direction::FileUp,
-                        Direction::FileInvUp,
-                        Direction::LineUp,
-                        Direction::LineInvUp,
-                    ],
-                ),
-                Side::Black => (
-                    Direction::ColumnDown,
-                    [
-                        Direction::FileDown,
-                        Direction::FileInvDown,
-                        Direction::LineDown,
-                        Direction::LineInvDown,
-                    ],
-                ),
-            };
+            let (f, [o1, o2], [c1, c2]) = pawn_directions(side);
+            let others = [o1, o2, c1, c2];
             let ahead = c.ray(f).iter().take(3).copied();
-            let reached = ahead.chain(others.iter().filter_map(|&d| c.step(d)));
-            if reached
-                .into_iter()
-                .any(|t| promotion[side.index()][t.index()])
-            {
+            let mut reached = ahead.chain(others.iter().filter_map(|&d| c.step(d)));
+            if reached.any(|t| promotion[side.index()][t.index()]) {
                 near_promotion[side.index()][c.index() >> 6] |= 1 << (c.index() & 63);
             }
         }
     }
+    near_promotion
+}
+
+/// Per side, the cells from which a pawn may step three cells forward.
+fn build_triple() -> [[bool; 169]; 2] {
     let mut triple = [[false; 169]; 2];
     for name in ["B4", "C5", "D6", "E7", "G7", "H6", "I5", "K4"] {
         let w = cell(name);
         triple[0][w.index()] = true;
         triple[1][w.mirrored().index()] = true;
     }
+    triple
+}
+
+/// Per side and cell, a pawn's target cells by index (see [`Tables::pawn_targets`]).
+fn pawn_targets(triple: &[[bool; 169]; 2]) -> [Vec<[u8; 7]>; 2] {
     let mut pawn_targets = [vec![[NO_CELL; 7]; 169], vec![[NO_CELL; 7]; 169]];
     for c in Cell::all() {
         for side in [Side::White, Side::Black] {
-            let (f, oblique, capture) = match side {
-                Side::White => (
-                    Direction::ColumnUp,
-                    [Direction::FileUp, Direction::FileInvUp],
-                    [Direction::LineUp, Direction::LineInvUp],
-                ),
-                Side::Black => (
-                    Direction::ColumnDown,
-                    [Direction::FileDown, Direction::FileInvDown],
-                    [Direction::LineDown, Direction::LineInvDown],
-                ),
-            };
+            let (f, oblique, capture) = pawn_directions(side);
             let t = &mut pawn_targets[side.index()][c.index()];
             let steps = if triple[side.index()][c.index()] {
                 3
@@ -144,6 +171,11 @@ fn build() -> Tables {
             }
         }
     }
+    pawn_targets
+}
+
+/// The direction from each cell to each other on one of its rays (see [`Tables::align`]).
+fn build_align() -> Vec<[u8; 169]> {
     let mut align = vec![[NO_DIR; 169]; 169];
     for a in Cell::all() {
         for d in Direction::ALL {
@@ -152,56 +184,63 @@ fn build() -> Tables {
             }
         }
     }
+    align
+}
+
+/// Per cell, the knight jumps as a 169-bit set.
+fn knight_bits() -> Vec<[u64; 3]> {
     let mut knight_bits = vec![[0u64; 3]; 169];
     for a in Cell::all() {
         for &b in a.knight_jumps() {
             knight_bits[a.index()][b.index() >> 6] |= 1 << (b.index() & 63);
         }
     }
-    let king_home = [cell("G1"), cell("G27")];
-    let rook_home = [[cell("C3"), cell("I3")], [cell("C25"), cell("I25")]];
-    let castlings = build_castlings();
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
-        // splitmix64: deterministic keys, no dependency on a RNG crate.
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    let mut zobrist_piece = vec![[0u64; 169]; 32];
-    for row in zobrist_piece.iter_mut() {
-        for v in row.iter_mut() {
+    knight_bits
+}
+
+/// The Zobrist keys, drawn in this order from one splitmix64 sequence (the order
+/// fixes every key, and so every hash a test or a book may have recorded).
+struct Zobrist {
+    piece: Vec<[u64; 169]>,
+    castling: [u64; 6],
+    special: [u64; 169],
+    black: u64,
+}
+
+impl Zobrist {
+    fn new() -> Zobrist {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            // splitmix64: deterministic keys, no dependency on a RNG crate.
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let mut piece = vec![[0u64; 169]; 32];
+        for row in piece.iter_mut() {
+            for v in row.iter_mut() {
+                *v = next();
+            }
+        }
+        // The empty cell has no key, so a write can xor old and new codes unconditionally.
+        piece[0] = [0; 169];
+        let mut castling = [0u64; 6];
+        for v in castling.iter_mut() {
             *v = next();
         }
-    }
-    // The empty cell has no key, so a write can xor old and new codes unconditionally.
-    zobrist_piece[0] = [0; 169];
-    let mut zobrist_castling = [0u64; 6];
-    for v in zobrist_castling.iter_mut() {
-        *v = next();
-    }
-    let mut zobrist_special = [0u64; 169];
-    for v in zobrist_special.iter_mut() {
-        *v = next();
-    }
-    let zobrist_black = next();
-    Tables {
-        promotion,
-        promotion_bits,
-        near_promotion,
-        pawn_targets,
-        triple,
-        align,
-        castlings,
-        knight_bits,
-        king_home,
-        rook_home,
-        zobrist_piece,
-        zobrist_castling,
-        zobrist_special,
-        zobrist_black,
+        let mut special = [0u64; 169];
+        for v in special.iter_mut() {
+            *v = next();
+        }
+        let black = next();
+        Zobrist {
+            piece,
+            castling,
+            special,
+            black,
+        }
     }
 }
 

@@ -592,71 +592,8 @@ fn build_tag(ctx: &mut Ctx<'_>, p: Pair<'_, Rule>) -> Tag {
 
 fn check_tags(ctx: &mut Ctx<'_>, tags: &[Tag]) {
     if let Some(first) = tags.first() {
-        match tags.iter().find(|t| t.name == "Variant") {
-            None => push_span(
-                ctx,
-                Severity::Warning,
-                Code::Tag,
-                first.span,
-                "no [Variant \"C'escacs\"] tag".into(),
-            ),
-            Some(v) if v.value != "C'escacs" => push_span(
-                ctx,
-                Severity::Error,
-                Code::Tag,
-                v.span,
-                format!(
-                    "expected Variant \"C'escacs\", found \"{}\" (other variants are not supported)",
-                    v.value
-                ),
-            ),
-            Some(v) if first.name != "Variant" => push_span(
-                ctx,
-                Severity::Note,
-                Code::Tag,
-                v.span,
-                "Variant is not the first tag".into(),
-            ),
-            Some(_) => {}
-        }
-        for v in tags.iter().filter(|t| t.name == "Variant").skip(1) {
-            if v.value == "C'escacs" {
-                push_span(
-                    ctx,
-                    Severity::Warning,
-                    Code::Tag,
-                    v.span,
-                    "Variant tag repeated (the game is still read as one record)".into(),
-                );
-            } else {
-                push_span(
-                    ctx,
-                    Severity::Error,
-                    Code::Tag,
-                    v.span,
-                    format!(
-                        "repeated Variant tag names \"{}\", not \"C'escacs\" (other variants are not supported)",
-                        v.value
-                    ),
-                );
-            }
-        }
-        // A `Game` tag naming another game: its moves are not C'escacs moves.
-        for g in tags
-            .iter()
-            .filter(|t| t.name == "Game" && crate::games::names_another_game(&t.name, &t.value))
-        {
-            push_span(
-                ctx,
-                Severity::Error,
-                Code::Tag,
-                g.span,
-                format!(
-                    "[Game \"{}\"] names a game this reader does not implement (only C'escacs)",
-                    g.value
-                ),
-            );
-        }
+        check_variant_tags(ctx, tags, first);
+        check_game_tags(ctx, tags);
     }
     if let Some(t) = tags.iter().find(|t| t.name == "Redefine") {
         match LetterTable::from_redefine(&t.value) {
@@ -683,6 +620,78 @@ fn check_tags(ctx: &mut Ctx<'_>, tags: &[Tag]) {
                 format!("[{}] read as [TLPD]", t.name),
             );
         }
+    }
+}
+
+/// The `Variant` tag: missing, naming another variant, not first, or repeated.
+fn check_variant_tags(ctx: &mut Ctx<'_>, tags: &[Tag], first: &Tag) {
+    match tags.iter().find(|t| t.name == "Variant") {
+        None => push_span(
+            ctx,
+            Severity::Warning,
+            Code::Tag,
+            first.span,
+            "no [Variant \"C'escacs\"] tag".into(),
+        ),
+        Some(v) if v.value != "C'escacs" => push_span(
+            ctx,
+            Severity::Error,
+            Code::Tag,
+            v.span,
+            format!(
+                "expected Variant \"C'escacs\", found \"{}\" (other variants are not supported)",
+                v.value
+            ),
+        ),
+        Some(v) if first.name != "Variant" => push_span(
+            ctx,
+            Severity::Note,
+            Code::Tag,
+            v.span,
+            "Variant is not the first tag".into(),
+        ),
+        Some(_) => {}
+    }
+    for v in tags.iter().filter(|t| t.name == "Variant").skip(1) {
+        if v.value == "C'escacs" {
+            push_span(
+                ctx,
+                Severity::Warning,
+                Code::Tag,
+                v.span,
+                "Variant tag repeated (the game is still read as one record)".into(),
+            );
+        } else {
+            push_span(
+                ctx,
+                Severity::Error,
+                Code::Tag,
+                v.span,
+                format!(
+                    "repeated Variant tag names \"{}\", not \"C'escacs\" (other variants are not supported)",
+                    v.value
+                ),
+            );
+        }
+    }
+}
+
+/// A `Game` tag naming another game: its moves are not C'escacs moves.
+fn check_game_tags(ctx: &mut Ctx<'_>, tags: &[Tag]) {
+    for g in tags
+        .iter()
+        .filter(|t| t.name == "Game" && crate::games::names_another_game(&t.name, &t.value))
+    {
+        push_span(
+            ctx,
+            Severity::Error,
+            Code::Tag,
+            g.span,
+            format!(
+                "[Game \"{}\"] names a game this reader does not implement (only C'escacs)",
+                g.value
+            ),
+        );
     }
 }
 
@@ -804,144 +813,24 @@ impl MovetextBuilder {
         if matches!(rule, Rule::comment | Rule::rav_open | Rule::half) {
             self.count(ctx, pspan)?;
         }
-        let stack = &mut self.stack;
         if self.result.is_some() {
             if rule == Rule::comment {
                 self.final_comments.push(build_comment(ctx, p));
             }
             return Some(());
         }
+        let stack = &mut self.stack;
         match rule {
             Rule::comment => {
                 let c = build_comment(ctx, p);
                 top(stack).line.items.push(Item::Comment(c));
             }
-            Rule::result => {
-                let s = p.as_str();
-                if stack.len() > 1 {
-                    let open = top(stack).open;
-                    ctx.diag(
-                            Severity::Error,
-                            Code::Structure,
-                            pspan,
-                            format!(
-                                "expected `)` closing the variation opened at {}:{}, found the result `{s}`",
-                                open.line, open.col
-                            ),
-                        );
-                    return None;
-                }
-                let r = GameResult::parse(s).unwrap_or(GameResult::Unfinished);
-                if r.as_str() != s {
-                    ctx.diag(
-                        Severity::Note,
-                        Code::Spelling,
-                        pspan,
-                        format!("result `{s}` read as `{r}`"),
-                    );
-                }
-                self.result = Some(r);
-            }
-            Rule::rav_open => {
-                if stack.len() > MAX_VARIATION_DEPTH {
-                    ctx.diag(
-                            Severity::Error,
-                            Code::TooDeep,
-                            pspan,
-                            format!(
-                                "variations nested deeper than {MAX_VARIATION_DEPTH} levels are not read"
-                            ),
-                        );
-                    return None;
-                }
-                let label = p
-                    .into_inner()
-                    .find(|q| q.as_rule() == Rule::rav_label)
-                    .and_then(|q| q.into_inner().next())
-                    .map(|n| n.as_str().parse().unwrap_or(u32::MAX));
-                let parent = top(stack);
-                // Without a number, a variation replaces the most recent half-move.
-                let (number, side) = parent.last_move.unwrap_or((parent.number, parent.side));
-                let open = ctx.span(pspan);
-                stack.push(Frame::new(open, label, number, side));
-            }
-            Rule::rav_close => {
-                if stack.len() == 1 {
-                    ctx.diag(
-                        Severity::Error,
-                        Code::Structure,
-                        pspan,
-                        "expected a move, found `)` closing no variation".into(),
-                    );
-                    return None;
-                }
-                let f = stack.pop()?;
-                let close_end = ctx.span(pspan).end;
-                if f.last_move.is_none() {
-                    ctx.diag(
-                        Severity::Error,
-                        Code::Structure,
-                        pspan,
-                        "expected a move, found `)` (empty variation)".into(),
-                    );
-                    return None;
-                }
-                let mut vspan = f.open;
-                vspan.end = close_end;
-                top(stack).line.items.push(Item::Variation(Variation {
-                    label: f.label,
-                    line: f.line,
-                    span: vspan,
-                }));
-            }
+            Rule::result => self.result = Some(result_token(ctx, stack, p)?),
+            Rule::rav_open => open_variation(ctx, stack, p)?,
+            Rule::rav_close => close_variation(ctx, stack, pspan)?,
             Rule::move_number => number_token(ctx, top(stack), p)?,
-            Rule::ellipsis => {
-                let f = top(stack);
-                // A token of several `...` (see the grammar): the second one is where
-                // an ellipsis comes after another one.
-                let text = p.as_str();
-                if let Some(second) = text.get(3..).and_then(|r| r.find("...")) {
-                    let at = pspan.start() + 3 + second;
-                    if f.expect == Expect::White {
-                        ctx.diag_at(
-                                Severity::Error,
-                                Code::Structure,
-                                ctx.base + at,
-                                "expected a move, found `…` (an ellipsis stands only after a move number)"
-                                    .into(),
-                            );
-                        return None;
-                    }
-                }
-                if f.expect != Expect::White {
-                    ctx.diag(
-                        Severity::Error,
-                        Code::Structure,
-                        pspan,
-                        "expected a move, found `…` (an ellipsis stands only after a move number)"
-                            .into(),
-                    );
-                    return None;
-                }
-                f.side = Side::Black;
-                f.expect = Expect::BlackAfterEllipsis;
-            }
-            Rule::comma => {
-                let f = top(stack);
-                match f.expect {
-                    Expect::Comma => f.expect = Expect::Black,
-                    Expect::BlackAfterEllipsis => {}
-                    _ => {
-                        ctx.diag(
-                            Severity::Error,
-                            Code::Structure,
-                            pspan,
-                            "expected a move or a move number, found `,`".into(),
-                        );
-                        return None;
-                    }
-                }
-            }
+            Rule::ellipsis => ellipsis_token(ctx, top(stack), p)?,
+            Rule::comma => comma_token(ctx, top(stack), pspan)?,
             Rule::half => {
                 let node = build_half(ctx, p, top(stack))?;
                 let f = top(stack);
@@ -977,6 +866,142 @@ fn top(stack: &mut [Frame]) -> &mut Frame {
     // variation frames are popped.
     let n = stack.len() - 1;
     &mut stack[n]
+}
+
+/// The game-termination marker: refused inside a variation; a spelling other than
+/// the standard one is noted.
+fn result_token(ctx: &mut Ctx<'_>, stack: &mut [Frame], p: Pair<'_, Rule>) -> Option<GameResult> {
+    let pspan = p.as_span();
+    let s = p.as_str();
+    if stack.len() > 1 {
+        let open = top(stack).open;
+        ctx.diag(
+            Severity::Error,
+            Code::Structure,
+            pspan,
+            format!(
+                "expected `)` closing the variation opened at {}:{}, found the result `{s}`",
+                open.line, open.col
+            ),
+        );
+        return None;
+    }
+    let r = GameResult::parse(s).unwrap_or(GameResult::Unfinished);
+    if r.as_str() != s {
+        ctx.diag(
+            Severity::Note,
+            Code::Spelling,
+            pspan,
+            format!("result `{s}` read as `{r}`"),
+        );
+    }
+    Some(r)
+}
+
+/// A `(`, with its optional label: a new frame starting where the variation's first
+/// move stands.
+fn open_variation(ctx: &mut Ctx<'_>, stack: &mut Vec<Frame>, p: Pair<'_, Rule>) -> Option<()> {
+    let pspan = p.as_span();
+    if stack.len() > MAX_VARIATION_DEPTH {
+        ctx.diag(
+            Severity::Error,
+            Code::TooDeep,
+            pspan,
+            format!("variations nested deeper than {MAX_VARIATION_DEPTH} levels are not read"),
+        );
+        return None;
+    }
+    let label = p
+        .into_inner()
+        .find(|q| q.as_rule() == Rule::rav_label)
+        .and_then(|q| q.into_inner().next())
+        .map(|n| n.as_str().parse().unwrap_or(u32::MAX));
+    let parent = top(stack);
+    // Without a number, a variation replaces the most recent half-move.
+    let (number, side) = parent.last_move.unwrap_or((parent.number, parent.side));
+    let open = ctx.span(pspan);
+    stack.push(Frame::new(open, label, number, side));
+    Some(())
+}
+
+/// A `)`: the variation's frame becomes a variation of its parent line; refused when
+/// no variation is open or the variation holds no move.
+fn close_variation(ctx: &mut Ctx<'_>, stack: &mut Vec<Frame>, pspan: pest::Span<'_>) -> Option<()> {
+    if stack.len() == 1 {
+        ctx.diag(
+            Severity::Error,
+            Code::Structure,
+            pspan,
+            "expected a move, found `)` closing no variation".into(),
+        );
+        return None;
+    }
+    let f = stack.pop()?;
+    let close_end = ctx.span(pspan).end;
+    if f.last_move.is_none() {
+        ctx.diag(
+            Severity::Error,
+            Code::Structure,
+            pspan,
+            "expected a move, found `)` (empty variation)".into(),
+        );
+        return None;
+    }
+    let mut vspan = f.open;
+    vspan.end = close_end;
+    top(stack).line.items.push(Item::Variation(Variation {
+        label: f.label,
+        line: f.line,
+        span: vspan,
+    }));
+    Some(())
+}
+
+/// An ellipsis (`...`, `…`): only right after a move number, and then Black moves.
+fn ellipsis_token(ctx: &mut Ctx<'_>, f: &mut Frame, p: Pair<'_, Rule>) -> Option<()> {
+    const MISPLACED: &str =
+        "expected a move, found `…` (an ellipsis stands only after a move number)";
+    let pspan = p.as_span();
+    // A token of several `...` (see the grammar): the second one is where an
+    // ellipsis comes after another one.
+    let text = p.as_str();
+    if let Some(second) = text.get(3..).and_then(|r| r.find("..."))
+        && f.expect == Expect::White
+    {
+        let at = pspan.start() + 3 + second;
+        ctx.diag_at(
+            Severity::Error,
+            Code::Structure,
+            ctx.base + at,
+            MISPLACED.into(),
+        );
+        return None;
+    }
+    if f.expect != Expect::White {
+        ctx.diag(Severity::Error, Code::Structure, pspan, MISPLACED.into());
+        return None;
+    }
+    f.side = Side::Black;
+    f.expect = Expect::BlackAfterEllipsis;
+    Some(())
+}
+
+/// The `,` between White's and Black's moves.
+fn comma_token(ctx: &mut Ctx<'_>, f: &mut Frame, pspan: pest::Span<'_>) -> Option<()> {
+    match f.expect {
+        Expect::Comma => f.expect = Expect::Black,
+        Expect::BlackAfterEllipsis => {}
+        _ => {
+            ctx.diag(
+                Severity::Error,
+                Code::Structure,
+                pspan,
+                "expected a move or a move number, found `,`".into(),
+            );
+            return None;
+        }
+    }
+    Some(())
 }
 
 fn number_token(ctx: &mut Ctx<'_>, f: &mut Frame, p: Pair<'_, Rule>) -> Option<()> {
