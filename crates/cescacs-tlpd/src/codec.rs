@@ -119,6 +119,44 @@ pub fn parse_setup(s: &str, letters: &Letters) -> Result<Setup, TlpdError> {
         pos: 0,
     };
     r.spaces();
+    let board = parse_placement(&mut r, letters)?;
+    if !r.spaces() {
+        return Err(r.err(r.pos, "a space after the placement"));
+    }
+    let at = r.pos;
+    let side = match r.bump() {
+        Some('w') => Side::White,
+        Some('b') => Side::Black,
+        _ => return Err(r.err(at, "'w' or 'b'")),
+    };
+    if !r.spaces() {
+        return Err(r.err(r.pos, "a space after the side to move"));
+    }
+    let castling = parse_castling(&mut r, letters)?;
+    if !r.spaces() {
+        return Err(r.err(r.pos, "a space after the castling field"));
+    }
+    let special = parse_special(&mut r, &board, side)?;
+    let (halfmove, fullmove) = parse_clocks(&mut r)?;
+    if r.peek().is_some() {
+        return Err(r.err(r.pos, "end of the TLPD"));
+    }
+    Ok(Setup {
+        board,
+        side_to_move: side,
+        castling,
+        special,
+        halfmove_clock: halfmove,
+        fullmove_number: fullmove,
+    })
+}
+
+/// The placement field: `/`, then lines numbered downwards, each `line:` and its
+/// cells (pieces and counts of empty cells) up to `/`.
+fn parse_placement(
+    r: &mut Reader<'_>,
+    letters: &Letters,
+) -> Result<[Option<Piece>; 169], TlpdError> {
     let mut board: [Option<Piece>; 169] = [None; 169];
     if r.bump() != Some('/') {
         return Err(r.err(r.pos.saturating_sub(1), "'/' starting the placement"));
@@ -140,49 +178,48 @@ pub fn parse_setup(s: &str, letters: &Letters) -> Result<Setup, TlpdError> {
             }
             _ => return Err(r.err(r.pos, "':' after the line number")),
         }
-        let cells: Vec<Cell> = line_cells(line as u8).collect();
-        let mut i = 0usize;
-        loop {
-            let at = r.pos;
-            match r.bump() {
-                Some('/') => break,
-                Some(c) if c.is_ascii_digit() && c != '0' => {
-                    i += c as usize - '0' as usize;
-                    if i > cells.len() {
-                        return Err(r.err(at, "no more cells than the line has"));
-                    }
+        parse_line_cells(r, letters, line, &mut board)?;
+    }
+    Ok(board)
+}
+
+/// The cells of one line after its `line:`, up to and with the `/` that ends it.
+fn parse_line_cells(
+    r: &mut Reader<'_>,
+    letters: &Letters,
+    line: u32,
+    board: &mut [Option<Piece>; 169],
+) -> Result<(), TlpdError> {
+    let cells: Vec<Cell> = line_cells(line as u8).collect();
+    let mut i = 0usize;
+    loop {
+        let at = r.pos;
+        match r.bump() {
+            Some('/') => return Ok(()),
+            Some(c) if c.is_ascii_digit() && c != '0' => {
+                i += c as usize - '0' as usize;
+                if i > cells.len() {
+                    return Err(r.err(at, "no more cells than the line has"));
                 }
-                Some(c) => {
-                    let piece = letters
-                        .piece_of(c)
-                        .ok_or_else(|| r.err(at, "a piece letter, a digit 1-8 or '/'"))?;
-                    let Some(&cell) = cells.get(i) else {
-                        return Err(r.err(at, "no more cells than the line has"));
-                    };
-                    board[cell.index()] = Some(piece);
-                    i += 1;
-                }
-                None => return Err(r.err(at, "'/' ending the line")),
             }
+            Some(c) => {
+                let piece = letters
+                    .piece_of(c)
+                    .ok_or_else(|| r.err(at, "a piece letter, a digit 1-8 or '/'"))?;
+                let Some(&cell) = cells.get(i) else {
+                    return Err(r.err(at, "no more cells than the line has"));
+                };
+                board[cell.index()] = Some(piece);
+                i += 1;
+            }
+            None => return Err(r.err(at, "'/' ending the line")),
         }
     }
-    if !r.spaces() {
-        return Err(r.err(r.pos, "a space after the placement"));
-    }
-    let at = r.pos;
-    let side = match r.bump() {
-        Some('w') => Side::White,
-        Some('b') => Side::Black,
-        _ => return Err(r.err(at, "'w' or 'b'")),
-    };
-    if !r.spaces() {
-        return Err(r.err(r.pos, "a space after the side to move"));
-    }
-    let castling = parse_castling(&mut r, letters)?;
-    if !r.spaces() {
-        return Err(r.err(r.pos, "a space after the castling field"));
-    }
-    let special = parse_special(&mut r, &board, side)?;
+}
+
+/// The optional halfmove clock (`-` for 0) and move number (`?` or `-` when
+/// unknown); a missing move number is unknown too (an old site example).
+fn parse_clocks(r: &mut Reader<'_>) -> Result<(u32, Option<u32>), TlpdError> {
     let mut halfmove = 0;
     let mut fullmove = None;
     if r.spaces() && r.peek().is_some() {
@@ -208,21 +245,9 @@ pub fn parse_setup(s: &str, letters: &Letters) -> Result<Setup, TlpdError> {
                     );
                 }
             }
-        } else {
-            // Missing 6th field: the move number is unknown (an old site example).
         }
     }
-    if r.peek().is_some() {
-        return Err(r.err(r.pos, "end of the TLPD"));
-    }
-    Ok(Setup {
-        board,
-        side_to_move: side,
-        castling,
-        special,
-        halfmove_clock: halfmove,
-        fullmove_number: fullmove,
-    })
+    Ok((halfmove, fullmove))
 }
 
 fn parse_castling(r: &mut Reader<'_>, letters: &Letters) -> Result<CastlingRights, TlpdError> {
@@ -303,48 +328,14 @@ fn parse_special(
         return Ok(SpecialRight::None);
     }
     let mover = side.opponent();
-    let behind = |pawn: Cell, line: u32| -> Option<Cell> {
-        let c = Cell::new(pawn.column(), u8::try_from(line).ok()?)?;
-        let d = (c.line() as i32 - pawn.line() as i32) * mover.forward() as i32;
-        (d == -2 || d == -4).then_some(c)
-    };
-    let ep = |pawn: Cell, lines: &[u32]| -> Option<SpecialRight> {
-        let cells: Vec<Cell> = lines
-            .iter()
-            .map(|&l| behind(pawn, l))
-            .collect::<Option<_>>()?;
-        let near = *cells.iter().find(|c| c.line().abs_diff(pawn.line()) == 2)?;
-        let far = cells
-            .iter()
-            .copied()
-            .find(|c| c.line().abs_diff(pawn.line()) == 4);
-        if cells.len() != 1 + far.is_some() as usize {
-            return None;
-        }
-        Some(SpecialRight::EnPassant { pawn, near, far })
-    };
+    let ep = |pawn: Cell, lines: &[u32]| en_passant(mover, pawn, lines);
     // The author's program: P@<first crossed cell>[,<second crossed line>][<pawn cell>]
     if let Some(rest) = field.strip_prefix("P@") {
         if is_program_capture_marker(rest) {
             return Ok(SpecialRight::None);
         }
-        let parsed = (|| {
-            let (first, n) = parse_cell_prefix(rest)?;
-            let mut rest = &rest[n..];
-            let mut lines = vec![first.line() as u32];
-            if let Some(t) = rest.strip_prefix(',') {
-                let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-                lines.push(t[..digits].parse().ok()?);
-                rest = &t[digits..];
-            }
-            let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
-            let pawn: Cell = inner.parse().ok()?;
-            if pawn.column() != first.column() {
-                return None;
-            }
-            ep(pawn, &lines)
-        })();
-        return parsed.ok_or_else(|| bad("an en passant field such as P@E9[E11]"));
+        return program_en_passant(mover, rest)
+            .ok_or_else(|| bad("an en passant field such as P@E9[E11]"));
     }
     let Some((cell, n)) = parse_cell_prefix(&field) else {
         return Err(bad(
@@ -390,6 +381,46 @@ fn parse_special(
         .ok_or_else(|| bad("an en passant field such as G15@13 or G13@9-11"))
 }
 
+/// The en-passant right of `pawn` (of `mover`, the side that just moved) over the
+/// cells of its column on `lines`: the crossed cell two lines behind it, and the one
+/// four lines behind after a triple step. `None` when the lines are not those.
+fn en_passant(mover: Side, pawn: Cell, lines: &[u32]) -> Option<SpecialRight> {
+    let behind = |line: u32| -> Option<Cell> {
+        let c = Cell::new(pawn.column(), u8::try_from(line).ok()?)?;
+        let d = (c.line() as i32 - pawn.line() as i32) * mover.forward() as i32;
+        (d == -2 || d == -4).then_some(c)
+    };
+    let cells: Vec<Cell> = lines.iter().map(|&l| behind(l)).collect::<Option<_>>()?;
+    let near = *cells.iter().find(|c| c.line().abs_diff(pawn.line()) == 2)?;
+    let far = cells
+        .iter()
+        .copied()
+        .find(|c| c.line().abs_diff(pawn.line()) == 4);
+    if cells.len() != 1 + far.is_some() as usize {
+        return None;
+    }
+    Some(SpecialRight::EnPassant { pawn, near, far })
+}
+
+/// The author's program's en-passant form after `P@`: `<first crossed
+/// cell>[,<second crossed line>][<pawn cell>]`.
+fn program_en_passant(mover: Side, rest: &str) -> Option<SpecialRight> {
+    let (first, n) = parse_cell_prefix(rest)?;
+    let mut rest = &rest[n..];
+    let mut lines = vec![first.line() as u32];
+    if let Some(t) = rest.strip_prefix(',') {
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        lines.push(t[..digits].parse().ok()?);
+        rest = &t[digits..];
+    }
+    let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
+    let pawn: Cell = inner.parse().ok()?;
+    if pawn.column() != first.column() {
+        return None;
+    }
+    en_passant(mover, pawn, &lines)
+}
+
 /// The program also writes `P@<column><line>[<pawn cell>]` after a pawn capture of
 /// three lines (`P@F13[F12]` after `E15×F12`), naming a cell that does not exist. No
 /// capture can use it, so it reads as no right.
@@ -412,6 +443,26 @@ pub fn write(p: &Position) -> String {
 /// Writes the seed form of the TLPD with the given letters.
 pub fn write_with(p: &Position, letters: &Letters) -> String {
     let mut out = String::from("/");
+    write_board(&mut out, p, letters);
+    out.push(' ');
+    out.push(match p.side_to_move() {
+        Side::White => 'w',
+        Side::Black => 'b',
+    });
+    out.push(' ');
+    write_castling(&mut out, p, letters);
+    out.push(' ');
+    write_special(&mut out, p);
+    out.push_str(&format!(" {} ", p.halfmove_clock()));
+    match p.fullmove_number() {
+        Some(n) => out.push_str(&n.to_string()),
+        None => out.push('?'),
+    }
+    out
+}
+
+/// The occupied lines, top down, each as `line:` then pieces and runs of empty cells.
+fn write_board(out: &mut String, p: &Position, letters: &Letters) {
     for line in (0..=MAX_LINE).rev() {
         let cells: Vec<Cell> = line_cells(line).collect();
         if cells.iter().all(|&c| p.piece_at(c).is_none()) {
@@ -436,12 +487,10 @@ pub fn write_with(p: &Position, letters: &Letters) -> String {
         }
         out.push('/');
     }
-    out.push(' ');
-    out.push(match p.side_to_move() {
-        Side::White => 'w',
-        Side::Black => 'b',
-    });
-    out.push(' ');
+}
+
+/// White's castling rights then Black's (in lower case), `-` for a side without.
+fn write_castling(out: &mut String, p: &Position, letters: &Letters) {
     let rights = p.castling_rights();
     let rook = letters.letter(PieceKind::Rook);
     let king = letters.letter(PieceKind::King);
@@ -463,7 +512,10 @@ pub fn write_with(p: &Position, letters: &Letters) -> String {
         }
         out.push_str(&part);
     }
-    out.push(' ');
+}
+
+/// The special right: `-`, an en-passant pawn with its line(s), or a scornful target.
+fn write_special(out: &mut String, p: &Position) {
     match p.special() {
         SpecialRight::None => out.push('-'),
         SpecialRight::EnPassant { pawn, near, far } => {
@@ -491,10 +543,4 @@ pub fn write_with(p: &Position, letters: &Letters) -> String {
             }
         }
     }
-    out.push_str(&format!(" {} ", p.halfmove_clock()));
-    match p.fullmove_number() {
-        Some(n) => out.push_str(&n.to_string()),
-        None => out.push('?'),
-    }
-    out
 }

@@ -1031,6 +1031,24 @@ impl GameBuilder {
             }
         };
         let (kind, exact) = TagName::of(name, key);
+        let value = self.kept_value(name, value, escaped, kind, at);
+        let Some(value) = self.setting_tag(kind, value, at) else {
+            return;
+        };
+        let (name, key) = self.roster_name(name, key, kind, exact, at);
+        self.keep_tag(name, key, kind, value, at);
+    }
+
+    /// A tag's value as kept: decoded and unescaped when it is needed, its breaks
+    /// read as spaces (with a warning). Empty when only checking and not needed.
+    fn kept_value(
+        &mut self,
+        name: &[u8],
+        value: &[u8],
+        escaped: bool,
+        kind: TagName,
+        at: Pos,
+    ) -> String {
         const BREAKS: [char; 5] = ['\t', '\n', '\r', '\x0b', '\x0c'];
         // Checking needs the values of only the tags that decide how the game is read
         // (and `Result`, compared with the marker). Decoding and unescaping keep or
@@ -1056,14 +1074,20 @@ impl GameBuilder {
                 ),
             );
         }
+        value
+    }
+
+    /// Notes what the tags that decide how the game is read say. `None` for `FEN`
+    /// and `SetUp`, which are kept apart and not as tags; else the value, to keep.
+    fn setting_tag(&mut self, kind: TagName, value: String, at: Pos) -> Option<String> {
         match kind {
             TagName::Fen => {
                 self.fen = Some(value);
-                return;
+                return None;
             }
             TagName::SetUp => {
                 self.setup_one = value.trim() == "1";
-                return;
+                return None;
             }
             TagName::Variant => self.variant_tag = Some(value.clone()),
             TagName::Game
@@ -1073,7 +1097,20 @@ impl GameBuilder {
             }
             _ => {}
         }
-        let (name, key) = match kind.roster() {
+        Some(value)
+    }
+
+    /// The name a tag is kept under: a roster name spelled otherwise (another case)
+    /// becomes the roster's spelling, with a warning.
+    fn roster_name<'n>(
+        &mut self,
+        name: &'n [u8],
+        key: Option<ShortName>,
+        kind: TagName,
+        exact: bool,
+        at: Pos,
+    ) -> (&'n [u8], Option<ShortName>) {
+        match kind.roster() {
             Some(canon) if !exact => {
                 self.diag(
                     "chess.tag",
@@ -1084,7 +1121,19 @@ impl GameBuilder {
                 (canon.as_bytes(), ShortName::of(canon.as_bytes()))
             }
             _ => (name, key),
-        };
+        }
+    }
+
+    /// Keeps a tag (when building the model), `Result`'s value (when checking), and
+    /// reports a repeated name.
+    fn keep_tag(
+        &mut self,
+        name: &[u8],
+        key: Option<ShortName>,
+        kind: TagName,
+        value: String,
+        at: Pos,
+    ) {
         // A repeated name keeps its last value, the earlier one going to a new tag
         // `XDuplicate<Name>` (itself a name a later tag can repeat).
         let duplicate = self.tag_names.insert(name, key);
