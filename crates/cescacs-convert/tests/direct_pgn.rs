@@ -3,6 +3,7 @@
 //! path (read with `chess-pgn`'s model, written with `to_pgn_with`) on every game of
 //! the test corpora and on games made to hit each case (`common`).
 
+#[macro_use]
 mod common;
 
 use cescacs_convert::Format;
@@ -20,16 +21,7 @@ fn differential() -> Differential {
     Differential::new(Format::Pgn, export, |_| Ok(()))
 }
 
-#[test]
-fn every_testdata_game_converts_as_the_model_path_does() {
-    differential().every_game_of(&common::testdata());
-}
-
-#[test]
-#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
-fn every_corpus_game_converts_as_the_model_path_does() {
-    differential().every_game_of(&common::shared_corpus());
-}
+corpus_tests!();
 
 #[test]
 fn each_case_of_the_direct_path_matches_the_model_path() {

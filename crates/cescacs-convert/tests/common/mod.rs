@@ -6,6 +6,23 @@
 
 use std::path::{Path, PathBuf};
 
+/// The two corpus tests of a direct path, for the calling file's `differential()`:
+/// every game of `testdata/`, and under `--ignored` every game of the shared corpus.
+macro_rules! corpus_tests {
+    () => {
+        #[test]
+        fn every_testdata_game_converts_as_the_model_path_does() {
+            differential().every_game_of(&common::testdata());
+        }
+
+        #[test]
+        #[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
+        fn every_corpus_game_converts_as_the_model_path_does() {
+            differential().every_game_of(&common::shared_corpus());
+        }
+    };
+}
+
 use cescacs_batch::{GameOutcome, RawGame};
 use cescacs_convert::{Converter, Format, Options, Record};
 
