@@ -441,8 +441,8 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// Files under `dir` (recursively, sorted) whose name ends with one of `exts` and, if
-/// `prefix` is given, starts with it.
-fn files(dir: &Path, exts: &[&str], prefix: Option<&str>) -> Vec<PathBuf> {
+/// `prefix` is given, starts with it (the fuzz seeds; `cargo xtask wasm`'s game files).
+pub(crate) fn files(dir: &Path, exts: &[&str], prefix: Option<&str>) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

@@ -328,7 +328,7 @@ fn native_expected(shared: &Path, out: &Path) -> Result<(), String> {
         positions.push(json!({"tlpd": tlpd, "moves": moves}));
     }
     let games_dir = oracle.join("games");
-    let files = files_under(&games_dir, &["ctl-pgn"]);
+    let files = crate::fuzz::files(&games_dir, &[".ctl-pgn"], None);
     let mut args: Vec<&std::ffi::OsStr> = vec!["replay".as_ref(), "-H".as_ref()];
     args.extend(files.iter().map(|p| p.as_os_str()));
     // `FILE:GAME: TLPD`, one line per game.
@@ -359,7 +359,7 @@ fn native_expected(shared: &Path, out: &Path) -> Result<(), String> {
         ("corpus/xiangqi-real", "xiangqi-pgn"),
         ("corpus/xiangqi-generated", "xiangqi-pgn"),
     ] {
-        for p in files_under(&shared.join(dir), &["pgn"]) {
+        for p in crate::fuzz::files(&shared.join(dir), &[".pgn"], None) {
             // The module takes text: files that are not UTF-8 are the byte-level
             // readers' business (derived-encodings), not this comparison's.
             let Ok(bytes) = std::fs::read(&p) else {
@@ -404,30 +404,6 @@ fn native_expected(shared: &Path, out: &Path) -> Result<(), String> {
         doc["corpora"].as_array().map_or(0, Vec::len)
     );
     Ok(())
-}
-
-fn files_under(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p
-                .extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| exts.contains(&x))
-            {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// perft(4) from the start through the module under node, against the native CLI

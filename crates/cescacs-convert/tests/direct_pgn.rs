@@ -1,100 +1,31 @@
 //! `convert --to pgn` of classic PGN writes most games without a game model
 //! (`chess_pgn::export_pgn`): the differential test of that path against the model
 //! path (read with `chess-pgn`'s model, written with `to_pgn_with`) on every game of
-//! the test corpora and on games made to hit each case.
+//! the test corpora and on games made to hit each case (`common`).
 
-use cescacs_batch::{GameOutcome, RawGame};
-use cescacs_convert::{Converter, Format, Options, Record};
+#[macro_use]
+mod common;
 
-/// What the model path gives for one game: the text and the diagnostics.
-fn model(raw: &RawGame) -> GameOutcome {
-    let record = Record::read(Format::Pgn, raw);
-    let mut outcome = GameOutcome {
-        output: Vec::new(),
-        diagnostics: record.diagnostics().to_vec(),
-    };
-    if !record.has_errors() {
-        match record.write(Format::Pgn, &Options::default()) {
-            Ok(w) => {
-                outcome.diagnostics.extend(w.warnings);
-                outcome.output = w.text.into_bytes();
-            }
-            Err(e) => outcome.diagnostics.push(e.diagnostic()),
-        }
-    }
-    outcome
-}
+use cescacs_convert::Format;
+use common::Differential;
 
-/// Checks one game; true when the direct path took it.
-fn same(converter: &Converter, raw: &RawGame, what: &str) -> bool {
-    let mut direct = String::new();
-    let taken = chess_pgn::export_pgn(&raw.bytes, &mut direct);
-    let expected = model(raw);
-    let got = converter.convert(raw);
-    assert_eq!(
-        String::from_utf8_lossy(&got.output),
-        String::from_utf8_lossy(&expected.output),
-        "{what}: the convert output differs from the model path's"
-    );
-    assert_eq!(got.diagnostics, expected.diagnostics, "{what}");
-    if taken {
-        assert!(
-            expected.diagnostics.is_empty(),
-            "{what}: the direct path took a game the model reader reports: {:?}",
-            expected.diagnostics
-        );
-        assert_eq!(direct, String::from_utf8_lossy(&expected.output), "{what}");
-    } else {
-        assert!(direct.is_empty(), "{what}: a declined game left output");
-    }
+/// `chess_pgn::export_pgn` as a direct path of bytes.
+fn export(pgn: &[u8], out: &mut Vec<u8>) -> bool {
+    let mut text = String::new();
+    let taken = chess_pgn::export_pgn(pgn, &mut text);
+    out.extend_from_slice(text.as_bytes());
     taken
 }
 
-fn converter() -> Converter {
-    Converter::new(Format::Pgn, Some(Format::Pgn), Options::default()).unwrap()
+fn differential() -> Differential {
+    Differential::new(Format::Pgn, export, |_| Ok(()))
 }
 
-/// Every game of the PGN files under `dirs`: (games, taken by the direct path).
-fn corpus(dirs: &[std::path::PathBuf]) -> (usize, usize) {
-    let converter = converter();
-    let (mut games, mut direct) = (0, 0);
-    for dir in dirs {
-        for file in test_support::files_with_extension(dir, "pgn") {
-            let bytes = std::fs::read(&file).unwrap();
-            let mut splitter = cescacs_batch::GameSplitter::new(&bytes[..], 1 << 24);
-            while let Some(raw) = splitter.next_game().unwrap() {
-                let what = format!("{} game {}", file.display(), raw.index);
-                direct += usize::from(same(&converter, &raw, &what));
-                games += 1;
-            }
-        }
-    }
-    (games, direct)
-}
-
-#[test]
-fn every_testdata_game_converts_as_the_model_path_does() {
-    let (games, direct) = corpus(&[test_support::workspace_root().join("testdata/chess")]);
-    // Not a vacuous comparison: most games take the direct path, and some do not.
-    assert!(
-        games > 500 && direct * 2 > games && direct < games,
-        "{direct} of {games}"
-    );
-}
-
-#[test]
-#[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
-fn every_corpus_game_converts_as_the_model_path_does() {
-    let (games, direct) = corpus(&[test_support::shared("corpus/classic-pgn-real")]);
-    assert!(
-        games > 500 && direct * 2 > games && direct < games,
-        "{direct} of {games}"
-    );
-}
+corpus_tests!();
 
 #[test]
 fn each_case_of_the_direct_path_matches_the_model_path() {
-    let converter = converter();
+    let d = differential();
     let head = "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.02\"]\n[Round \"1\"]\n[White \"W, a\"]\n[Black \"B \\\"b\\\" \\\\\"]\n[Result \"1-0\"]\n[ZTag \"z\"]\n[ATag \"a\"]\n";
     let cases: &[(&str, bool)] = &[
         // Taken: comments before and after moves, NAGs after comments, glyphs, clock
@@ -117,27 +48,10 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
             true,
         ),
         ("1-0", true),
-        // Declined: each goes through the model, which reports or carries it.
-        ("1. e4 (1. d4 d5) e5 1-0", false),
-        ("1. e4 -- 2. d4 1-0", false),
-        ("1. e4 e5 2. Ke3 1-0", false),
-        ("1. e4 $0 e5 1-0", false),
-        ("$1 1. e4 e5 1-0", false),
-        ("1. e4 e5 0-1", false),
-        ("1. e4 e5", false),
-        ("1. e4 e5 e.p. 1-0", false),
-        ("1. e4 e5 1-0 2. d4", false),
+        // Declined: the result marker disagrees with the mate.
         ("1. f3 e5 2. g4 Qh4# 1-0", false),
     ];
-    for (i, (movetext, taken)) in cases.iter().enumerate() {
-        let pgn = format!("{head}\n{movetext}\n");
-        let raw = cescacs_convert::raw_game(pgn.as_bytes());
-        assert_eq!(
-            same(&converter, &raw, &format!("case {i}")),
-            *taken,
-            "case {i}: {pgn}"
-        );
-    }
+    d.movetexts(head, cases);
     // Without a `Result` tag the value comes from the marker; without the roster its
     // defaults are written.
     for (pgn, taken) in [
@@ -145,35 +59,9 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
         ("1. e4 e5 *\n", true),
         ("[Result \"1-0 \"]\n\n1. e4 e5 1-0\n", false),
     ] {
-        let raw = cescacs_convert::raw_game(pgn.as_bytes());
-        assert_eq!(same(&converter, &raw, pgn), taken, "{pgn}");
+        d.game(pgn.as_bytes(), taken, pgn);
     }
-    for (tags, taken) in [(64, true), (65, false)] {
-        let section: String = (0..tags).map(|i| format!("[T{i} \"v{i}\"]\n")).collect();
-        let pgn = format!("{section}\n1. e4 e5 1-0\n");
-        let raw = cescacs_convert::raw_game(pgn.as_bytes());
-        assert_eq!(
-            same(&converter, &raw, &format!("{tags} tags")),
-            taken,
-            "{tags} tags"
-        );
-    }
-    let others: &[&[u8]] = &[
-        b"[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. e4 1-0\n",
-        b"[Variant \"chess960\"]\n\n1. e4 1-0\n",
-        b"[event \"x\"]\n\n1. e4 1-0\n",
-        b"[Event \"x\"]\n[Event \"y\"]\n\n1. e4 1-0\n",
-        b"[Event \"a\tb\"]\n\n1. e4 1-0\n",
-        b"[Event \"x\"]\n\n1. e4 1-0\n\n[Event \"y\"]\n\n1. d4 0-1\n",
-        b"%escape\n[Event \"x\"]\n\n1. e4 1-0\n",
-        b"[Event \"Caf\xe9\"]\n\n1. e4 1-0\n",
-    ];
-    for (i, pgn) in others.iter().enumerate() {
-        let raw = cescacs_convert::raw_game(pgn);
-        assert!(
-            !same(&converter, &raw, &format!("other {i}")),
-            "other {i}: {}",
-            String::from_utf8_lossy(pgn)
-        );
-    }
+    d.tag_limit();
+    // Tags and comments not in UTF-8 (the model reader decodes them as Windows-1252).
+    d.declined_games(&[b"[Event \"Caf\xe9\"]\n\n1. e4 1-0\n"]);
 }

@@ -39,6 +39,7 @@ mod notation;
 mod reader;
 mod replay;
 mod san;
+mod single;
 mod stream;
 mod text;
 mod writer;
@@ -60,6 +61,7 @@ pub use pgn_core::Pos;
 pub use reader::{Control, MAX_TOKEN, Outcome, PgnReader, Problem, ReadError, Skip, Visitor};
 pub use replay::{ReplayError, Replayed, Replayer, start_board};
 pub use san::{CastleSide, ResolveError, San, SanError, SanPlus, Suffix, glyph_nag};
+pub use single::read_single_game;
 pub use stream::export_pgn;
 pub use text::{comment, decode, has_break, tag_value};
 pub use writer::{

@@ -15,8 +15,9 @@ use std::ops::Range;
 use cozy_chess::Board;
 
 use crate::model::{MAX_GAME_NODES, game_end};
-use crate::reader::{Control, Outcome, PgnReader, Problem, Skip, Visitor};
+use crate::reader::{Control, Outcome, Problem, Skip, Visitor};
 use crate::san::{SanPlus, Suffix};
+use crate::single::read_single_game;
 use crate::writer::{MAX_LINE, Packer, STR, tag_name_ok};
 use pgn_core::Pos;
 
@@ -40,14 +41,12 @@ const MAX_DIRECT_TAGS: usize = 64;
 /// assert!(out.is_empty());
 /// ```
 pub fn export_pgn(pgn: &[u8], out: &mut String) -> bool {
-    // The reader's buffer and the tag store are kept by the thread from one game to
-    // the next (a fresh, zeroed buffer per game cost more than reading the game).
+    // The tag store is kept by the thread from one game to the next, as the reader's
+    // buffer is (by `read_single_game`).
     thread_local! {
-        static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
         static STORE: std::cell::Cell<Store> = const { std::cell::Cell::new(Store::new()) };
     }
     let start = out.len();
-    let mut reader = PgnReader::with_buffer(pgn, BUFFER.take(), pgn.len() + 1);
     let mut store = STORE.take();
     store.clear();
     let mut w = Exporter {
@@ -63,34 +62,15 @@ pub fn export_pgn(pgn: &[u8], out: &mut String) -> bool {
         roster: [None; 7],
         filter: 0,
     };
-    let ok = matches!(reader.read_game(&mut w), Ok(Some(true)))
-        // A second game in the bytes: the model path reports the disagreement.
-        && matches!(reader.read_game(&mut Decline), Ok(None));
+    let ok = read_single_game(pgn, &mut w) == Some(true);
     *out = std::mem::take(&mut w.p.out);
     if w.store.bytes.capacity() <= 1 << 20 {
         STORE.set(std::mem::take(&mut w.store));
-    }
-    let buffer = reader.into_buffer();
-    // A huge game's buffer is not kept for the games after it.
-    if buffer.len() <= 1 << 20 {
-        BUFFER.set(buffer);
     }
     if !ok {
         out.truncate(start);
     }
     ok
-}
-
-/// A visitor for the look-ahead after the game: any game at all makes the caller
-/// decline.
-struct Decline;
-
-impl Visitor for Decline {
-    type Output = ();
-    fn end_headers(&mut self) -> Skip {
-        Skip(true)
-    }
-    fn end_game(&mut self) {}
 }
 
 /// A game's tag pairs (as byte ranges of one buffer) and the pending move's NAGs and

@@ -39,20 +39,7 @@ pub fn position_lines(
         }
         let mut outcome = GameOutcome::default();
         let mut text = String::new();
-        for record in Record::read_all_with(format, g, &options) {
-            outcome
-                .diagnostics
-                .extend(record.diagnostics().iter().cloned());
-            if record.has_errors() {
-                continue;
-            }
-            let steps = match steps(&record) {
-                Ok(s) => s,
-                Err(e) => {
-                    outcome.diagnostics.push(error(e.to_string()));
-                    continue;
-                }
-            };
+        each_game_steps(format, g, &options, &mut outcome, |steps, outcome| {
             let mut line = |ply: usize, shown: &Shown| {
                 if !bare {
                     if let Some(name) = &name {
@@ -85,7 +72,7 @@ pub fn position_lines(
                     ))),
                 },
             }
-        }
+        });
         outcome.output = text.into_bytes();
         outcome
     }
@@ -105,26 +92,45 @@ pub fn ply_svg(
         if g.index != game {
             return outcome;
         }
-        for record in Record::read_all_with(format, g, &options) {
-            outcome
-                .diagnostics
-                .extend(record.diagnostics().iter().cloned());
-            if record.has_errors() {
-                continue;
-            }
-            match steps(&record) {
-                Ok(s) => match crate::picture(&s, ply.unwrap_or(s.main.len())) {
-                    Some(svg) => outcome.output.extend(svg.as_bytes()),
-                    None => outcome.diagnostics.push(error(format!(
-                        "no half-move {}: the main line has {} half-moves",
-                        ply.unwrap_or(0),
-                        s.main.len()
-                    ))),
-                },
-                Err(e) => outcome.diagnostics.push(error(e.to_string())),
-            }
-        }
+        each_game_steps(
+            format,
+            g,
+            &options,
+            &mut outcome,
+            |s, outcome| match crate::picture(&s, ply.unwrap_or(s.main.len())) {
+                Some(svg) => outcome.output.extend(svg.as_bytes()),
+                None => outcome.diagnostics.push(error(format!(
+                    "no half-move {}: the main line has {} half-moves",
+                    ply.unwrap_or(0),
+                    s.main.len()
+                ))),
+            },
+        );
         outcome
+    }
+}
+
+/// Hands `f` the positions of each record of `g` read without errors (a PCN input may
+/// hold several); every record's diagnostics, and why a record's positions could not
+/// be listed, go into `outcome`.
+fn each_game_steps(
+    format: Format,
+    g: &RawGame,
+    options: &Options,
+    outcome: &mut GameOutcome,
+    mut f: impl FnMut(GameSteps, &mut GameOutcome),
+) {
+    for record in Record::read_all_with(format, g, options) {
+        outcome
+            .diagnostics
+            .extend(record.diagnostics().iter().cloned());
+        if record.has_errors() {
+            continue;
+        }
+        match steps(&record) {
+            Ok(s) => f(s, outcome),
+            Err(e) => outcome.diagnostics.push(error(e.to_string())),
+        }
     }
 }
 
@@ -148,24 +154,13 @@ pub fn game_json(
 ) -> impl Fn(&RawGame) -> GameOutcome + Sync {
     move |g: &RawGame| {
         let mut outcome = GameOutcome::default();
-        for record in Record::read_all_with(format, g, &options) {
-            outcome
-                .diagnostics
-                .extend(record.diagnostics().iter().cloned());
-            if record.has_errors() {
-                continue;
-            }
-            match steps(&record) {
-                Ok(s) => {
-                    let mut v = game_value(&s);
-                    v["file"] = json!(file);
-                    v["index"] = json!(g.index);
-                    outcome.output.extend(v.to_string().as_bytes());
-                    outcome.output.push(b'\n');
-                }
-                Err(e) => outcome.diagnostics.push(error(e.to_string())),
-            }
-        }
+        each_game_steps(format, g, &options, &mut outcome, |s, outcome| {
+            let mut v = game_value(&s);
+            v["file"] = json!(file);
+            v["index"] = json!(g.index);
+            outcome.output.extend(v.to_string().as_bytes());
+            outcome.output.push(b'\n');
+        });
         outcome
     }
 }

@@ -174,7 +174,7 @@ fn read(kind: BoardKind, text: &str) -> Result<Read, PlayError> {
 
 /// The king's destination for castling (cozy-chess writes king-takes-rook), else the
 /// move's own destination: the cell a player clicks.
-fn chess_to(
+pub(crate) fn chess_to(
     board: &chess_pgn::cozy_chess::Board,
     m: chess_pgn::cozy_chess::Move,
 ) -> chess_pgn::cozy_chess::Square {

@@ -2,7 +2,9 @@
 //! each variation, with the move as the source wrote it and what was said about it.
 
 use board_svg::BoardKind;
-use cescacs_convert::{Game, Record};
+use cescacs_convert::{
+    GameKind, MoveTree, PlyMove, Record, Score, TreeError, TreePosition, move_tree,
+};
 
 /// The position before the first move, or after one half-move.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -114,7 +116,8 @@ pub enum StepsError {
     UnknownBoard,
     /// A C'escacs move could not be replayed (only in a record read with errors).
     Replay {
-        /// Half-move index in its line (0-based).
+        /// The half-move's index from the game's start (0-based: 0 is the first
+        /// half-move; a start position that cannot be read is 0 too).
         ply: usize,
         /// Why.
         reason: String,
@@ -136,8 +139,10 @@ impl std::fmt::Display for StepsError {
 impl std::error::Error for StepsError {}
 
 /// The positions of a record: the start, and after every half-move of the main line
-/// and of every variation. A record read with errors gives the moves read before the
-/// first error (its errors are the record's own, [`Record::errors`]).
+/// and of every variation, from the record's move tree ([`cescacs_convert::move_tree`],
+/// the one walk of a game's moves for every consumer). A record read with errors gives
+/// the moves read before the first error (its errors are the record's own,
+/// [`Record::errors`]).
 ///
 /// ```
 /// use cescacs_convert::{Format, Record};
@@ -148,33 +153,147 @@ impl std::error::Error for StepsError {}
 /// assert_eq!(steps.main[1].variations[0][0].text, "c5");
 /// ```
 pub fn steps(record: &Record) -> Result<GameSteps, StepsError> {
-    match record.game().ok_or(StepsError::Unreadable)? {
-        Game::Chess(g) => Ok(chess::steps(g)),
-        Game::Xiangqi(g) => Ok(xq::steps(g)),
-        Game::Cescacs { record, .. } => hex::steps(record),
-        _ => Err(StepsError::UnknownBoard),
+    let tree = move_tree(record, true).map_err(|e| match e {
+        TreeError::Unreadable => StepsError::Unreadable,
+        TreeError::UnknownBoard => StepsError::UnknownBoard,
+        TreeError::Replay { ply, reason } => StepsError::Replay {
+            ply: ply.saturating_sub(1),
+            reason,
+        },
+        e => StepsError::Replay {
+            ply: 0,
+            reason: e.to_string(),
+        },
+    })?;
+    let root = tree.nodes.first().ok_or(StepsError::Unreadable)?;
+    Ok(GameSteps {
+        kind: match tree.kind {
+            GameKind::Chess => BoardKind::Chess,
+            GameKind::Xiangqi => BoardKind::Xiangqi,
+            GameKind::Cescacs => BoardKind::Cescacs,
+        },
+        tags: record.tags(),
+        intro: root.comments.clone(),
+        start: shown(&root.position),
+        main: line(&tree, tree.next(0)),
+        result: record.result(),
+    })
+}
+
+/// The half-moves from node `first` on, following each node's main continuation.
+fn line(tree: &MoveTree, first: Option<usize>) -> Vec<Step> {
+    let mut out = Vec::new();
+    let mut at = first;
+    while let Some(id) = at {
+        out.extend(step(tree, id));
+        at = tree.next(id);
+    }
+    out
+}
+
+/// The half-move leading to node `id` (`None` at the root).
+fn step(tree: &MoveTree, id: usize) -> Option<Step> {
+    let node = &tree.nodes[id];
+    let (mv, parent) = (node.mv.as_ref()?, node.parent?);
+    let before = &tree.nodes[parent].position;
+    let (number, black) = match before {
+        TreePosition::Chess { board, .. } => (
+            u32::from(board.fullmove_number()),
+            board.side_to_move() == chess_pgn::cozy_chess::Color::Black,
+        ),
+        TreePosition::Xiangqi(p) => (
+            p.fullmove_number(),
+            p.side_to_move() == xiangqi::Side::Black,
+        ),
+        TreePosition::Cescacs(p) => {
+            let black = p.side_to_move() == cescacs_rules::Side::Black;
+            // A TLPD start may leave the number out: count from 1 at the start.
+            let number = p.fullmove_number().unwrap_or_else(|| {
+                let start_black = matches!(&tree.nodes[0].position,
+                    TreePosition::Cescacs(s) if s.side_to_move() == cescacs_rules::Side::Black);
+                ((mv.ply - 1 + usize::from(start_black)) / 2 + 1) as u32
+            });
+            (number, black)
+        }
+    };
+    // A variation replaces the main continuation it stands beside: the viewer shows
+    // the parent's other children as alternatives to that move.
+    let variations = if tree.next(parent) == Some(id) {
+        tree.children(parent)
+            .skip(1)
+            .map(|v| line(tree, Some(v)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Some(Step {
+        text: mv.written().to_string(),
+        number,
+        black,
+        shown: shown(&node.position),
+        last_move: last_move(before, mv),
+        nags: mv.nags.clone(),
+        comments: mv.comments.clone(),
+        clock: mv.clock.map(clock),
+        eval: mv.eval.map(|e| match e {
+            Score::Centipawns(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+            Score::Mate(n) => format!("#{n}"),
+        }),
+        variations,
+    })
+}
+
+/// The cells a move joins, from its squares as the tree spells them (chess castling
+/// as the king's own move); `None` for a null move.
+fn last_move(before: &TreePosition, mv: &PlyMove) -> Option<(u16, u16)> {
+    let (from, to) = (mv.from_square(), mv.to_square());
+    match before {
+        TreePosition::Chess { board, .. } => {
+            let m = chess_pgn::cozy_chess::Move {
+                from: from.parse().ok()?,
+                to: to.parse().ok()?,
+                promotion: None,
+            };
+            Some((m.from as u16, crate::play::chess_to(board, m) as u16))
+        }
+        TreePosition::Xiangqi(_) => {
+            Some((xq::index(from.parse().ok()?), xq::index(to.parse().ok()?)))
+        }
+        TreePosition::Cescacs(_) => Some((
+            board_svg::hex_index(from.parse().ok()?),
+            board_svg::hex_index(to.parse().ok()?),
+        )),
     }
 }
 
-pub(crate) mod chess {
-    use super::{GameSteps, Shown, Step};
-    use board_svg::BoardKind;
-    use chess_pgn::cozy_chess::{Board, Color, GameStatus, Square};
-    use chess_pgn::{After, CastlingStyle, Eval, Line};
+/// How a position of the tree is shown.
+fn shown(p: &TreePosition) -> Shown {
+    match p {
+        TreePosition::Chess { board, .. } => chess::shown_as(board, p.fen()),
+        TreePosition::Xiangqi(p) => xq::shown(p),
+        TreePosition::Cescacs(p) => hex::shown(p),
+    }
+}
 
-    pub(super) fn steps(g: &chess_pgn::Game) -> GameSteps {
-        let style = g.fen_castling.unwrap_or(CastlingStyle::XFen);
-        GameSteps {
-            kind: BoardKind::Chess,
-            tags: g.tags.clone(),
-            intro: g.moves.comments.clone(),
-            start: shown(&g.start, style),
-            main: line(&g.moves, &g.start, style),
-            result: Some(g.outcome.as_str().to_string()),
-        }
+/// A clock in seconds as `h:mm:ss`.
+fn clock(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+pub(crate) mod chess {
+    use super::Shown;
+    use chess_pgn::CastlingStyle;
+    use chess_pgn::cozy_chess::{Board, Color, GameStatus, Square};
+
+    /// How `board` is shown, its FEN written with cozy-chess's halfmove clock.
+    pub(crate) fn shown(board: &Board, style: CastlingStyle) -> Shown {
+        let clock = u32::from(board.halfmove_clock());
+        shown_as(board, cescacs_convert::chess_fen(board, clock, style))
     }
 
-    pub(crate) fn shown(board: &Board, style: CastlingStyle) -> Shown {
+    /// How `board` is shown, with `fen` as its position text.
+    pub(super) fn shown_as(board: &Board, fen: String) -> Shown {
         let mut cells = String::with_capacity(64);
         for sq in Square::ALL {
             cells.push(match (board.piece_on(sq), board.color_on(sq)) {
@@ -185,106 +304,17 @@ pub(crate) mod chess {
         }
         let checked = !board.checkers().is_empty();
         Shown {
-            position: legal_en_passant(chess_pgn::to_fen(board, style), board),
+            position: fen,
             board: cells,
             check: checked.then(|| board.king(board.side_to_move()) as u16),
             mate: checked && board.status() == GameStatus::Won,
         }
     }
-
-    /// The FEN with its en-passant square only when an en-passant capture is legal
-    /// (cozy-chess writes it after every double step), as python-chess's `fen()` and
-    /// lichess write it: one position, one FEN.
-    fn legal_en_passant(fen: String, board: &Board) -> String {
-        let Some(ep) = board.en_passant() else {
-            return fen;
-        };
-        let rank = chess_pgn::cozy_chess::Rank::Sixth.relative_to(board.side_to_move());
-        let target = Square::new(ep, rank);
-        let mut legal = false;
-        board.generate_moves(|moves| {
-            legal |= moves.piece == chess_pgn::cozy_chess::Piece::Pawn && moves.to.has(target);
-            legal
-        });
-        if legal {
-            return fen;
-        }
-        let mut fields: Vec<&str> = fen.split(' ').collect();
-        if fields.len() > 3 {
-            fields[3] = "-";
-        }
-        fields.join(" ")
-    }
-
-    fn line(moves: &Line, start: &Board, style: CastlingStyle) -> Vec<Step> {
-        moves
-            .plies(start)
-            .map(|ply| {
-                let after = ply.after();
-                let last_move = ply.mv().map(|m| {
-                    // cozy-chess castles king-takes-rook: show the king's own move.
-                    let to = if ply.before.color_on(m.to) == ply.before.color_on(m.from) {
-                        let rank = m.from.rank();
-                        let file = if m.to.file() > m.from.file() {
-                            chess_pgn::cozy_chess::File::G
-                        } else {
-                            chess_pgn::cozy_chess::File::C
-                        };
-                        Square::new(file, rank)
-                    } else {
-                        m.to
-                    };
-                    (m.from as u16, to as u16)
-                });
-                Step {
-                    text: ply.san().to_string(),
-                    number: ply.before.fullmove_number() as u32,
-                    black: ply.before.side_to_move() == Color::Black,
-                    shown: shown(&after, style),
-                    last_move,
-                    nags: ply.node.nags.iter().map(|n| format!("${n}")).collect(),
-                    comments: ply.comments().map(str::to_string).collect(),
-                    clock: ply.node.clock.map(clock),
-                    eval: ply.node.eval.map(|e| match e {
-                        Eval::Pawns(p) => format!("{p:+.2}"),
-                        Eval::Mate(n) => format!("#{n}"),
-                    }),
-                    variations: ply
-                        .node
-                        .after
-                        .iter()
-                        .filter_map(|a| match a {
-                            After::Variation(v) => Some(line(v, &ply.before, style)),
-                            After::Comment(_) => None,
-                        })
-                        .collect(),
-                }
-            })
-            .collect()
-    }
-
-    fn clock(seconds: f64) -> String {
-        let s = seconds.max(0.0).round() as u64;
-        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-    }
 }
 
 pub(crate) mod xq {
-    use super::{GameSteps, Shown, Step};
-    use board_svg::BoardKind;
-    use xiangqi::{Position, Side, Square, Status};
-    use xiangqi_pgn::Line;
-
-    pub(super) fn steps(g: &xiangqi_pgn::Game) -> GameSteps {
-        GameSteps {
-            kind: BoardKind::Xiangqi,
-            tags: g.tags.clone(),
-            intro: g.line.leading_comments.clone(),
-            start: shown(&g.start),
-            main: line(&g.line, &g.start),
-            result: Some(g.result.clone()),
-        }
-    }
+    use super::Shown;
+    use xiangqi::{Position, Square, Status};
 
     pub(crate) fn index(sq: Square) -> u16 {
         u16::from(sq.rank()) * 9 + u16::from(sq.file())
@@ -305,85 +335,13 @@ pub(crate) mod xq {
             mate: checked && p.status() == Status::Checkmate,
         }
     }
-
-    fn line(moves: &Line, start: &Position) -> Vec<Step> {
-        let mut position = start.clone();
-        let style = cescacs_convert::XiangqiNotation::Chinese;
-        moves
-            .moves
-            .iter()
-            .map(|m| {
-                let before = position.clone();
-                position.play(m.mv);
-                let text = if m.source.is_empty() {
-                    xiangqi_pgn::render(&before, m.mv, &chinese(style))
-                } else {
-                    m.source.clone()
-                };
-                Step {
-                    text,
-                    number: before.fullmove_number(),
-                    black: before.side_to_move() == Side::Black,
-                    shown: shown(&position),
-                    last_move: Some((index(m.mv.from()), index(m.mv.to()))),
-                    nags: m.nags.clone(),
-                    comments: m.comments.clone(),
-                    clock: None,
-                    eval: None,
-                    variations: m.variations.iter().map(|v| line(v, &before)).collect(),
-                }
-            })
-            .collect()
-    }
-
-    fn chinese(_: cescacs_convert::XiangqiNotation) -> xiangqi_pgn::MoveStyle {
-        xiangqi_pgn::MoveStyle::canonical(xiangqi_pgn::Notation::Chinese)
-    }
 }
 
 pub(crate) mod hex {
-    use super::{GameSteps, Shown, Step, StepsError};
-    use board_svg::{BoardKind, hex_index};
+    use super::Shown;
+    use board_svg::hex_index;
     use cescacs_hex::Cell;
-    use cescacs_rules::an::MoveText;
     use cescacs_rules::{Letters, Position, Side, Status};
-    use ctl_pgn::{Item, Line};
-
-    pub(super) fn steps(record: &ctl_pgn::Game) -> Result<GameSteps, StepsError> {
-        // The start as the converters read it: the TLPD tag, else the initial position.
-        let start = match record.start_tlpd() {
-            None => Position::initial(),
-            Some(t) => cescacs_tlpd::parse(t).map_err(|e| StepsError::Replay {
-                ply: 0,
-                reason: format!("start position {t}: {e}"),
-            })?,
-        };
-        let letters = record
-            .letters()
-            .unwrap_or_else(|_| ctl_pgn::LetterTable::standard());
-        let intro = record
-            .main
-            .items
-            .iter()
-            .take_while(|i| !matches!(i, Item::Move(_)))
-            .filter_map(|i| match i {
-                Item::Comment(c) => Some(c.text.clone()),
-                _ => None,
-            })
-            .collect();
-        Ok(GameSteps {
-            kind: BoardKind::Cescacs,
-            tags: record
-                .tags
-                .iter()
-                .map(|t| (t.name.clone(), t.value.clone()))
-                .collect(),
-            intro,
-            start: shown(&start),
-            main: line(&record.main, &start, &letters)?,
-            result: record.result.map(|r| r.as_str().to_string()),
-        })
-    }
 
     pub(crate) fn shown(p: &Position) -> Shown {
         let letters = Letters::default();
@@ -402,64 +360,5 @@ pub(crate) mod hex {
             check: checked.then(|| hex_index(p.king(p.side_to_move()))),
             mate: checked && p.status() == Status::Checkmate,
         }
-    }
-
-    fn line(
-        moves: &Line,
-        start: &Position,
-        letters: &ctl_pgn::LetterTable,
-    ) -> Result<Vec<Step>, StepsError> {
-        let mut position = start.clone();
-        let mut before = start.clone();
-        let mut out: Vec<Step> = Vec::new();
-        for item in &moves.items {
-            match item {
-                Item::Move(m) => {
-                    let mut text = m.token.to_standard();
-                    if let Some(c) = m.check {
-                        text.push_str(c.as_str());
-                    }
-                    let ply = out.len();
-                    let replay = |reason: String| StepsError::Replay { ply, reason };
-                    let t = MoveText::parse(&text, &Letters::default())
-                        .map_err(|e| replay(format!("{text}: {e}")))?;
-                    let mv = position
-                        .resolve(&t)
-                        .map_err(|e| replay(format!("{text}: {e}")))?
-                        .mv;
-                    before = position.clone();
-                    position.play_unchecked(mv);
-                    let mut written = m.token.render(letters, m.side);
-                    if let Some(c) = m.check {
-                        written.push_str(c.as_str());
-                    }
-                    out.push(Step {
-                        text: written,
-                        number: m.number,
-                        black: m.side == ctl_pgn::Side::Black,
-                        shown: shown(&position),
-                        last_move: Some((hex_index(mv.from()), hex_index(mv.to()))),
-                        nags: m
-                            .assessment
-                            .map(|a| a.as_str().to_string())
-                            .into_iter()
-                            .collect(),
-                        ..Step::default()
-                    });
-                }
-                Item::Comment(c) => {
-                    if let Some(last) = out.last_mut() {
-                        last.comments.push(c.text.clone());
-                    }
-                }
-                Item::Variation(v) => {
-                    let alternative = line(&v.line, &before, letters)?;
-                    if let Some(last) = out.last_mut() {
-                        last.variations.push(alternative);
-                    }
-                }
-            }
-        }
-        Ok(out)
     }
 }

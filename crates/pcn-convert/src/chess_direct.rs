@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 
 use chess_pgn::cozy_chess::{Board, File, Move, Piece, Square};
-use chess_pgn::{Control, Outcome, PgnReader, Pos, Problem, SanPlus, Skip, Visitor};
+use chess_pgn::{Control, Outcome, Pos, Problem, SanPlus, Skip, Visitor, read_single_game};
 use chess_pgn::{Eval, MAX_GAME_NODES, parse_commands};
 use serde::Serialize;
 
@@ -25,47 +25,26 @@ use crate::common::{self, EDITION, PCN_EDITION, block};
 /// (see the module documentation): then `chess_pgn::Games` and
 /// [`crate::chess::to_pcn`] convert it, with every diagnostic.
 pub fn write_pcn_from_pgn(pgn: &[u8], out: &mut Vec<u8>) -> bool {
-    // The reader's buffer is kept by the thread from one game to the next (a fresh,
-    // zeroed one per game cost more than reading a typical game).
+    // The tag buffers are kept by the thread from one game to the next, as the
+    // reader's buffer is (by `read_single_game`).
     thread_local! {
-        static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
         static TAGS: std::cell::Cell<Tags> = const { std::cell::Cell::new(Tags::new()) };
     }
     let start = out.len();
-    let mut reader = PgnReader::with_buffer(pgn, BUFFER.take(), pgn.len() + 1);
     // A game in UTF-8 (nearly all) has its tag names and values taken as they are,
     // without validating each one again.
     let utf8 = std::str::from_utf8(pgn).is_ok();
     let mut w = Direct::new(out, TAGS.take(), utf8);
-    let ok = matches!(reader.read_game(&mut w), Ok(Some(true)))
-        // A second game in the bytes: the model path reports the disagreement.
-        && matches!(reader.read_game(&mut Decline), Ok(None));
+    let ok = read_single_game(pgn, &mut w) == Some(true);
     let tags = std::mem::take(&mut w.tags);
-    // Nor are a huge tag section's strings.
+    // A huge tag section's strings are not kept for the games after it.
     if tags.bytes() <= 1 << 20 {
         TAGS.set(tags);
-    }
-    let buffer = reader.into_buffer();
-    // A huge game's buffer is not kept for the games after it.
-    if buffer.len() <= 1 << 20 {
-        BUFFER.set(buffer);
     }
     if !ok {
         out.truncate(start);
     }
     ok
-}
-
-/// A visitor for the look-ahead after the game: any game at all makes the caller
-/// decline.
-struct Decline;
-
-impl Visitor for Decline {
-    type Output = ();
-    fn end_headers(&mut self) -> Skip {
-        Skip(true)
-    }
-    fn end_game(&mut self) {}
 }
 
 /// What a move of the main line carries beside itself (`...pgn` annotations).
