@@ -133,6 +133,24 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
             "{tags} tags"
         );
     }
+    // A variant tag naming the standard game (lichess writes one on every game) is
+    // kept as a tag; the model writes such games as standard chess and says nothing.
+    for (pgn, taken) in [
+        (
+            "[Variant \"Standard\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n",
+            true,
+        ),
+        ("[Variant \"standard\"]\n\n1. e4 e5 1-0\n", true),
+        (
+            "[Variant \"Standard\"]\n[Variant \"Standard\"]\n\n1. e4 e5 1-0\n",
+            false,
+        ),
+        ("[variant \"Standard\"]\n\n1. e4 e5 1-0\n", false),
+        ("[Variant \"Crazyhouse\"]\n\n1. e4 e5 1-0\n", false),
+    ] {
+        let raw = cescacs_convert::raw_game(pgn.as_bytes());
+        assert_eq!(same(&converter, &raw, pgn), taken, "{pgn}");
+    }
     let others: &[&str] = &[
         "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. e4 1-0\n",
         "[Variant \"chess960\"]\n\n1. e4 1-0\n",
