@@ -612,32 +612,10 @@ fn real_games_rows(c: &str, quick: bool, target_mb: u64) -> Result<(), String> {
         println!("(skipped: ../shared/corpus/classic-pgn-real is missing)");
         return Ok(());
     };
-    let mut files = Vec::new();
-    for sub in ["mliebelt-pgn-parser", "python-chess"] {
-        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
-            continue;
-        };
-        files.extend(
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "pgn")),
-        );
-    }
-    files.sort();
-    let mut base = Vec::new();
-    for f in &files {
-        let bytes = std::fs::read(f).map_err(|e| e.to_string())?;
-        // LF line ends whatever the file had; CR LF is added to the copy below.
-        base.extend(bytes.iter().copied().filter(|&b| b != b'\r'));
-        base.extend_from_slice(b"\n\n");
-    }
-    if base.is_empty() {
+    let (lf, files) = real_games_lf(&dir, target_mb)?;
+    if lf.is_empty() {
         println!("(skipped: no classic PGN files under {})", dir.display());
         return Ok(());
-    }
-    let mut lf = Vec::new();
-    while (lf.len() as u64) < target_mb * 1_000_000 {
-        lf.extend_from_slice(&base);
     }
     let mut crlf = Vec::with_capacity(lf.len() + lf.len() / 20);
     for &b in &lf {
@@ -655,72 +633,15 @@ fn real_games_rows(c: &str, quick: bool, target_mb: u64) -> Result<(), String> {
     std::fs::write(&crlf_path, &crlf).map_err(|e| e.to_string())?;
     let result = (|| -> Result<(), String> {
         let peer = peer_replay_bin();
-        let rounds = if quick { 3 } else { 7 };
-        let o = quote(&out);
         for (name, path, len) in [
             ("CR LF", &crlf_path, crlf.len()),
             ("LF", &lf_path, lf.len()),
         ] {
-            let f = quote(path);
-            let mut cmds = vec![
-                ("`check -j1`", format!("{c} check -q -j 1 {f}")),
-                (
-                    "`convert --to pgn -j1`",
-                    format!("{c} convert --to pgn -q -j 1 -o {o} {f}"),
-                ),
-                (
-                    "`convert --to pcn -j1`",
-                    format!("{c} convert --to pcn -q -j 1 -o {o} {f}"),
-                ),
-                (
-                    "`select --player 'Carlsen*' --count -j1`",
-                    format!("{c} select --count -q -j 1 --player 'Carlsen*' {f}"),
-                ),
-            ];
-            if let Ok(b) = &peer {
-                cmds.push((
-                    "pgn-reader + shakmaty replay",
-                    format!("{} {f} replay", quote(b)),
-                ));
-            }
-            let mut best = vec![f64::MAX; cmds.len()];
-            for _ in 0..rounds {
-                for (i, (_, cmd)) in cmds.iter().enumerate() {
-                    best[i] = best[i].min(child_cpu(1, cmd)?);
-                }
-            }
-            let check = best[0];
-            let mib = |secs: f64| len as f64 / secs / (1024.0 * 1024.0);
             println!(
-                "{name}: {:.1} MB, {} files of real games repeated",
-                len as f64 / 1e6,
-                files.len()
+                "{name}: {:.1} MB, {files} files of real games repeated",
+                len as f64 / 1e6
             );
-            println!("| {name} | CPU | MiB/s | ratio |\n|---|---:|---:|---:|");
-            println!("| `check -j1` | {check:.3} s | {:.1} | 1.00 |", mib(check));
-            for (i, (what, _)) in cmds.iter().enumerate().skip(1) {
-                let ratio = if what.starts_with("pgn-reader") {
-                    format!(
-                        "`check` is {:.2}x its speed (target >= 1.3)",
-                        best[i] / check
-                    )
-                } else {
-                    let target = match i {
-                        1 => " (target <= 1.5)",
-                        2 => " (target <= 1.3)",
-                        _ => " (target <= 0.35)",
-                    };
-                    format!("{:.2}x the cost of `check`{target}", best[i] / check)
-                };
-                println!(
-                    "| {what} | {:.3} s | {:.1} | {ratio} |",
-                    best[i],
-                    mib(best[i])
-                );
-            }
-            if let Err(e) = &peer {
-                println!("| pgn-reader + shakmaty replay | | | {e} |");
-            }
+            real_games_table(c, quick, name, path, len, &out, &peer)?;
         }
         Ok(())
     })();
@@ -728,6 +649,106 @@ fn real_games_rows(c: &str, quick: bool, target_mb: u64) -> Result<(), String> {
         let _ = std::fs::remove_file(p);
     }
     result
+}
+
+/// The games of `real_games_rows`: the `.pgn` files of `dir`'s `mliebelt-pgn-parser`
+/// and `python-chess` folders, their CRs removed, repeated to `target_mb` MB (empty
+/// when there are none), and the number of files.
+fn real_games_lf(dir: &Path, target_mb: u64) -> Result<(Vec<u8>, usize), String> {
+    let mut files = Vec::new();
+    for sub in ["mliebelt-pgn-parser", "python-chess"] {
+        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        files.extend(
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "pgn")),
+        );
+    }
+    files.sort();
+    let mut base = Vec::new();
+    for f in &files {
+        let bytes = std::fs::read(f).map_err(|e| e.to_string())?;
+        // LF line ends whatever the file had; CR LF is added to the copy by the caller.
+        base.extend(bytes.iter().copied().filter(|&b| b != b'\r'));
+        base.extend_from_slice(b"\n\n");
+    }
+    let mut lf = Vec::new();
+    while !base.is_empty() && (lf.len() as u64) < target_mb * 1_000_000 {
+        lf.extend_from_slice(&base);
+    }
+    Ok((lf, files.len()))
+}
+
+/// One table of `real_games_rows`: every command on the file at `path` (`len` bytes),
+/// interleaved in each round, the best CPU time of the rounds, as ratios to `check`.
+fn real_games_table(
+    c: &str,
+    quick: bool,
+    name: &str,
+    path: &Path,
+    len: usize,
+    out: &Path,
+    peer: &Result<PathBuf, String>,
+) -> Result<(), String> {
+    let (f, o) = (quote(path), quote(out));
+    let mut cmds = vec![
+        ("`check -j1`", format!("{c} check -q -j 1 {f}")),
+        (
+            "`convert --to pgn -j1`",
+            format!("{c} convert --to pgn -q -j 1 -o {o} {f}"),
+        ),
+        (
+            "`convert --to pcn -j1`",
+            format!("{c} convert --to pcn -q -j 1 -o {o} {f}"),
+        ),
+        (
+            "`select --player 'Carlsen*' --count -j1`",
+            format!("{c} select --count -q -j 1 --player 'Carlsen*' {f}"),
+        ),
+    ];
+    if let Ok(b) = peer {
+        cmds.push((
+            "pgn-reader + shakmaty replay",
+            format!("{} {f} replay", quote(b)),
+        ));
+    }
+    let mut best = vec![f64::MAX; cmds.len()];
+    for _ in 0..if quick { 3 } else { 7 } {
+        for (i, (_, cmd)) in cmds.iter().enumerate() {
+            best[i] = best[i].min(child_cpu(1, cmd)?);
+        }
+    }
+    let check = best[0];
+    let mib = |secs: f64| len as f64 / secs / (1024.0 * 1024.0);
+    println!("| {name} | CPU | MiB/s | ratio |\n|---|---:|---:|---:|");
+    println!("| `check -j1` | {check:.3} s | {:.1} | 1.00 |", mib(check));
+    for (i, (what, _)) in cmds.iter().enumerate().skip(1) {
+        let ratio = if what.starts_with("pgn-reader") {
+            format!(
+                "`check` is {:.2}x its speed (target >= 1.3)",
+                best[i] / check
+            )
+        } else {
+            let target = [
+                "",
+                " (target <= 1.5)",
+                " (target <= 1.3)",
+                " (target <= 0.35)",
+            ];
+            format!("{:.2}x the cost of `check`{}", best[i] / check, target[i])
+        };
+        println!(
+            "| {what} | {:.3} s | {:.1} | {ratio} |",
+            best[i],
+            mib(best[i])
+        );
+    }
+    if let Err(e) = peer {
+        println!("| pgn-reader + shakmaty replay | | | {e} |");
+    }
+    Ok(())
 }
 
 /// The chess-pgn library's `throughput` example (replaying a file in a process of its

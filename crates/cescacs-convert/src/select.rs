@@ -169,11 +169,27 @@ impl Glob {
 
     /// Whether the whole of `value` matches.
     pub fn matches(&self, value: &str) -> bool {
-        let text: Vec<char> = if self.fold {
-            value.chars().flat_map(char::to_lowercase).collect()
-        } else {
-            value.chars().collect()
-        };
+        // The characters go to a buffer the thread keeps: a filter matches every game.
+        thread_local! {
+            static TEXT: std::cell::Cell<Vec<char>> = const { std::cell::Cell::new(Vec::new()) };
+        }
+        let mut text = TEXT.take();
+        text.clear();
+        for c in value.chars() {
+            match c {
+                c if !self.fold => text.push(c),
+                c if c.is_ascii() => text.push(c.to_ascii_lowercase()),
+                c => text.extend(c.to_lowercase()),
+            }
+        }
+        let matched = self.matches_chars(&text);
+        if text.capacity() <= 1 << 16 {
+            TEXT.set(text);
+        }
+        matched
+    }
+
+    fn matches_chars(&self, text: &[char]) -> bool {
         let at = |piece: &[Atom], i: usize| {
             i + piece.len() <= text.len()
                 && piece.iter().zip(&text[i..]).all(|(a, &c)| a.accepts(c))
@@ -386,15 +402,21 @@ impl Filter {
                 .or_else(|| all.find(|(n, _)| n.eq_ignore_ascii_case(name)))
                 .map(|(_, v)| v)
         };
-        // Each condition set, decided; `--any` wants one of them, else all.
-        let mut decided = Vec::new();
-        decided.extend(
-            self.tags
-                .iter()
-                .map(|(name, glob)| tag(name).is_some_and(|v| glob.matches(v))),
-        );
+        // Each condition set, decided; `--any` wants one of them, else all. Counted,
+        // not kept: the filter runs on every game.
+        let (mut passed, mut failed) = (0, 0);
+        let mut decided = |pass: bool| {
+            if pass {
+                passed += 1;
+            } else {
+                failed += 1;
+            }
+        };
+        for (name, glob) in &self.tags {
+            decided(tag(name).is_some_and(|v| glob.matches(v)));
+        }
         if let Some(g) = &self.player {
-            decided.push(
+            decided(
                 ["White", "Black", "Red"]
                     .iter()
                     .any(|side| tag(side).is_some_and(|v| g.matches(v))),
@@ -402,20 +424,20 @@ impl Filter {
         }
         if let Some(want) = self.result.as_deref() {
             let want = if want == "1/2" { "1/2-1/2" } else { want };
-            decided.push(tag("Result").is_some_and(|r| r.trim() == want));
+            decided(tag("Result").is_some_and(|r| r.trim() == want));
         }
         if self.min_elo.is_some() || self.max_elo.is_some() {
             let elos: Vec<u32> = ["WhiteElo", "BlackElo", "RedElo"]
                 .iter()
                 .filter_map(|n| tag(n)?.trim().parse().ok())
                 .collect();
-            decided.push(
+            decided(
                 self.min_elo.is_none_or(|m| elos.iter().any(|&e| e >= m))
                     && self.max_elo.is_none_or(|m| elos.iter().any(|&e| e <= m)),
             );
         }
         if self.date_from.is_some() || self.date_to.is_some() {
-            decided.push(
+            decided(
                 tag("Date")
                     .and_then(date_span)
                     .is_some_and(|(first, last)| {
@@ -424,15 +446,23 @@ impl Filter {
                     }),
             );
         }
-        decided.extend(
-            self.criteria
-                .iter()
-                .map(|group| group.iter().any(|c| c.holds(tag(&c.name)))),
-        );
+        for group in &self.criteria {
+            decided(group.iter().any(|c| c.holds(tag(&c.name))));
+        }
         if self.any {
-            decided.is_empty() || decided.contains(&true)
+            passed + failed == 0 || passed > 0
         } else {
-            !decided.contains(&false)
+            failed == 0
+        }
+    }
+
+    /// Whether the tags of a game's tag section pass the tag conditions, or `None`
+    /// when they cannot be had without reading the whole game (see [`headers`]).
+    fn tag_section_passes(&self, format: Format, game: &RawGame) -> Option<bool> {
+        match format {
+            Format::Pgn => with_pgn_headers(game, |h| self.matches_tags(h.tags())),
+            _ => headers(format, game)
+                .map(|tags| self.matches_tags(tags.iter().map(|(n, v)| (n.as_str(), v.as_str())))),
         }
     }
 
@@ -494,8 +524,8 @@ impl Filter {
         read: bool,
     ) -> (Verdict, Option<Vec<Record>>) {
         let mut tags_decided = !self.has_tag_conditions();
-        if !tags_decided && let Some(tags) = headers(format, game) {
-            if !self.matches_tags(tags.iter().map(|(n, v)| (n.as_str(), v.as_str()))) {
+        if !tags_decided && let Some(pass) = self.tag_section_passes(format, game) {
+            if !pass {
                 return (Verdict::Rejected, None);
             }
             tags_decided = true;
@@ -540,29 +570,11 @@ pub fn headers(format: Format, game: &RawGame) -> Option<Vec<(String, String)>> 
         return None;
     }
     match format {
-        Format::Pgn => {
-            // A buffer the size of the tag section, kept by the thread from one game
-            // to the next: the reader's default (128 KiB, zeroed per game) cost three
-            // times the scan itself.
-            thread_local! {
-                static BUFFER: std::cell::Cell<Vec<u8>> =
-                    const { std::cell::Cell::new(Vec::new()) };
-            }
-            let tags = tag_section(&game.bytes);
-            let mut reader = chess_pgn::Headers::with_buffer(tags, BUFFER.take(), tags.len() + 1);
-            let h = reader.next();
-            let buffer = reader.into_buffer();
-            // A huge tag section's buffer is not kept for the games after it.
-            if buffer.len() <= 1 << 20 {
-                BUFFER.set(buffer);
-            }
-            let h = h?.ok()?;
-            Some(
-                h.tags()
-                    .map(|(n, v)| (n.to_string(), v.to_string()))
-                    .collect(),
-            )
-        }
+        Format::Pgn => with_pgn_headers(game, |h| {
+            h.tags()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect()
+        }),
         Format::XiangqiPgn => {
             let (text, _) = xiangqi_pgn::decode(tag_section(&game.bytes));
             let h = xiangqi_pgn::read_headers(&text, "").next()?;
@@ -575,6 +587,30 @@ pub fn headers(format: Format, game: &RawGame) -> Option<Vec<(String, String)>> 
         }
         Format::Pcn | Format::XiangqiXml => None,
     }
+}
+
+/// `f` of the tags of a classic PGN game, read from its tag section alone into
+/// headers the thread keeps from one game to the next (with the reader's buffer, see
+/// `GameHeaders::read_first`): a tag filter allocates nothing per game. `None` when
+/// the tag section cannot be read.
+fn with_pgn_headers<T>(game: &RawGame, f: impl FnOnce(&chess_pgn::GameHeaders) -> T) -> Option<T> {
+    thread_local! {
+        static HEADERS: std::cell::RefCell<chess_pgn::GameHeaders> =
+            std::cell::RefCell::new(chess_pgn::GameHeaders::default());
+    }
+    if game.problem.is_some() {
+        return None;
+    }
+    let section = tag_section(&game.bytes);
+    HEADERS.with_borrow_mut(|h| {
+        let read = matches!(h.read_first(section), Ok(true));
+        let out = read.then(|| f(h));
+        // A huge tag section's text is not kept for the games after it.
+        if section.len() > 1 << 20 {
+            *h = chess_pgn::GameHeaders::default();
+        }
+        out
+    })
 }
 
 /// Same placement, side to move and castling rights, by Zobrist key first. The en

@@ -45,4 +45,21 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
     d.movetexts(head, cases);
     d.tag_limit();
     d.declined_games(&[]);
+    // A variant tag naming the standard game (lichess writes one on every game) is
+    // kept as a tag; the model writes such games as standard chess and says nothing.
+    for (pgn, taken) in [
+        (
+            "[Variant \"Standard\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n",
+            true,
+        ),
+        ("[Variant \"standard\"]\n\n1. e4 e5 1-0\n", true),
+        (
+            "[Variant \"Standard\"]\n[Variant \"Standard\"]\n\n1. e4 e5 1-0\n",
+            false,
+        ),
+        ("[variant \"Standard\"]\n\n1. e4 e5 1-0\n", false),
+        ("[Variant \"Crazyhouse\"]\n\n1. e4 e5 1-0\n", false),
+    ] {
+        d.game(pgn.as_bytes(), taken, pgn);
+    }
 }

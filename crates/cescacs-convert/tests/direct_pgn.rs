@@ -61,6 +61,23 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
     ] {
         d.game(pgn.as_bytes(), taken, pgn);
     }
+    // A variant tag naming the standard game (lichess writes one on every game) is
+    // kept as a tag; the model reads such games as chess and says nothing.
+    for (pgn, taken) in [
+        ("[Variant \"Standard\"]\n\n1. e4 e5 1-0\n", true),
+        (
+            "[Event \"x\"]\n[Variant \"standard\"]\n[ZTag \"z\"]\n\n1. e4 e5 1-0\n",
+            true,
+        ),
+        (
+            "[Variant \"Standard\"]\n[Variant \"Standard\"]\n\n1. e4 e5 1-0\n",
+            false,
+        ),
+        ("[variant \"Standard\"]\n\n1. e4 e5 1-0\n", false),
+        ("[Variant \"Crazyhouse\"]\n\n1. e4 e5 1-0\n", false),
+    ] {
+        d.game(pgn.as_bytes(), taken, pgn);
+    }
     d.tag_limit();
     // Tags and comments not in UTF-8 (the model reader decodes them as Windows-1252).
     d.declined_games(&[b"[Event \"Caf\xe9\"]\n\n1. e4 1-0\n"]);

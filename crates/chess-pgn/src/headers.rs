@@ -28,7 +28,7 @@ pub struct GameHeaders {
 impl GameHeaders {
     /// Tag pairs in input order, values decoded (UTF-8, else Windows-1252) and
     /// unescaped; names as written.
-    pub fn tags(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+    pub fn tags(&self) -> impl Iterator<Item = (&str, &str)> + Clone + '_ {
         self.spans
             .iter()
             .map(|&(n, v, e)| (&self.text[n..v], &self.text[v..e]))
@@ -42,6 +42,53 @@ impl GameHeaders {
     /// Whether the game has no tag pair.
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
+    }
+
+    /// Reads the tag section of the first game of `pgn` in place of what these
+    /// headers held, keeping their allocations, with a reader buffer the thread keeps
+    /// from one call to the next: the headers-only read of one game cut by a splitter
+    /// (`select` with a tag filter), which allocates nothing once the thread has read
+    /// a game as large. The movetext is skipped, not parsed. `Ok(false)` when `pgn`
+    /// holds no game; `at` and `index` are those of a game read alone (index 1).
+    ///
+    /// ```
+    /// let mut h = chess_pgn::GameHeaders::default();
+    /// assert!(h.read_first(b"[White \"Anand\"]\n[Black \"Carlsen\"]\n\n1. e4 e5 1-0").unwrap());
+    /// assert_eq!(h.tag("Black"), Some("Carlsen"));
+    /// assert!(h.read_first(b"[White \"Ding\"]\n\n1. d4 *").unwrap());
+    /// assert_eq!(h.len(), 1);
+    /// assert!(!h.read_first(b"").unwrap());
+    /// ```
+    pub fn read_first(&mut self, pgn: &[u8]) -> Result<bool, ReadError> {
+        thread_local! {
+            static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+        }
+        self.text.clear();
+        self.spans.clear();
+        self.outcome = None;
+        self.at = Pos::default();
+        self.index = 0;
+        let mut reader = PgnReader::with_buffer(pgn, BUFFER.take(), pgn.len() + 1);
+        let read = reader.read_game(&mut Fill(self));
+        let buffer = reader.into_buffer();
+        // A huge game's buffer is not kept for the games after it.
+        if buffer.len() <= 1 << 20 {
+            BUFFER.set(buffer);
+        }
+        read.map(|game| game.is_some())
+    }
+
+    /// Appends one tag pair as read: the name decoded, the value decoded and
+    /// unescaped.
+    fn push_tag(&mut self, name: &[u8], value: &[u8], escaped: bool) {
+        let n = self.text.len();
+        self.text.push_str(&text::decode(name));
+        let v = self.text.len();
+        match std::str::from_utf8(value) {
+            Ok(plain) if !escaped => self.text.push_str(plain),
+            _ => self.text.push_str(&text::tag_value(value, escaped)),
+        }
+        self.spans.push((n, v, self.text.len()));
     }
 
     /// A tag's value, by exact name or, failing that, case-insensitively.
@@ -70,15 +117,7 @@ impl Visitor for HeadersVisitor {
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, _at: Pos) {
-        let h = &mut self.current;
-        let n = h.text.len();
-        h.text.push_str(&text::decode(name));
-        let v = h.text.len();
-        match std::str::from_utf8(value) {
-            Ok(plain) if !escaped => h.text.push_str(plain),
-            _ => h.text.push_str(&text::tag_value(value, escaped)),
-        }
-        h.spans.push((n, v, h.text.len()));
+        self.current.push_tag(name, value, escaped);
     }
 
     fn end_headers(&mut self) -> Skip {
@@ -98,6 +137,33 @@ impl Visitor for HeadersVisitor {
         };
         std::mem::replace(&mut self.current, next)
     }
+}
+
+/// The visitor of [`GameHeaders::read_first`]: the tags into headers the caller
+/// keeps, the movetext skipped.
+struct Fill<'a>(&'a mut GameHeaders);
+
+impl Visitor for Fill<'_> {
+    type Output = ();
+
+    fn begin_game(&mut self, at: Pos) {
+        self.0.at = at;
+        self.0.index = 1;
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8], escaped: bool, _at: Pos) {
+        self.0.push_tag(name, value, escaped);
+    }
+
+    fn end_headers(&mut self) -> Skip {
+        Skip(true)
+    }
+
+    fn outcome(&mut self, outcome: Outcome, _at: Pos) {
+        self.0.outcome = Some(outcome);
+    }
+
+    fn end_game(&mut self) {}
 }
 
 /// Iterator of the tag sections of the games of any reader, in order; the game

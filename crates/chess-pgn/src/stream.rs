@@ -5,18 +5,18 @@
 //! The text is byte for byte what [`crate::to_pgn_string`] writes of the game the
 //! model reader ([`crate::GameBuilder`]) builds. Whatever would make that reader say
 //! something (a warning or an error), and whatever this path does not write itself
-//! (variations, null moves, a FEN or variant start, tags the reader renames or
-//! refuses, tags and comments not in UTF-8, which the model reader decodes as
-//! Windows-1252), makes it decline: the caller then takes the model
+//! (variations, null moves, a FEN or a variant other than the standard game, tags
+//! the reader renames or refuses, tags and comments not in UTF-8, which the model
+//! reader decodes as Windows-1252), makes it decline: the caller then takes the model
 //! path, which reports and writes all of it.
 
 use std::ops::Range;
 
-use cozy_chess::Board;
+use cozy_chess::{Board, Move, Piece};
 
-use crate::model::{MAX_GAME_NODES, game_end};
+use crate::model::{MAX_GAME_NODES, Variant, game_end};
 use crate::reader::{Control, Outcome, Problem, Skip, Visitor};
-use crate::san::{SanPlus, Suffix};
+use crate::san::{San, SanPlus, Suffix};
 use crate::single::read_single_game;
 use crate::writer::{MAX_LINE, Packer, STR, tag_name_ok};
 use pgn_core::Pos;
@@ -213,6 +213,37 @@ fn name_bit(name: &[u8]) -> u64 {
     1 << (mix >> 58)
 }
 
+/// Whether a `Variant` tag's value names the standard game (as the model reader reads
+/// it: [`Variant::from_tag`]).
+fn standard_variant(value: &[u8], escaped: bool) -> bool {
+    Variant::from_tag(&crate::text::tag_value(value, escaped)) == Ok(Variant::Standard)
+}
+
+/// The export SAN of `mv`, read as `read` in `board`. A piece move read without a
+/// from-square was the only legal move of its kind to its square (`San::to_move`
+/// counted them), so its export needs no from-square either and the legal moves of
+/// the other pieces are not tried again; other moves are spelt by `San::from_move`.
+fn export_san(board: &Board, read: &San, mv: Move) -> San {
+    let us = board.side_to_move();
+    match *read {
+        San::Normal {
+            piece: Some(piece),
+            file: None,
+            rank: None,
+            to,
+            ..
+        } if piece != Piece::Pawn && mv.to == to && !board.colors(us).has(to) => San::Normal {
+            piece: Some(piece),
+            file: None,
+            rank: None,
+            capture: board.colors(!us).has(to),
+            to,
+            promotion: None,
+        },
+        _ => San::from_move(board, mv),
+    }
+}
+
 /// Appends a tag value as export writes it (`"` and `\` escaped; the value holds no
 /// tab or line break, or the game declined).
 fn push_value(out: &mut String, v: &str) {
@@ -333,7 +364,10 @@ impl Visitor for Exporter {
             && ["FEN", "SetUp", "Variant", "Game"]
                 .iter()
                 .chain(STR.iter())
-                .any(|s| s.eq_ignore_ascii_case(name));
+                .any(|s| s.eq_ignore_ascii_case(name))
+            // `[Variant "Standard"]` (lichess writes it on every game) is kept as a tag
+            // by the model reader, which reads the game as chess and says nothing.
+            && !(name == "Variant" && standard_variant(value, escaped));
         let bit = name_bit(name.as_bytes());
         let duplicate = match roster {
             Some(r) => self.roster[r].is_some(),
@@ -391,7 +425,7 @@ impl Visitor for Exporter {
         } else if self.plies == 0 || self.after_item {
             self.p.ascii_number("", number, 3);
         }
-        let export = crate::san::San::from_move(&self.board, mv);
+        let export = export_san(&self.board, &san.san, mv);
         self.board.play_unchecked(mv);
         let export = SanPlus {
             san: export,

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 use chess_pgn::cozy_chess::{Board, File, Move, Piece, Square};
 use chess_pgn::{Control, Outcome, Pos, Problem, SanPlus, Skip, Visitor, read_single_game};
-use chess_pgn::{Eval, MAX_GAME_NODES, parse_commands};
+use chess_pgn::{Eval, MAX_GAME_NODES, Variant, parse_commands};
 use serde::Serialize;
 
 use crate::chess::{EvalOut, board_of, encode, flat, outcome_status};
@@ -454,7 +454,12 @@ impl Visitor for Direct<'_> {
         // or a variant from them, or refuse the game (`Game` naming another game).
         let special = ["FEN", "SetUp", "Variant", "Game"]
             .iter()
-            .any(|s| s.as_bytes().eq_ignore_ascii_case(&name));
+            .any(|s| s.as_bytes().eq_ignore_ascii_case(&name))
+            // `[Variant "Standard"]` (lichess writes it on every game): the model keeps
+            // it as a tag and writes a standard game, saying nothing.
+            && !(&*name == b"Variant"
+                && std::str::from_utf8(&value)
+                    .is_ok_and(|v| Variant::from_tag(v) == Ok(Variant::Standard)));
         let renamed = chess_pgn::STR
             .iter()
             .any(|s| s.as_bytes().eq_ignore_ascii_case(&name) && s.as_bytes() != &*name);
