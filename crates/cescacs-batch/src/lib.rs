@@ -605,11 +605,33 @@ where
         .sink
         .write_all(&options.header)
         .map_err(RunError::Write)?;
+    let handle = |game: &RawGame| handle_game(game, &process);
+    if options.jobs == 1 {
+        delivery.run_sequential(inputs, handle)?;
+    } else {
+        delivery.run_pipelined(inputs, handle)?;
+    }
+    let Delivery {
+        mut summary, sink, ..
+    } = delivery;
+    summary.files = files.load(Ordering::Relaxed);
+    if !summary.interrupted && options.stopped() {
+        summary.interrupted = true;
+    }
+    if !summary.interrupted {
+        sink.write_all(&options.footer).map_err(RunError::Write)?;
+    }
+    sink.flush().map_err(RunError::Write)?;
+    Ok(summary)
+}
+
+/// One game's outcome: the per-game function's, or the splitter's problem.
+fn handle_game(game: &RawGame, process: &impl Fn(&RawGame) -> GameOutcome) -> GameOutcome {
     // == issue 26 case 13 (select --invalid): a game cut at an unclosed comment still
     // holds its text as read, so the per-game function sees it (cescacs-convert's report
     // the cut as this engine would, and `select --invalid` writes it); an empty outcome
     // (a function that ignored it) gets the splitter's error here.
-    let handle = |game: &RawGame| match &game.problem {
+    match &game.problem {
         Some(problem @ Problem::Unclosed { .. }) => {
             let outcome = process(game);
             if outcome.output.is_empty() && outcome.diagnostics.is_empty() {
@@ -633,24 +655,7 @@ where
         }
         Some(problem) => GameOutcome::problem(problem),
         None => process(game),
-    };
-    if options.jobs == 1 {
-        delivery.run_sequential(inputs, handle)?;
-    } else {
-        delivery.run_pipelined(inputs, handle)?;
     }
-    let Delivery {
-        mut summary, sink, ..
-    } = delivery;
-    summary.files = files.load(Ordering::Relaxed);
-    if !summary.interrupted && options.stopped() {
-        summary.interrupted = true;
-    }
-    if !summary.interrupted {
-        sink.write_all(&options.footer).map_err(RunError::Write)?;
-    }
-    sink.flush().map_err(RunError::Write)?;
-    Ok(summary)
 }
 
 /// The writing end of a run: counts, diagnostics and outputs in input order.

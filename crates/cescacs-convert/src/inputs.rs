@@ -163,11 +163,25 @@ impl Iterator for InputStream {
 
     fn next(&mut self) -> Option<Input> {
         loop {
-            let Step::Take(path, member) = self.candidates.next()? else {
+            let Some(step) = self.candidates.next() else {
+                let missing = self.index < self.plan.classes.len() && self.class == 0;
+                self.index = usize::MAX;
+                let first = self.plan.paths.first().filter(|_| missing)?;
+                return Some(changed(first, "files went missing"));
+            };
+            let Step::Take(path, member) = step else {
                 continue;
             };
             let i = self.index;
-            self.index += 1;
+            self.index = self.index.saturating_add(1);
+            if self.plan.tags.get(i) != Some(&tag(&path)) {
+                // Not the file the second walk found here: said (by the first group
+                // only), never read in a group not its own.
+                if self.class == 0 {
+                    return Some(changed(&path, "not found there before"));
+                }
+                continue;
+            }
             if self.plan.classes.get(i) != Some(&self.class) {
                 continue;
             }
@@ -190,6 +204,37 @@ impl Iterator for InputStream {
     }
 }
 
+/// An input that is a read error: the files changed between two walks of the run.
+fn changed(path: &Path, what: &str) -> Input {
+    let message = format!(
+        "the files changed while the run went on ({what}): the inputs after this one may be \
+         read in the wrong order or left out; run again over files that do not change"
+    );
+    let error = std::io::Error::other(message);
+    Input::from_reader(path.display().to_string(), None, Failing(Some(error)))
+}
+
+/// A reader whose first read is the error it holds.
+struct Failing(Option<std::io::Error>);
+
+impl std::io::Read for Failing {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(0),
+        }
+    }
+}
+
+/// A byte of a hash of a candidate's name: a later walk that does not find the same
+/// name at the same place is told apart (but for 1 in 256) from one that does.
+fn tag(path: &Path) -> u8 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    path.hash(&mut h);
+    h.finish() as u8
+}
+
 /// What the first walk found, for walking again: the class of every candidate.
 struct Plan {
     paths: Vec<PathBuf>,
@@ -199,6 +244,8 @@ struct Plan {
     formats: Vec<Format>,
     /// Each candidate's class (an index into `formats`), or [`LEFT_OUT`].
     classes: Vec<u8>,
+    /// Each candidate's [`tag`], to tell that a later walk finds the same files.
+    tags: Vec<u8>,
     /// Inputs that cannot be opened again (standard input, pipes), by candidate index.
     kept: Mutex<Vec<(usize, Input)>>,
 }
@@ -323,6 +370,7 @@ fn open_grouped(
         encoding,
         formats: Vec::new(),
         classes: Vec::new(),
+        tags: Vec::new(),
         kept: Mutex::default(),
     };
     let mut g = Grouping {
@@ -343,27 +391,9 @@ fn open_grouped(
             (g.note)(&FileNote::from(&n));
         }
     }
-    // Then each file, or each member of a zip archive, taken in walk order as it
-    // comes: only its class is kept.
-    for step in Candidates::new(&plan) {
-        match step {
-            Step::Walk => {}
-            Step::Archive(path) => {
-                if g.named.contains(path.as_path()) && !g.files.contains(&path) {
-                    g.files.push(path);
-                }
-            }
-            Step::Note(n) => {
-                g.had_errors |= matches!(&n, FileNote::Problem(d) if d.severity == Severity::Error);
-                (g.note)(&n);
-            }
-            Step::Take(path, member) => {
-                let class = g.take(path, member, plan.classes.len())?;
-                plan.classes.push(class);
-            }
-        }
-    }
+    g.classify(&mut plan)?;
     plan.classes.shrink_to_fit();
+    plan.tags.shrink_to_fit();
     plan.formats = g.groups.iter().map(|s| s.format).collect();
     plan.kept = Mutex::new(std::mem::take(&mut g.kept));
     let Grouping {
@@ -382,26 +412,26 @@ fn open_grouped(
         }
         .into());
     }
-    let plan = Arc::new(plan);
-    let groups = groups
-        .into_iter()
-        .enumerate()
-        .map(|(class, s)| {
-            let list = InputList {
-                plan: Arc::clone(&plan),
-                class: class as u8,
-                len: s.len,
-                first: s.first,
-                total_bytes: s.total_bytes,
-            };
-            (s.format, list)
-        })
-        .collect();
     Ok(Inputs {
-        groups,
+        groups: lists(groups, Arc::new(plan)),
         files,
         had_errors,
     })
+}
+
+/// Each group seen as the list that walks again for its inputs.
+fn lists(groups: Vec<GroupSeen>, plan: Arc<Plan>) -> Vec<(Format, InputList)> {
+    let list = |(class, s): (usize, GroupSeen)| {
+        let list = InputList {
+            plan: Arc::clone(&plan),
+            class: class as u8,
+            len: s.len,
+            first: s.first,
+            total_bytes: s.total_bytes,
+        };
+        (s.format, list)
+    };
+    groups.into_iter().enumerate().map(list).collect()
 }
 
 /// What the first walk knows of one format's inputs.
@@ -427,6 +457,32 @@ struct Grouping<'a, 'n> {
 }
 
 impl Grouping<'_, '_> {
+    /// The second walk: each file, or each member of a zip archive, taken in walk
+    /// order as it comes; only its class (and name tag) is kept in `plan`.
+    fn classify(&mut self, plan: &mut Plan) -> Result<(), String> {
+        for step in Candidates::new(plan) {
+            match step {
+                Step::Walk => {}
+                Step::Archive(path) => {
+                    if self.named.contains(path.as_path()) && !self.files.contains(&path) {
+                        self.files.push(path);
+                    }
+                }
+                Step::Note(n) => {
+                    let error = matches!(&n, FileNote::Problem(d) if d.severity == Severity::Error);
+                    self.had_errors |= error;
+                    (self.note)(&n);
+                }
+                Step::Take(path, member) => {
+                    plan.tags.push(tag(&path));
+                    let class = self.take(path, member, plan.classes.len())?;
+                    plan.classes.push(class);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Opens one file (or zip member), the `index`th candidate of the walk, reads its
     /// head, chooses its format and returns its class ([`LEFT_OUT`] when a problem is
     /// noted and the input left out). The error is the reason the command cannot run
@@ -565,6 +621,62 @@ fn binary_problem(input: &Input, format: Format, path: &Path) -> Option<FileNote
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_group_streams_its_inputs_and_says_when_the_files_changed() {
+        use std::io::Read;
+        let dir = std::env::temp_dir().join(format!("cescacs-stream-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let game = "[Event \"x\"]\n\n1. e4 *\n";
+        std::fs::write(dir.join("a.pgn"), game).unwrap();
+        std::fs::write(
+            dir.join("b.ctl-pgn"),
+            "[Variant \"C'escacs\"]\n\n1. E7-E9 *\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("c.pgn"), game).unwrap();
+        let open = || {
+            let paths = [dir.clone()];
+            open_inputs(&paths, None, None, (None, None), &mut |_| {}).unwrap()
+        };
+        let names = |list: InputList| -> Vec<(String, bool)> {
+            list.into_iter()
+                .map(|i| {
+                    let name = i.name.rsplit('/').next().unwrap().to_string();
+                    (name, i.reopen().read_to_end(&mut Vec::new()).is_ok())
+                })
+                .collect()
+        };
+        // Each format's inputs in walk order, each opened only when taken.
+        let mut groups = open().groups.into_iter();
+        let (pgn, ctl) = (groups.next().unwrap(), groups.next().unwrap());
+        assert_eq!(
+            (pgn.0, pgn.1.len(), ctl.0),
+            (Format::Pgn, 2, Format::CtlPgn)
+        );
+        let first = pgn.1.into_iter().next().unwrap();
+        assert!(first.is_deferred());
+        let pgn = open().groups.into_iter().next().unwrap().1;
+        assert_eq!(names(pgn), [("a.pgn".into(), true), ("c.pgn".into(), true)]);
+        // A file added between the walks: the files from it on are read errors of the
+        // run, not read in another group or left out without a word.
+        let pgn = open().groups.into_iter().next().unwrap().1;
+        std::fs::write(dir.join("a2.pgn"), game).unwrap();
+        let got = names(pgn);
+        assert_eq!(got[0], ("a.pgn".into(), true));
+        assert!(
+            got[1..].iter().any(|(n, ok)| n == "a2.pgn" && !ok),
+            "{got:?}"
+        );
+        // A file removed: said too.
+        std::fs::remove_file(dir.join("a2.pgn")).unwrap();
+        let pgn = open().groups.into_iter().next().unwrap().1;
+        std::fs::remove_file(dir.join("c.pgn")).unwrap();
+        let got = names(pgn);
+        assert!(got.iter().any(|(_, ok)| !ok), "{got:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn inputs_are_grouped_by_format_and_problems_noted() {
