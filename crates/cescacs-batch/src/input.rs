@@ -245,6 +245,40 @@ impl Input {
         self
     }
 
+    /// A regular file (or, with `member`, a zip archive's member) not opened yet, as
+    /// [`Input::defer`] leaves one: [`Input::reopen`] opens it when the run reaches
+    /// it, and an error then is the run's read error of this input. `name` is what
+    /// diagnostics call it (the path, or `archive.zip:member`); `encoding` is applied on
+    /// opening, as [`Input::with_encoding`] would.
+    pub fn unopened(
+        name: String,
+        path: PathBuf,
+        member: Option<crate::ZipMember>,
+        encoding: Option<TextEncoding>,
+    ) -> Input {
+        let plain = member.is_none() && encoding.is_none() && path.to_str() == Some(&name);
+        let source = (!plain).then(|| {
+            Box::new(Source {
+                path: Some(path),
+                member,
+                asked: encoding,
+            })
+        });
+        Input {
+            name,
+            size: None,
+            compression: None,
+            decoded_from: None,
+            framing: None,
+            encoding: None,
+            source,
+            deferred: true,
+            head: Vec::new(),
+            reader: Box::new(io::empty()),
+            raw_read: unread(),
+        }
+    }
+
     /// Whether the input was closed by [`Input::defer`] and not opened again yet.
     pub fn is_deferred(&self) -> bool {
         self.deferred

@@ -55,7 +55,7 @@ pub use session::{
 };
 pub use split::{GameSplitter, Problem, RawGame, TextEncoding};
 pub use split_output::SplitOutput;
-pub use walk::{FileNote, Walk, WalkNote, output_is_input, same_file, walk};
+pub use walk::{FileNote, Walk, WalkItem, WalkNote, Walking, output_is_input, same_file, walk};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -370,6 +370,10 @@ pub struct Options {
     /// sorts games by what they are (`select --rejected`); the game still counts as
     /// bad. Per-game functions of conversions give bad games no output.
     pub bad_output: bool,
+    /// The inputs' bytes in all, when known, for [`Progress::total_bytes`] ([`run`]
+    /// sums the sizes of its inputs; a stream of inputs cannot be summed before it is
+    /// read).
+    pub total_bytes: Option<u64>,
 }
 
 impl Default for Options {
@@ -387,6 +391,7 @@ impl Default for Options {
             stop: None,
             leading_separator: false,
             bad_output: false,
+            total_bytes: None,
         }
     }
 }
@@ -525,6 +530,10 @@ where
     P: FnMut(Progress),
 {
     let mut diagnostics = Vec::new();
+    let options = &Options {
+        total_bytes: inputs.iter().map(|i| i.size).sum::<Option<u64>>(),
+        ..options.clone()
+    };
     let mut summary = run_streaming(
         inputs,
         options,
@@ -550,8 +559,8 @@ where
 ///
 /// With [`Options::jobs`] = 1 everything runs on the calling thread, one game at a
 /// time; otherwise reading, processing and writing are three pipelined stages.
-pub fn run_streaming<W, F, D, P>(
-    inputs: Vec<Input>,
+pub fn run_streaming<I, W, F, D, P>(
+    inputs: I,
     options: &Options,
     sink: &mut W,
     process: F,
@@ -559,6 +568,8 @@ pub fn run_streaming<W, F, D, P>(
     progress: P,
 ) -> Result<Summary, RunError>
 where
+    I: IntoIterator<Item = Input>,
+    I::IntoIter: Send,
     W: Write,
     F: Fn(&RawGame) -> GameOutcome + Sync,
     D: FnMut(&Diagnostic),
@@ -570,20 +581,21 @@ where
             reason: format!("at most {MAX_JOBS} worker threads are allowed"),
         });
     }
-    let total_bytes = inputs.iter().map(|i| i.size).sum::<Option<u64>>();
+    // Inputs are counted as the run takes them: they may come from a walk still going.
+    let files = std::sync::atomic::AtomicUsize::new(0);
+    let inputs = inputs.into_iter().inspect(|_| {
+        files.fetch_add(1, Ordering::Relaxed);
+    });
     let mut delivery = Delivery {
         options,
         sink,
         on_diagnostic,
         progress,
-        summary: Summary {
-            files: inputs.len(),
-            ..Summary::default()
-        },
+        summary: Summary::default(),
         done: Progress {
             games: 0,
             bytes: 0,
-            total_bytes,
+            total_bytes: options.total_bytes,
             file: 0,
             file_games: 0,
         },
@@ -593,11 +605,33 @@ where
         .sink
         .write_all(&options.header)
         .map_err(RunError::Write)?;
+    let handle = |game: &RawGame| handle_game(game, &process);
+    if options.jobs == 1 {
+        delivery.run_sequential(inputs, handle)?;
+    } else {
+        delivery.run_pipelined(inputs, handle)?;
+    }
+    let Delivery {
+        mut summary, sink, ..
+    } = delivery;
+    summary.files = files.load(Ordering::Relaxed);
+    if !summary.interrupted && options.stopped() {
+        summary.interrupted = true;
+    }
+    if !summary.interrupted {
+        sink.write_all(&options.footer).map_err(RunError::Write)?;
+    }
+    sink.flush().map_err(RunError::Write)?;
+    Ok(summary)
+}
+
+/// One game's outcome: the per-game function's, or the splitter's problem.
+fn handle_game(game: &RawGame, process: &impl Fn(&RawGame) -> GameOutcome) -> GameOutcome {
     // == issue 26 case 13 (select --invalid): a game cut at an unclosed comment still
     // holds its text as read, so the per-game function sees it (cescacs-convert's report
     // the cut as this engine would, and `select --invalid` writes it); an empty outcome
     // (a function that ignored it) gets the splitter's error here.
-    let handle = |game: &RawGame| match &game.problem {
+    match &game.problem {
         Some(problem @ Problem::Unclosed { .. }) => {
             let outcome = process(game);
             if outcome.output.is_empty() && outcome.diagnostics.is_empty() {
@@ -621,23 +655,7 @@ where
         }
         Some(problem) => GameOutcome::problem(problem),
         None => process(game),
-    };
-    if options.jobs == 1 {
-        delivery.run_sequential(inputs, handle)?;
-    } else {
-        delivery.run_pipelined(inputs, handle)?;
     }
-    let Delivery {
-        mut summary, sink, ..
-    } = delivery;
-    if !summary.interrupted && options.stopped() {
-        summary.interrupted = true;
-    }
-    if !summary.interrupted {
-        sink.write_all(&options.footer).map_err(RunError::Write)?;
-    }
-    sink.flush().map_err(RunError::Write)?;
-    Ok(summary)
 }
 
 /// The writing end of a run: counts, diagnostics and outputs in input order.
@@ -660,11 +678,11 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
     /// bench file, `check -j1` peaks at 12 MB instead of 35 MB).
     fn run_sequential(
         &mut self,
-        inputs: Vec<Input>,
+        inputs: impl Iterator<Item = Input>,
         handle: impl Fn(&RawGame) -> GameOutcome,
     ) -> Result<(), RunError> {
         let options = self.options;
-        for (file, input) in inputs.into_iter().enumerate() {
+        for (file, input) in inputs.enumerate() {
             if options.stopped() {
                 return Ok(());
             }
@@ -696,7 +714,7 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
     /// order, so the workers never wait for output to be written.
     fn run_pipelined(
         &mut self,
-        inputs: Vec<Input>,
+        inputs: impl Iterator<Item = Input> + Send,
         handle: impl Fn(&RawGame) -> GameOutcome + Sync,
     ) -> Result<(), RunError> {
         let options = self.options;
@@ -922,12 +940,12 @@ impl Iterator for InputGames {
 /// The reader thread: cuts every input into games and sends them in bounded batches.
 /// `used`: batches already written, whose game buffers the splitter reuses.
 fn read_batches(
-    inputs: Vec<Input>,
+    inputs: impl Iterator<Item = Input>,
     options: &Options,
     tx: &mpsc::SyncSender<Batch>,
     used: &mpsc::Receiver<Vec<RawGame>>,
 ) {
-    for (file, input) in inputs.into_iter().enumerate() {
+    for (file, input) in inputs.enumerate() {
         if options.stopped() {
             return;
         }

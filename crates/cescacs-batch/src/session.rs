@@ -25,8 +25,13 @@ pub const EXIT_BROKEN_PIPE: i32 = 141;
 
 /// Inputs handled by one per-game function (each input knows its framing).
 pub struct Group<'a> {
-    /// The inputs, in order.
-    pub inputs: Vec<Input>,
+    /// The inputs, in order: taken one at a time as the run reaches them (from a walk
+    /// still going, say), so that memory does not grow with their number.
+    pub inputs: Box<dyn Iterator<Item = Input> + Send + 'a>,
+    /// How many inputs there are, when known (for progress).
+    pub files: Option<usize>,
+    /// Their bytes in all, when known (for progress).
+    pub total_bytes: Option<u64>,
     /// The per-game function (called from the worker threads).
     pub process: Box<dyn Fn(&RawGame) -> GameOutcome + Sync + 'a>,
 }
@@ -263,15 +268,17 @@ impl Session {
     /// between outputs (also before the first, when earlier groups wrote some). Each
     /// diagnostic goes to the report and then to `on_diagnostic`; `progress` is called
     /// after each batch.
-    pub fn run<W, F>(
+    pub fn run<I, W, F>(
         &mut self,
-        inputs: Vec<Input>,
+        inputs: I,
         sink: &mut W,
         separator: &[u8],
         process: F,
         mut on_diagnostic: impl FnMut(&Diagnostic),
         progress: impl FnMut(Progress),
     ) where
+        I: IntoIterator<Item = Input>,
+        I::IntoIter: Send,
         W: Write,
         F: Fn(&RawGame) -> GameOutcome + Sync,
     {

@@ -92,34 +92,29 @@ fn session(s: &Settings) -> Result<Session, i32> {
 
 /// Runs every group into `sink`, with a progress bar per group and the diagnostics
 /// printed (unless `quiet`) as they come.
-pub(crate) fn run(
+pub(crate) fn run<'a>(
     session: &mut Session,
-    groups: Vec<Group<'_>>,
+    groups: impl IntoIterator<Item = Group<'a>>,
     sink: &mut impl Write,
     sep: &[u8],
     quiet: bool,
 ) {
     for group in groups {
-        let bar = progress_bar(group.inputs.iter().map(|i| i.size).sum::<Option<u64>>());
+        let bar = progress_bar(group.total_bytes);
         let started = session.started();
-        let names: Vec<String> = group.inputs.iter().map(|i| i.name.clone()).collect();
         let on_diagnostic = |d: &cescacs_batch::Diagnostic| match (&bar, quiet) {
             (_, true) => {}
             (Some(bar), _) => bar.suspend(|| cescacs_batch::print_diagnostic(d)),
             (None, _) => cescacs_batch::print_diagnostic(d),
         };
+        let files = group.files;
         let progress = |p: cescacs_batch::Progress| {
             if let Some(bar) = &bar {
                 bar.set_position(p.bytes);
                 let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-9);
                 // Several files: which one is being read and its own count.
-                let file = match (names.len(), names.get(p.file.wrapping_sub(1))) {
-                    (2.., Some(name)) => format!(
-                        "file {}/{} {name}: {} games; ",
-                        p.file,
-                        names.len(),
-                        p.file_games
-                    ),
+                let file = match files {
+                    Some(n @ 2..) => format!("file {}/{n}: {} games; ", p.file, p.file_games),
                     _ => String::new(),
                 };
                 bar.set_message(format!("{file}{} games, {rate:.0} games/s", p.games));
@@ -189,22 +184,26 @@ pub fn replay(paths: &[PathBuf], strict: bool, with_name: bool, no_name: bool) -
     stdout_open()?;
     let (mut session, inputs) = open(paths, Some(Format::CtlPgn), &settings, None)?;
     session.report_command("replay", "games_valid");
-    let files: Vec<_> = inputs.groups.into_iter().flat_map(|(_, i)| i).collect();
-    let named = with_name || (!no_name && files.len() > 1);
+    let count: usize = inputs.groups.iter().map(|(_, i)| i.len()).sum();
+    let named = with_name || (!no_name && count > 1);
     let options = Options {
         strict,
         ..Options::default()
     };
-    // One group per file: the per-game function is told its file.
-    let groups = files.into_iter().map(|f| Group {
+    // One group per file, taken as the run reaches it: the per-game function is told
+    // its file.
+    let files = inputs.groups.into_iter().flat_map(|(_, i)| i);
+    let groups = files.map(|f| Group {
         process: Box::new(cescacs_convert::final_position_line(
             named.then(|| f.name.clone()),
             options.clone(),
         )),
-        inputs: vec![f],
+        files: Some(1),
+        total_bytes: f.size,
+        inputs: Box::new(std::iter::once(f)),
     });
     let mut sink = Sink::Stdout(Box::new(std::io::BufWriter::new(std::io::stdout())));
-    run(&mut session, groups.collect(), &mut sink, b"", false);
+    run(&mut session, groups, &mut sink, b"", false);
     let finished = session.finish(sink, b"", inputs.had_errors);
     Ok(end(finished, |f| f.summary_line("valid")))
 }

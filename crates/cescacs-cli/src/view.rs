@@ -80,15 +80,17 @@ where
     F: Fn(&cescacs_batch::RawGame) -> cescacs_batch::GameOutcome + Sync + 'a,
 {
     let (mut session, inputs) = open(paths, settings.from.map(crate::lib), settings, out)?;
-    let groups: Vec<Group<'a>> = inputs
+    // One group per file, taken as the run reaches it.
+    let groups = inputs
         .groups
         .into_iter()
         .flat_map(|(format, files)| files.into_iter().map(move |f| (format, f)))
-        .map(|(format, f)| Group {
+        .map(|(format, f)| Group::<'a> {
             process: Box::new(make(format, f.name.clone())),
-            inputs: vec![f],
-        })
-        .collect();
+            files: Some(1),
+            total_bytes: f.size,
+            inputs: Box::new(std::iter::once(f)),
+        });
     let mut sink = sink;
     run(&mut session, groups, &mut sink, b"", settings.quiet);
     let finished = session.finish(sink, b"", inputs.had_errors);

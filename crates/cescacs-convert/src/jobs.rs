@@ -2,14 +2,14 @@
 //! check or convert, replay to the final position, select. Each becomes one
 //! [`cescacs_batch::Group`] per input format, ready for a [`cescacs_batch::Session`].
 
-use crate::{Converter, Filter, Format, Options, Record, Selection};
-use cescacs_batch::{GameOutcome, Group, Input, RawGame};
+use crate::{Converter, Filter, Format, InputList, Options, Record, Selection};
+use cescacs_batch::{GameOutcome, Group, RawGame};
 use std::hash::RandomState;
 
 /// One [`Converter`] per format group (`to`: `None` checks only). The error names the
 /// first input of a group whose format cannot be converted to `to`.
 pub fn converters<'a>(
-    groups: Vec<(Format, Vec<Input>)>,
+    groups: Vec<(Format, InputList)>,
     to: Option<Format>,
     options: &Options,
 ) -> Result<Vec<Group<'a>>, String> {
@@ -17,9 +17,11 @@ pub fn converters<'a>(
         .into_iter()
         .map(|(format, inputs)| {
             let converter = Converter::new(format, to, options.clone())
-                .map_err(|e| format!("{}: {e}", inputs[0].name))?;
+                .map_err(|e| format!("{}: {e}", inputs.first_name()))?;
             Ok(Group {
-                inputs,
+                files: Some(inputs.len()),
+                total_bytes: inputs.total_bytes(),
+                inputs: Box::new(inputs.into_iter()),
                 process: Box::new(move |g| converter.convert(g)),
             })
         })
@@ -53,7 +55,7 @@ pub fn final_position_line(
 /// One [`Selection`] per format group, sharing the run's hash `keys`
 /// ([`crate::SelectedWriter::keys`]).
 pub fn selections<'a>(
-    groups: Vec<(Format, Vec<Input>)>,
+    groups: Vec<(Format, InputList)>,
     filter: &Filter,
     to: Option<Format>,
     dedupe: bool,
@@ -66,13 +68,15 @@ pub fn selections<'a>(
         .map(|(format, inputs)| {
             let selection =
                 Selection::new(filter.clone(), format, to, options.clone(), keys.clone())
-                    .map_err(|e| format!("{}: {e}", inputs[0].name))?
+                    .map_err(|e| format!("{}: {e}", inputs.first_name()))?
                     .dedupe(dedupe)
                     .eco(extras.eco.clone())
                     .rejected(extras.rejected)
                     .split_by(extras.split_by.clone());
             Ok(Group {
-                inputs,
+                files: Some(inputs.len()),
+                total_bytes: inputs.total_bytes(),
+                inputs: Box::new(inputs.into_iter()),
                 process: Box::new(move |g| selection.select(g)),
             })
         })
@@ -156,10 +160,14 @@ mod tests {
 
     #[test]
     fn converters_refuse_other_games_and_replay_lines_name_their_file() {
-        let input = || Input::from_bytes("a.pgn", Vec::new());
-        let groups = vec![(Format::Pgn, vec![input()])];
-        let err = converters(groups, Some(Format::CtlPgn), &Options::default()).err();
-        assert!(err.is_some_and(|e| e.starts_with("a.pgn: cannot convert")));
+        let dir = std::env::temp_dir().join(format!("cescacs-jobs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pgn = dir.join("a.pgn");
+        std::fs::write(&pgn, "[Event \"x\"]\n\n1. e4 *\n").unwrap();
+        let opened = crate::open_inputs(&[pgn], None, None, (None, None), &mut |_| {}).unwrap();
+        let err = converters(opened.groups, Some(Format::CtlPgn), &Options::default()).err();
+        assert!(err.is_some_and(|e| e.contains("a.pgn: cannot convert")));
+        let _ = std::fs::remove_dir_all(&dir);
         let line = final_position_line(Some("f".into()), Options::default());
         let game = crate::raw_game(b"[Variant \"C'escacs\"]\n\n1. E7-E9, E21-E19\n*\n");
         let out = String::from_utf8(line(&game).output).unwrap();

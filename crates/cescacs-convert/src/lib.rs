@@ -80,7 +80,7 @@ pub use edit::EditError;
 pub use format::{
     Format, GameKind, UnknownFormat, detect, is_game_file, sniff, without_compression,
 };
-pub use inputs::{Inputs, detection_name, open_inputs};
+pub use inputs::{InputList, InputStream, Inputs, detection_name, open_inputs};
 pub use jobs::{
     converters, final_position_line, no_match_note, selection_framing, selection_summary,
     selections,
