@@ -160,6 +160,9 @@ pub struct Input {
     pub decoded_from: Option<&'static encoding_rs::Encoding>,
     pub(crate) framing: Option<Framing>,
     pub(crate) encoding: Option<TextEncoding>,
+    /// The encoding a reader guesses for bytes that are not UTF-8, when the head was
+    /// UTF-8: the run then warns at the first such byte ([`Input::warn_late_guess`]).
+    pub(crate) late_guess: Option<&'static str>,
     /// How to open a regular file's input again (`None` for standard input, pipes and
     /// memory, and for a deferred file whose name spells its path and that needs
     /// nothing else). Boxed: a run over many files keeps one deferred input per file,
@@ -274,6 +277,7 @@ impl Input {
                 if let Some(e) = asked {
                     input = input.with_encoding(e);
                 }
+                input.late_guess = self.late_guess;
                 input
             }
             Err(e) => {
@@ -300,6 +304,7 @@ impl Input {
             decoded_from: None,
             framing: None,
             encoding: None,
+            late_guess: None,
             source: None,
             deferred: false,
             head: Vec::new(),
@@ -360,6 +365,7 @@ impl Input {
             decoded_from: None,
             framing: None,
             encoding: None,
+            late_guess: None,
             source: None,
             deferred: false,
             head,
@@ -426,6 +432,17 @@ impl Input {
     /// Cuts this input as `framing` says, whatever the run's default.
     pub fn with_framing(mut self, framing: Framing) -> Input {
         self.framing = Some(framing);
+        self
+    }
+
+    /// Warns, once, at the first byte that is not UTF-8 anywhere in the input, naming
+    /// `guess` (the encoding the format's reader decodes such bytes as): for an input
+    /// whose head ([`HEAD_BYTES`]) is UTF-8, so that the caller had nothing to warn
+    /// about on opening. Each game's bytes are checked as the run reads them, until the
+    /// first such byte; nothing is read twice. Not for an input decoded to UTF-8 or
+    /// given an encoding (then nothing is guessed).
+    pub fn warn_late_guess(mut self, guess: &'static str) -> Input {
+        self.late_guess = Some(guess);
         self
     }
 
