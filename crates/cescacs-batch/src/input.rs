@@ -146,6 +146,28 @@ impl<R: Read> Read for Checked<R> {
     }
 }
 
+/// The encoding a format's reader decodes bytes that are not UTF-8 as, when no
+/// encoding is given: what the warning of [`Input::warn_late_guess`] names. (One byte:
+/// an `Input` is kept per file.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Guess {
+    /// Classic PGN: each tag value and comment that is not UTF-8.
+    Windows1252,
+    /// Xiangqi PGN: each game that is not UTF-8.
+    GbkOrBig5,
+}
+
+impl Guess {
+    /// The name said in the warning.
+    pub fn name(self) -> &'static str {
+        match self {
+            Guess::Windows1252 => "Windows-1252",
+            Guess::GbkOrBig5 => "GBK or Big5",
+        }
+    }
+}
+
 /// One input stream: a file, standard input, or bytes in memory.
 pub struct Input {
     /// The name used in diagnostics (`-` for standard input).
@@ -162,7 +184,7 @@ pub struct Input {
     pub(crate) encoding: Option<TextEncoding>,
     /// The encoding a reader guesses for bytes that are not UTF-8, when the head was
     /// UTF-8: the run then warns at the first such byte ([`Input::warn_late_guess`]).
-    pub(crate) late_guess: Option<&'static str>,
+    pub(crate) late_guess: Option<Guess>,
     /// How to open a regular file's input again (`None` for standard input, pipes and
     /// memory, and for a deferred file whose name spells its path and that needs
     /// nothing else). Boxed: a run over many files keeps one deferred input per file,
@@ -441,7 +463,7 @@ impl Input {
     /// about on opening. Each game's bytes are checked as the run reads them, until the
     /// first such byte; nothing is read twice. Not for an input decoded to UTF-8 or
     /// given an encoding (then nothing is guessed).
-    pub fn warn_late_guess(mut self, guess: &'static str) -> Input {
+    pub fn warn_late_guess(mut self, guess: Guess) -> Input {
         self.late_guess = Some(guess);
         self
     }

@@ -46,7 +46,7 @@ pub use archive::{ZipMember, is_zip, member_name, zip_members};
 pub use codepage::{CP437, CP850, CodePage};
 /// The encodings of [`TextEncoding::Decode`].
 pub use encoding_rs;
-pub use input::{BINARY_NUL_RUN, Compression, HEAD_BYTES, Input};
+pub use input::{BINARY_NUL_RUN, Compression, Guess, HEAD_BYTES, Input};
 pub use output::{OutputFile, interrupt_flag, remove_temporaries, stdout_closed, stdout_encoder};
 pub use report::{ReportWriter, print_diagnostic, print_line};
 pub use session::{
@@ -908,7 +908,7 @@ struct InputGames {
     reported: u64,
     /// The input's name and the encoding its reader guesses for bytes that are not
     /// UTF-8, while no such byte has been met ([`Input::warn_late_guess`]).
-    watch: Option<(Arc<str>, &'static str)>,
+    watch: Option<(Arc<str>, Guess)>,
     /// The warning for the first such byte, to be said before its game.
     note: Option<Diagnostic>,
 }
@@ -982,7 +982,7 @@ impl InputGames {
                 Severity::Warning,
                 name.to_string(),
                 place,
-                not_utf8_message(offset, game.bytes[at], guess),
+                not_utf8_message(offset, game.bytes[at], guess.name()),
             )
         });
     }

@@ -63,15 +63,15 @@ enum Guess {
     /// The head holds a byte that is not UTF-8: this warning.
     Now(FileNote),
     /// The head is UTF-8: the run watches the rest for this guess.
-    Later(&'static str),
+    Later(cescacs_batch::Guess),
 }
 
 fn single_byte_guess(input: &Input, format: Format, path: &Path) -> Guess {
     // Classic PGN reads such bytes as Windows-1252, xiangqi PGN as GBK or Big5; CTL-PGN
     // and PCN are UTF-8 only and say so in each game.
     let guess = match format {
-        Format::Pgn => "Windows-1252",
-        Format::XiangqiPgn => "GBK or Big5",
+        Format::Pgn => cescacs_batch::Guess::Windows1252,
+        Format::XiangqiPgn => cescacs_batch::Guess::GbkOrBig5,
         _ => return Guess::None,
     };
     if input.decoded_from.is_some() {
@@ -96,7 +96,7 @@ fn single_byte_guess(input: &Input, format: Format, path: &Path) -> Guess {
         .rposition(|&b| b == b'\n')
         .map_or(0, |i| i + 1);
     let col = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
-    let message = cescacs_batch::not_utf8_message(at as u64, head[at], guess);
+    let message = cescacs_batch::not_utf8_message(at as u64, head[at], guess.name());
     Guess::Now(problem(
         Severity::Warning,
         path,
