@@ -251,7 +251,7 @@ impl Session {
         }
     }
 
-    /// The flag a sink raises when it wants no more games ([`crate::Options::enough`]):
+    /// The flag a sink raises when it wants no more games (`Options::enough`):
     /// the run ends after the game being written, and the groups after it are not run.
     /// The session still ends as a complete run (outputs committed, exit status from
     /// the games delivered).
