@@ -93,6 +93,15 @@ pub fn run(args: &[String]) -> Result<bool, String> {
         crate::bench_engine::zst_rows(&crate::build_cli()?, quick)?;
         return Ok(true);
     }
+    if args.iter().any(|a| a == "--openings") {
+        // Only issue 32's rows, on the same classic PGN file --ratios uses.
+        let target_mb: u64 = if quick { 8 } else { 24 };
+        let (_, pgn_path) = ratio_pgn(target_mb)?;
+        let cli = crate::build_cli()?;
+        println!("| row | ours | pgn-extract | ratio |\n|---|---:|---:|---:|");
+        openings_and_split_rows(&quote(&cli), if quick { 1 } else { 3 }, &pgn_path)?;
+        return Ok(true);
+    }
     if args.iter().any(|a| a == "--ratios") {
         // Only the same-run ratio table (issue 14's rows), without criterion.
         ratios(quick)?;
@@ -305,6 +314,23 @@ fn quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
 }
 
+/// The classic PGN file of the ratio rows: the TWIC sample repeated to `target_mb`
+/// MB, written into the temporary directory.
+fn ratio_pgn(target_mb: u64) -> Result<(Vec<u8>, std::path::PathBuf), String> {
+    let twic = std::fs::read(
+        crate::root().join("testdata/chess/mliebelt-pgn-parser/test_pgn_twic-01-232games.pgn"),
+    )
+    .map_err(|e| e.to_string())?;
+    let mut pgn = Vec::new();
+    while (pgn.len() as u64) < target_mb * 1_000_000 {
+        pgn.extend_from_slice(&twic);
+        pgn.push(b'\n');
+    }
+    let pgn_path = std::env::temp_dir().join(format!("cescacs-ratio-{target_mb}mb.pgn"));
+    std::fs::write(&pgn_path, &pgn).map_err(|e| e.to_string())?;
+    Ok((pgn, pgn_path))
+}
+
 /// The rows of issue 14 as ratios measured in this run (CPU time): CTL-PGN library
 /// parse and parse + replay against classic PGN's, `check -j1` CTL-PGN against classic
 /// PGN, classic `check -j1` against the chess-pgn library replay, and `convert --to pcn`
@@ -330,17 +356,7 @@ pub fn ratios(quick: bool) -> Result<(), String> {
         crate::gendb::generate_size(&ctl_path, target_mb, 7)?;
     }
     let ctl = std::fs::read_to_string(&ctl_path).map_err(|e| e.to_string())?;
-    let twic = std::fs::read(
-        crate::root().join("testdata/chess/mliebelt-pgn-parser/test_pgn_twic-01-232games.pgn"),
-    )
-    .map_err(|e| e.to_string())?;
-    let mut pgn = Vec::new();
-    while (pgn.len() as u64) < target_mb * 1_000_000 {
-        pgn.extend_from_slice(&twic);
-        pgn.push(b'\n');
-    }
-    let pgn_path = std::env::temp_dir().join(format!("cescacs-ratio-{target_mb}mb.pgn"));
-    std::fs::write(&pgn_path, &pgn).map_err(|e| e.to_string())?;
+    let (pgn, pgn_path) = ratio_pgn(target_mb)?;
 
     // Library rows.
     let ctl_plies: usize = ctl_pgn::replay("bench", &ctl, ctl_pgn::Options::default())

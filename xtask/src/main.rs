@@ -35,14 +35,16 @@ commands:
   gen-db --games N --out F [--seed S]
                            write N random legal C'escacs games (oracle openings with
                            random continuations) through our CTL-PGN writer
-  bench [--quick] [--db-mb M] [--ratios | --perft | --zst]
+  bench [--quick] [--db-mb M] [--ratios | --perft | --zst | --openings]
                            criterion benches, whole-CLI throughput jobs=1 vs all cores
                            with peak memory, and the peers; prints ratios.
                            --ratios: only issue 14's same-run ratio table (library
                            and CLI rows against classic PGN and pgn-reader);
                            --perft: only perft(5) on one thread against two, and
                            perft(4)'s instructions per node under callgrind;
-                           --zst: only `check -j 2` on a .zst file, CPU per thread
+                           --zst: only `check -j 2` on a .zst file, CPU per thread;
+                           --openings: only issue 32's --eco and split rows against
+                           pgn-extract (part of --ratios)
   bench-py [--games N] [--spark] [--cores C]
                            the Python package vs python-chess, one process and Spark
                            local mode, games/s per core (PYTHON names the interpreter)

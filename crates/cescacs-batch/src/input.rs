@@ -146,6 +146,28 @@ impl<R: Read> Read for Checked<R> {
     }
 }
 
+/// The encoding a format's reader decodes bytes that are not UTF-8 as, when no
+/// encoding is given: what the warning of [`Input::warn_late_guess`] names. (One byte:
+/// an `Input` is kept per file.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Guess {
+    /// Classic PGN: each tag value and comment that is not UTF-8.
+    Windows1252,
+    /// Xiangqi PGN: each game that is not UTF-8.
+    GbkOrBig5,
+}
+
+impl Guess {
+    /// The name said in the warning.
+    pub fn name(self) -> &'static str {
+        match self {
+            Guess::Windows1252 => "Windows-1252",
+            Guess::GbkOrBig5 => "GBK or Big5",
+        }
+    }
+}
+
 /// One input stream: a file, standard input, or bytes in memory.
 pub struct Input {
     /// The name used in diagnostics (`-` for standard input).
@@ -160,6 +182,9 @@ pub struct Input {
     pub decoded_from: Option<&'static encoding_rs::Encoding>,
     pub(crate) framing: Option<Framing>,
     pub(crate) encoding: Option<TextEncoding>,
+    /// The encoding a reader guesses for bytes that are not UTF-8, when the head was
+    /// UTF-8: the run then warns at the first such byte ([`Input::warn_late_guess`]).
+    pub(crate) late_guess: Option<Guess>,
     /// How to open a regular file's input again (`None` for standard input, pipes and
     /// memory, and for a deferred file whose name spells its path and that needs
     /// nothing else). Boxed: a run over many files keeps one deferred input per file,
@@ -308,6 +333,7 @@ impl Input {
                 if let Some(e) = asked {
                     input = input.with_encoding(e);
                 }
+                input.late_guess = self.late_guess;
                 input
             }
             Err(e) => {
@@ -334,6 +360,7 @@ impl Input {
             decoded_from: None,
             framing: None,
             encoding: None,
+            late_guess: None,
             source: None,
             deferred: false,
             head: Vec::new(),
@@ -394,6 +421,7 @@ impl Input {
             decoded_from: None,
             framing: None,
             encoding: None,
+            late_guess: None,
             source: None,
             deferred: false,
             head,
@@ -460,6 +488,17 @@ impl Input {
     /// Cuts this input as `framing` says, whatever the run's default.
     pub fn with_framing(mut self, framing: Framing) -> Input {
         self.framing = Some(framing);
+        self
+    }
+
+    /// Warns, once, at the first byte that is not UTF-8 anywhere in the input, naming
+    /// `guess` (the encoding the format's reader decodes such bytes as): for an input
+    /// whose head ([`HEAD_BYTES`]) is UTF-8, so that the caller had nothing to warn
+    /// about on opening. Each game's bytes are checked as the run reads them, until the
+    /// first such byte; nothing is read twice. Not for an input decoded to UTF-8 or
+    /// given an encoding (then nothing is guessed).
+    pub fn warn_late_guess(mut self, guess: Guess) -> Input {
+        self.late_guess = Some(guess);
         self
     }
 

@@ -46,7 +46,7 @@ pub use archive::{ZipMember, is_zip, member_name, zip_members};
 pub use codepage::{CP437, CP850, CodePage};
 /// The encodings of [`TextEncoding::Decode`].
 pub use encoding_rs;
-pub use input::{BINARY_NUL_RUN, Compression, HEAD_BYTES, Input};
+pub use input::{BINARY_NUL_RUN, Compression, Guess, HEAD_BYTES, Input};
 pub use output::{OutputFile, interrupt_flag, remove_temporaries, stdout_closed, stdout_encoder};
 pub use report::{ReportWriter, print_diagnostic, print_line};
 pub use session::{
@@ -243,6 +243,30 @@ pub fn offset_in_game(bytes: &[u8], line: u64, column: u64) -> Option<u64> {
     Some(at as u64)
 }
 
+/// The warning for text that is not UTF-8 and is read as `guess` because no encoding
+/// was given: DOS databases (cp437, cp850) use the same bytes for other letters
+/// (`Andr\x82` is `André` there, `Andr‚` in Windows-1252), and nothing in the bytes
+/// tells which was meant. `at` is the byte's offset in the input, `byte` its value.
+pub fn not_utf8_message(at: u64, byte: u8, guess: &str) -> String {
+    format!(
+        "not UTF-8 (byte {at} is 0x{byte:02X}): read as {guess}, a guess; give --encoding \
+         (cp437 or cp850 for DOS databases, latin-1, cp1251…) if names come out wrong"
+    )
+}
+
+/// Line and column (characters, 1-based) of byte `at` in `text`, whose first byte is
+/// at `start` (line, column).
+fn place_of(text: &[u8], at: usize, (line, column): (u64, u64)) -> (u64, u64) {
+    let before = &text[..at];
+    let lines = memchr::memchr_iter(b'\n', before).count() as u64;
+    let (first, from) = match memchr::memrchr(b'\n', before) {
+        Some(i) => (1, i + 1),
+        None => (column.max(1), 0),
+    };
+    let chars = String::from_utf8_lossy(&before[from..]).chars().count() as u64;
+    (line + lines, first + chars)
+}
+
 /// Messages quote the offending input, and input can be a 1 MB token or tag value: a
 /// report line must stay readable and the report's memory bounded. Both ends are kept,
 /// because readers put the location first and what was expected last.
@@ -363,6 +387,11 @@ pub struct Options {
     pub encoding: Option<TextEncoding>,
     /// Raised (by [`interrupt_flag`]'s handler) to stop the run after the current batch.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Raised by the sink when it wants no more games (`select --stop-after`): the run
+    /// ends right after the game being written, as a complete run (the footer is
+    /// written; not [`Summary::interrupted`]), and reads, processes and reports
+    /// nothing after that game.
+    pub enough: Option<Arc<AtomicBool>>,
     /// Write the separator before the first output too: this run continues the output
     /// of an earlier one (one output over several format groups).
     pub leading_separator: bool,
@@ -389,6 +418,7 @@ impl Default for Options {
             footer: Vec::new(),
             encoding: None,
             stop: None,
+            enough: None,
             leading_separator: false,
             bad_output: false,
             total_bytes: None,
@@ -513,6 +543,9 @@ struct Batch {
     bytes: u64,
     /// File bytes read for these games (compressed bytes of a compressed input).
     progress: u64,
+    /// A warning about the input found while cutting these games, said before the
+    /// game at this index of `games` ([`Input::warn_late_guess`]).
+    note: Option<(usize, Diagnostic)>,
 }
 
 /// Runs `process` over every game of `inputs`, writing outputs in order to `sink`, and
@@ -683,7 +716,7 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
     ) -> Result<(), RunError> {
         let options = self.options;
         for (file, input) in inputs.enumerate() {
-            if options.stopped() {
+            if options.stopped() || options.enough() {
                 return Ok(());
             }
             // Progress comes as often as the pipeline's batches would bring it.
@@ -691,8 +724,14 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
             let name = input.name.clone();
             let mut all = InputGames::new(input, options);
             while let Some(game) = all.next() {
+                if let Some(d) = all.note.take() {
+                    self.input_note(&d);
+                }
                 let outcome = handle(&game);
                 self.game(&name, &game, outcome)?;
+                if options.enough() {
+                    return Ok(());
+                }
                 games += 1;
                 bytes += game.bytes.len() as u64;
                 if bytes as usize >= options.batch_bytes || games >= options.batch_games {
@@ -757,8 +796,15 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
                 });
             }
             for (batch, outcomes) in done_rx {
-                for (game, outcome) in batch.games.iter().zip(outcomes) {
+                for (i, (game, outcome)) in batch.games.iter().zip(outcomes).enumerate() {
+                    if let Some((_, d)) = batch.note.as_ref().filter(|(at, _)| *at == i) {
+                        self.input_note(d);
+                    }
                     self.game(&batch.name, game, outcome)?;
+                    if options.enough() {
+                        // Dropping the receiver stops the other stages.
+                        return Ok(());
+                    }
                 }
                 if self.batch_done(batch.file, batch.games.len(), batch.progress) {
                     // Dropping the receiver stops the other stages after their batch.
@@ -769,6 +815,12 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
             }
             Ok(())
         })
+    }
+
+    /// Reports a warning about a whole input found while reading it (no game's).
+    fn input_note(&mut self, d: &Diagnostic) {
+        self.summary.warnings += 1;
+        (self.on_diagnostic)(d);
     }
 
     /// Reports one game's diagnostics and writes its output unless it is bad.
@@ -852,6 +904,13 @@ impl Options {
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
     }
+
+    /// Whether [`Options::enough`] was raised.
+    fn enough(&self) -> bool {
+        self.enough
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
 }
 
 /// The games of one input in order. A read error ends the input as a game of its own,
@@ -865,6 +924,11 @@ struct InputGames {
     raw_read: std::sync::Arc<std::sync::atomic::AtomicU64>,
     /// Of those, the bytes already reported.
     reported: u64,
+    /// The input's name and the encoding its reader guesses for bytes that are not
+    /// UTF-8, while no such byte has been met ([`Input::warn_late_guess`]).
+    watch: Option<(Arc<str>, Guess)>,
+    /// The warning for the first such byte, to be said before its game.
+    note: Option<Diagnostic>,
 }
 
 impl InputGames {
@@ -879,10 +943,17 @@ impl InputGames {
         // Buffered here, in a type the splitter knows: its many small `fill_buf` and
         // `consume` calls (a few per line) are then inlined, not virtual calls on the box.
         let raw_read = input.raw_read.clone();
+        let asked = input.encoding.is_some() || options.encoding.is_some();
+        let watch = input
+            .late_guess
+            .filter(|_| !asked && input.decoded_from.is_none())
+            .map(|guess| (Arc::from(input.name.as_str()), guess));
         let reader = std::io::BufReader::with_capacity(1 << 16, input.reader);
         InputGames {
             raw_read,
             reported: 0,
+            watch,
+            note: None,
             splitter: GameSplitter::new(reader, options.max_game_bytes)
                 .framing(framing)
                 .encoding(encoding),
@@ -901,6 +972,38 @@ impl InputGames {
         self.reported = now;
         delta
     }
+
+    /// Looks for the first byte that is not UTF-8 in `game`, while watching. Most
+    /// games are ASCII: an OR of their bytes (vectorised, cheaper than the UTF-8
+    /// check's word loop) clears them; only the others get the UTF-8 check.
+    fn watch_utf8(&mut self, game: &RawGame) {
+        if self.watch.is_none() || game.bytes.iter().fold(0u8, |a, &b| a | b) < 0x80 {
+            return;
+        }
+        let Err(e) = std::str::from_utf8(&game.bytes) else {
+            return;
+        };
+        let Some((name, guess)) = self.watch.take() else {
+            return;
+        };
+        if TextEncoding::detect(&game.bytes) != TextEncoding::Bytes {
+            // Double-byte text (GBK, Big5), recognised by its byte pairs as in the
+            // head: not a guess to warn about.
+            return;
+        }
+        let at = e.valid_up_to();
+        let place = place_of(&game.bytes, at, (game.line, game.column));
+        let offset = game.offset + at as u64;
+        self.note = Some(Diagnostic {
+            byte_offset: offset,
+            ..Diagnostic::of_file(
+                Severity::Warning,
+                name.to_string(),
+                place,
+                not_utf8_message(offset, game.bytes[at], guess.name()),
+            )
+        });
+    }
 }
 
 impl Iterator for InputGames {
@@ -913,6 +1016,7 @@ impl Iterator for InputGames {
         match self.splitter.next_game() {
             Ok(Some(game)) => {
                 self.games_read = game.index;
+                self.watch_utf8(&game);
                 Some(game)
             }
             Ok(None) => {
@@ -946,7 +1050,7 @@ fn read_batches(
     used: &mpsc::Receiver<Vec<RawGame>>,
 ) {
     for (file, input) in inputs.enumerate() {
-        if options.stopped() {
+        if options.stopped() || options.enough() {
             return;
         }
         // Each batch's vector is sized from the one before: grown from empty, a batch
@@ -960,12 +1064,16 @@ fn read_batches(
             games: Vec::new(),
             bytes: 0,
             progress: 0,
+            note: None,
         };
         // Decompression on its own thread: this one then only cuts games.
         #[cfg(not(target_family = "wasm"))]
         let input = ahead::decompress_ahead(input.reopen());
         let mut all = InputGames::new(input, options);
         while let Some(game) = all.next() {
+            if let Some(d) = all.note.take() {
+                batch.note = Some((batch.games.len(), d));
+            }
             batch.bytes += game.bytes.len() as u64;
             batch.games.push(game);
             if batch.bytes as usize >= options.batch_bytes
@@ -989,6 +1097,7 @@ fn read_batches(
                         games,
                         bytes: 0,
                         progress: 0,
+                        note: None,
                     },
                 );
                 if tx.send(full).is_err() {

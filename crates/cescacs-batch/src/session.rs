@@ -152,6 +152,7 @@ pub struct Session {
     report: Option<(PathBuf, ReportWriter)>,
     total: Summary,
     stop: Arc<AtomicBool>,
+    enough: Arc<AtomicBool>,
     started: std::time::Instant,
     failed: Option<i32>,
     errors: Vec<String>,
@@ -183,6 +184,7 @@ impl Session {
             report,
             total: Summary::default(),
             stop: crate::interrupt_flag(),
+            enough: Arc::default(),
             started: std::time::Instant::now(),
             failed: None,
             errors: Vec::new(),
@@ -254,6 +256,14 @@ impl Session {
         }
     }
 
+    /// The flag a sink raises when it wants no more games (`Options::enough`):
+    /// the run ends after the game being written, and the groups after it are not run.
+    /// The session still ends as a complete run (outputs committed, exit status from
+    /// the games delivered).
+    pub fn enough_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.enough)
+    }
+
     /// When the session started.
     pub fn started(&self) -> std::time::Instant {
         self.started
@@ -282,7 +292,7 @@ impl Session {
         W: Write,
         F: Fn(&RawGame) -> GameOutcome + Sync,
     {
-        if self.stopped() {
+        if self.stopped() || self.enough.load(Ordering::Relaxed) {
             return;
         }
         let options = Options {
@@ -290,6 +300,7 @@ impl Session {
             separator: separator.to_vec(),
             encoding: self.encoding,
             stop: Some(Arc::clone(&self.stop)),
+            enough: Some(Arc::clone(&self.enough)),
             leading_separator: self.total.games_converted > 0,
             bad_output: self.bad_output,
             ..Options::default()

@@ -151,6 +151,24 @@ fn progress_bar(total: Option<u64>) -> Option<ProgressBar> {
     Some(bar)
 }
 
+/// Says each layout option the writer of an output format has no place for (once per
+/// option and format): asked for and ignored, never silently.
+fn say_not_applied(options: &Options, outputs: impl IntoIterator<Item = Format>) {
+    let mut said: Vec<Format> = Vec::new();
+    for to in outputs {
+        if said.contains(&to) {
+            continue;
+        }
+        said.push(to);
+        for option in options.layout.not_applied(to) {
+            print_line(&format!(
+                "warning: {option} does not apply to {} output (its writer has no such layout): ignored",
+                to.name()
+            ));
+        }
+    }
+}
+
 /// `check` (`to` is `None`) and `convert`; `--strict` and `--from` are `settings`'.
 pub fn convert(
     paths: &[PathBuf],
@@ -168,6 +186,9 @@ pub fn convert(
     match to {
         Some(_) => session.report_command("convert", "games_converted"),
         None => session.report_command("check", "games_valid"),
+    }
+    if let Some(to) = to.filter(|_| !inputs.groups.is_empty()) {
+        say_not_applied(&options, [to]);
     }
     let groups = cescacs_convert::converters(inputs.groups, to, &options).map_err(cannot_run)?;
     let framing = cescacs_convert::OutputFraming::of(to, &options);
@@ -278,6 +299,9 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     session.report_command("select", "games_without_error");
     let formats: Vec<Format> = inputs.groups.iter().map(|(f, _)| *f).collect();
     let to = args.to.map(crate::lib);
+    if !args.count {
+        say_not_applied(&options, formats.iter().map(|f| to.unwrap_or(*f)));
+    }
     let (framing, separator) =
         cescacs_convert::selection_framing(&formats, to, &options).map_err(cannot_run)?;
     let mut sink = sink(output, args.count || dir.is_some(), &framing.header)?;
@@ -291,6 +315,10 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
     };
     let mut writer = SelectedWriter::new(&mut sink, separator);
     writer.stop_after(args.extras.stop_after.map(|n| n as usize));
+    if args.extras.stop_after.is_some() {
+        // Docs: select.md "--stop-after": no game after the limit is read.
+        writer.stop_run(session.enough_flag());
+    }
     if let Some(dir) = dir {
         let format = to.or(formats.first().copied()).unwrap_or(Format::Pgn);
         let every = args.extras.split.map(|n| n as usize);
@@ -332,6 +360,9 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         .collect();
     session.report_field("games_selected", kept as u64);
     session.report_field("duplicates_dropped", duplicates as u64);
+    if let Some(n) = args.extras.stop_after.filter(|_| stopped) {
+        session.report_field("stopped_after", n);
+    }
     let mut finished = session.finish_all(sinks, &framing.footer, inputs.had_errors);
     if let Err(e) = flushed {
         finished.errors.push(format!("write error: {e}"));

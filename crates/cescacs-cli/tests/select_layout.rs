@@ -392,9 +392,158 @@ fn a_late_non_utf8_byte_is_read_like_one_in_the_head() {
         ]);
         assert_eq!(n.trim(), "1", "{f:?}");
     }
-    // The warning looks at the head only.
+    // The guess is said wherever the byte is, at its place.
     let (_, err) = ok(&["check", s(&early)]);
-    assert!(err.contains("not UTF-8"), "{err}");
+    assert!(err.contains(":2:13: warning: not UTF-8 (byte "), "{err}");
     let (_, err) = ok(&["check", s(&late)]);
-    assert!(!err.contains("not UTF-8"), "{err}");
+    let at = game.len() * 1500 + 24;
+    assert!(
+        err.contains(&format!(
+            ":{}:13: warning: not UTF-8 (byte {at} is 0x82): read as Windows-1252",
+            1500 * 7 + 2
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn layout_options_a_writer_has_no_place_for_are_said() {
+    let ctl = testdata("cescacs/2020-07-20.ctl-pgn");
+    let twic = testdata("chess/mliebelt-pgn-parser/test_pgn_twic-01-232games.pgn");
+    let xq = write(
+        "said-xq.pgn",
+        "[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 0-1\n",
+    );
+    let layout = ["--line-length", "40", "--no-move-numbers", "--no-results"];
+    let said = |err: &str, format: &str| {
+        ["--line-length", "--no-move-numbers", "--no-results"]
+            .iter()
+            .filter(|o| {
+                err.contains(&format!(
+                    "warning: {o} does not apply to {format} output (its writer has no such layout): ignored"
+                ))
+            })
+            .count()
+    };
+    // C'escacs: CTL-PGN is written in its specification's form; the run goes on and
+    // copies the games as they were, as without the options.
+    let (plain, _) = ok(&["select", &ctl]);
+    let (out, err) = ok(&[&["select", &ctl][..], &layout[..]].concat());
+    assert_eq!(said(&err, "ctl-pgn"), 3, "{err}");
+    assert_eq!(out, plain);
+    let (_, err) = ok(&[&["convert", "--to", "ctl-pgn", &ctl][..], &layout[..]].concat());
+    assert_eq!(said(&err, "ctl-pgn"), 3, "{err}");
+    // Only what is asked is said.
+    let (_, err) = ok(&["select", &ctl, "--no-results", "--ply-limit", "3"]);
+    assert_eq!(said(&err, "ctl-pgn"), 1, "{err}");
+    assert!(!err.contains("--ply-limit"), "a cut applies: {err}");
+    // Chess and xiangqi PGN take them; their PCN and XML forms do not.
+    for f in [twic.as_str(), s(&xq)] {
+        let (_, err) = ok(&[&["select", "--stop-after", "3", f][..], &layout[..]].concat());
+        assert!(!err.contains("does not apply"), "{f}: {err}");
+        let (_, err) = ok(&[&["convert", "--to", "pcn", f][..], &layout[..]].concat());
+        assert_eq!(said(&err, "pcn"), 3, "{f}: {err}");
+    }
+    let (_, err) = ok(&["convert", "--to", "xiangqi-xml", s(&xq), "--no-results"]);
+    assert_eq!(said(&err, "xiangqi-xml"), 1, "{err}");
+    // Nothing is written by --count: nothing to say.
+    let (_, err) = ok(&[&["select", "--count", &ctl][..], &layout[..]].concat());
+    assert!(!err.contains("does not apply"), "{err}");
+}
+
+/// `n` good games, then bad ones (an illegal move each).
+fn good_then_bad(n: usize, bad: usize) -> String {
+    let good = "[Event \"good\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n";
+    let bad_game = "[Event \"bad\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e5 *\n\n";
+    good.repeat(n) + &bad_game.repeat(bad)
+}
+
+fn report_summary(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn stop_after_stops_reading_and_later_bad_games_do_not_count() {
+    let f = write("stop-bad.pgn", &good_then_bad(5, 3000));
+    for jobs in ["1", "2"] {
+        let report = scratch(&format!("stop-{jobs}.json"));
+        let out = cescacs(&[
+            "select",
+            "-j",
+            jobs,
+            "--stop-after",
+            "3",
+            // Converting reads the moves: a bad game is bad to `select` then.
+            "--to",
+            "pgn",
+            "--report",
+            s(&report),
+            s(&f),
+        ]);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert_eq!(
+            String::from_utf8(out.stdout)
+                .unwrap()
+                .matches("[Event ")
+                .count(),
+            3
+        );
+        assert!(!err.contains("error:"), "{err}");
+        assert!(err.contains("3 game(s) read, 3 selected"), "{err}");
+        assert!(err.contains("stopped after 3 selected game(s)"), "{err}");
+        let r = report_summary(&report);
+        assert_eq!(r["stopped_after"], 3, "{r}");
+        assert_eq!(r["games"], 3, "{r}");
+        assert_eq!(r["games_bad"], 0, "{r}");
+        assert_eq!(r["diagnostics"].as_array().map(Vec::len), Some(0), "{r}");
+    }
+    // Without the limit the bad games are there (exit status 1).
+    let out = cescacs(&["select", "--to", "pgn", s(&f)]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn stop_after_reads_no_further_from_a_stream() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cescacs"))
+        .args(["select", "--from", "pgn", "--stop-after", "4", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // 4 good games, then 64 MB of bad ones: written until the reader goes away.
+    let chunk = good_then_bad(0, 2000).into_bytes();
+    let total = 64usize << 20;
+    let feeder = std::thread::spawn(move || {
+        let mut written = 0usize;
+        if stdin.write_all(good_then_bad(4, 0).as_bytes()).is_err() {
+            return written;
+        }
+        while written < total {
+            match stdin.write_all(&chunk) {
+                Ok(()) => written += chunk.len(),
+                Err(_) => break,
+            }
+        }
+        written
+    });
+    let out = child.wait_with_output().unwrap();
+    let written = feeder.join().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .matches("[Event ")
+            .count(),
+        4
+    );
+    assert!(err.contains("stopped after 4 selected game(s)"), "{err}");
+    // The run ended with most of the stream unread (the feeder met a closed pipe).
+    assert!(written < total, "{written} of {total} bytes were read");
 }

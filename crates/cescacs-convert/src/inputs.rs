@@ -44,28 +44,42 @@ fn problem(severity: Severity, path: &Path, at: (u64, u64), message: String) -> 
     ))
 }
 
-/// The warning for text that is not UTF-8 and is read as a guessed encoding because no
-/// `--encoding` was given: DOS databases (cp437, cp850) use the same bytes for other
-/// letters (`Andr\x82` is `André` there, `Andr‚` in Windows-1252), and nothing in the
-/// bytes tells which was meant. Found in the input's head (its first
-/// [`cescacs_batch::HEAD_BYTES`]); double-byte text (GBK, Big5) is recognised by its
-/// byte pairs and not warned about.
-fn single_byte_guess(input: &Input, format: Format, path: &Path) -> Option<FileNote> {
+/// What to say about text that is not UTF-8 and is read as a guessed encoding because
+/// no `--encoding` was given ([`cescacs_batch::not_utf8_message`]): a warning now, when
+/// the input's head (its first [`cescacs_batch::HEAD_BYTES`]) holds such a byte; else
+/// the input is handed to the run to warn at the first such byte past the head
+/// ([`Input::warn_late_guess`]). Double-byte text (GBK, Big5) is recognised by its byte
+/// pairs and not warned about.
+enum Guess {
+    /// Nothing to say (UTF-8 only formats, decoded or double-byte text).
+    None,
+    /// The head holds a byte that is not UTF-8: this warning.
+    Now(FileNote),
+    /// The head is UTF-8: the run watches the rest for this guess.
+    Later(cescacs_batch::Guess),
+}
+
+fn single_byte_guess(input: &Input, format: Format, path: &Path) -> Guess {
     // Classic PGN reads such bytes as Windows-1252, xiangqi PGN as GBK or Big5; CTL-PGN
     // and PCN are UTF-8 only and say so in each game.
     let guess = match format {
-        Format::Pgn => "Windows-1252",
-        Format::XiangqiPgn => "GBK or Big5",
-        _ => return None,
+        Format::Pgn => cescacs_batch::Guess::Windows1252,
+        Format::XiangqiPgn => cescacs_batch::Guess::GbkOrBig5,
+        _ => return Guess::None,
     };
     if input.decoded_from.is_some() {
-        return None;
+        return Guess::None;
     }
     let head = input.head();
-    let error = std::str::from_utf8(head).err()?;
-    error.error_len()?;
+    let Err(error) = std::str::from_utf8(head) else {
+        return Guess::Later(guess);
+    };
+    if error.error_len().is_none() {
+        // A character cut by the head's end.
+        return Guess::Later(guess);
+    }
     if TextEncoding::detect(head) != TextEncoding::Bytes {
-        return None;
+        return Guess::None;
     }
     let at = error.valid_up_to();
     let before = &head[..at];
@@ -75,12 +89,8 @@ fn single_byte_guess(input: &Input, format: Format, path: &Path) -> Option<FileN
         .rposition(|&b| b == b'\n')
         .map_or(0, |i| i + 1);
     let col = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
-    let message = format!(
-        "not UTF-8 (byte {at} is 0x{:02X}): read as {guess}, a guess; give --encoding \
-         (cp437 or cp850 for DOS databases, latin-1, cp1251…) if names come out wrong",
-        head[at]
-    );
-    Some(problem(
+    let message = cescacs_batch::not_utf8_message(at as u64, head[at], guess.name());
+    Guess::Now(problem(
         Severity::Warning,
         path,
         (line as u64, col as u64),
@@ -513,10 +523,12 @@ impl Grouping<'_, '_> {
         if let Some(e) = self.encoding {
             input = input.with_encoding(e);
         }
-        if self.encoding.is_none()
-            && let Some(warning) = single_byte_guess(&input, format, &path)
-        {
-            (self.note)(&warning);
+        if self.encoding.is_none() {
+            match single_byte_guess(&input, format, &path) {
+                Guess::Now(warning) => (self.note)(&warning),
+                Guess::Later(guess) => input = input.warn_late_guess(guess),
+                Guess::None => {}
+            }
         }
         if let Some(problem) = binary_problem(&input, format, &path) {
             (self.note)(&problem);

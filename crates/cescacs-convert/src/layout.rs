@@ -5,6 +5,7 @@
 //! options. A game copied as it was by `select` is written again from its model when
 //! any of these is asked for.
 
+use crate::Format;
 use crate::record::{Game, Record};
 
 /// The layout and cuts of the games written.
@@ -44,6 +45,35 @@ impl Layout {
     /// Whether nothing is asked for.
     pub fn is_empty(&self) -> bool {
         *self == Layout::default()
+    }
+
+    /// The options of this layout that the writer of `to` has no place for, by their
+    /// command-line names. The line length, move numbers and result marker are options
+    /// of the PGN and xiangqi PGN writers; CTL-PGN is written in its specification's
+    /// form (one numbered move pair a row, then the result line), the xiangqi XML form
+    /// has no movetext lines, PCN none at all. The cuts and position comments change
+    /// the game itself, so every format takes them. Front ends say what is ignored
+    /// (docs/select.md "Layout").
+    pub fn not_applied(&self, to: Format) -> Vec<&'static str> {
+        if matches!(to, Format::Pgn | Format::XiangqiPgn) {
+            return Vec::new();
+        }
+        [
+            (self.line_length.is_some(), "--line-length"),
+            (self.no_move_numbers, "--no-move-numbers"),
+            (self.no_results, "--no-results"),
+        ]
+        .into_iter()
+        .filter_map(|(asked, name)| asked.then_some(name))
+        .collect()
+    }
+
+    /// Whether anything asked for changes what `to`'s writer writes (else a game can be
+    /// copied as it was).
+    pub(crate) fn applies_to(&self, to: Format) -> bool {
+        self.changes_model()
+            || self.split_variations
+            || (!self.is_empty() && self.not_applied(to).is_empty())
     }
 
     /// Whether the game model is changed before it is written.

@@ -827,8 +827,9 @@ impl Selection {
         // model and the document written again.
         let to = match to {
             None if from == Format::Pcn && !options.annotate.is_empty() => Some(Format::Pcn),
-            // A layout is the writer's: the games are written again from their model.
-            None if !options.layout.is_empty() => Some(from),
+            // A layout is the writer's: the games are written again from their model
+            // (not for options the writer has no place for: those are ignored).
+            None if options.layout.applies_to(from) => Some(from),
             to => to,
         };
         let converter = match to {
@@ -1088,6 +1089,7 @@ pub struct SelectedWriter<'a, W> {
     keys: (RandomState, RandomState),
     limit: Option<usize>,
     stopped: bool,
+    stop_run: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Games the filter selected.
     pub matched: usize,
     /// Of those, games dropped as duplicates.
@@ -1108,6 +1110,7 @@ impl<'a, W: Write> SelectedWriter<'a, W> {
             keys: (RandomState::new(), RandomState::new()),
             limit: None,
             stopped: false,
+            stop_run: None,
             matched: 0,
             duplicates: 0,
         }
@@ -1130,8 +1133,21 @@ impl<'a, W: Write> SelectedWriter<'a, W> {
         self.limit = n;
     }
 
-    /// Whether the limit of [`SelectedWriter::stop_after`] was reached and a game
-    /// came after it.
+    /// Raises `flag` as soon as the limit of [`SelectedWriter::stop_after`] is reached
+    /// (`cescacs_batch::Session::enough_flag`): the run then reads no further, so
+    /// that games after the limit, bad or not, are neither read nor reported.
+    pub fn stop_run(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        if self.limit == Some(0) {
+            // Nothing is to be written: nothing to read.
+            self.stopped = true;
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        self.stop_run = Some(flag);
+    }
+
+    /// Whether the limit of [`SelectedWriter::stop_after`] was reached: with
+    /// [`SelectedWriter::stop_run`], as soon as the last game was written (the run
+    /// stopped there); else when a game came after it.
     pub fn stopped(&self) -> bool {
         self.stopped
     }
@@ -1201,10 +1217,17 @@ impl<'a, W: Write> SelectedWriter<'a, W> {
                 if states.len() <= index {
                     states.resize(index + 1, Joining::NEW);
                 }
-                states[index].game(out.file(index), separator, body)
+                states[index].game(out.file(index), separator, body)?;
             }
-            None => self.selected.game(separator, body),
+            None => self.selected.game(separator, body)?,
         }
+        if let Some(flag) = &self.stop_run
+            && self.limit.is_some_and(|n| self.kept() >= n)
+        {
+            self.stopped = true;
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(())
     }
 }
 
