@@ -9,7 +9,7 @@ The text is the shared classic corpus (``$CESCACS_SHARED/corpus/classic-pgn-real
 repeated to ``--mib`` MiB, compressed in 4 MiB zstd frames that say their size. The two
 jobs run interleaved (one task, ranges, one task, ranges … ``--repeat`` pairs), each
 building and hashing every row in Spark: every run's rows must have the same count and
-content digest. The last range run's rows are then checked against the CLI game for
+content digest. Before them, the range tasks' rows are checked against the CLI game for
 game, streamed (``rows_check.check_against_pcn``: numbering, every error's
 game/line/column from ``cescacs check --report``, each game's tags/result/plies against
 ``cescacs convert --to pcn``). CPU seconds are read from ``/proc`` for the Python workers
@@ -190,15 +190,19 @@ def main() -> int:
     cli_games, cli_errors = rows_check.cli_report(cli, db, root / "report.json")
     print(f"cescacs check -j1: {cli_games} games, {len(cli_errors)} errors, {time.perf_counter() - t:.1f} s", flush=True)
     spark = spark_session(args.cores)
-    pairs = measure(db, args.split_mib << 20, args.repeat, spark)
+    # Rows first (untimed): the range tasks' rows against the CLI, game for game.
+    import cescacs.spark
+
     t = time.perf_counter()
-    n, compared = rows_check.check_against_pcn(pairs[-1][1]["df"], cli, db, cli_games, cli_errors)
+    cut = cescacs.spark.read_games(spark, str(db), split_bytes=args.split_mib << 20, cut_compressed_bytes=None)
+    n, compared = rows_check.check_against_pcn(cut, cli, db, cli_games, cli_errors)
     print(
-        f"range-task rows equal to the CLI game for game: {n} games numbered 1..{n}, {len(cli_errors)} errors "
-        f"at the same game/line/column, {compared} key-column digests equal to `cescacs convert --to pcn` "
-        f"({time.perf_counter() - t:.1f} s)",
+        f"{cut.rdd.getNumPartitions()} range tasks' rows equal to the CLI game for game: {n} games numbered "
+        f"1..{n}, {len(cli_errors)} errors at the same game/line/column, {compared} key-column digests "
+        f"equal to `cescacs convert --to pcn` ({time.perf_counter() - t:.1f} s)",
         flush=True,
     )
+    measure(db, args.split_mib << 20, args.repeat, spark)
     spark.stop()
     if not args.keep:
         shutil.rmtree(root)
