@@ -86,7 +86,9 @@ def _pcn_digests(cli: Path, path: Path, skip: Iterable[int]) -> Iterator[Tuple[i
         doc = json.loads(line)
         pgn = doc.get("...pgn") or {}
         tags = dict(pgn.get("tags") or [])
-        yield game, digest(tags, pgn.get("result_token"), len(doc.get("previous_moves") or []))
+        # A null move is no PCN move: the document lists its ply apart (``null_plies``).
+        plies = len(doc.get("previous_moves") or []) + len(pgn.get("null_plies") or [])
+        yield game, digest(tags, pgn.get("result_token"), plies)
     proc.wait()
 
 
