@@ -10,7 +10,6 @@ Run: python crates/cescacs-py/bench/huge_zst.py [--gib 1.0] [--dir /tmp/i28-huge
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
@@ -19,6 +18,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import rows_check  # noqa: E402
 
 
 def generate(out: Path, gib: float) -> int:
@@ -103,15 +105,10 @@ def main() -> int:
 
     # The CLI's reading of the same file.
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "cescacs-cli"], cwd=REPO, check=True)
-    report = root / "report.json"
     t = time.perf_counter()
-    subprocess.run([str(REPO / "target/release/cescacs"), "check", "-q", "--report", str(report), str(db)])
+    cli = REPO / "target/release/cescacs"
+    cli_games, cli_errors = rows_check.cli_report(cli, db, root / "report.json")
     cli_s = time.perf_counter() - t
-    data = json.loads(report.read_text())
-    cli_games = data["games"]
-    cli_errors = sorted(
-        (d["game"], d["line"], d["column"]) for d in data["diagnostics"] if d["severity"] == "error"
-    )
     print(f"cli check: {cli_games} games, {len(cli_errors)} errors, {cli_s:.1f} s", flush=True)
 
     spark = spark_session()
@@ -157,17 +154,9 @@ def main() -> int:
     cols = ["index", "line", "result", "final_position", "plies"]
     a = cut.select(*cols).toPandas().sort_values("index").reset_index(drop=True)
     b = one.select(*cols).toPandas().sort_values("index").reset_index(drop=True)
-    assert len(a) == cli_games, (len(a), cli_games)
     assert list(a["index"]) == list(range(1, cli_games + 1))
     assert a.equals(b), "cut and one-task rows differ"
-    errs = cut.selectExpr("index", "explode(errors) as e").toPandas()
-    name = str(db)
-    got = sorted(
-        (int(r.index),) + tuple(int(x) for x in r.e[len(name) + 1 :].split(":", 2)[:2])
-        for r in errs.itertuples()
-    )
-    assert got == cli_errors, (got[:5], cli_errors[:5])
-    n_err = len(got)
+    n_err = rows_check.check_against_report(cut, str(db), cli_games, cli_errors)
     print(f"rows equal: {len(a)} games, {n_err} errors (CLI: {cli_games}, {len(cli_errors)})", flush=True)
     spark.stop()
     if not args.keep:

@@ -6,38 +6,45 @@ jobs hold the cores).
     python crates/cescacs-py/bench/seekable_speedup.py [--mib 1100] [--repeat 2]
 
 The text is the shared classic corpus (``$CESCACS_SHARED/corpus/classic-pgn-real``)
-repeated to ``--mib`` MiB, compressed in 4 MiB zstd frames that say their size. Rows are
-checked against ``cescacs check`` (game count, every error's game/line/column) and,
-game for game, between the two runs (index, line, plies, offset, length). CPU seconds
-are read from ``/proc`` for the Python workers (the tasks) and the JVM separately; the
-load average is printed before and after each run. Spark binds to 127.0.0.1. The
-generated files are deleted at the end unless ``--keep``.
+repeated to ``--mib`` MiB, compressed in 4 MiB zstd frames that say their size. The two
+jobs run interleaved (one task, ranges, one task, ranges … ``--repeat`` pairs), each
+building and hashing every row in Spark: every run's rows must have the same count and
+content digest. Before them, the range tasks' rows are checked against the CLI game for
+game, streamed (``rows_check.check_against_pcn``: numbering, every error's
+game/line/column from ``cescacs check --report``, each game's tags/result/plies against
+``cescacs convert --to pcn``). CPU seconds are read from ``/proc`` for the Python workers
+(the tasks) and the JVM separately; the load average is printed before and after each
+run. Spark binds to 127.0.0.1. The generated files are deleted at the end unless ``--keep``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any, Dict, List, Tuple
 
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import rows_check  # noqa: E402
 
 FRAME = 4 << 20
 
 
 def generate(out: Path, mib: int) -> int:
-    """The corpus repeated to ``mib`` MiB, as zstd frames of ``FRAME`` bytes; the
-    decompressed size."""
+    """The corpus (and one damaged game) repeated to ``mib`` MiB, as zstd frames of
+    ``FRAME`` bytes; the decompressed size."""
     import zstandard
     from bench import corpus_bytes
 
-    body = corpus_bytes()
+    # One damaged game per copy of the corpus (an illegal king move): its error must be
+    # located alike by every task and the CLI, and hide none of the games after it.
+    body = corpus_bytes() + b'[Event "damaged"]\n\n1. e4 e5 2. Ke3 Nf6 *\n\n'
     target = mib << 20
     cctx = zstandard.ZstdCompressor(level=3, write_content_size=True, threads=2)
     total = 0
@@ -112,62 +119,62 @@ def spark_session(cores: int):
     )
 
 
-def run(spark, path: Path, split_bytes: int):
-    """One timed read (planning included) written nowhere: (wall, worker CPU, JVM CPU,
-    tasks, load before, load after, DataFrame)."""
+def run(spark, path: Path, split_bytes: int) -> Dict[str, Any]:
+    """One timed read (planning included): every row built and hashed by Spark, none
+    kept. Wall and CPU seconds, tasks, load average before and after, and the rows'
+    content digest."""
     import cescacs.spark
 
     load0 = os.getloadavg()[0]
     w0, j0 = cpu_seconds()
     t = time.perf_counter()
     df = cescacs.spark.read_games(spark, str(path), split_bytes=split_bytes, cut_compressed_bytes=None)
-    df.write.format("noop").mode("overwrite").save()
+    rows = rows_check.content_digest(df)
     wall = time.perf_counter() - t
     w1, j1 = cpu_seconds()
-    return wall, w1 - w0, j1 - j0, df.rdd.getNumPartitions(), load0, os.getloadavg()[0], df
+    return {
+        "wall": wall,
+        "task_cpu": w1 - w0,
+        "jvm_cpu": j1 - j0,
+        "tasks": df.rdd.getNumPartitions(),
+        "load": (load0, os.getloadavg()[0]),
+        "rows": rows,
+        "df": df,
+    }
 
 
-def measure(path: Path, cores: int, split_bytes: int, repeat: int, spark=None, check_rows=True):
-    """Prints one line per run and the best ratio; returns (one-task, ranges) rows of
-    the best repetition."""
-    own = spark is None
-    spark = spark or spark_session(cores)
-    best = None
+def measure(path: Path, split_bytes: int, repeat: int, spark) -> List[Tuple[Dict[str, Any], Dict[str, Any]]]:
+    """The same file forced into one task (A) and cut into ranges (B), interleaved
+    A B A B…: one line per run and per pair; every run's rows must be the same."""
+    pairs = []
     for r in range(repeat):
         one = run(spark, path, 1 << 50)
         cut = run(spark, path, split_bytes)
-        for label, x in (("one task", one), (f"{cut[3]} range tasks", cut)):
+        for label, x in (("one task", one), (f"{cut['tasks']} range tasks", cut)):
             print(
-                f"  run {r + 1}: {label}: {x[0]:.1f} s wall, task CPU {x[1]:.1f} s "
-                f"({x[1] / x[3]:.1f} s per task), JVM CPU {x[2]:.1f} s, load average {x[4]:.1f} -> {x[5]:.1f}",
+                f"  pair {r + 1}: {label}: {x['wall']:.1f} s wall, task CPU {x['task_cpu']:.1f} s "
+                f"({x['task_cpu'] / x['tasks']:.1f} s per task), JVM CPU {x['jvm_cpu']:.1f} s, "
+                f"load average {x['load'][0]:.1f} -> {x['load'][1]:.1f}, {x['rows'][0]} rows",
                 flush=True,
             )
-        ratio = one[0] / cut[0]
         print(
-            f"  run {r + 1}: speed-up {ratio:.2f}x wall; task CPU ranges/one {cut[1] / one[1]:.2f} "
-            f"(per-core efficiency {one[1] / cut[1]:.2f})",
+            f"  pair {r + 1}: speed-up {one['wall'] / cut['wall']:.2f}x wall; task CPU ranges/one "
+            f"{cut['task_cpu'] / one['task_cpu']:.2f}; (task+JVM) CPU ranges/one "
+            f"{(cut['task_cpu'] + cut['jvm_cpu']) / (one['task_cpu'] + one['jvm_cpu']):.2f}",
             flush=True,
         )
-        if best is None or ratio > best[0]:
-            best = (ratio, one, cut)
-    assert best is not None
-    if check_rows:
-        cols = ["index", "line", "plies", "offset", "length"]
-        a = best[1][6].select(*cols).toPandas().sort_values("index").reset_index(drop=True)
-        b = best[2][6].select(*cols).toPandas().sort_values("index").reset_index(drop=True)
-        assert a.equals(b), "range tasks and one task give different rows"
-        assert list(a["index"]) == list(range(1, len(a) + 1))
-        print(f"  rows equal game for game: {len(a)} games", flush=True)
-    if own:
-        spark.stop()
-    return best
+        pairs.append((one, cut))
+    digests = {x["rows"] for pair in pairs for x in pair}
+    assert len(digests) == 1, f"the runs' rows differ: {digests}"
+    print(f"  every run's rows equal (count, content digest): {digests.pop()}", flush=True)
+    return pairs
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mib", type=int, default=1100, help="decompressed size")
     ap.add_argument("--split-mib", type=int, default=64)
-    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=2, help="A B pairs")
     ap.add_argument("--cores", type=int, default=2)
     ap.add_argument("--dir", default="/tmp/i28-speedup")
     ap.add_argument("--keep", action="store_true")
@@ -179,28 +186,23 @@ def main() -> int:
         size = generate(db, args.mib)
         print(f"generated {db}: {size / 1e6:.1f} MB decompressed, {db.stat().st_size / 1e6:.1f} MB compressed")
     cli = REPO / "target/release/cescacs"
-    report = root / "report.json"
-    subprocess.run([str(cli), "check", "-q", "-j1", "--report", str(report), str(db)])
-    data = json.loads(report.read_text())
-    cli_games = data["games"]
-    cli_errors = sorted(
-        (d["game"], d["line"], d["column"]) for d in data["diagnostics"] if d["severity"] == "error"
-    )
-    print(f"cescacs check: {cli_games} games, {len(cli_errors)} errors")
+    t = time.perf_counter()
+    cli_games, cli_errors = rows_check.cli_report(cli, db, root / "report.json")
+    print(f"cescacs check -j1: {cli_games} games, {len(cli_errors)} errors, {time.perf_counter() - t:.1f} s", flush=True)
     spark = spark_session(args.cores)
-    ratio, one, cut = measure(db, args.cores, args.split_mib << 20, args.repeat, spark)
-    df = cut[6]
-    n = df.count()
-    assert n == cli_games, (n, cli_games)
-    name = str(db)
-    errs = df.selectExpr("index", "explode(errors) as e").toPandas()
-    got = sorted(
-        (int(x.index),) + tuple(int(v) for v in x.e[len(name) + 1 :].split(":", 2)[:2])
-        for x in errs.itertuples()
+    # Rows first (untimed): the range tasks' rows against the CLI, game for game.
+    import cescacs.spark
+
+    t = time.perf_counter()
+    cut = cescacs.spark.read_games(spark, str(db), split_bytes=args.split_mib << 20, cut_compressed_bytes=None)
+    n, compared = rows_check.check_against_pcn(cut, cli, db, cli_games, cli_errors)
+    print(
+        f"{cut.rdd.getNumPartitions()} range tasks' rows equal to the CLI game for game: {n} games numbered "
+        f"1..{n}, {len(cli_errors)} errors at the same game/line/column, {compared} key-column digests "
+        f"equal to `cescacs convert --to pcn` ({time.perf_counter() - t:.1f} s)",
+        flush=True,
     )
-    assert got == cli_errors, (got[:3], cli_errors[:3])
-    print(f"rows equal to cescacs check: {n} games, {len(got)} errors located alike")
-    print(f"best speed-up: {ratio:.2f}x wall ({one[0]:.1f} s one task, {cut[0]:.1f} s {cut[3]} range tasks)")
+    measure(db, args.split_mib << 20, args.repeat, spark)
     spark.stop()
     if not args.keep:
         shutil.rmtree(root)
