@@ -46,12 +46,42 @@ impl Hasher for Fold {
         let folded = (v as u64) ^ ((v >> 64) as u64).rotate_left(29);
         self.0 = (folded ^ (folded >> 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (v ^ (v >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
 }
 
 type Table = HashMap<u128, Py<PyString>, BuildHasherDefault<Fold>>;
 
+/// A chess move's SAN and UCI strings by `PlyMove::text_key`.
+type Pairs = HashMap<u64, (Py<PyString>, Py<PyString>), BuildHasherDefault<Fold>>;
+
 thread_local! {
     static TABLE: RefCell<Table> = RefCell::new(Table::default());
+    static PAIRS: RefCell<Pairs> = RefCell::new(Pairs::default());
+}
+
+/// The two texts of a move whose key is `key` (the same key, the same texts): found by
+/// the key alone, so a move met before is not spelt again; `spell` spells them the
+/// first time.
+pub(crate) fn pair<'py>(
+    py: Python<'py>,
+    key: u64,
+    spell: impl FnOnce() -> (Bound<'py, PyString>, Bound<'py, PyString>),
+) -> (Bound<'py, PyString>, Bound<'py, PyString>) {
+    PAIRS.with(|t| {
+        let Ok(mut table) = t.try_borrow_mut() else {
+            return spell();
+        };
+        if let Some((a, b)) = table.get(&key) {
+            return (a.bind(py).clone(), b.bind(py).clone());
+        }
+        let (a, b) = spell();
+        if table.len() < MAX_ENTRIES {
+            table.insert(key, (a.clone().unbind(), b.clone().unbind()));
+        }
+        (a, b)
+    })
 }
 
 /// `s` as a Python string, shared with every earlier caller on this thread when short.

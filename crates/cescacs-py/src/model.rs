@@ -250,10 +250,18 @@ impl Move {
         game: Arc<Py<Game>>,
     ) -> Move {
         let (san, uci) = match tree.nodes[node].mv.as_ref() {
-            Some(m) => (
-                crate::interned::text(py, &m.san()),
-                crate::interned::text(py, &m.uci()),
-            ),
+            Some(m) => {
+                let spell = || {
+                    (
+                        crate::interned::text(py, &m.san()),
+                        crate::interned::text(py, &m.uci()),
+                    )
+                };
+                match m.text_key() {
+                    Some(key) => crate::interned::pair(py, key, spell),
+                    None => spell(),
+                }
+            }
             None => (crate::interned::text(py, ""), crate::interned::text(py, "")),
         };
         Move {
