@@ -56,7 +56,10 @@ fn one_key_one_spelling_over_the_chess_testdata() {
 
 #[test]
 fn xiangqi_and_cescacs_moves_have_no_key() {
-    let record = Record::from_bytes(Format::XiangqiPgn, b"[Game \"Chinese Chess\"]\n\n1. C2.5 *\n");
+    let record = Record::from_bytes(
+        Format::XiangqiPgn,
+        b"[Game \"Chinese Chess\"]\n\n1. C2.5 *\n",
+    );
     let tree = move_tree(&record, false).unwrap();
     assert_eq!(tree.main_moves().next().map(|m| m.text_key()), Some(None));
 }
