@@ -142,6 +142,54 @@ impl PlyMove {
         }
     }
 
+    /// A number that stands for this move's [`PlyMove::san`] and [`PlyMove::uci`]
+    /// together: two chess moves with the same key have the same texts (the key packs
+    /// what they are spelt from, exactly). `None` for xiangqi and C'escacs moves, whose
+    /// texts are kept spelt. A binding uses it to share the strings it hands out
+    /// without spelling a move first.
+    pub fn text_key(&self) -> Option<u64> {
+        use chess_pgn::{CastleSide, San, Suffix};
+        let Text::Chess {
+            san,
+            from,
+            to,
+            promotion,
+        } = &self.text
+        else {
+            return None;
+        };
+        // Each optional man, file or rank as 0 (none) or its index + 1.
+        let piece = |p: Option<chess_pgn::cozy_chess::Piece>| p.map_or(0, |p| p as u64 + 1);
+        let written = match san.san {
+            San::Normal {
+                piece: moved,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                piece(moved)
+                    | file.map_or(0, |f| f as u64 + 1) << 3
+                    | rank.map_or(0, |r| r as u64 + 1) << 7
+                    | u64::from(capture) << 11
+                    | (to as u64) << 12
+                    | piece(promotion) << 18
+            }
+            San::Castle(CastleSide::Short) => 1 << 21,
+            San::Castle(CastleSide::Long) => 2 << 21,
+            San::Null => 3 << 21,
+            San::Drop { piece: p, to } => 4 << 21 | piece(Some(p)) | (to as u64) << 12,
+        };
+        let suffix = match san.suffix {
+            None => 0,
+            Some(Suffix::Check) => 1,
+            Some(Suffix::Mate) => 2,
+        };
+        let uci = from.map_or(0, |f| f as u64 + 1) | (*to as u64) << 7 | piece(*promotion) << 13;
+        Some(written | suffix << 24 | uci << 26)
+    }
+
     /// Origin in the game's own coordinates (`e2`, `h2`, `E7`); empty for a null move.
     pub fn from_square(&self) -> Spelling<'_> {
         match &self.text {

@@ -8,6 +8,7 @@ use cescacs_convert::Format;
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::path::Path;
+use std::sync::Arc;
 
 /// What comes next out of a [`Feed`].
 pub(crate) enum Next {
@@ -25,6 +26,8 @@ pub(crate) struct Feed {
     /// The current input's format and name.
     pub(crate) format: Format,
     pub(crate) name: String,
+    /// `name` shared (see [`Feed::shared_name`]).
+    shared: Option<Arc<str>>,
     /// Raw games read from the current input.
     games_read: usize,
     /// Records numbered in the current input (a PCN array holds several per raw game).
@@ -63,6 +66,7 @@ impl Feed {
             splitter: Some(splitter),
             format,
             name,
+            shared: None,
             games_read: 0,
             records: 0,
             inputs: VecDeque::new(),
@@ -101,6 +105,7 @@ impl Feed {
             splitter: None,
             format: first.or(from).unwrap_or(Format::Pgn),
             name: dir.display().to_string(),
+            shared: None,
             games_read: 0,
             records: 0,
             inputs,
@@ -158,6 +163,27 @@ impl Feed {
                     self.games_read = raw.index;
                     return Next::Raw(self.format, raw);
                 }
+            }
+        }
+    }
+
+    /// Gives a game's buffer back to the splitter for a later game (a headers reader
+    /// is done with the bytes once the tags are read: no allocation per game).
+    pub(crate) fn recycle(&mut self, bytes: Vec<u8>) {
+        if let Some(s) = self.splitter.as_mut() {
+            s.recycle(bytes);
+        }
+    }
+
+    /// The current input's name, shared by every item of the input (one allocation
+    /// per file, not per game).
+    pub(crate) fn shared_name(&mut self) -> Arc<str> {
+        match &self.shared {
+            Some(n) if **n == *self.name => n.clone(),
+            _ => {
+                let n: Arc<str> = Arc::from(self.name.as_str());
+                self.shared = Some(n.clone());
+                n
             }
         }
     }

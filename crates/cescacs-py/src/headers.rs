@@ -9,7 +9,7 @@ use cescacs_convert::Format;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::collections::VecDeque;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// The tags of one game, with where it is.
 #[pyclass(frozen, module = "cescacs")]
@@ -19,7 +19,8 @@ pub(crate) struct Headers {
     /// errors are the full read's.
     full: Option<Game>,
     tags: Vec<(String, String)>,
-    file: String,
+    /// Shared by the headers of one file.
+    file: Arc<str>,
     index: u64,
     line: u64,
 }
@@ -31,7 +32,8 @@ impl Headers {
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for (k, v) in &self.tags {
-            d.set_item(k, v)?;
+            // Tag names repeat from game to game: one shared string each.
+            d.set_item(crate::interned::text(py, k), v)?;
         }
         Ok(d)
     }
@@ -100,12 +102,18 @@ const BATCH: usize = 256;
 
 impl Item for Headers {
     /// The tag section alone, read with the headers-only readers.
-    fn quick(format: Format, raw: &RawGame, feed: &Feed, index: u64, line: u64) -> Option<Headers> {
+    fn quick(
+        format: Format,
+        raw: &RawGame,
+        feed: &mut Feed,
+        index: u64,
+        line: u64,
+    ) -> Option<Headers> {
         let tags = cescacs_convert::headers(format, raw)?;
         Some(Headers {
             full: None,
             tags,
-            file: feed.name.clone(),
+            file: feed.shared_name(),
             index,
             line,
         })
@@ -115,7 +123,7 @@ impl Item for Headers {
     fn full(g: Game) -> Headers {
         Headers {
             tags: g.record.tags(),
-            file: g.file.clone(),
+            file: Arc::from(g.file.as_str()),
             index: g.index,
             line: g.line,
             full: Some(g),

@@ -18,6 +18,7 @@ mod edit;
 mod errors;
 mod feed;
 mod headers;
+mod interned;
 mod model;
 mod pickle;
 mod remote;
@@ -545,7 +546,7 @@ trait Item: Sized {
     fn quick(
         _format: Format,
         _raw: &RawGame,
-        _feed: &Feed,
+        _feed: &mut Feed,
         _index: u64,
         _line: u64,
     ) -> Option<Self> {
@@ -572,11 +573,11 @@ fn fill<T: Item>(feed: &mut Feed, pending: &mut VecDeque<T>, want: usize) {
             Next::File(d) => pending.push_back(T::full(Game::unreadable(d))),
             Next::Raw(format, raw) => {
                 let line = feed.line_base + raw.line - 1;
-                if let Some(item) =
-                    T::quick(format, &raw, feed, feed.index_base + feed.records, line)
-                {
+                let index = feed.index_base + feed.records;
+                if let Some(item) = T::quick(format, &raw, feed, index, line) {
                     feed.records += 1;
                     pending.push_back(item);
+                    feed.recycle(raw.bytes);
                     continue;
                 }
                 let offset = feed.offset_base + raw.offset;

@@ -49,15 +49,11 @@ impl Mainline {
     fn plies(&self) -> usize {
         self.tree.nodes.len().saturating_sub(1)
     }
-    fn at(&self, ply: usize) -> Move {
-        Move {
-            tree: self.tree.clone(),
-            node: ply,
-            game: self.game.clone(),
-        }
+    fn at(&self, py: Python<'_>, ply: usize) -> Move {
+        Move::new(py, self.tree.clone(), ply, self.game.clone())
     }
     fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, (1..self.plies() + 1).map(|i| self.at(i)))
+        PyList::new(py, (1..self.plies() + 1).map(|i| self.at(py, i)))
     }
 }
 
@@ -74,7 +70,7 @@ impl Mainline {
             let mut out = Vec::with_capacity(s.slicelength);
             let mut i = s.start;
             for _ in 0..s.slicelength {
-                out.push(self.at(i as usize + 1));
+                out.push(self.at(py, i as usize + 1));
                 i += s.step;
             }
             return Ok(PyList::new(py, out)?.into_any().unbind());
@@ -86,7 +82,7 @@ impl Mainline {
         if k < 0 || k as usize >= n {
             return Err(PyIndexError::new_err("Mainline index out of range"));
         }
-        Ok(Py::new(py, self.at(k as usize + 1))?.into_any())
+        Ok(Py::new(py, self.at(py, k as usize + 1))?.into_any())
     }
     fn __iter__(&self) -> MainlineIter {
         MainlineIter {
@@ -134,13 +130,10 @@ impl MainlineIter {
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
     }
-    fn __next__(&self) -> Option<Move> {
+    fn __next__(&self, py: Python<'_>) -> Option<Move> {
         let node = self.next.fetch_add(1, Ordering::Relaxed);
-        (node < self.tree.nodes.len()).then(|| Move {
-            tree: self.tree.clone(),
-            node,
-            game: self.game.clone(),
-        })
+        (node < self.tree.nodes.len())
+            .then(|| Move::new(py, self.tree.clone(), node, self.game.clone()))
     }
 }
 
@@ -227,15 +220,58 @@ impl Score {
 }
 
 /// One half-move of a game, with what the record says about it and the position after.
+///
+/// `san` and `uci` are Python strings made with the object (shared ones: see
+/// `interned.rs`) and read by Python as plain members: a getter call through the
+/// bindings cost more than the text itself (callgrind: ~750 instructions for a trivial
+/// getter, ~400 more to spell and make the string). The other texts, and the position,
+/// are made only when asked for.
 #[pyclass(frozen, module = "cescacs", name = "Move")]
 pub(crate) struct Move {
     pub(crate) tree: Arc<MoveTree>,
     pub(crate) node: usize,
     /// The game the tree was walked from: a move pickles as it and its place.
     pub(crate) game: Arc<Py<Game>>,
+    /// Normalised text: SAN (chess), the game's notation in its canonical spelling
+    /// (xiangqi), CTL-AN in standard letters (C'escacs).
+    #[pyo3(get)]
+    san: Py<PyString>,
+    /// UCI (chess), ICCS (xiangqi), origin and destination cells (C'escacs).
+    #[pyo3(get)]
+    uci: Py<PyString>,
 }
 
 impl Move {
+    /// Node `node` of `tree` (a node with a move), a tree walked from `game`.
+    pub(crate) fn new(
+        py: Python<'_>,
+        tree: Arc<MoveTree>,
+        node: usize,
+        game: Arc<Py<Game>>,
+    ) -> Move {
+        let (san, uci) = match tree.nodes[node].mv.as_ref() {
+            Some(m) => {
+                let spell = || {
+                    (
+                        crate::interned::text(py, &m.san()),
+                        crate::interned::text(py, &m.uci()),
+                    )
+                };
+                match m.text_key() {
+                    Some(key) => crate::interned::pair(py, key, spell),
+                    None => spell(),
+                }
+            }
+            None => (crate::interned::text(py, ""), crate::interned::text(py, "")),
+        };
+        Move {
+            tree,
+            node,
+            game,
+            san: san.unbind(),
+            uci: uci.unbind(),
+        }
+    }
     fn m(&self) -> Option<&PlyMove> {
         // Only nodes with a move are handed out as `Move`.
         self.tree.nodes[self.node].mv.as_ref()
@@ -247,8 +283,8 @@ impl Move {
         f: impl FnOnce(&PlyMove) -> cescacs_convert::Spelling<'_>,
     ) -> Bound<'py, PyString> {
         match self.m() {
-            Some(m) => PyString::new(py, &f(m)),
-            None => PyString::new(py, ""),
+            Some(m) => crate::interned::text(py, &f(m)),
+            None => crate::interned::text(py, ""),
         }
     }
 }
@@ -260,21 +296,10 @@ impl Move {
     fn ply(&self) -> usize {
         self.m().map_or(0, |m| m.ply)
     }
-    /// Normalised text: SAN (chess), the game's notation in its canonical spelling
-    /// (xiangqi), CTL-AN in standard letters (C'escacs).
-    #[getter]
-    fn san<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-        self.text(py, PlyMove::san)
-    }
     /// The text as the record wrote it (chess: equals `san`).
     #[getter]
     fn written<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
         self.text(py, PlyMove::written)
-    }
-    /// UCI (chess), ICCS (xiangqi), origin and destination cells (C'escacs).
-    #[getter]
-    fn uci<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-        self.text(py, PlyMove::uci)
     }
     /// Origin, in the game's coordinates.
     #[getter]
@@ -368,7 +393,7 @@ impl Move {
         format!("<cescacs.Move {ply} {san}>")
     }
     fn __str__<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-        self.text(py, PlyMove::san)
+        self.san.bind(py).clone()
     }
 }
 
@@ -396,12 +421,11 @@ impl GameNode {
 impl GameNode {
     /// The move leading here; None at the start.
     #[getter]
-    fn r#move(&self) -> Option<Move> {
-        self.tree.nodes[self.node].mv.as_ref().map(|_| Move {
-            tree: self.tree.clone(),
-            node: self.node,
-            game: self.game.clone(),
-        })
+    fn r#move(&self, py: Python<'_>) -> Option<Move> {
+        self.tree.nodes[self.node]
+            .mv
+            .as_ref()
+            .map(|_| Move::new(py, self.tree.clone(), self.node, self.game.clone()))
     }
     /// The moves that may follow, each a node (the first is the main continuation).
     #[getter]

@@ -289,7 +289,7 @@ pub(crate) fn _move(
     if depth == 0 {
         return Err(Fail::Option("not a pickled move: the start is no move".into()).into());
     }
-    Ok(Move { tree, node, game })
+    Ok(Move::new(py, tree, node, game))
 }
 
 /// Makes a pickled `Mainline` again (the inverse of `Mainline.__reduce__`): the

@@ -1,0 +1,121 @@
+//! Python strings of the short texts handed out over and over (a move's SAN and UCI,
+//! squares, tag names): each made once per thread and shared, so taking `m.san` of a
+//! move costs a table look-up and a reference count, not a new string (issue 29 part A:
+//! a new `str` and its freeing were a third of a `Move` getter's cost).
+
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Texts up to this many bytes are shared; longer ones are made each time.
+const SHORT: usize = 15;
+
+/// Shared texts kept at most per thread: memory stays bounded whatever the input (a
+/// text met after the table is full is made each time, as before).
+const MAX_ENTRIES: usize = 1 << 16;
+
+/// A short text packed with its length: the key of the table.
+fn key(s: &str) -> Option<u128> {
+    let b = s.as_bytes();
+    if b.len() > SHORT {
+        return None;
+    }
+    let mut packed = [0u8; 16];
+    packed[..b.len()].copy_from_slice(b);
+    packed[SHORT] = b.len() as u8;
+    Some(u128::from_le_bytes(packed))
+}
+
+/// A hasher for the packed keys: the two halves folded and multiplied (the keys are
+/// short ASCII texts made by this crate, not chosen to collide).
+#[derive(Default)]
+struct Fold(u64);
+
+impl Hasher for Fold {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u128(&mut self, v: u128) {
+        let folded = (v as u64) ^ ((v >> 64) as u64).rotate_left(29);
+        self.0 = (folded ^ (folded >> 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (v ^ (v >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type Table = HashMap<u128, Py<PyString>, BuildHasherDefault<Fold>>;
+
+/// A chess move's SAN and UCI strings by `PlyMove::text_key`.
+type Pairs = HashMap<u64, (Py<PyString>, Py<PyString>), BuildHasherDefault<Fold>>;
+
+thread_local! {
+    static TABLE: RefCell<Table> = RefCell::new(Table::default());
+    static PAIRS: RefCell<Pairs> = RefCell::new(Pairs::default());
+}
+
+/// The two texts of a move whose key is `key` (the same key, the same texts): found by
+/// the key alone, so a move met before is not spelt again; `spell` spells them the
+/// first time.
+pub(crate) fn pair<'py>(
+    py: Python<'py>,
+    key: u64,
+    spell: impl FnOnce() -> (Bound<'py, PyString>, Bound<'py, PyString>),
+) -> (Bound<'py, PyString>, Bound<'py, PyString>) {
+    PAIRS.with(|t| {
+        let Ok(mut table) = t.try_borrow_mut() else {
+            return spell();
+        };
+        if let Some((a, b)) = table.get(&key) {
+            return (a.bind(py).clone(), b.bind(py).clone());
+        }
+        let (a, b) = spell();
+        if table.len() < MAX_ENTRIES {
+            table.insert(key, (a.clone().unbind(), b.clone().unbind()));
+        }
+        (a, b)
+    })
+}
+
+/// `s` as a Python string, shared with every earlier caller on this thread when short.
+pub(crate) fn text<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+    let Some(k) = key(s) else {
+        return PyString::new(py, s);
+    };
+    TABLE.with(|t| {
+        // A re-entrant call cannot happen (nothing here calls back into Python), but a
+        // table already borrowed is simply not used.
+        let Ok(mut table) = t.try_borrow_mut() else {
+            return PyString::new(py, s);
+        };
+        if let Some(found) = table.get(&k) {
+            return found.bind(py).clone();
+        }
+        let made = PyString::new(py, s);
+        if table.len() < MAX_ENTRIES {
+            table.insert(k, made.clone().unbind());
+        }
+        made
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key;
+
+    #[test]
+    fn keys_tell_texts_apart_by_length_and_bytes() {
+        assert_ne!(key("e4"), key("e4\0"));
+        assert_ne!(key(""), key("\0"));
+        assert_eq!(key("Nf3"), key("Nf3"));
+        assert_eq!(key("a".repeat(16).as_str()), None);
+        assert!(key("a".repeat(15).as_str()).is_some());
+    }
+}
