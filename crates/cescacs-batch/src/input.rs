@@ -300,6 +300,7 @@ impl Input {
             deferred: true,
             head: Vec::new(),
             reader: Box::new(io::empty()),
+            late_guess: None,
             raw_read: unread(),
         }
     }

@@ -931,6 +931,16 @@ struct InputGames {
     note: Option<Diagnostic>,
 }
 
+/// Whether a head is UTF-8 but for a character its end cuts: only then is the rest
+/// of the input watched for a byte that is not (one in the head was said when the
+/// input's format was chosen).
+fn head_is_utf8(head: &[u8]) -> bool {
+    match std::str::from_utf8(head) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
+    }
+}
+
 impl InputGames {
     fn new(input: Input, options: &Options) -> InputGames {
         // A deferred input is opened only now: one open file at a time.
@@ -946,7 +956,7 @@ impl InputGames {
         let asked = input.encoding.is_some() || options.encoding.is_some();
         let watch = input
             .late_guess
-            .filter(|_| !asked && input.decoded_from.is_none())
+            .filter(|_| !asked && input.decoded_from.is_none() && head_is_utf8(input.head()))
             .map(|guess| (Arc::from(input.name.as_str()), guess));
         let reader = std::io::BufReader::with_capacity(1 << 16, input.reader);
         InputGames {

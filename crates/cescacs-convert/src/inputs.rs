@@ -59,13 +59,20 @@ enum Guess {
     Later(cescacs_batch::Guess),
 }
 
+/// The encoding a format's reader guesses for bytes that are not UTF-8, if it guesses.
+fn format_guess(format: Format) -> Option<cescacs_batch::Guess> {
+    match format {
+        Format::Pgn => Some(cescacs_batch::Guess::Windows1252),
+        Format::XiangqiPgn => Some(cescacs_batch::Guess::GbkOrBig5),
+        _ => None,
+    }
+}
+
 fn single_byte_guess(input: &Input, format: Format, path: &Path) -> Guess {
     // Classic PGN reads such bytes as Windows-1252, xiangqi PGN as GBK or Big5; CTL-PGN
     // and PCN are UTF-8 only and say so in each game.
-    let guess = match format {
-        Format::Pgn => cescacs_batch::Guess::Windows1252,
-        Format::XiangqiPgn => cescacs_batch::Guess::GbkOrBig5,
-        _ => return Guess::None,
+    let Some(guess) = format_guess(format) else {
+        return Guess::None;
     };
     if input.decoded_from.is_some() {
         return Guess::None;
@@ -205,10 +212,15 @@ impl Iterator for InputStream {
             let format = self.plan.formats[self.class as usize];
             let framing = crate::input_framing(format, &detection_name(&path));
             let name = path.display().to_string();
-            let input = match member {
+            let mut input = match member {
                 Some((archive, m)) => Input::unopened(name, archive, Some(m), self.plan.encoding),
                 None => Input::unopened(name, path, None, self.plan.encoding),
             };
+            // The run watches for a byte that is not UTF-8 only where the head, read
+            // again when the input is opened, had none (else detection said so).
+            if let (None, Some(guess)) = (self.plan.encoding, format_guess(format)) {
+                input = input.warn_late_guess(guess);
+            }
             return Some(input.with_framing(framing));
         }
     }
