@@ -155,3 +155,131 @@ fn a_variation_naming_no_move_of_its_line_is_left_out() {
         ["E7E13", "E7E13 E21E15", "E7E13 E21E15 F8F12"]
     );
 }
+
+/// The record written as CTL-PGN, checked by the grammar-driven (pest) reader, the
+/// fast reader and the replay, then read back.
+fn written_and_read_back(record: &Record) -> (String, Record) {
+    let text = record
+        .write(Format::CtlPgn, &cescacs_convert::Options::default())
+        .unwrap()
+        .text;
+    for r in ctl_pgn::read_str_grammar("edited", &text) {
+        let errors: Vec<_> = r.diagnostics.iter().filter(|d| d.is_error()).collect();
+        assert!(r.game.is_some() && errors.is_empty(), "{errors:?}\n{text}");
+    }
+    assert_eq!(ctl_pgn::compare_readers(&text), ctl_pgn::Agreement::Same);
+    let errors: Vec<_> = ctl_pgn::check("edited", &text, Default::default())
+        .into_iter()
+        .filter(|d| d.is_error())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}\n{text}");
+    let back = Record::from_bytes(Format::CtlPgn, text.as_bytes());
+    assert!(!back.has_errors(), "{:?}\n{text}", back.errors());
+    (text, back)
+}
+
+#[test]
+fn variations_added_at_any_node_are_written_and_read_back_as_the_same_tree() {
+    let path = format!(
+        "{}/../../testdata/ctl-pgn/spec/nested-variations.ctl-pgn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut record = Record::from_bytes(Format::CtlPgn, &std::fs::read(path).unwrap());
+    // White's first move of the main line (a variation from the start).
+    record.add_variation(1, &["F8-F12", "F20-F16"]).unwrap();
+    // A Black move of the main line, after the variations already there.
+    record.add_variation(4, &["D22-D16"]).unwrap();
+    // A move two variations deep: D22-D16 of (2. …, D22-D16), inside ($[1] 2. …, F20-F16),
+    // inside ($[1] 2. G7-G13 …); replaced by H22-H16 from the position before it.
+    let tree = move_tree(&record, true).unwrap();
+    let deep = (0..tree.nodes.len())
+        .find(|&i| paths_to(&tree, i) == "E7E13 E21E15 G7G13 D22D16")
+        .unwrap();
+    record
+        .add_variation_at(deep, &["H22-H16", "EG5-G7"])
+        .unwrap();
+    // A move of a variation added by an edit (F20-F16 of the first one).
+    let tree = move_tree(&record, true).unwrap();
+    let added = (0..tree.nodes.len())
+        .find(|&i| paths_to(&tree, i) == "F8F12 F20F16")
+        .unwrap();
+    record.add_variation_at(added, &["E21-E17"]).unwrap();
+    let edited = move_tree(&record, true).unwrap();
+    let (text, back) = written_and_read_back(&record);
+    let tree_back = move_tree(&back, true).unwrap();
+    assert_eq!(paths(&tree_back), paths(&edited), "{text}");
+    for (a, b) in edited.nodes.iter().zip(&tree_back.nodes) {
+        assert_eq!(a.position.fen(), b.position.fen());
+        assert_eq!(a.comments, b.comments);
+    }
+    // What the spec reads in the written text: the lines below, from the start.
+    check(
+        &tree_back,
+        &[
+            "E7-E13 E21-E15 F8-F12 F20-F16 E13×F16 E15×F12",
+            "F8-F12 F20-F16",
+            "F8-F12 E21-E17",
+            "E7-E13 E21-E15 F8-F12 D22-D16",
+            "E7-E13 E21-E15 G7-G13 H22-H16 EG5-G7",
+            "E7-E13 E21-E15 G7-G13 D22-D16",
+        ],
+        &paths(&edited)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(
+        paths(&edited).len(),
+        13 + 2 + 1 + 2 + 1,
+        "every move added once: {text}"
+    );
+    // Where the root has two children now: the main line's first and the added one.
+    let first: Vec<String> = tree_back
+        .children(0)
+        .map(|c| tree_back.nodes[c].mv.as_ref().unwrap().uci().to_string())
+        .collect();
+    assert_eq!(first, ["E7E13", "F8F12"]);
+    // The main line is unchanged.
+    assert_eq!(back.main_line(), record.main_line());
+}
+
+#[test]
+fn bad_variations_are_refused_and_leave_the_record_as_it_was() {
+    let text = "[Variant \"C'escacs\"]\n\n1. E7-E13, E21-E15\n2. F8-F12:\n*\n";
+    let mut record = Record::from_bytes(Format::CtlPgn, text.as_bytes());
+    let written = |r: &Record| {
+        r.write(Format::CtlPgn, &cescacs_convert::Options::default())
+            .unwrap()
+            .text
+    };
+    let before = written(&record);
+    assert!(matches!(
+        record.add_variation(2, &["E7-E11"]),
+        Err(cescacs_convert::EditError::BadMove { index: 1, .. })
+    ));
+    assert!(matches!(
+        record.add_variation(1, &["E7-E11", "E7-E9"]),
+        Err(cescacs_convert::EditError::BadMove { index: 2, .. })
+    ));
+    assert!(matches!(
+        record.add_variation_at(0, &["E7-E11"]),
+        Err(cescacs_convert::EditError::NoSuchNode { node: 0, last: 3 })
+    ));
+    assert!(matches!(
+        record.add_variation_at(4, &["E7-E11"]),
+        Err(cescacs_convert::EditError::NoSuchNode { .. })
+    ));
+    assert_eq!(written(&record), before);
+}
+
+/// The moves from the start to node `node`, as in [`paths`].
+fn paths_to(tree: &MoveTree, node: usize) -> String {
+    let mut cells = Vec::new();
+    let mut at = node;
+    while let Some(parent) = tree.nodes[at].parent {
+        cells.push(tree.nodes[at].mv.as_ref().unwrap().uci().to_string());
+        at = parent;
+    }
+    cells.reverse();
+    cells.join(" ")
+}
