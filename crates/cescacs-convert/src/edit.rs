@@ -397,8 +397,9 @@ mod hex {
 
     /// Adds a variation replacing the `n`-th move (1-based, in the order written) of
     /// `line` and its variations: `moves` played from `before`, numbered from the
-    /// replaced move's number and side (spec 7.7), placed after what already follows
-    /// that move in its line.
+    /// replaced move's number and side (spec 7.7), placed after the comments and
+    /// variations already following that move and after the line's other
+    /// alternatives to it.
     pub(super) fn add_variation(
         line: &mut Line,
         n: usize,
@@ -412,10 +413,25 @@ mod hex {
         let Item::Move(replaced) = &line.items[at] else {
             return Ok(());
         };
-        let new = variation(replaced.number, replaced.side, before, moves)?;
+        let key = (replaced.number, replaced.side);
+        let new = variation(key.0, key.1, before, moves)?;
+        // After what directly follows the move, and after every variation of the line
+        // that replaces it (one written after the next half-move, as `2. X, Y ($[1] 2.
+        // Z)` replaces X): the new one is its last alternative.
         let mut end = at + 1;
         while end < line.items.len() && !matches!(line.items[end], Item::Move(_)) {
             end += 1;
+        }
+        for (i, item) in line.items.iter().enumerate().skip(end) {
+            match item {
+                Item::Move(m) if (m.number, m.side) == key => break,
+                Item::Variation(v)
+                    if v.line.moves().next().map(|f| (f.number, f.side)) == Some(key) =>
+                {
+                    end = i + 1;
+                }
+                _ => {}
+            }
         }
         line.items.insert(end, Item::Variation(new));
         Ok(())

@@ -775,6 +775,48 @@ mod hex {
         }
     }
 
+    /// The [`PlyMove`] of record move `m`, resolved as `mv`, from `before` to `after`.
+    fn ply_move(
+        m: &ctl_pgn::MoveNode,
+        mv: cescacs_rules::Move,
+        (before, after): (&Position, &Position),
+        ply: usize,
+        written_letters: &ctl_pgn::LetterTable,
+    ) -> PlyMove {
+        let letters = Letters::default();
+        let mut written = m.token.render(written_letters, m.side);
+        if let Some(c) = m.check {
+            written.push_str(c.as_str());
+        }
+        let mover = before.side_to_move();
+        let promotion = mv
+            .promotion()
+            .map(|k| letter(Piece::new(mover, k), &letters));
+        let mut uci = format!("{}{}", mv.from(), mv.to());
+        uci.extend(promotion.map(|c| c.to_ascii_uppercase()));
+        let check = after.is_check();
+        PlyMove {
+            ply,
+            piece: before.piece_at(mv.from()).map(|p| letter(p, &letters)),
+            captured: mv.captured().map(|p| letter(p, &letters)),
+            promotion,
+            is_check: check,
+            is_mate: check && after.status() == Status::Checkmate,
+            nags: m
+                .assessment
+                .map(|a| a.as_str().to_string())
+                .into_iter()
+                .collect(),
+            ..PlyMove::new(Text::Spelt(Box::new(Spelt {
+                san: before.move_to_an(mv, &letters),
+                written,
+                uci,
+                from_square: mv.from().to_string(),
+                to_square: mv.to().to_string(),
+            })))
+        }
+    }
+
     fn line(
         b: &mut Builder,
         parent: usize,
@@ -810,37 +852,7 @@ mod hex {
                         .mv;
                     let before = position.clone();
                     position.play_unchecked(mv);
-                    let mut written = m.token.render(written_letters, m.side);
-                    if let Some(c) = m.check {
-                        written.push_str(c.as_str());
-                    }
-                    let mover = before.side_to_move();
-                    let promotion = mv
-                        .promotion()
-                        .map(|k| letter(Piece::new(mover, k), &letters));
-                    let mut uci = format!("{}{}", mv.from(), mv.to());
-                    uci.extend(promotion.map(|c| c.to_ascii_uppercase()));
-                    let check = position.is_check();
-                    let pm = PlyMove {
-                        ply,
-                        piece: before.piece_at(mv.from()).map(|p| letter(p, &letters)),
-                        captured: mv.captured().map(|p| letter(p, &letters)),
-                        promotion,
-                        is_check: check,
-                        is_mate: check && position.status() == Status::Checkmate,
-                        nags: m
-                            .assessment
-                            .map(|a| a.as_str().to_string())
-                            .into_iter()
-                            .collect(),
-                        ..PlyMove::new(Text::Spelt(Box::new(Spelt {
-                            san: before.move_to_an(mv, &letters),
-                            written,
-                            uci,
-                            from_square: mv.from().to_string(),
-                            to_square: mv.to().to_string(),
-                        })))
-                    };
+                    let pm = ply_move(m, mv, (&before, &position), ply, written_letters);
                     let from = at;
                     at = b.child(at, pm, super::Position::Cescacs(position.clone()));
                     if keep {

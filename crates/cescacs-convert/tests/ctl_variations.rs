@@ -239,6 +239,14 @@ fn variations_added_at_any_node_are_written_and_read_back_as_the_same_tree() {
         .map(|c| tree_back.nodes[c].mv.as_ref().unwrap().uci().to_string())
         .collect();
     assert_eq!(first, ["E7E13", "F8F12"]);
+    // An added alternative comes after those already there (the record's ($[2] 2. …,
+    // G21-G15) to the main line's Black move 2).
+    let after_white_2 = tree_back.main_line().nth(2).unwrap();
+    let replies: Vec<String> = tree_back
+        .children(after_white_2)
+        .map(|c| tree_back.nodes[c].mv.as_ref().unwrap().uci().to_string())
+        .collect();
+    assert_eq!(replies, ["F20F16", "G21G15", "D22D16"]);
     // The main line is unchanged.
     assert_eq!(back.main_line(), record.main_line());
 }
