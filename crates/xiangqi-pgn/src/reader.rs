@@ -756,7 +756,8 @@ struct Builder<'a, 't> {
 }
 
 impl Builder<'_, '_> {
-    fn warn(&mut self, t: &Tok, kind: WarningKind, message: String) {
+    fn warn(&mut self, t: &Tok, kind: WarningKind, message: impl Into<String>) {
+        let message = message.into();
         if self.warnings.len() >= MAX_WARNINGS_PER_GAME {
             self.suppressed += 1;
             return;
@@ -795,6 +796,45 @@ impl Builder<'_, '_> {
         }
     }
 
+    /// A variation opened by `t` (after the last move of `line`, played from
+    /// `before_last`): read and kept on that move, or skipped with a warning.
+    fn variation(&mut self, t: &Tok, line: &mut Line, before_last: &Position, depth: usize) {
+        if depth >= MAX_VARIATION_DEPTH {
+            // Bounded recursion: deeper nesting is skipped, never a stack overflow.
+            self.warn(
+                t,
+                WarningKind::TooDeep,
+                "variation nested too deeply, skipped",
+            );
+            let mut level = 1usize;
+            while level > 0 {
+                match self.lex.next().map(|t| t.kind) {
+                    Some(TokKind::Open) => level += 1,
+                    Some(TokKind::Close) => level -= 1,
+                    Some(_) => {}
+                    None => break,
+                }
+            }
+            return;
+        }
+        let (var, err, _) = self.line(before_last, depth + 1);
+        if let Some(e) = err {
+            let m = format!("variation dropped after an error: {e}");
+            self.warn(t, WarningKind::Variation, m);
+        } else if !self.closed {
+            let m = "variation not closed before the end of the game";
+            self.warn(t, WarningKind::Variation, m);
+        }
+        match line.moves.last_mut() {
+            Some(n) => n.variations.push(var),
+            None => self.warn(
+                t,
+                WarningKind::Variation,
+                "variation before any move ignored",
+            ),
+        }
+    }
+
     /// Reads a line from the current token until `)` or the end; returns the line and
     /// the error that stopped it (main line only: variations turn errors into warnings).
     fn line(
@@ -830,61 +870,18 @@ impl Builder<'_, '_> {
                     );
                     self.warn(&t, WarningKind::Escape, m)
                 }
-                TokKind::Open if depth >= MAX_VARIATION_DEPTH => {
-                    // Bounded recursion: deeper nesting is skipped, never a stack overflow.
-                    self.warn(
-                        &t,
-                        WarningKind::TooDeep,
-                        "variation nested too deeply, skipped".into(),
-                    );
-                    let mut level = 1usize;
-                    while level > 0 {
-                        match self.lex.next().map(|t| t.kind) {
-                            Some(TokKind::Open) => level += 1,
-                            Some(TokKind::Close) => level -= 1,
-                            Some(_) => {}
-                            None => break,
-                        }
-                    }
-                }
-                TokKind::Open => {
-                    let (var, err, _) = self.line(&before_last, depth + 1);
-                    if let Some(e) = err {
-                        self.warn(
-                            &t,
-                            WarningKind::Variation,
-                            format!("variation dropped after an error: {e}"),
-                        );
-                    } else if !self.closed {
-                        self.warn(
-                            &t,
-                            WarningKind::Variation,
-                            "variation not closed before the end of the game".into(),
-                        );
-                    }
-                    match line.moves.last_mut() {
-                        Some(n) => n.variations.push(var),
-                        None => self.warn(
-                            &t,
-                            WarningKind::Variation,
-                            "variation before any move ignored".into(),
-                        ),
-                    }
-                }
+                TokKind::Open => self.variation(&t, &mut line, &before_last, depth),
                 TokKind::Close => {
                     if depth > 0 {
                         self.closed = true;
                         return (line, None, result);
                     }
-                    self.warn(&t, WarningKind::Variation, "unmatched ')' ignored".into());
+                    self.warn(&t, WarningKind::Variation, "unmatched ')' ignored");
                 }
                 TokKind::Result(r) => {
                     if depth > 0 {
-                        self.warn(
-                            &t,
-                            WarningKind::Variation,
-                            "result inside a variation ignored".into(),
-                        );
+                        let m = "result inside a variation ignored";
+                        self.warn(&t, WarningKind::Variation, m);
                     } else {
                         result = Some(r.to_string());
                         self.ended = true;
