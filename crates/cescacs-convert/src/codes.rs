@@ -100,8 +100,54 @@ pub const DIAGNOSTIC_CODES: &[(&str, &str)] = &[
         "a Game or Variant tag naming another game or a variant",
     ),
     (
-        XIANGQI_TOLERATED,
-        "an irregularity the reader tolerated (its warnings are not told apart yet)",
+        "xiangqi.encoding",
+        "the file's encoding was guessed with little evidence",
+    ),
+    (
+        "xiangqi.junk",
+        "text outside a game or after its result, skipped",
+    ),
+    (
+        "xiangqi.result",
+        "the result token, Result tag and final position disagree, or an unknown Result value",
+    ),
+    (
+        "xiangqi.fen-form",
+        "a FEN read with a tolerated irregularity (missing fields, an odd placement)",
+    ),
+    (
+        "xiangqi.format-tag",
+        "a Format tag that contradicts the movetext's notation",
+    ),
+    (
+        "xiangqi.ranks",
+        "coordinates read with ranks 1..10 (the Fairy-Stockfish dialect)",
+    ),
+    (
+        "xiangqi.side-flipped",
+        "a FEN side to move that contradicts the first move, flipped",
+    ),
+    (
+        "xiangqi.tandem-order",
+        "a soldier ordinal whose reading depends on the disputed two-file scan order",
+    ),
+    (
+        "xiangqi.wxf-dialect",
+        "a WXF move read in the pyffish dialect (ordinal and file)",
+    ),
+    ("xiangqi.nag", "an annotation before any move, dropped"),
+    ("xiangqi.escape", "a `%` escape line dropped"),
+    (
+        "xiangqi.variation",
+        "a variation dropped, unclosed or misplaced, or a result inside one",
+    ),
+    (
+        "xiangqi.too-deep",
+        "variations nested deeper than the limit",
+    ),
+    (
+        "xiangqi.suppressed",
+        "more warnings than the reader reports: counted, not shown",
     ),
     // C'escacs (ctl-pgn's `Code`).
     ("ctl.syntax", "the grammar did not match"),
@@ -181,8 +227,6 @@ pub(crate) const WRITE: &str = "write";
 pub(crate) const DROPPED: &str = "dropped";
 /// `--fix-results` found a result marker that the final position contradicts.
 pub(crate) const RESULT_DISAGREES: &str = "result-disagrees";
-/// A xiangqi reader warning.
-pub(crate) const XIANGQI_TOLERATED: &str = "xiangqi.tolerated";
 /// A CTL-PGN record that is not UTF-8.
 pub(crate) const ENCODING: &str = "ctl.encoding";
 /// A CTL-PGN record that could not be replayed.

@@ -823,6 +823,48 @@ mod hex {
         }
     }
 
+    /// The [`PlyMove`] of record move `m`, resolved as `mv`, from `before` to `after`.
+    fn ply_move(
+        m: &ctl_pgn::MoveNode,
+        mv: cescacs_rules::Move,
+        (before, after): (&Position, &Position),
+        ply: usize,
+        written_letters: &ctl_pgn::LetterTable,
+    ) -> PlyMove {
+        let letters = Letters::default();
+        let mut written = m.token.render(written_letters, m.side);
+        if let Some(c) = m.check {
+            written.push_str(c.as_str());
+        }
+        let mover = before.side_to_move();
+        let promotion = mv
+            .promotion()
+            .map(|k| letter(Piece::new(mover, k), &letters));
+        let mut uci = format!("{}{}", mv.from(), mv.to());
+        uci.extend(promotion.map(|c| c.to_ascii_uppercase()));
+        let check = after.is_check();
+        PlyMove {
+            ply,
+            piece: before.piece_at(mv.from()).map(|p| letter(p, &letters)),
+            captured: mv.captured().map(|p| letter(p, &letters)),
+            promotion,
+            is_check: check,
+            is_mate: check && after.status() == Status::Checkmate,
+            nags: m
+                .assessment
+                .map(|a| a.as_str().to_string())
+                .into_iter()
+                .collect(),
+            ..PlyMove::new(Text::Spelt(Box::new(Spelt {
+                san: before.move_to_an(mv, &letters),
+                written,
+                uci,
+                from_square: mv.from().to_string(),
+                to_square: mv.to().to_string(),
+            })))
+        }
+    }
+
     fn line(
         b: &mut Builder,
         parent: usize,
@@ -833,11 +875,14 @@ mod hex {
     ) -> Result<(), TreeError> {
         let letters = Letters::default();
         let mut position = start.clone();
-        let mut before = start.clone();
         let mut at = parent;
         let mut ply = ply;
-        // The node before the last move: where a variation replacing it hangs.
-        let mut last_parent = parent;
+        // Each half-move of this line as a variation may name it (spec 7.7: the first
+        // move's number and side say which half-move it replaces, not always the most
+        // recent): its number and side, the node it follows, the plies before it and
+        // the position before it. Only a line with variations keeps them.
+        let keep = b.variations && moves.items.iter().any(|i| matches!(i, Item::Variation(_)));
+        let mut replaced: Vec<(u32, Side, usize, usize, Position)> = Vec::new();
         for item in &moves.items {
             match item {
                 Item::Move(m) => {
@@ -853,41 +898,14 @@ mod hex {
                         .resolve(&t)
                         .map_err(|e| replay(format!("{text}: {e}")))?
                         .mv;
-                    before = position.clone();
+                    let before = position.clone();
                     position.play_unchecked(mv);
-                    let mut written = m.token.render(written_letters, m.side);
-                    if let Some(c) = m.check {
-                        written.push_str(c.as_str());
-                    }
-                    let mover = before.side_to_move();
-                    let promotion = mv
-                        .promotion()
-                        .map(|k| letter(Piece::new(mover, k), &letters));
-                    let mut uci = format!("{}{}", mv.from(), mv.to());
-                    uci.extend(promotion.map(|c| c.to_ascii_uppercase()));
-                    let check = position.is_check();
-                    let pm = PlyMove {
-                        ply,
-                        piece: before.piece_at(mv.from()).map(|p| letter(p, &letters)),
-                        captured: mv.captured().map(|p| letter(p, &letters)),
-                        promotion,
-                        is_check: check,
-                        is_mate: check && position.status() == Status::Checkmate,
-                        nags: m
-                            .assessment
-                            .map(|a| a.as_str().to_string())
-                            .into_iter()
-                            .collect(),
-                        ..PlyMove::new(Text::Spelt(Box::new(Spelt {
-                            san: before.move_to_an(mv, &letters),
-                            written,
-                            uci,
-                            from_square: mv.from().to_string(),
-                            to_square: mv.to().to_string(),
-                        })))
-                    };
-                    last_parent = at;
+                    let pm = ply_move(m, mv, (&before, &position), ply, written_letters);
+                    let from = at;
                     at = b.child(at, pm, super::Position::Cescacs(position.clone()));
+                    if keep {
+                        replaced.push((m.number, m.side, from, ply - 1, before));
+                    }
                 }
                 Item::Comment(c) => {
                     if at != parent {
@@ -903,8 +921,17 @@ mod hex {
                     }
                 }
                 Item::Variation(v) => {
-                    if b.variations && at != parent {
-                        line(b, last_parent, &v.line, &before, ply - 1, written_letters)?;
+                    // A variation naming no half-move of this line is the reader's
+                    // error (`ctl.variation`); the tree leaves it out.
+                    let Some(first) = v.line.moves().next() else {
+                        continue;
+                    };
+                    let named = replaced
+                        .iter()
+                        .rev()
+                        .find(|(n, s, ..)| (*n, *s) == (first.number, first.side));
+                    if let Some((_, _, from, plies, before)) = named {
+                        line(b, *from, &v.line, before, *plies, written_letters)?;
                     }
                 }
             }

@@ -10,7 +10,7 @@ pub(crate) fn read(raw: &RawGame) -> Record {
     let mut out = Record::new(Format::XiangqiPgn);
     let w = |w: &xiangqi_pgn::Warning| {
         diag(
-            codes::XIANGQI_TOLERATED,
+            w.kind.code(),
             Severity::Warning,
             w.line as u64,
             w.col as u64,

@@ -109,3 +109,29 @@ fn codes_come_from_the_error_kind() {
         );
     }
 }
+
+#[test]
+fn each_kind_of_xiangqi_warning_has_its_own_code() {
+    let known: BTreeSet<&str> = DIAGNOSTIC_CODES.iter().map(|c| c.0).collect();
+    let kinds = xiangqi_pgn::WarningKind::ALL;
+    let codes: BTreeSet<&str> = kinds.iter().map(|k| k.code()).collect();
+    assert_eq!(codes.len(), kinds.len(), "two kinds share a code");
+    for code in &codes {
+        assert!(known.contains(code), "{code} not in the table");
+    }
+    assert!(!known.contains("xiangqi.tolerated"));
+    let head = "[Game \"Chinese Chess\"]\n";
+    let cases = [
+        ("[Result \"1-0\"]\n\n1. h2e2 h9g7 0-1\n", "xiangqi.result"),
+        ("\n$1 1. h2e2 h9g7 *\n", "xiangqi.nag"),
+        ("\n1. h2e2 ) h9g7 *\n", "xiangqi.variation"),
+        ("[Format \"WXF\"]\n\n1. h2e2 h9g7 *\n", "xiangqi.format-tag"),
+        ("\n1. h3e3 b8e8 *\n", "xiangqi.ranks"),
+    ];
+    for (text, code) in cases {
+        let text = format!("{head}{text}");
+        let r = Record::from_bytes(Format::XiangqiPgn, text.as_bytes());
+        let got: Vec<&str> = r.warnings().iter().map(|d| d.code).collect();
+        assert_eq!(got, [code], "{text:?}: {:?}", r.warnings());
+    }
+}

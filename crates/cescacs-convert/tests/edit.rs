@@ -69,8 +69,8 @@ fn edits_that_would_change_the_game_are_refused() {
     let text = c.write(Format::CtlPgn, &Options::default()).unwrap().text;
     assert!(text.contains("[Event \"y\"]"), "{text}");
     assert!(matches!(
-        c.add_variation(1, &["F7-F9"]),
-        Err(EditError::Unsupported(..))
+        c.add_variation(2, &["F7-F9"]),
+        Err(EditError::BadMove { .. })
     ));
     assert!(matches!(c.truncate(3), Err(EditError::NoSuchPly { .. })));
 }

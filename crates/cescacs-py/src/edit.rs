@@ -4,6 +4,7 @@
 //! (`cescacs_convert::Record`'s edits).
 
 use crate::errors::Fail;
+use crate::model::GameNode;
 use crate::{Game, Origin, WriteArgs, arg, lock, unpanicked, write_record};
 use cescacs_convert::{Format, Options, Record};
 use pyo3::prelude::*;
@@ -95,7 +96,7 @@ impl GameEditor {
     }
     /// Adds a variation replacing half-move `ply` (1-based) of the main line: moves
     /// played from the position before it, SAN (chess), ICCS or the record's notation
-    /// (xiangqi); C'escacs variations raise `OptionError` (not edited yet).
+    /// (xiangqi), CTL-AN in the standard letters (C'escacs).
     fn add_variation(
         &self,
         py: Python<'_>,
@@ -106,6 +107,54 @@ impl GameEditor {
         let moves: Vec<String> = arg(moves, "moves")?;
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         self.edit(py, |r| r.add_variation(ply, &moves))
+    }
+    /// Adds a variation replacing the move of `node` (a `GameNode` of this game: from
+    /// `Game.variations`, or from `game()` after edits), in the main line or in any
+    /// variation; the moves as `add_variation` reads them.
+    fn add_variation_at(
+        &self,
+        py: Python<'_>,
+        node: &Bound<'_, PyAny>,
+        moves: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let node: PyRef<'_, GameNode> = node.extract().map_err(|_| {
+            Fail::Option(format!(
+                "node: expected a cescacs.GameNode, got {}",
+                node.get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string())
+            ))
+        })?;
+        let moves: Vec<String> = arg(moves, "moves")?;
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        // The node is found again by its moves from the start: node numbers change as
+        // variations are added, the moves leading to a node do not.
+        let (start, path) = node_path(&node.tree, node.node);
+        let wanted = node.node;
+        self.edit(py, |r| {
+            let tree = cescacs_convert::move_tree(r, true)
+                .map_err(|_| cescacs_convert::EditError::NoGame)?;
+            let missing = || cescacs_convert::EditError::NoSuchNode {
+                node: wanted,
+                last: tree.nodes.len().saturating_sub(1),
+            };
+            if tree.nodes.first().map(|n| n.position.fen()) != Some(start) {
+                return Err(missing());
+            }
+            let mut at = 0;
+            for uci in &path {
+                at = tree
+                    .children(at)
+                    .find(|&c| {
+                        tree.nodes[c]
+                            .mv
+                            .as_ref()
+                            .is_some_and(|m| m.uci() == uci.as_str())
+                    })
+                    .ok_or_else(missing)?;
+            }
+            r.add_variation_at(at, &moves)
+        })
     }
     /// Keeps the first `plies` half-moves of the main line (the result becomes `*`).
     fn truncate(&self, py: Python<'_>, plies: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -159,4 +208,24 @@ impl GameEditor {
             },
         })
     }
+}
+
+/// The start position of a tree and the moves (UCI, ICCS, CTL-AN cells) leading from it
+/// to `node`.
+fn node_path(tree: &cescacs_convert::MoveTree, node: usize) -> (String, Vec<String>) {
+    let mut path = Vec::new();
+    let mut at = node;
+    while let Some(parent) = tree.nodes.get(at).and_then(|n| n.parent) {
+        if let Some(m) = &tree.nodes[at].mv {
+            path.push(m.uci().to_string());
+        }
+        at = parent;
+    }
+    path.reverse();
+    let start = tree
+        .nodes
+        .first()
+        .map(|n| n.position.fen())
+        .unwrap_or_default();
+    (start, path)
 }

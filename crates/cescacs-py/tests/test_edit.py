@@ -90,8 +90,9 @@ def test_truncate_and_refusals():
     ce.set_tag("Annotator", "i29")
     (cb,) = cescacs.read_games(ce.to_string("ctl-pgn").encode(), format="ctl-pgn")
     assert cb.tags["Annotator"] == "i29" and cb.moves == c.moves and cb.final_position == c.final_position
-    with pytest.raises(cescacs.OptionError):
-        ce.add_variation(1, ["F7-F9"])  # C'escacs variations: not yet
+    ce.add_variation(1, ["D6-D10"])  # C'escacs variations (issue 29 part B, second round)
+    (cv,) = cescacs.read_games(ce.to_string("ctl-pgn").encode(), format="ctl-pgn")
+    assert not cv.errors and [n.move.san for n in cv.variations if n.move][1] == "D6-D10"
 
 
 # == issue 29 part B: editing in every game
@@ -117,6 +118,12 @@ def _games(sub: str, suffix: str) -> List[cescacs.Game]:
     return out
 
 
+def _after(tlpd: str, move: str) -> str:
+    p = cescacs.Position(tlpd)
+    p.push(move)
+    return p.fen()
+
+
 def test_cescacs_comments_and_truncation_round_trip():
     games = _games("cescacs", ".ctl-pgn") + _games("ctl-pgn", ".ctl-pgn")
     assert len(games) > 20
@@ -135,16 +142,23 @@ def test_cescacs_comments_and_truncation_round_trip():
         want = list(comments)
         want[-1] = want[-1] + ["edited last"]
         assert [m.comments for m in back.mainline()] == want, (g.file, g.index)
-        try:
-            g.variations
-        except cescacs.ParseError:
-            # The move tree hangs every C'escacs variation on the last move, not on the
-            # earlier half-move a variation numbered `1.` may replace (§7.7): two spec
-            # fixtures; the written text still holds the comment.
-            assert "{edited before}" in e.to_string(fmt)  # type: ignore[arg-type]
-        else:
-            root = back.variations[0].parent
-            assert root is not None and root.comments[-1:] == ["edited before"]
+        root = back.variations[0].parent
+        assert root is not None and root.comments[-1:] == ["edited before"]
+        # A variation replacing the middle half-move: another legal move from the
+        # position before it, read back where the spec hangs it (§7.7).
+        mid = (n + 1) // 2
+        before = cescacs.Position(g.positions()[mid - 1])
+        other = next(m for m in before.legal_moves() if _after(g.positions()[mid - 1], m) != g.positions()[mid])
+        e.add_variation(mid, [other])
+        back = _read_back(e.to_string(fmt), fmt)  # type: ignore[arg-type]
+        node = back.variations[0].parent
+        for _ in range(mid - 1):
+            node = node.next()  # type: ignore[union-attr]
+        assert node is not None
+        alt = node.variations[-1]
+        before.push(other)
+        assert alt.move is not None and alt.fen == before.fen(), (g.file, g.index, other)
+        assert back.moves == moves, (g.file, g.index)
         # Cut after half the moves: the prefix, its position, result `*`.
         half = n // 2
         if half == 0:

@@ -16,8 +16,9 @@ pub use model::{Game, Line, MoveNode, Plies, Ply};
 pub use notation::{MoveError, MoveStyle, Notation, render, resolve_any, tandem_order_sensitive};
 pub use reader::{
     FileRead, GameRead, Games, Headers, MAX_FILE_WARNINGS, MAX_GAME_BYTES, MAX_VARIATION_DEPTH,
-    MAX_WARNINGS_PER_GAME, ReadError, ReadOptions, Warning, games, games_with, names_another_game,
-    read_bytes, read_bytes_with, read_headers, read_path, read_str, read_str_with,
+    MAX_WARNINGS_PER_GAME, ReadError, ReadOptions, Warning, WarningKind, games, games_with,
+    names_another_game, read_bytes, read_bytes_with, read_headers, read_path, read_str,
+    read_str_with,
 };
 pub use sniff::{Evidence, evidence, looks_like_xiangqi, xiangqi_confidence};
 pub use writer::{

@@ -389,8 +389,8 @@ impl std::fmt::Display for MoveError {
 pub struct Resolved {
     /// The move.
     pub mv: Move,
-    /// A tolerated irregularity of the text (for example a non-standard spelling).
-    pub warning: Option<String>,
+    /// A tolerated irregularity of the text: its kind and what it was.
+    pub warning: Option<(crate::WarningKind, String)>,
 }
 
 /// The syntax family of a move token.
@@ -762,8 +762,11 @@ pub fn resolve_chinese(pos: &Position, token: &str) -> Result<Resolved, MoveErro
         return match (ours, rev) {
             (Ok(a), Ok(b)) if a != b => Ok(Resolved {
                 mv: a,
-                warning: Some(format!(
-                    "ambiguous-tandem-order: {token} read right-to-left as {a}, left-to-right it would be {b}"
+                warning: Some((
+                    crate::WarningKind::TandemOrder,
+                    format!(
+                        "ambiguous-tandem-order: {token} read right-to-left as {a}, left-to-right it would be {b}"
+                    ),
                 )),
             }),
             (Ok(a), _) => Ok(Resolved {
@@ -772,8 +775,11 @@ pub fn resolve_chinese(pos: &Position, token: &str) -> Result<Resolved, MoveErro
             }),
             (Err(_), Ok(b)) => Ok(Resolved {
                 mv: b,
-                warning: Some(format!(
-                    "ambiguous-tandem-order: {token} only matches when files are counted left-to-right"
+                warning: Some((
+                    crate::WarningKind::TandemOrder,
+                    format!(
+                        "ambiguous-tandem-order: {token} only matches when files are counted left-to-right"
+                    ),
                 )),
             }),
             (Err(e), Err(_)) => Err(e),
@@ -798,8 +804,9 @@ pub fn resolve_wxf(pos: &Position, token: &str) -> Result<Resolved, MoveError> {
         Err(e) => match alt {
             Some(a) => one(matching(pos, &a, false)).map(|mv| Resolved {
                 mv,
-                warning: Some(format!(
-                    "wxf-dialect-guess: {token} read as pyffish ordinal+file"
+                warning: Some((
+                    crate::WarningKind::WxfDialect,
+                    format!("wxf-dialect-guess: {token} read as pyffish ordinal+file"),
                 )),
             }),
             None => Err(e),

@@ -154,8 +154,87 @@ pub struct Warning {
     pub line: usize,
     /// 1-based column in characters.
     pub col: usize,
+    /// What kind of thing was tolerated.
+    pub kind: WarningKind,
     /// What was tolerated.
     pub message: String,
+}
+
+/// The kinds of [`Warning`], each with its stable diagnostic code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// The file's encoding was guessed with little evidence.
+    Encoding,
+    /// Text outside a game, or after its result, skipped.
+    Junk,
+    /// The result token, the Result tag and the final position disagree, or the tag
+    /// holds no result.
+    Result,
+    /// A FEN read with a tolerated irregularity (missing fields, an odd placement).
+    Fen,
+    /// A Format tag that contradicts the notation of the movetext.
+    FormatTag,
+    /// Coordinates read with ranks 1..10 (the Fairy-Stockfish dialect).
+    Ranks,
+    /// A FEN whose side to move contradicts the first move: read with the side flipped.
+    SideFlipped,
+    /// A two-file soldier ordinal whose reading depends on the disputed scan order.
+    TandemOrder,
+    /// A WXF token read in the pyffish dialect (ordinal and file).
+    WxfDialect,
+    /// A NAG before any move, dropped.
+    Nag,
+    /// A `%` escape line, dropped.
+    Escape,
+    /// A variation dropped, unclosed or misplaced, an unmatched `)`, or a result inside
+    /// a variation.
+    Variation,
+    /// Variations nested deeper than [`MAX_VARIATION_DEPTH`], skipped.
+    TooDeep,
+    /// More warnings than a game or a file reports: the rest counted, not shown.
+    Suppressed,
+}
+
+impl WarningKind {
+    /// Every kind, in the order of docs/diagnostic-codes.md.
+    pub const ALL: &[WarningKind] = &[
+        WarningKind::Encoding,
+        WarningKind::Junk,
+        WarningKind::Result,
+        WarningKind::Fen,
+        WarningKind::FormatTag,
+        WarningKind::Ranks,
+        WarningKind::SideFlipped,
+        WarningKind::TandemOrder,
+        WarningKind::WxfDialect,
+        WarningKind::Nag,
+        WarningKind::Escape,
+        WarningKind::Variation,
+        WarningKind::TooDeep,
+        WarningKind::Suppressed,
+    ];
+
+    /// The diagnostic code of the kind: a stable name for filtering (the table is the
+    /// toolkit's docs/diagnostic-codes.md).
+    pub fn code(self) -> &'static str {
+        match self {
+            WarningKind::Encoding => "xiangqi.encoding",
+            WarningKind::Junk => "xiangqi.junk",
+            WarningKind::Result => "xiangqi.result",
+            WarningKind::Fen => "xiangqi.fen-form",
+            WarningKind::FormatTag => "xiangqi.format-tag",
+            WarningKind::Ranks => "xiangqi.ranks",
+            WarningKind::SideFlipped => "xiangqi.side-flipped",
+            WarningKind::TandemOrder => "xiangqi.tandem-order",
+            WarningKind::WxfDialect => "xiangqi.wxf-dialect",
+            WarningKind::Nag => "xiangqi.nag",
+            WarningKind::Escape => "xiangqi.escape",
+            WarningKind::Variation => "xiangqi.variation",
+            WarningKind::TooDeep => "xiangqi.too-deep",
+            WarningKind::Suppressed => "xiangqi.suppressed",
+        }
+    }
 }
 
 /// One game of a file: the game as far as it could be read, and the error that
@@ -231,6 +310,7 @@ pub fn read_bytes_with(bytes: &[u8], name: &str, options: &ReadOptions) -> FileR
                 game: 0,
                 line: 1,
                 col: 1,
+                kind: WarningKind::Encoding,
                 message,
             },
         );
@@ -341,6 +421,7 @@ impl Iterator for Games<'_> {
                             game: self.index,
                             line: 0,
                             col: 0,
+                            kind: WarningKind::Suppressed,
                             message: format!("{n} more warnings outside games not shown"),
                         });
                     }
@@ -475,6 +556,7 @@ impl<'a> Splitter<'a> {
                 game: 0,
                 line: c.at.line,
                 col: c.at.col,
+                kind: WarningKind::Junk,
                 message: format!("junk before a game skipped: {:?}", c.first_text),
             }));
             return;
@@ -674,7 +756,8 @@ struct Builder<'a, 't> {
 }
 
 impl Builder<'_, '_> {
-    fn warn(&mut self, t: &Tok, message: String) {
+    fn warn(&mut self, t: &Tok, kind: WarningKind, message: impl Into<String>) {
+        let message = message.into();
         if self.warnings.len() >= MAX_WARNINGS_PER_GAME {
             self.suppressed += 1;
             return;
@@ -683,6 +766,7 @@ impl Builder<'_, '_> {
             game: self.game,
             line: t.line,
             col: t.col,
+            kind,
             message,
         });
     }
@@ -700,15 +784,54 @@ impl Builder<'_, '_> {
             TokKind::Escape(text) => {
                 let m =
                     format!("escape line `%{text}` dropped (the game model has no place for it)");
-                self.warn(&t, m)
+                self.warn(&t, WarningKind::Escape, m)
             }
             _ => {
                 if !self.in_junk {
                     self.in_junk = true;
                     let m = format!("junk after the result skipped: {:?}", t.text);
-                    self.warn(&t, m);
+                    self.warn(&t, WarningKind::Junk, m);
                 }
             }
+        }
+    }
+
+    /// A variation opened by `t` (after the last move of `line`, played from
+    /// `before_last`): read and kept on that move, or skipped with a warning.
+    fn variation(&mut self, t: &Tok, line: &mut Line, before_last: &Position, depth: usize) {
+        if depth >= MAX_VARIATION_DEPTH {
+            // Bounded recursion: deeper nesting is skipped, never a stack overflow.
+            self.warn(
+                t,
+                WarningKind::TooDeep,
+                "variation nested too deeply, skipped",
+            );
+            let mut level = 1usize;
+            while level > 0 {
+                match self.lex.next().map(|t| t.kind) {
+                    Some(TokKind::Open) => level += 1,
+                    Some(TokKind::Close) => level -= 1,
+                    Some(_) => {}
+                    None => break,
+                }
+            }
+            return;
+        }
+        let (var, err, _) = self.line(before_last, depth + 1);
+        if let Some(e) = err {
+            let m = format!("variation dropped after an error: {e}");
+            self.warn(t, WarningKind::Variation, m);
+        } else if !self.closed {
+            let m = "variation not closed before the end of the game";
+            self.warn(t, WarningKind::Variation, m);
+        }
+        match line.moves.last_mut() {
+            Some(n) => n.variations.push(var),
+            None => self.warn(
+                t,
+                WarningKind::Variation,
+                "variation before any move ignored",
+            ),
         }
     }
 
@@ -738,50 +861,27 @@ impl Builder<'_, '_> {
                     Some(last) => last.nags.push(n.clone()),
                     None => {
                         let m = format!("annotation {n} before any move dropped");
-                        self.warn(&t, m)
+                        self.warn(&t, WarningKind::Nag, m)
                     }
                 },
                 TokKind::Escape(text) => {
                     let m = format!(
                         "escape line `%{text}` dropped (the game model has no place for it)"
                     );
-                    self.warn(&t, m)
+                    self.warn(&t, WarningKind::Escape, m)
                 }
-                TokKind::Open if depth >= MAX_VARIATION_DEPTH => {
-                    // Bounded recursion: deeper nesting is skipped, never a stack overflow.
-                    self.warn(&t, "variation nested too deeply, skipped".into());
-                    let mut level = 1usize;
-                    while level > 0 {
-                        match self.lex.next().map(|t| t.kind) {
-                            Some(TokKind::Open) => level += 1,
-                            Some(TokKind::Close) => level -= 1,
-                            Some(_) => {}
-                            None => break,
-                        }
-                    }
-                }
-                TokKind::Open => {
-                    let (var, err, _) = self.line(&before_last, depth + 1);
-                    if let Some(e) = err {
-                        self.warn(&t, format!("variation dropped after an error: {e}"));
-                    } else if !self.closed {
-                        self.warn(&t, "variation not closed before the end of the game".into());
-                    }
-                    match line.moves.last_mut() {
-                        Some(n) => n.variations.push(var),
-                        None => self.warn(&t, "variation before any move ignored".into()),
-                    }
-                }
+                TokKind::Open => self.variation(&t, &mut line, &before_last, depth),
                 TokKind::Close => {
                     if depth > 0 {
                         self.closed = true;
                         return (line, None, result);
                     }
-                    self.warn(&t, "unmatched ')' ignored".into());
+                    self.warn(&t, WarningKind::Variation, "unmatched ')' ignored");
                 }
                 TokKind::Result(r) => {
                     if depth > 0 {
-                        self.warn(&t, "result inside a variation ignored".into());
+                        let m = "result inside a variation ignored";
+                        self.warn(&t, WarningKind::Variation, m);
                     } else {
                         result = Some(r.to_string());
                         self.ended = true;
@@ -817,7 +917,7 @@ impl Builder<'_, '_> {
                     match resolved {
                         Ok(r) => {
                             if let Some(w) = r.warning {
-                                self.warn(&t, w);
+                                self.warn(&t, w.0, w.1);
                             }
                             before_last = pos.clone();
                             pos.play(r.mv);
@@ -932,6 +1032,7 @@ fn result_against_end(
                 game: index,
                 line: at.0,
                 col: at.1,
+                kind: WarningKind::Result,
                 message: format!(
                     "{name} {given} contradicts the final position: {what}, {winner} ({expected})"
                 ),
@@ -995,6 +1096,7 @@ fn build_game(text: &str, span: Span, index: usize, file: &str, max: usize) -> G
             game: index,
             line: first.0,
             col: first.1,
+            kind: WarningKind::Result,
             message: format!("unknown Result value {raw:?} kept"),
         });
     }
@@ -1057,6 +1159,7 @@ fn start_position(
                     game: index,
                     line: at.0,
                     col: at.1,
+                    kind: WarningKind::Fen,
                     message: format!("FEN: {w:?}"),
                 });
             }
@@ -1118,6 +1221,7 @@ impl GameText<'_> {
                 game: index,
                 line: first.0,
                 col: first.1,
+                kind: WarningKind::FormatTag,
                 message: format!(
                     "Format tag {tag:?} contradicts the movetext, read as {}",
                     found.tag_value()
@@ -1196,6 +1300,7 @@ impl GameText<'_> {
                 game: index,
                 line: first.0,
                 col: first.1,
+                kind: WarningKind::Suppressed,
                 message: format!("{} more warnings in this game not shown", b.suppressed),
             });
         }
@@ -1216,6 +1321,7 @@ impl GameText<'_> {
                     game: index,
                     line: first.0,
                     col: first.1,
+                    kind: WarningKind::Ranks,
                     message: "coordinates read with ranks 1..10 (Fairy-Stockfish dialect)".into(),
                 });
             }
@@ -1241,6 +1347,7 @@ impl GameText<'_> {
                     game: index,
                     line: first.0,
                     col: first.1,
+                    kind: WarningKind::SideFlipped,
                     message: "FEN side to move contradicts the first move; side flipped".into(),
                 });
                 game.start = flipped;
@@ -1263,6 +1370,7 @@ impl GameText<'_> {
                     game: self.index,
                     line: self.first.0,
                     col: self.first.1,
+                    kind: WarningKind::Result,
                     message: format!("result token {r} disagrees with Result tag {t}; tag kept"),
                 });
                 t
