@@ -133,10 +133,44 @@ pub fn run(args: &[String]) -> Result<bool, String> {
 
     ratios(quick)?;
 
-    println!("\n## Perft (single thread) against the reference implementations");
     let cli = crate::build_cli()?;
+    perft_against_references(&cli)?;
+
+    println!("\n## Whole CLI on a generated C'escacs database");
+    let db = std::env::temp_dir().join(format!("cescacs-bench-{megabytes}mb.ctl-pgn"));
+    if !db.is_file() {
+        let (games, bytes) = crate::gendb::generate_size(&db, megabytes, 1)?;
+        println!(
+            "generated {games} games, {:.1} MB at {}",
+            bytes as f64 / 1e6,
+            db.display()
+        );
+    }
+    println!("| run | time | throughput | memory |\n|---|---:|---:|---:|");
+    cli_throughput(&cli, &db)?;
+
+    println!("\n## Classic PGN against pgn-reader + shakmaty and python-chess (same run)");
+    let script = crate::root().join("peers/run-chess-bench.sh");
+    if script.is_file() {
+        let games = if quick { "20000" } else { "100000" };
+        let status = Command::new("bash")
+            .arg(&script)
+            .arg(games)
+            .status()
+            .map_err(|e| e.to_string())?;
+        if !status.success() {
+            eprintln!("warning: the chess peer benchmark failed");
+        }
+    }
+    Ok(true)
+}
+
+/// The perft rows of the full bench: C'escacs perft(4) against the oracle's recorded
+/// speed, xiangqi perft(5) against Fairy-Stockfish's recorded time.
+fn perft_against_references(cli: &Path) -> Result<(), String> {
+    println!("\n## Perft (single thread) against the reference implementations");
     let started = Instant::now();
-    let out = Command::new(&cli)
+    let out = Command::new(cli)
         .args(["perft", "4"])
         .output()
         .map_err(|e| e.to_string())?;
@@ -176,34 +210,7 @@ pub fn run(args: &[String]) -> Result<bool, String> {
             .replace('\n', " "),
         13.5 / secs
     );
-
-    println!("\n## Whole CLI on a generated C'escacs database");
-    let db = std::env::temp_dir().join(format!("cescacs-bench-{megabytes}mb.ctl-pgn"));
-    if !db.is_file() {
-        let (games, bytes) = crate::gendb::generate_size(&db, megabytes, 1)?;
-        println!(
-            "generated {games} games, {:.1} MB at {}",
-            bytes as f64 / 1e6,
-            db.display()
-        );
-    }
-    println!("| run | time | throughput | memory |\n|---|---:|---:|---:|");
-    cli_throughput(&cli, &db)?;
-
-    println!("\n## Classic PGN against pgn-reader + shakmaty and python-chess (same run)");
-    let script = crate::root().join("peers/run-chess-bench.sh");
-    if script.is_file() {
-        let games = if quick { "20000" } else { "100000" };
-        let status = Command::new("bash")
-            .arg(&script)
-            .arg(games)
-            .status()
-            .map_err(|e| e.to_string())?;
-        if !status.success() {
-            eprintln!("warning: the chess peer benchmark failed");
-        }
-    }
-    Ok(true)
+    Ok(())
 }
 
 /// User + system CPU seconds of this process, from /proc/self/stat (clock ticks).

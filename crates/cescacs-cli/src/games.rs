@@ -267,19 +267,12 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         layout: args.extras.layout.layout(),
         ..Options::default()
     };
-    let splitting = args.extras.split.is_some() || args.extras.split_by.is_some();
-    let dir = match (splitting, args.output.as_deref()) {
-        (true, Some(d)) if d.as_os_str() != "-" && !args.count => {
-            check_split_dir(d, &args.inputs)?;
-            Some(d)
-        }
-        (true, _) => {
-            return Err(cannot_run(
-                "--split and --split-by write into a directory: give it with -o DIR/ (not with --count)",
-            ));
-        }
-        (false, _) => None,
-    };
+    let dir = split_dir(
+        &args.extras,
+        args.output.as_deref(),
+        args.count,
+        &args.inputs,
+    )?;
     let output = match dir {
         Some(_) => None,
         None => args.output.as_deref().filter(|p| p.as_os_str() != "-"),
@@ -369,11 +362,7 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         finished.code = finished.code.max(EXIT_CANNOT_RUN);
     }
     if args.count && !finished.silent {
-        let mut out = std::io::stdout().lock();
-        if let Err(e) = writeln!(out, "{kept}").and_then(|()| out.flush()) {
-            finished.errors.push(format!("cannot write the count: {e}"));
-            finished.code = finished.code.max(EXIT_CANNOT_RUN);
-        }
+        print_count(&mut finished, kept);
     }
     if kept == 0 && !finished.silent && finished.summary.games > 0 {
         print_line(&cescacs_convert::no_match_note(&filter));
@@ -391,6 +380,36 @@ pub fn select(args: SelectArgs) -> Result<i32, i32> {
         }
         line
     }))
+}
+
+/// The directory `--split`/`--split-by` write into (`-o DIR/`), refused when it holds
+/// an input or is missing.
+fn split_dir<'a>(
+    extras: &crate::extras::SelectExtras,
+    output: Option<&'a Path>,
+    count: bool,
+    inputs: &[PathBuf],
+) -> Result<Option<&'a Path>, i32> {
+    let splitting = extras.split.is_some() || extras.split_by.is_some();
+    match (splitting, output) {
+        (true, Some(d)) if d.as_os_str() != "-" && !count => {
+            check_split_dir(d, inputs)?;
+            Ok(Some(d))
+        }
+        (true, _) => Err(cannot_run(
+            "--split and --split-by write into a directory: give it with -o DIR/ (not with --count)",
+        )),
+        (false, _) => Ok(None),
+    }
+}
+
+/// Prints `--count`'s number; a write that fails is the run's error (exit 2).
+fn print_count(finished: &mut Finished, kept: usize) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{kept}").and_then(|()| out.flush()) {
+        finished.errors.push(format!("cannot write the count: {e}"));
+        finished.code = finished.code.max(EXIT_CANNOT_RUN);
+    }
 }
 
 /// Refuses a split output directory that holds an input (a file of the split could
