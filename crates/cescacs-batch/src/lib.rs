@@ -255,8 +255,9 @@ pub fn not_utf8_message(at: u64, byte: u8, guess: &str) -> String {
 }
 
 /// Line and column (characters, 1-based) of byte `at` in `text`, whose first byte is
-/// at `start` (line, column).
-fn place_of(text: &[u8], at: usize, (line, column): (u64, u64)) -> (u64, u64) {
+/// at (`line`, `column`): where a diagnostic about that byte points (the inverse of
+/// [`offset_in_game`]).
+pub fn place_of(text: &[u8], at: usize, (line, column): (u64, u64)) -> (u64, u64) {
     let before = &text[..at];
     let lines = memchr::memchr_iter(b'\n', before).count() as u64;
     let (first, from) = match memchr::memrchr(b'\n', before) {

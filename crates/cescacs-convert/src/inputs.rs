@@ -89,18 +89,11 @@ fn single_byte_guess(input: &Input, format: Format, path: &Path) -> Guess {
         return Guess::None;
     }
     let at = error.valid_up_to();
-    let before = &head[..at];
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let col = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
     let message = cescacs_batch::not_utf8_message(at as u64, head[at], guess.name());
     Guess::Now(problem(
         Severity::Warning,
         path,
-        (line as u64, col as u64),
+        cescacs_batch::place_of(head, at, (1, 1)),
         message,
     ))
 }
@@ -623,13 +616,6 @@ impl Grouping<'_, '_> {
 /// `--from` names a format, not bytes).
 fn binary_problem(input: &Input, format: Format, path: &Path) -> Option<FileNote> {
     let at = input.binary_at()?;
-    let before = &input.head()[..at];
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let col = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
     let message = format!(
         "NUL byte (byte {at}): binary data, not {} text; not read (give --encoding to read it as text)",
         format.name()
@@ -637,7 +623,7 @@ fn binary_problem(input: &Input, format: Format, path: &Path) -> Option<FileNote
     Some(problem(
         Severity::Error,
         path,
-        (line as u64, col as u64),
+        cescacs_batch::place_of(input.head(), at, (1, 1)),
         message,
     ))
 }

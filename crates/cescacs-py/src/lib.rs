@@ -724,13 +724,7 @@ fn refuse_binary(input: &Input, name: &str, format: Format, line_base: u64) -> R
     let Some(at) = input.binary_at() else {
         return Ok(());
     };
-    let before = &input.head()[..at];
-    let line = line_base + before.iter().filter(|&&b| b == b'\n').count() as u64;
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let col = 1 + String::from_utf8_lossy(&before[start..]).chars().count();
+    let (line, col) = cescacs_batch::place_of(input.head(), at, (line_base, 1));
     Err(Fail::Input(format!(
         "{name}:{line}:{col}: error: NUL byte (byte {at}): binary data, not {} text; not read",
         format.name()
