@@ -159,6 +159,17 @@ impl SanPlus {
 
     #[inline(never)]
     fn parse_general(token: &[u8]) -> Result<SanPlus, SanError> {
+        // A check on a plain move (`Nf3+`, `exd5+`) is the next most common shape:
+        // one byte off the end, without the suffix search below.
+        if let Some((&b'+', head)) = token.split_last()
+            && let Some(san) = parse_common(head)
+        {
+            return Ok(SanPlus {
+                san,
+                suffix: Some(Suffix::Check),
+                glyph: None,
+            });
+        }
         let mut s = token;
         let mut glyph = None;
         let mut suffix = None;
