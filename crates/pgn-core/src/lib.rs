@@ -321,6 +321,16 @@ impl Tokenizer {
                 return 0;
             }
         }
+        // One line end (LF or CR LF) before a token: every line of movetext and tags.
+        if let Some(&[a, b, c]) = input.first_chunk::<3>() {
+            let cr = usize::from(a == b'\r');
+            let (lf, next) = if cr == 1 { (b, c) } else { (a, b) };
+            if lf == b'\n' && CLASS[next as usize] != WS && next != 0xEF {
+                self.line = self.line.saturating_add(1);
+                self.line_start = self.offset + cr as u64 + 1;
+                return cr + 1;
+            }
+        }
         let mut i = 0;
         let n = input.len();
         loop {
