@@ -550,6 +550,26 @@ enum TagShape {
 /// only spaces or tabs between the parts and no `\\` or line break in the value.
 #[inline(always)]
 fn tag_pair(s: &[u8]) -> TagShape {
+    // The form nearly every tag is written in, `[Name "value"]` with one space, read
+    // without the blank loops below; anything else takes them from the start.
+    if let Some(&b) = s.get(1)
+        && in_symbol(b)
+    {
+        let n1 = 1 + sym_run(&s[1..]);
+        if let Some([b' ', b'"', ..]) = s.get(n1..) {
+            let v0 = n1 + 2;
+            if let Some(k) = value_end(&s[v0..])
+                && s[v0 + k] == b'"'
+                && s.get(v0 + k + 1) == Some(&b']')
+            {
+                return TagShape::Pair {
+                    name: (1, n1),
+                    value: (v0, v0 + k),
+                    len: v0 + k + 2,
+                };
+            }
+        }
+    }
     let blank = |s: &[u8], mut j: usize| {
         while j < s.len() && (s[j] == b' ' || s[j] == b'\t') {
             j += 1;
