@@ -494,11 +494,7 @@ impl<R: Read> PgnReader<R> {
             TokenKind::Symbol => {
                 let text = &self.buf[t.range()];
                 // One-letter tokens (`N` novelty, `e` of `e.p.`) and `ep` take the general path.
-                if text.len() >= 2
-                    && (text[0].is_ascii_lowercase()
-                        || matches!(text[0], b'K' | b'Q' | b'R' | b'B' | b'N'))
-                    && text != b"ep"
-                {
+                if text.len() >= 2 && MOVE_START[usize::from(text[0])] && text != b"ep" {
                     // `exd6e.p.`: the `p` that follows completes the marker.
                     g.after_e = text.last() == Some(&b'e');
                     if self.move_token(v, t)? == Control::SkipMovetext {
@@ -832,6 +828,25 @@ impl GameState {
     }
 }
 
+/// The bytes a main-line move starts with on the hot path: a lower-case letter (pawn
+/// moves, and what the SAN parser rejects) or an English piece letter; one load
+/// instead of two range tests.
+const MOVE_START: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = b'a';
+    while b <= b'z' {
+        t[b as usize] = true;
+        b += 1;
+    }
+    let pieces = b"KQRBN";
+    let mut i = 0;
+    while i < pieces.len() {
+        t[pieces[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 enum Sym {
     MoveNumber,
     Result(Outcome),
@@ -893,4 +908,17 @@ fn parse_u8(d: &[u8]) -> Option<u8> {
         n = n * 10 + u32::from(c - b'0');
     }
     u8::try_from(n).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MOVE_START;
+
+    #[test]
+    fn move_start_is_the_letter_test() {
+        for b in 0..=255u8 {
+            let slow = b.is_ascii_lowercase() || matches!(b, b'K' | b'Q' | b'R' | b'B' | b'N');
+            assert_eq!(MOVE_START[usize::from(b)], slow, "byte {b:#04x}");
+        }
+    }
 }
