@@ -357,7 +357,7 @@ impl San {
         // attacks the target, played when not in check: found by attack lookups alone.
         match self.plain_move(board) {
             Some(mv) => Ok(mv),
-            None => self.to_move_general(board),
+            None => self.resolve_general(board),
         }
     }
 
@@ -366,7 +366,7 @@ impl San {
     /// castling) to a square not ours, with exactly one candidate of that kind
     /// reaching it and no pinned candidate, out of check or taking or blocking a
     /// single checker. `None` leaves the move to
-    /// [`San::to_move_general`], which decides every case (and decides these the
+    /// [`San::resolve_general`], which decides every case (and decides these the
     /// same way: the differential test `plain_moves_resolve_as_the_general_path`).
     #[inline(always)]
     fn plain_move(&self, board: &Board) -> Option<Move> {
@@ -488,7 +488,7 @@ impl San {
     /// [`San::to_move`] for every move: candidates of the named kind that could reach
     /// the target, each checked for legality.
     #[inline(never)]
-    fn to_move_general(&self, board: &Board) -> Result<Move, ResolveError> {
+    fn resolve_general(&self, board: &Board) -> Result<Move, ResolveError> {
         let us = board.side_to_move();
         match *self {
             San::Null => Err(ResolveError::NullMove),
@@ -1022,7 +1022,7 @@ mod tests {
                     }
                     for san in sans {
                         if let Some(mv) = san.plain_move(&board) {
-                            assert_eq!(Ok(mv), san.to_move_general(&board), "{san} in {board}");
+                            assert_eq!(Ok(mv), san.resolve_general(&board), "{san} in {board}");
                             compared += 1;
                         }
                     }
