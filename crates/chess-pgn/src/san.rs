@@ -407,45 +407,7 @@ impl San {
         let occ = board.occupied();
         let candidates = match piece {
             None if file.is_some() && rank.is_some() => return None,
-            None | Some(Piece::Pawn) => {
-                let last = matches!(to.rank(), Rank::First | Rank::Eighth);
-                let promotion_ok = match promotion {
-                    None => !last,
-                    Some(Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen) => last,
-                    Some(_) => false,
-                };
-                if !promotion_ok {
-                    return None;
-                }
-                let pawns = mask & board.pieces(Piece::Pawn);
-                if file.is_some_and(|f| f != to.file()) {
-                    // A capture: of a piece that is there (en passant is the general path's).
-                    if !board.colors(!us).has(to) {
-                        return None;
-                    }
-                    pawns & cozy_chess::get_pawn_attacks(to, !us)
-                } else {
-                    if occ.has(to) {
-                        return None;
-                    }
-                    let (behind, home) = match us {
-                        cozy_chess::Color::White => (to.try_offset(0, -1)?, Rank::Second),
-                        cozy_chess::Color::Black => (to.try_offset(0, 1)?, Rank::Seventh),
-                    };
-                    if pawns.has(behind) {
-                        behind.bitboard()
-                    } else if !occ.has(behind)
-                        && let Some(start) =
-                            behind.try_offset(0, if home == Rank::Second { -1 } else { 1 })
-                        && start.rank() == home
-                        && pawns.has(start)
-                    {
-                        start.bitboard()
-                    } else {
-                        return None;
-                    }
-                }
-            }
+            None | Some(Piece::Pawn) => plain_pawn_move(board, mask, to, file, promotion)?,
             Some(Piece::King) => {
                 let king = board.king(us);
                 if promotion.is_some()
@@ -660,6 +622,51 @@ impl San {
             promotion: None,
         }
     }
+}
+
+/// The one pawn of `mask` (ours, on the written file and rank) that can move to `to`
+/// in [`San::plain_move`]: a push to an empty square, or a capture of a piece there,
+/// with a promotion exactly when it reaches the last rank. `None`: the general path's.
+#[inline(always)]
+fn plain_pawn_move(
+    board: &Board,
+    mask: BitBoard,
+    to: Square,
+    file: Option<File>,
+    promotion: Option<Piece>,
+) -> Option<BitBoard> {
+    let us = board.side_to_move();
+    let last = matches!(to.rank(), Rank::First | Rank::Eighth);
+    let promotion_ok = match promotion {
+        None => !last,
+        Some(Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen) => last,
+        Some(_) => false,
+    };
+    if !promotion_ok {
+        return None;
+    }
+    let pawns = mask & board.pieces(Piece::Pawn);
+    if file.is_some_and(|f| f != to.file()) {
+        // A capture: of a piece that is there (en passant is the general path's).
+        if !board.colors(!us).has(to) {
+            return None;
+        }
+        return Some(pawns & cozy_chess::get_pawn_attacks(to, !us));
+    }
+    let occ = board.occupied();
+    if occ.has(to) {
+        return None;
+    }
+    let (step, home) = match us {
+        cozy_chess::Color::White => (-1, Rank::Second),
+        cozy_chess::Color::Black => (1, Rank::Seventh),
+    };
+    let behind = to.try_offset(0, step)?;
+    if pawns.has(behind) {
+        return Some(behind.bitboard());
+    }
+    let start = behind.try_offset(0, step)?;
+    (!occ.has(behind) && start.rank() == home && pawns.has(start)).then(|| start.bitboard())
 }
 
 /// Whether a piece of the side not to move attacks `sq`, with `occ` as the occupied
