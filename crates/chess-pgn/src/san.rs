@@ -362,7 +362,106 @@ impl San {
     ///
     /// Generate-and-match over the legal moves of the named piece only, so a pinned
     /// piece never makes a move ambiguous and check markers play no part.
+    #[inline]
     pub fn to_move(&self, board: &Board) -> Result<Move, ResolveError> {
+        // Nearly every move of a real game is the one unpinned piece of its kind that
+        // attacks the target, played when not in check: found by attack lookups alone.
+        match self.plain_move(board) {
+            Some(mv) => Ok(mv),
+            None => self.resolve_general(board),
+        }
+    }
+
+    /// The move this notation names when it is a plain one: a king step, or a pawn,
+    /// knight, bishop, rook or queen move (no UCI from-square, no en passant, no
+    /// castling) to a square not ours, with exactly one candidate of that kind
+    /// reaching it and no pinned candidate, out of check or taking or blocking a
+    /// single checker. `None` leaves the move to
+    /// [`San::resolve_general`], which decides every case (and decides these the
+    /// same way: the differential test `plain_moves_resolve_as_the_general_path`).
+    #[inline(always)]
+    fn plain_move(&self, board: &Board) -> Option<Move> {
+        let San::Normal {
+            piece,
+            file,
+            rank,
+            to,
+            promotion,
+            ..
+        } = *self
+        else {
+            return None;
+        };
+        let us = board.side_to_move();
+        let ours = board.colors(us);
+        if ours.has(to) {
+            return None;
+        }
+        let checkers = board.checkers();
+        if !checkers.is_empty() && piece != Some(Piece::King) {
+            // In check from one piece, a move other than the king's must take it or
+            // step between (and a pinned piece can do neither).
+            let checker = checkers.next_square()?;
+            if checkers.len() > 1
+                || !(checkers | cozy_chess::get_between_rays(board.king(us), checker)).has(to)
+            {
+                return None;
+            }
+        }
+        let mut mask = ours;
+        if let Some(f) = file {
+            mask &= f.bitboard();
+        }
+        if let Some(r) = rank {
+            mask &= r.bitboard();
+        }
+        let occ = board.occupied();
+        let candidates = match piece {
+            None if file.is_some() && rank.is_some() => return None,
+            None | Some(Piece::Pawn) => plain_pawn_move(board, mask, to, file, promotion)?,
+            Some(Piece::King) => {
+                let king = board.king(us);
+                if promotion.is_some()
+                    || !mask.has(king)
+                    || !cozy_chess::get_king_moves(king).has(to)
+                    || attacked_by_them(board, to, board.occupied() ^ king.bitboard())
+                {
+                    return None;
+                }
+                // A king is never pinned (and never in `pinned`).
+                king.bitboard()
+            }
+            Some(p) => {
+                if promotion.is_some() {
+                    return None;
+                }
+                let attackers = match p {
+                    Piece::Knight => cozy_chess::get_knight_moves(to),
+                    Piece::Bishop => cozy_chess::get_bishop_moves(to, occ),
+                    Piece::Rook => cozy_chess::get_rook_moves(to, occ),
+                    _ => {
+                        cozy_chess::get_bishop_moves(to, occ) | cozy_chess::get_rook_moves(to, occ)
+                    }
+                };
+                mask & board.pieces(p) & attackers
+            }
+        };
+        // One candidate, not pinned (a pinned one may still move along its pin, or
+        // make the move ambiguous: the general path's).
+        if candidates.len() != 1 || !(candidates & board.pinned()).is_empty() {
+            return None;
+        }
+        Some(Move {
+            from: candidates.next_square()?,
+            to,
+            promotion,
+        })
+    }
+
+    /// [`San::to_move`] for every move: candidates of the named kind that could reach
+    /// the target, each checked for legality.
+    #[inline(never)]
+    fn resolve_general(&self, board: &Board) -> Result<Move, ResolveError> {
         let us = board.side_to_move();
         match *self {
             San::Null => Err(ResolveError::NullMove),
@@ -534,6 +633,66 @@ impl San {
             promotion: None,
         }
     }
+}
+
+/// The one pawn of `mask` (ours, on the written file and rank) that can move to `to`
+/// in [`San::plain_move`]: a push to an empty square, or a capture of a piece there,
+/// with a promotion exactly when it reaches the last rank. `None`: the general path's.
+#[inline(always)]
+fn plain_pawn_move(
+    board: &Board,
+    mask: BitBoard,
+    to: Square,
+    file: Option<File>,
+    promotion: Option<Piece>,
+) -> Option<BitBoard> {
+    let us = board.side_to_move();
+    let last = matches!(to.rank(), Rank::First | Rank::Eighth);
+    let promotion_ok = match promotion {
+        None => !last,
+        Some(Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen) => last,
+        Some(_) => false,
+    };
+    if !promotion_ok {
+        return None;
+    }
+    let pawns = mask & board.pieces(Piece::Pawn);
+    if file.is_some_and(|f| f != to.file()) {
+        // A capture: of a piece that is there (en passant is the general path's).
+        if !board.colors(!us).has(to) {
+            return None;
+        }
+        return Some(pawns & cozy_chess::get_pawn_attacks(to, !us));
+    }
+    let occ = board.occupied();
+    if occ.has(to) {
+        return None;
+    }
+    let (step, home) = match us {
+        cozy_chess::Color::White => (-1, Rank::Second),
+        cozy_chess::Color::Black => (1, Rank::Seventh),
+    };
+    let behind = to.try_offset(0, step)?;
+    if pawns.has(behind) {
+        return Some(behind.bitboard());
+    }
+    let start = behind.try_offset(0, step)?;
+    (!occ.has(behind) && start.rank() == home && pawns.has(start)).then(|| start.bitboard())
+}
+
+/// Whether a piece of the side not to move attacks `sq`, with `occ` as the occupied
+/// squares (the moving king left out, so that it cannot hide behind itself).
+#[inline(always)]
+fn attacked_by_them(board: &Board, sq: Square, occ: BitBoard) -> bool {
+    let them = !board.side_to_move();
+    let theirs = |p: Piece| board.colored_pieces(them, p);
+    let queens = theirs(Piece::Queen);
+    let attackers = (cozy_chess::get_knight_moves(sq) & theirs(Piece::Knight))
+        | (cozy_chess::get_king_moves(sq) & theirs(Piece::King))
+        | (cozy_chess::get_pawn_attacks(sq, !them) & theirs(Piece::Pawn))
+        | (cozy_chess::get_bishop_moves(sq, occ) & (theirs(Piece::Bishop) | queens))
+        | (cozy_chess::get_rook_moves(sq, occ) & (theirs(Piece::Rook) | queens));
+    !attackers.is_empty()
 }
 
 /// Legality of a candidate from `to_move` without the general check, for the common
@@ -807,6 +966,89 @@ mod tests {
         let m = sp.san.to_move(board).unwrap_or_else(|e| panic!("{s}: {e}"));
         board.play(m);
         m
+    }
+
+    /// Every spelling a move can be given in (and random ones) against the general
+    /// path, in positions of random games from several starts: the plain path may
+    /// decline, but never find another answer.
+    #[test]
+    fn plain_moves_resolve_as_the_general_path() {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            // Pins, en passant, promotions both ways, Chess960 castling.
+            "4k3/1P4P1/8/8/1b6/8/3N1p2/R3K2R w KQ - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let mut rng = test_support::Rng::new(30);
+        let pieces = [
+            None,
+            Some(Piece::Pawn),
+            Some(Piece::Knight),
+            Some(Piece::Bishop),
+            Some(Piece::Rook),
+            Some(Piece::Queen),
+            Some(Piece::King),
+        ];
+        let mut compared = 0;
+        for start in starts {
+            for _ in 0..40 {
+                let mut board: Board = start.parse().unwrap();
+                for _ in 0..120 {
+                    let mut moves = Vec::new();
+                    board.generate_moves(|ms| {
+                        moves.extend(ms);
+                        false
+                    });
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mut sans = Vec::new();
+                    for &mv in &moves {
+                        let piece = board.piece_on(mv.from);
+                        let from_move = San::from_move(&board, mv);
+                        sans.push(from_move);
+                        for (file, rank) in [
+                            (None, None),
+                            (Some(mv.from.file()), None),
+                            (None, Some(mv.from.rank())),
+                            (Some(mv.from.file()), Some(mv.from.rank())),
+                        ] {
+                            for p in [piece, None] {
+                                sans.push(San::Normal {
+                                    piece: p,
+                                    file,
+                                    rank,
+                                    capture: false,
+                                    to: mv.to,
+                                    promotion: mv.promotion,
+                                });
+                            }
+                        }
+                    }
+                    for _ in 0..20 {
+                        sans.push(San::Normal {
+                            piece: *rng.pick(&pieces),
+                            file: rng.chance(50).then(|| File::index(rng.below(8))),
+                            rank: rng.chance(30).then(|| Rank::index(rng.below(8))),
+                            capture: rng.chance(50),
+                            to: Square::index(rng.below(64)),
+                            promotion: *rng.pick(&pieces),
+                        });
+                    }
+                    for san in sans {
+                        if let Some(mv) = san.plain_move(&board) {
+                            assert_eq!(Ok(mv), san.resolve_general(&board), "{san} in {board}");
+                            compared += 1;
+                        }
+                    }
+                    board.play(*rng.pick(&moves));
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared} plain moves compared");
     }
 
     #[test]

@@ -143,6 +143,10 @@ impl Lexer {
         };
         let mut i = 0;
         while i < bytes.len() {
+            if self.in_brace || self.in_line_comment {
+                i += self.skip_comment(&bytes[i..]);
+                continue;
+            }
             let special = if self.in_brace {
                 IN_BRACE
             } else if self.in_line_comment {
@@ -192,6 +196,49 @@ impl Lexer {
             }
         }
         self.column = start_column + chars(bytes);
+    }
+
+    /// Inside a comment up to its end (`}`, or the end of `bytes`): returns the bytes
+    /// taken, the `}` included. A comment's tokens change nothing but
+    /// `last_token_result`, which only the last token ended says, so only that one and
+    /// the token left open at the end are looked at (comments are a good part of real
+    /// movetext, and were scanned token by token).
+    fn skip_comment(&mut self, bytes: &[u8]) -> usize {
+        let is_blank = |b: &u8| CLASS[*b as usize] & BLANK != 0;
+        let close = if self.in_brace {
+            memchr::memchr(b'}', bytes)
+        } else {
+            None
+        };
+        let text = &bytes[..close.unwrap_or(bytes.len())];
+        if let Some(blank) = text.iter().rposition(is_blank) {
+            let ended = &text[..blank];
+            match ended.iter().rposition(|b| !is_blank(b)) {
+                Some(end) => {
+                    let start = ended[..end].iter().rposition(is_blank).map_or(0, |k| k + 1);
+                    if start > 0 {
+                        // The token carried in (if any) ended before this one.
+                        self.token_len = 0;
+                        self.token_long = false;
+                    }
+                    self.push_run(&ended[start..=end]);
+                    self.end_token();
+                }
+                // Only blanks before this one: the token carried in (if any) ends here.
+                None => self.end_token(),
+            }
+            self.push_run(&text[blank + 1..]);
+        } else {
+            self.push_run(text);
+        }
+        match close {
+            Some(k) => {
+                self.end_token();
+                self.in_brace = false;
+                k + 1
+            }
+            None => bytes.len(),
+        }
     }
 
     /// Appends a run of token bytes (what [`Lexer::push_token`] does byte by byte).
