@@ -6,15 +6,23 @@ jobs hold the cores).
     python crates/cescacs-py/bench/seekable_speedup.py [--mib 1100] [--repeat 2]
 
 The text is the shared classic corpus (``$CESCACS_SHARED/corpus/classic-pgn-real``)
-repeated to ``--mib`` MiB, compressed in 4 MiB zstd frames that say their size. The two
-jobs run interleaved (one task, ranges, one task, ranges … ``--repeat`` pairs), each
-building and hashing every row in Spark: every run's rows must have the same count and
-content digest. Before them, the range tasks' rows are checked against the CLI game for
-game, streamed (``rows_check.check_against_pcn``: numbering, every error's
-game/line/column from ``cescacs check --report``, each game's tags/result/plies against
-``cescacs convert --to pcn``). CPU seconds are read from ``/proc`` for the Python workers
-(the tasks) and the JVM separately; the load average is printed before and after each
-run. Spark binds to 127.0.0.1. The generated files are deleted at the end unless ``--keep``.
+repeated to ``--mib`` MiB, compressed in 4 MiB zstd frames that say their size. First,
+untimed, the rows are checked: the range tasks' rows against the CLI game for game,
+streamed (``rows_check.check_against_pcn``: numbering, every error's game/line/column
+from ``cescacs check --report``, each game's tags/result/plies against ``cescacs convert
+--to pcn``), and the one task's rows equal to the range tasks' (``content_digest``, every
+column). Then the two jobs run interleaved (one task, ranges, one task, ranges …
+``--repeat`` pairs), each ending in ``--job``: ``noop`` by default (Spark's noop sink:
+every row made, nothing else, the least a user's job does), ``parquet``, or ``digest``
+(every column of every row hashed in the JVM as well). CPU seconds are read from
+``/proc`` for the Python workers (the tasks) and the JVM separately, and the speed-up
+they predict on two free cores is printed beside the wall one; the load average is
+printed before and after each run. Spark binds to 127.0.0.1. The generated files are
+deleted at the end unless ``--keep``. On an idle machine, from the repository root:
+
+    cargo build --release -p cescacs-cli
+    SPARK_LOCAL_IP=127.0.0.1 CESCACS_SHARED=../shared \
+        python crates/cescacs-py/bench/seekable_speedup.py --repeat 2
 """
 
 from __future__ import annotations
