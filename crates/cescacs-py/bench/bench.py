@@ -64,7 +64,7 @@ def python_chess_games(text: str):
         yield game, board.fen()
 
 
-def bench_python(db: Path, n_games: int, slice_games: int) -> None:
+def bench_python(db: Path, n_games: int, slice_games: int) -> float:
     t0 = time.process_time()
     count = 0
     for g in cescacs.read_games(db):
@@ -92,79 +92,138 @@ def bench_python(db: Path, n_games: int, slice_games: int) -> None:
     pandas = len(frame) / (time.process_time() - t0)
     print(f"python, 1 core: read_arrow {arrow:,.0f} games/s ({rows} games), "
           f"to_pandas {pandas:,.0f} games/s ({len(frame)} rows), read_games {ours:,.0f} games/s")
+    return arrow
 
 
-def python_chess_rows(batches):
+def _cpu_children() -> float:
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _cpu_self() -> float:
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def bench_polars(db: Path, repeat: int = 3) -> None:
+    """``read_arrow`` into a polars DataFrame against ``cescacs check -j1`` on the same
+    real classic PGN, LF and CRLF: games per CPU second, best of ``repeat`` each,
+    interleaved."""
+    import subprocess
+
+    import polars  # noqa: F401
+
+    cli = REPO / "target" / "release" / "cescacs"
+    if not cli.exists():
+        print(f"polars vs check: skipped ({cli} missing: cargo build --release -p cescacs-cli)")
+        return
+    crlf = db.with_suffix(".crlf.pgn")
+    crlf.write_bytes(db.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    for label, path in (("LF", db), ("CRLF", crlf)):
+        polars_best = check_best = float("inf")
+        rows = 0
+        for _ in range(repeat):
+            c = _cpu_children()
+            subprocess.run([str(cli), "check", "-q", "-j1", str(path)], check=False)
+            check_best = min(check_best, _cpu_children() - c)
+            c = _cpu_self()
+            frame = cescacs.to_polars(path)
+            polars_best = min(polars_best, _cpu_self() - c)
+            rows = frame.height
+            del frame
+        ratio = check_best / polars_best
+        print(f"real classic PGN {label} ({path.stat().st_size / 1e6:.1f} MB, {rows} games): read_arrow->polars "
+              f"{rows / polars_best:,.0f} games per CPU-s, check -j1 {rows / check_best:,.0f}: {ratio:.2f} "
+              f"(goal >= 0.80)")
+    crlf.unlink()
+
+
+def python_chess_rows(tasks):
     """The same Spark task with python-chess: read the task's byte range, one row per game."""
     import pyarrow as pa
 
     from cescacs.spark import _arrow_schema
 
     schema = _arrow_schema()
-    for tasks in batches:
-        for task in tasks.to_pylist():
-            with open(task["file"], "rb") as f:
-                f.seek(task["begin"])
-                text = f.read(task["end"] - task["begin"]).decode("utf-8", "replace")
-            rows = {k: [] for k in schema.names}
-            index = task["index_base"]
-            for game, fen in python_chess_games(text):
-                rows["file"].append(task["name"])
-                rows["index"].append(index)
-                rows["line"].append(None)
-                rows["format"].append("pgn")
-                rows["tags"].append(list(game.headers.items()))
-                board = game.board()
-                sans = []
-                for mv in game.mainline_moves():
-                    sans.append(board.san(mv))
-                    board.push(mv)
-                rows["moves"].append(sans)
-                rows["result"].append(game.headers.get("Result"))
-                rows["final_position"].append(fen)
-                rows["errors"].append([str(e) for e in game.errors])
-                rows["warnings"].append([])
-                rows["plies"].append(len(sans))
-                rows["offset"].append(None)
-                rows["length"].append(None)
-                index += 1
-                if len(rows["file"]) >= 4096:
-                    yield pa.RecordBatch.from_pydict(rows, schema=schema)
-                    rows = {k: [] for k in schema.names}
-            if rows["file"]:
+    for task in tasks:
+        with open(task["file"], "rb") as f:
+            f.seek(task["begin"])
+            text = f.read(task["end"] - task["begin"]).decode("utf-8", "replace")
+        rows = {k: [] for k in schema.names}
+        index = task["index_base"]
+        for game, fen in python_chess_games(text):
+            rows["file"].append(task["name"])
+            rows["index"].append(index)
+            rows["line"].append(None)
+            rows["format"].append("pgn")
+            rows["tags"].append(list(game.headers.items()))
+            board = game.board()
+            sans = []
+            for mv in game.mainline_moves():
+                sans.append(board.san(mv))
+                board.push(mv)
+            rows["moves"].append(sans)
+            rows["result"].append(game.headers.get("Result"))
+            rows["final_position"].append(fen)
+            rows["errors"].append([str(e) for e in game.errors])
+            rows["warnings"].append([])
+            rows["plies"].append(len(sans))
+            rows["offset"].append(None)
+            rows["length"].append(None)
+            index += 1
+            if len(rows["file"]) >= 4096:
                 yield pa.RecordBatch.from_pydict(rows, schema=schema)
+                rows = {k: [] for k in schema.names}
+        if rows["file"]:
+            yield pa.RecordBatch.from_pydict(rows, schema=schema)
 
 
-def bench_spark(db: Path, small: Path, cores: int) -> None:
-    import os, sys
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
+def bench_spark(db: Path, small: Path, cores: int, arrow_rate: float) -> None:
+    """Per core in task time (the Python workers' CPU seconds): the Spark reader
+    against ``read_arrow`` in one process (``arrow_rate``) and against the same Spark
+    job with python-chess in the tasks (same task plan, same ``mapInArrow`` over
+    ``spark.range``, same rows); every job writes its rows to Spark's noop sink."""
+    from seekable_speedup import cpu_seconds, spark_session
 
     import cescacs.spark
 
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    spark = (SparkSession.builder.master(f"local[{cores}]").appName("cescacs-bench")
-             .config("spark.ui.enabled", "false")
-             .config("spark.driver.host", "127.0.0.1")
-             .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate())
+    spark = spark_session(cores)
     split = 16 << 20
 
     def timed(df):
+        w0, j0 = cpu_seconds()
         t0 = time.perf_counter()
-        n = df.count()
-        return n, time.perf_counter() - t0
+        df.write.format("noop").mode("overwrite").save()
+        wall = time.perf_counter() - t0
+        w1, j1 = cpu_seconds()
+        return wall, w1 - w0, j1 - j0
 
     # Warm up the Python workers and the JVM once.
     cescacs.spark.read_games(spark, str(small), split_bytes=split).count()
-    n, t = timed(cescacs.spark.read_games(spark, str(db), split_bytes=split))
-    ours = n / t / cores
+    n = sum(1 for _ in cescacs.read_headers(db))
+    t, task, jvm = timed(cescacs.spark.read_games(spark, str(db), split_bytes=split))
+    ours = n / task
     tasks = cescacs.spark.plan_splits(spark, [str(small)], "pgn", max(1, os.path.getsize(small) // (2 * cores)))
-    task_df = spark.createDataFrame(spark.sparkContext.parallelize(tasks, len(tasks)), cescacs.spark._TASK_SCHEMA)
-    df = task_df.mapInArrow(python_chess_rows, cescacs.spark.GAME_SCHEMA)
-    m, u = timed(df)
-    theirs = m / u / cores
-    print(f"spark local[{cores}], per core: cescacs {ours:,.0f} games/s ({n} games, {t:.1f} s), "
-          f"python-chess {theirs:,.0f} games/s ({m} games, {u:.1f} s): {ours / theirs:.1f}x")
+    m = sum(1 for _ in cescacs.read_headers(small))
+    fields = cescacs.spark._TASK_FIELDS
+
+    def run(ids):
+        for batch in ids:
+            for i in batch.column(0).to_pylist():
+                yield from python_chess_rows([dict(zip(fields, tasks[i]))])
+
+    df = spark.range(0, len(tasks), 1, len(tasks)).mapInArrow(run, cescacs.spark.GAME_SCHEMA)
+    u, theirs_task, theirs_jvm = timed(df)
+    theirs = m / theirs_task
+    print(f"spark local[{cores}], per core (task CPU): cescacs {ours:,.0f} games/s ({n} games, {task:.1f} s task CPU, "
+          f"{jvm:.1f} s JVM CPU, {t:.1f} s wall), python-chess {theirs:,.0f} games/s ({m} games, "
+          f"{theirs_task:.1f} s task CPU, {theirs_jvm:.1f} s JVM CPU, {u:.1f} s wall): {ours / theirs:.1f}x (goal >= 50x)")
+    print(f"spark local[{cores}], per core (task CPU): Spark reader / read_arrow in one process: "
+          f"{ours:,.0f} / {arrow_rate:,.0f} = {ours / arrow_rate:.2f} (goal >= 0.33)")
     spark.stop()
 
 
@@ -222,9 +281,10 @@ def main() -> None:
         small = Path(tmp) / "small.pgn"
         make_db(small, args.slice * 2)
         print(f"database: {n} games, {db.stat().st_size / 1e6:.1f} MB")
-        bench_python(db, n, args.slice)
+        arrow = bench_python(db, n, args.slice)
+        bench_polars(db)
         if args.spark:
-            bench_spark(db, small, args.cores)
+            bench_spark(db, small, args.cores, arrow)
             bench_compressed(db, args.cores)
 
 
