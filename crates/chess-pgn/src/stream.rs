@@ -5,31 +5,36 @@
 //! The text is byte for byte what [`crate::to_pgn_string`] writes of the game the
 //! model reader ([`crate::GameBuilder`]) builds. Whatever would make that reader say
 //! something (a warning or an error), and whatever this path does not write itself
-//! (variations, null moves, a FEN or a variant other than the standard game, tags
-//! the reader renames or refuses, tags and comments not in UTF-8, which the model
-//! reader decodes as Windows-1252), makes it decline: the caller then takes the model
-//! path, which reports and writes all of it.
+//! (variations, null moves, a variant other than chess and Chess960, tags the reader
+//! renames or refuses, tags and comments not in UTF-8, which the model reader decodes
+//! as Windows-1252), makes it decline: the caller then takes the model path, which
+//! reports and writes all of it. A set-up start (`FEN`, `SetUp`) is written here: the
+//! start position is read and its `FEN` tag written again as the model writer spells
+//! it.
 
 use std::ops::Range;
 
 use cozy_chess::{Board, Move, Piece};
 
-use crate::model::{MAX_GAME_NODES, Variant, game_end};
+use crate::model::{
+    CastlingStyle, MAX_GAME_NODES, Variant, fen_halfmove_clock, game_end, parse_fen, to_fen,
+    with_halfmove_clock,
+};
 use crate::reader::{Control, Outcome, Problem, Skip, Visitor};
 use crate::san::{San, SanPlus, Suffix};
 use crate::single::read_single_game;
 use crate::writer::{MAX_LINE, Packer, STR, tag_name_ok};
 use pgn_core::Pos;
 
-/// The most tags of a game this path writes (more go to the model path, whose
-/// duplicate test does not scan).
+/// The most tags of a game this path reads, `FEN` and `SetUp` included (more go to
+/// the model path, whose duplicate test does not scan).
 const MAX_DIRECT_TAGS: usize = 64;
 
 /// Appends the export form of the one PGN game in `pgn` (tags, blank line, movetext,
 /// blank line, as [`crate::to_pgn_string`] writes it) to `out` and returns true; or
 /// returns false with `out` as it was, when the game needs the model path: anything
-/// the model reader would report, variations, null moves, a set-up or variant start,
-/// a tag or comment not in UTF-8, more than one game in `pgn`.
+/// the model reader would report, variations, null moves, a variant other than chess
+/// and Chess960, a tag or comment not in UTF-8, more than one game in `pgn`.
 ///
 /// ```
 /// let mut out = String::new();
@@ -55,6 +60,12 @@ pub fn export_pgn(pgn: &[u8], out: &mut String) -> bool {
         ok: true,
         board: crate::replay::start_board().clone(),
         plies: 0,
+        number: 1,
+        white: true,
+        fen: None,
+        setup_one: false,
+        variant: Variant::Standard,
+        tags_read: 0,
         nodes: 0,
         after_item: false,
         result_at: None,
@@ -189,6 +200,19 @@ struct Exporter {
     ok: bool,
     board: Board,
     plies: usize,
+    /// The full move number of the next move, and whether White plays it (counted
+    /// from the start position as `crate::Turn` counts).
+    number: u16,
+    white: bool,
+    /// The last `FEN` tag's value (unescaped, in the store's bytes): the start.
+    fen: Option<Range<usize>>,
+    /// The last `SetUp` tag says `1`: a start without a `FEN` is an error.
+    setup_one: bool,
+    /// As the `Variant` tag names it: the default castling spelling of the `FEN`
+    /// written.
+    variant: Variant,
+    /// Tags read, `FEN` and `SetUp` included.
+    tags_read: usize,
     nodes: usize,
     /// The last move has comments after it: the next black move gets its number.
     after_item: bool,
@@ -213,10 +237,14 @@ fn name_bit(name: &[u8]) -> u64 {
     1 << (mix >> 58)
 }
 
-/// Whether a `Variant` tag's value names the standard game (as the model reader reads
-/// it: [`Variant::from_tag`]).
-fn standard_variant(value: &[u8], escaped: bool) -> bool {
-    Variant::from_tag(&crate::text::tag_value(value, escaped)) == Ok(Variant::Standard)
+/// A tag value as the model reader keeps it (unescaped), borrowed when it has no
+/// escape.
+fn plain_value<'a>(raw: &'a str, value: &[u8], escaped: bool) -> std::borrow::Cow<'a, str> {
+    if escaped {
+        std::borrow::Cow::Owned(crate::text::tag_value(value, true))
+    } else {
+        std::borrow::Cow::Borrowed(raw)
+    }
 }
 
 /// The export SAN of `mv`, read as `read` in `board`. A piece move read without a
@@ -261,6 +289,40 @@ fn push_value(out: &mut String, v: &str) {
 }
 
 impl Exporter {
+    /// The start position from the `FEN` tag, and the `FEN` and `SetUp` tags as the
+    /// model writer writes them (among the other tags, in name order): the position
+    /// as read, its castling spelt as the tag spelt it (else as the variant spells
+    /// it), the tag's halfmove clock when over the move generator's 100. A `FEN` that
+    /// does not read, or `SetUp "1"` without one, is the model path's error.
+    fn start_position(&mut self) {
+        let Some(at) = self.fen.clone() else {
+            self.ok = !self.setup_one;
+            return;
+        };
+        let fen = &self.store.bytes[at];
+        let Ok(board) = parse_fen(fen) else {
+            self.ok = false;
+            return;
+        };
+        let style = CastlingStyle::of_fen(fen).unwrap_or(match self.variant {
+            Variant::Chess960 => CastlingStyle::Shredder,
+            Variant::Standard => CastlingStyle::XFen,
+        });
+        let clock = fen_halfmove_clock(fen).unwrap_or(u32::from(board.halfmove_clock()));
+        let mut written = to_fen(&board, style);
+        if clock > 100 {
+            written = with_halfmove_clock(&written, clock);
+        }
+        self.number = board.fullmove_number();
+        self.white = board.side_to_move() == cozy_chess::Color::White;
+        self.board = board;
+        for (name, value) in [("FEN", written.as_str()), ("SetUp", "1")] {
+            let n = self.store.push(name);
+            let v = self.store.push(value);
+            self.store.tags.push((n, v));
+        }
+    }
+
     /// Counts a move, comment or variation against the model's cap.
     fn node(&mut self) {
         self.nodes += 1;
@@ -272,7 +334,8 @@ impl Exporter {
     /// The tag section, in the order `export_tag_pairs` gives: the roster (its
     /// defaults for missing ones), then the others in byte order of name.
     fn write_tags(&mut self) {
-        let mut others: [usize; MAX_DIRECT_TAGS] = [0; MAX_DIRECT_TAGS];
+        // The tags read, and the `FEN` and `SetUp` written.
+        let mut others: [usize; MAX_DIRECT_TAGS + 2] = [0; MAX_DIRECT_TAGS + 2];
         let mut n = 0;
         for i in 0..self.store.tags.len() {
             if !self.roster.contains(&Some(i)) {
@@ -354,31 +417,53 @@ impl Visitor for Exporter {
             self.ok = false;
             return;
         };
+        self.tags_read += 1;
+        // Breaks the model reader reads as spaces, with a warning.
+        if self.tags_read > MAX_DIRECT_TAGS || crate::text::has_break(value) {
+            self.ok = false;
+            return;
+        }
+        // The start position: not kept as tags (the model reader takes the last of
+        // each, saying nothing of a repeated one); the `FEN` is read once the tags are.
+        if name == "FEN" {
+            let v = plain_value(raw, value, escaped);
+            self.fen = Some(self.store.push(&v));
+            return;
+        }
+        if name == "SetUp" {
+            self.setup_one = plain_value(raw, value, escaped).trim() == "1";
+            return;
+        }
         let roster = STR.iter().position(|s| *s == name);
+        if name == "Variant" {
+            // Chess (lichess writes `[Variant "Standard"]` on every game) or Chess960:
+            // kept as a tag by the model reader, which reads the game so and says
+            // nothing; another game is an error.
+            match Variant::from_tag(&plain_value(raw, value, escaped)) {
+                Ok(v) => self.variant = v,
+                Err(_) => {
+                    self.ok = false;
+                    return;
+                }
+            }
+        }
         // The model reader reads a start position, a variant or another game from
-        // these, renames a roster name spelt in another case, reads breaks as spaces
-        // (all with a warning), or keeps a duplicate under another name. Every name
-        // it treats so is 3 to 7 letters long.
+        // these, renames a roster name spelt in another case (with a warning), or
+        // keeps a duplicate under another name. Every name it treats so is 3 to 7
+        // letters long.
         let special = roster.is_none()
+            && name != "Variant"
             && (3..=7).contains(&name.len())
             && ["FEN", "SetUp", "Variant", "Game"]
                 .iter()
                 .chain(STR.iter())
-                .any(|s| s.eq_ignore_ascii_case(name))
-            // `[Variant "Standard"]` (lichess writes it on every game) is kept as a tag
-            // by the model reader, which reads the game as chess and says nothing.
-            && !(name == "Variant" && standard_variant(value, escaped));
+                .any(|s| s.eq_ignore_ascii_case(name));
         let bit = name_bit(name.as_bytes());
         let duplicate = match roster {
             Some(r) => self.roster[r].is_some(),
             None => self.filter & bit != 0 && self.store.get(name).is_some(),
         };
-        if special
-            || duplicate
-            || !tag_name_ok(name)
-            || crate::text::has_break(value)
-            || self.store.tags.len() >= MAX_DIRECT_TAGS
-        {
+        if special || duplicate || !tag_name_ok(name) {
             self.ok = false;
             return;
         }
@@ -402,6 +487,9 @@ impl Visitor for Exporter {
 
     fn begin_movetext(&mut self) {
         if self.ok {
+            self.start_position();
+        }
+        if self.ok {
             self.write_tags();
         }
     }
@@ -418,13 +506,17 @@ impl Visitor for Exporter {
             return Control::SkipMovetext;
         };
         self.flush();
-        let white = self.plies.is_multiple_of(2);
-        let number = (self.plies / 2 + 1) as u32;
-        if white {
+        let number = u32::from(self.number);
+        if self.white {
             self.p.ascii_number("", number, 1);
         } else if self.plies == 0 || self.after_item {
             self.p.ascii_number("", number, 3);
         }
+        // As `Board::play_unchecked` counts: saturating, after Black's move.
+        if !self.white {
+            self.number = self.number.saturating_add(1);
+        }
+        self.white = !self.white;
         let export = export_san(&self.board, &san.san, mv);
         self.board.play_unchecked(mv);
         let export = SanPlus {
