@@ -80,7 +80,19 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
     }
     d.tag_limit();
     // Tags and comments not in UTF-8 (the model reader decodes them as Windows-1252).
-    d.declined_games(&[b"[Event \"Caf\xe9\"]\n\n1. e4 1-0\n"]);
+    // So is a name ending in half a character whose value holds the other half (the
+    // tags' bytes together are UTF-8, each alone is not).
+    d.declined_games(&[
+        b"[Event \"Caf\xe9\"]\n\n1. e4 1-0\n",
+        b"[Ab\xc3 \"\xa9x\"]\n\n1. e4 1-0\n",
+        b"[Ab \"x\xc3\"]\n[C\xa9 \"y\"]\n\n1. e4 1-0\n",
+    ]);
+    d.game(
+        "[\u{c9}v\u{e9}nement \"Caf\u{e9} \\\"\u{fc}\\\"\"]\n[White \"\u{c9}\"]\n\n1. e4 1-0\n"
+            .as_bytes(),
+        true,
+        "UTF-8 tags",
+    );
     for (i, pgn) in common::SET_UP_GAMES.iter().enumerate() {
         d.game(pgn, true, &format!("set-up game {i}"));
     }
@@ -184,6 +196,8 @@ fn set_up_and_chess960_games_match_the_model_path() {
         // with a tab, a `FEN` name in another case, a move of the wrong side, 63 tags
         // and the `FEN` (past the 64 read directly), a variant not read.
         ("[SetUp \"1\"]\n\n1. e4 e5 1-0\n", false),
+        ("[SetUp \" 1\u{a0}\"]\n\n1. e4 e5 1-0\n", false),
+        ("[SetUp \"0\"]\n\n1. e4 e5 1-0\n", true),
         ("[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0\"]\n\n1. Kd2 *\n", false),
         (
             "[FEN \"4k3/8/8/8/8/8/8/4K3\tw - - 0 1\"]\n\n1. Kd2 *\n",

@@ -88,7 +88,11 @@ pub fn export_pgn(pgn: &[u8], out: &mut String) -> bool {
 /// comments, kept by a thread from game to game.
 #[derive(Default)]
 struct Store {
+    /// The comments' text.
     bytes: String,
+    /// The tags' names and values (unescaped), as read: whether they are UTF-8 is
+    /// checked for all of them at once, when they are written.
+    raw: Vec<u8>,
     tags: Vec<(Range<usize>, Range<usize>)>,
     /// NAGs of the last move read, written before its comments (as the model keeps
     /// them).
@@ -107,6 +111,7 @@ impl Store {
     const fn new() -> Store {
         Store {
             bytes: String::new(),
+            raw: Vec::new(),
             tags: Vec::new(),
             nags: Vec::new(),
             comments: Vec::new(),
@@ -118,16 +123,26 @@ impl Store {
 
     fn clear(&mut self) {
         self.bytes.clear();
+        self.raw.clear();
         self.tags.clear();
         self.nags.clear();
         self.comments.clear();
         self.finals.clear();
     }
 
-    fn push(&mut self, s: &str) -> Range<usize> {
-        let at = self.bytes.len();
-        self.bytes.push_str(s);
-        at..self.bytes.len()
+    fn push(&mut self, s: &[u8]) -> Range<usize> {
+        let at = self.raw.len();
+        self.raw.extend_from_slice(s);
+        at..self.raw.len()
+    }
+
+    /// A tag value as the model reader keeps it: unescaped.
+    fn push_value(&mut self, value: &[u8], escaped: bool) -> Range<usize> {
+        if escaped {
+            self.push(crate::text::tag_value(value, true).as_bytes())
+        } else {
+            self.push(value)
+        }
     }
 
     /// A comment's text as the model keeps it: its words joined by single spaces.
@@ -152,7 +167,7 @@ impl Store {
             if !same {
                 break;
             }
-            let name = self.name(i).as_bytes();
+            let name = self.name(i);
             let end = at + name.len();
             same = self.order_key.get(at..end) == Some(name) && self.order_key.get(end) == Some(&0);
             at = end + 1;
@@ -164,29 +179,25 @@ impl Store {
         self.order.extend(0..others.len());
         let mut order = std::mem::take(&mut self.order);
         // Names are unique (a duplicate declined): the order is total.
-        order.sort_unstable_by(|&a, &b| {
-            self.name(others[a])
-                .as_bytes()
-                .cmp(self.name(others[b]).as_bytes())
-        });
+        order.sort_unstable_by(|&a, &b| self.name(others[a]).cmp(self.name(others[b])));
         self.order = order;
         self.order_key.clear();
         for &i in others {
-            let name = &self.bytes[self.tags[i].0.clone()];
-            self.order_key.extend_from_slice(name.as_bytes());
+            let name = &self.raw[self.tags[i].0.clone()];
+            self.order_key.extend_from_slice(name);
             self.order_key.push(0);
         }
     }
 
-    fn name(&self, i: usize) -> &str {
-        &self.bytes[self.tags[i].0.clone()]
+    fn name(&self, i: usize) -> &[u8] {
+        &self.raw[self.tags[i].0.clone()]
     }
 
-    fn value(&self, i: usize) -> &str {
-        &self.bytes[self.tags[i].1.clone()]
+    fn value(&self, i: usize) -> &[u8] {
+        &self.raw[self.tags[i].1.clone()]
     }
 
-    fn get(&self, name: &str) -> Option<&str> {
+    fn get(&self, name: &[u8]) -> Option<&[u8]> {
         (0..self.tags.len())
             .find(|&i| self.name(i) == name)
             .map(|i| self.value(i))
@@ -238,13 +249,35 @@ fn name_bit(name: &[u8]) -> u64 {
 }
 
 /// A tag value as the model reader keeps it (unescaped), borrowed when it has no
-/// escape.
+/// escape (`raw` is `value` as text).
 fn plain_value<'a>(raw: &'a str, value: &[u8], escaped: bool) -> std::borrow::Cow<'a, str> {
     if escaped {
         std::borrow::Cow::Owned(crate::text::tag_value(value, true))
     } else {
         std::borrow::Cow::Borrowed(raw)
     }
+}
+
+/// Whether the model reader treats a tag of this name otherwise than as a plain tag
+/// (other than `FEN`, `SetUp` and `Variant` so spelt, and the roster names): a
+/// start position, a variant or another game in any case, a roster name in another
+/// case. The length and first letter pick the one name it can be.
+fn special_name(name: &[u8]) -> bool {
+    let canon: &[u8] = match (name.len(), name.first().map_or(0, |b| b | 0x20)) {
+        (3, b'f') => b"FEN",
+        (4, b'g') => b"Game",
+        (4, b's') => b"Site",
+        (4, b'd') => b"Date",
+        (5, b's') => b"SetUp",
+        (5, b'e') => b"Event",
+        (5, b'r') => b"Round",
+        (5, b'w') => b"White",
+        (5, b'b') => b"Black",
+        (6, b'r') => b"Result",
+        (7, b'v') => b"Variant",
+        _ => return false,
+    };
+    canon.eq_ignore_ascii_case(name)
 }
 
 /// The export SAN of `mv`, read as `read` in `board`. A piece move read without a
@@ -299,7 +332,10 @@ impl Exporter {
             self.ok = !self.setup_one;
             return;
         };
-        let fen = &self.store.bytes[at];
+        let Ok(fen) = std::str::from_utf8(&self.store.raw[at]) else {
+            self.ok = false;
+            return;
+        };
         let Ok(board) = parse_fen(fen) else {
             self.ok = false;
             return;
@@ -316,7 +352,7 @@ impl Exporter {
         self.number = board.fullmove_number();
         self.white = board.side_to_move() == cozy_chess::Color::White;
         self.board = board;
-        for (name, value) in [("FEN", written.as_str()), ("SetUp", "1")] {
+        for (name, value) in [(&b"FEN"[..], written.as_bytes()), (b"SetUp", b"1")] {
             let n = self.store.push(name);
             let v = self.store.push(value);
             self.store.tags.push((n, v));
@@ -346,6 +382,14 @@ impl Exporter {
         let others = &others[..n];
         self.store.sort_names(others);
         let s = &self.store;
+        // The names and values are UTF-8 (else the model reader decodes them as
+        // Windows-1252) exactly when all of them are and each starts and ends on a
+        // character boundary.
+        let Ok(text) = std::str::from_utf8(&s.raw) else {
+            self.ok = false;
+            return;
+        };
+        let piece = |r: &Range<usize>| text.get(r.clone());
         let out = &mut self.p.out;
         // Each roster pair's opening as one piece.
         const OPEN: [&str; 7] = [
@@ -360,7 +404,13 @@ impl Exporter {
         for ((name, open), at) in STR.into_iter().zip(OPEN).zip(self.roster) {
             out.push_str(open);
             match at {
-                Some(i) => push_value(out, s.value(i)),
+                Some(i) => match piece(&s.tags[i].1) {
+                    Some(v) => push_value(out, v),
+                    None => {
+                        self.ok = false;
+                        return;
+                    }
+                },
                 // Its value is the outcome, known once the movetext is read.
                 None if name == "Result" => self.result_at = Some(out.len()),
                 None if name == "Date" => out.push_str("????.??.??"),
@@ -369,11 +419,15 @@ impl Exporter {
             out.push_str("\"]\n");
         }
         for &k in &s.order {
-            let i = others[k];
+            let (n, v) = &s.tags[others[k]];
+            let (Some(name), Some(value)) = (piece(n), piece(v)) else {
+                self.ok = false;
+                return;
+            };
             out.push('[');
-            out.push_str(s.name(i));
+            out.push_str(name);
             out.push_str(" \"");
-            push_value(out, s.value(i));
+            push_value(out, value);
             out.push_str("\"]\n");
         }
         out.push('\n');
@@ -412,69 +466,67 @@ impl Visitor for Exporter {
         if !self.ok {
             return;
         }
-        let (Ok(name), Ok(raw)) = (std::str::from_utf8(name), std::str::from_utf8(value)) else {
-            // The model reader decodes these as Windows-1252.
-            self.ok = false;
-            return;
-        };
         self.tags_read += 1;
-        // Breaks the model reader reads as spaces, with a warning.
-        if self.tags_read > MAX_DIRECT_TAGS || crate::text::has_break(value) {
+        // Breaks the model reader reads as spaces, with a warning. (Whether names
+        // and values are UTF-8, which the model reader decodes as Windows-1252
+        // otherwise, is checked for them all at once when they are written; an
+        // escaped value, which is unescaped here, now.)
+        if self.tags_read > MAX_DIRECT_TAGS
+            || crate::text::has_break(value)
+            || (escaped && std::str::from_utf8(value).is_err())
+        {
             self.ok = false;
             return;
         }
         // The start position: not kept as tags (the model reader takes the last of
         // each, saying nothing of a repeated one); the `FEN` is read once the tags are.
-        if name == "FEN" {
-            let v = plain_value(raw, value, escaped);
-            self.fen = Some(self.store.push(&v));
+        if name == b"FEN" {
+            self.fen = Some(self.store.push_value(value, escaped));
             return;
         }
-        if name == "SetUp" {
-            self.setup_one = plain_value(raw, value, escaped).trim() == "1";
+        if name == b"SetUp" {
+            // Read as the model reader reads it (a value not in UTF-8, which it
+            // decodes as Windows-1252, declined).
+            match std::str::from_utf8(value) {
+                Ok(v) => self.setup_one = plain_value(v, value, escaped).trim() == "1",
+                Err(_) => self.ok = false,
+            }
             return;
         }
-        let roster = STR.iter().position(|s| *s == name);
-        if name == "Variant" {
+        let roster = STR.iter().position(|s| s.as_bytes() == name);
+        if name == b"Variant" {
             // Chess (lichess writes `[Variant "Standard"]` on every game) or Chess960:
             // kept as a tag by the model reader, which reads the game so and says
             // nothing; another game is an error.
-            match Variant::from_tag(&plain_value(raw, value, escaped)) {
-                Ok(v) => self.variant = v,
-                Err(_) => {
+            let variant = std::str::from_utf8(value)
+                .ok()
+                .and_then(|v| Variant::from_tag(&plain_value(v, value, escaped)).ok());
+            match variant {
+                Some(v) => self.variant = v,
+                None => {
                     self.ok = false;
                     return;
                 }
             }
+        } else if roster.is_none() && special_name(name) {
+            // The model reader reads a start position or another game from these,
+            // or renames a roster name spelt in another case (with a warning).
+            self.ok = false;
+            return;
         }
-        // The model reader reads a start position, a variant or another game from
-        // these, renames a roster name spelt in another case (with a warning), or
-        // keeps a duplicate under another name. Every name it treats so is 3 to 7
-        // letters long.
-        let special = roster.is_none()
-            && name != "Variant"
-            && (3..=7).contains(&name.len())
-            && ["FEN", "SetUp", "Variant", "Game"]
-                .iter()
-                .chain(STR.iter())
-                .any(|s| s.eq_ignore_ascii_case(name));
-        let bit = name_bit(name.as_bytes());
+        let bit = name_bit(name);
         let duplicate = match roster {
             Some(r) => self.roster[r].is_some(),
+            // The model reader keeps a duplicate under another name, with a warning.
             None => self.filter & bit != 0 && self.store.get(name).is_some(),
         };
-        if special || duplicate || !tag_name_ok(name) {
+        if duplicate || !tag_name_ok(name) {
             self.ok = false;
             return;
         }
         self.filter |= bit;
         let n = self.store.push(name);
-        let v = if escaped {
-            let v = crate::text::tag_value(value, true);
-            self.store.push(&v)
-        } else {
-            self.store.push(raw)
-        };
+        let v = self.store.push_value(value, escaped);
         if let Some(r) = roster {
             self.roster[r] = Some(self.store.tags.len());
         }
@@ -569,7 +621,7 @@ impl Visitor for Exporter {
     fn outcome(&mut self, outcome: Outcome, _at: Pos) {
         // The model warns when the marker and the tag differ; a tag spelt otherwise
         // than the marker would be replaced (a loss the model path reports).
-        if self.roster[6].is_some_and(|i| self.store.value(i) != outcome.as_str()) {
+        if self.roster[6].is_some_and(|i| self.store.value(i) != outcome.as_str().as_bytes()) {
             self.ok = false;
         }
         self.outcome = Some(outcome);

@@ -518,8 +518,8 @@ const NOT_IN_NAME: [bool; 256] = {
 };
 
 /// Whether a tag name is one symbol token that reads back as itself.
-pub(crate) fn tag_name_ok(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| !NOT_IN_NAME[usize::from(b)])
+pub(crate) fn tag_name_ok(name: &[u8]) -> bool {
+    !name.is_empty() && name.iter().all(|&b| !NOT_IN_NAME[usize::from(b)])
 }
 
 /// One game written with `options`, with what the text could not carry as it was.
@@ -546,7 +546,7 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
     );
     for (n, v) in tags {
         s.push('[');
-        if tag_name_ok(n) {
+        if tag_name_ok(n.as_bytes()) {
             s.push_str(n);
         } else {
             let written: String = if n.is_empty() {
@@ -554,7 +554,7 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
             } else {
                 n.chars()
                     .map(|c| {
-                        if tag_name_ok(c.encode_utf8(&mut [0; 4])) {
+                        if tag_name_ok(c.encode_utf8(&mut [0; 4]).as_bytes()) {
                             c
                         } else {
                             '_'
