@@ -23,7 +23,7 @@ use crate::model::{
 use crate::reader::{Control, Outcome, Problem, Skip, Visitor};
 use crate::san::{San, SanPlus, Suffix};
 use crate::single::read_single_game;
-use crate::writer::{MAX_LINE, Packer, STR, tag_name_ok};
+use crate::writer::{MAX_LINE, Packer, STR, decimal, tag_name_ok};
 use pgn_core::Pos;
 
 /// The most tags of a game this path reads, `FEN` and `SetUp` included (more go to
@@ -46,6 +46,29 @@ const MAX_DIRECT_TAGS: usize = 64;
 /// assert!(out.is_empty());
 /// ```
 pub fn export_pgn(pgn: &[u8], out: &mut String) -> bool {
+    let mut text = Vec::new();
+    if !export_pgn_bytes(pgn, &mut text) {
+        return false;
+    }
+    // Only `&str`s and ASCII are written: always UTF-8.
+    match std::str::from_utf8(&text) {
+        Ok(t) => {
+            out.push_str(t);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// [`export_pgn`] appending to bytes: what a caller writing the text out as bytes
+/// uses (no UTF-8 check of the text written; it is UTF-8).
+///
+/// ```
+/// let mut out = Vec::new();
+/// assert!(chess_pgn::export_pgn_bytes(b"1. e4 {\xc3\xa9} e5 *", &mut out));
+/// assert!(out.ends_with("1. e4 {\u{e9}} 1... e5 *\n\n".as_bytes()));
+/// ```
+pub fn export_pgn_bytes(pgn: &[u8], out: &mut Vec<u8>) -> bool {
     // The tag store is kept by the thread from one game to the next, as the reader's
     // buffer is (by `read_single_game`).
     thread_local! {
@@ -60,7 +83,7 @@ pub fn export_pgn(pgn: &[u8], out: &mut String) -> bool {
         ok: true,
         board: crate::replay::start_board().clone(),
         plies: 0,
-        number: 1,
+        number: MoveNumber::new(1),
         white: true,
         fen: None,
         setup_one: false,
@@ -213,7 +236,7 @@ struct Exporter {
     plies: usize,
     /// The full move number of the next move, and whether White plays it (counted
     /// from the start position as `crate::Turn` counts).
-    number: u16,
+    number: MoveNumber,
     white: bool,
     /// The last `FEN` tag's value (unescaped, in the store's bytes): the start.
     fen: Option<Range<usize>>,
@@ -246,6 +269,58 @@ fn name_bit(name: &[u8]) -> u64 {
     let mix = (n as u64 ^ at(0) << 8 ^ at(n / 2) << 16 ^ at(n.wrapping_sub(1)) << 24)
         .wrapping_mul(0x9E37_79B9_7F4A_7C15);
     1 << (mix >> 58)
+}
+
+/// The next move's number as it is written (`12.`, `12...`): its digits, counted up
+/// in place from move to move (a division per digit per move cost more than the
+/// rest of the token), then dots.
+struct MoveNumber {
+    n: u16,
+    text: [u8; 8],
+    digits: usize,
+}
+
+impl MoveNumber {
+    fn new(n: u16) -> MoveNumber {
+        let mut buf = [0; 10];
+        let at = decimal(u32::from(n), &mut buf);
+        let mut text = [b'.'; 8];
+        let digits = buf.len() - at;
+        text[..digits].copy_from_slice(&buf[at..]);
+        MoveNumber { n, text, digits }
+    }
+
+    /// Counts one up, saturating as `Board::play_unchecked` counts.
+    #[inline]
+    fn next(&mut self) {
+        if self.n == u16::MAX {
+            return;
+        }
+        self.n += 1;
+        for i in (0..self.digits).rev() {
+            if self.text[i] != b'9' {
+                self.text[i] += 1;
+                return;
+            }
+            self.text[i] = b'0';
+        }
+        // All nines: one digit more (at most five, for `u16`).
+        self.text[0] = b'1';
+        self.text[self.digits] = b'0';
+        self.digits += 1;
+    }
+
+    /// `12.`
+    #[cfg(test)]
+    fn white(&self) -> &[u8] {
+        &self.text[..self.digits + 1]
+    }
+
+    /// `12...`
+    #[cfg(test)]
+    fn black(&self) -> &[u8] {
+        &self.text[..self.digits + 3]
+    }
 }
 
 /// A tag value as the model reader keeps it (unescaped), borrowed when it has no
@@ -307,17 +382,17 @@ fn export_san(board: &Board, read: &San, mv: Move) -> San {
 
 /// Appends a tag value as export writes it (`"` and `\` escaped; the value holds no
 /// tab or line break, or the game declined).
-fn push_value(out: &mut String, v: &str) {
-    if memchr::memchr2(b'"', b'\\', v.as_bytes()).is_none() {
-        out.push_str(v);
+fn push_value(out: &mut Vec<u8>, v: &str) {
+    let v = v.as_bytes();
+    if memchr::memchr2(b'"', b'\\', v).is_none() {
+        out.extend_from_slice(v);
         return;
     }
-    for c in v.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c => out.push(c),
+    for &b in v {
+        if matches!(b, b'"' | b'\\') {
+            out.push(b'\\');
         }
+        out.push(b);
     }
 }
 
@@ -349,7 +424,7 @@ impl Exporter {
         if clock > 100 {
             written = with_halfmove_clock(&written, clock);
         }
-        self.number = board.fullmove_number();
+        self.number = MoveNumber::new(board.fullmove_number());
         self.white = board.side_to_move() == cozy_chess::Color::White;
         self.board = board;
         for (name, value) in [(&b"FEN"[..], written.as_bytes()), (b"SetUp", b"1")] {
@@ -402,7 +477,7 @@ impl Exporter {
             "[Result \"",
         ];
         for ((name, open), at) in STR.into_iter().zip(OPEN).zip(self.roster) {
-            out.push_str(open);
+            out.extend_from_slice(open.as_bytes());
             match at {
                 Some(i) => match piece(&s.tags[i].1) {
                     Some(v) => push_value(out, v),
@@ -413,10 +488,10 @@ impl Exporter {
                 },
                 // Its value is the outcome, known once the movetext is read.
                 None if name == "Result" => self.result_at = Some(out.len()),
-                None if name == "Date" => out.push_str("????.??.??"),
-                None => out.push('?'),
+                None if name == "Date" => out.extend_from_slice(b"????.??.??"),
+                None => out.push(b'?'),
             }
-            out.push_str("\"]\n");
+            out.extend_from_slice(b"\"]\n");
         }
         for &k in &s.order {
             let (n, v) = &s.tags[others[k]];
@@ -424,13 +499,13 @@ impl Exporter {
                 self.ok = false;
                 return;
             };
-            out.push('[');
-            out.push_str(name);
-            out.push_str(" \"");
+            out.push(b'[');
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b" \"");
             push_value(out, value);
-            out.push_str("\"]\n");
+            out.extend_from_slice(b"\"]\n");
         }
-        out.push('\n');
+        out.push(b'\n');
     }
 
     /// The last move's NAGs and comments, into the text.
@@ -558,15 +633,16 @@ impl Visitor for Exporter {
             return Control::SkipMovetext;
         };
         self.flush();
-        let number = u32::from(self.number);
         if self.white {
-            self.p.ascii_number("", number, 1);
+            self.p
+                .ascii_padded(&self.number.text, self.number.digits + 1);
         } else if self.plies == 0 || self.after_item {
-            self.p.ascii_number("", number, 3);
+            self.p
+                .ascii_padded(&self.number.text, self.number.digits + 3);
         }
         // As `Board::play_unchecked` counts: saturating, after Black's move.
         if !self.white {
-            self.number = self.number.saturating_add(1);
+            self.number.next();
         }
         self.white = !self.white;
         let export = export_san(&self.board, &san.san, mv);
@@ -576,7 +652,9 @@ impl Visitor for Exporter {
             suffix: Suffix::of(&self.board),
             glyph: None,
         };
-        self.p.ascii_bytes(export.text().as_bytes());
+        let text = export.text();
+        let (buf, n) = text.padded();
+        self.p.ascii_padded(buf, n);
         if let Some(g) = san.glyph {
             self.store.nags.push(g);
         }
@@ -660,10 +738,30 @@ impl Visitor for Exporter {
             let c = self.store.finals[i].clone();
             self.p.comment(&self.store.bytes[c]);
         }
-        self.p.out.push_str("\n\n");
+        self.p.out.extend_from_slice(b"\n\n");
         if let Some(at) = self.result_at {
-            self.p.out.insert_str(at, outcome.as_str());
+            self.p.out.splice(at..at, outcome.as_str().bytes());
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MoveNumber;
+
+    /// Counted up in place: carries, a digit more, saturation at `u16::MAX` (as
+    /// the model writer's `Turn` counts).
+    #[test]
+    fn move_numbers_count_up_as_numbers() {
+        for start in [1u16, 9, 99, 998, 9999, 65534] {
+            let mut m = MoveNumber::new(start);
+            for k in 0..3u32 {
+                let n = (u32::from(start) + k).min(u32::from(u16::MAX));
+                assert_eq!(m.white(), format!("{n}.").as_bytes());
+                assert_eq!(m.black(), format!("{n}...").as_bytes());
+                m.next();
+            }
+        }
     }
 }
