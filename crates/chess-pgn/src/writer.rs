@@ -525,6 +525,11 @@ pub(crate) fn tag_name_ok(name: &[u8]) -> bool {
     !name.is_empty() && name.iter().all(|&b| !NOT_IN_NAME[usize::from(b)])
 }
 
+/// A packer's bytes as text: only `&str`s and ASCII are pushed, so they are UTF-8.
+fn text_of(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 /// One game written with `options`, with what the text could not carry as it was.
 ///
 /// ```
@@ -621,9 +626,7 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
         p.comment(c);
     }
     warnings.append(&mut p.warnings);
-    // Only `&str`s and ASCII were pushed.
-    let mut s = String::from_utf8(p.out)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let mut s = text_of(p.out);
     let lines = s[movetext..].lines().filter(|_| p.long);
     for (i, line) in lines.enumerate() {
         // A line of at most `max` bytes has at most `max` characters.
