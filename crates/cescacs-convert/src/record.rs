@@ -51,19 +51,14 @@ pub(crate) fn direct_pcn(game: &RawGame) -> Option<cescacs_batch::GameOutcome> {
 }
 
 /// `convert --to pgn` of one classic PGN game without a game model, when
-/// `chess_pgn::export_pgn` takes the game: the outcome [`crate::Converter::convert`]
+/// `chess_pgn::export_pgn_bytes` takes the game: the outcome [`crate::Converter::convert`]
 /// would give (the same text, no diagnostic). `None` sends the game down the model
 /// path (a game the splitter flagged, anything the model reader would report).
 pub(crate) fn direct_pgn(game: &RawGame) -> Option<cescacs_batch::GameOutcome> {
     if game.problem.is_some() {
         return None;
     }
-    let (output, written) = with_output(|buf| {
-        let mut text = String::from_utf8(std::mem::take(buf)).unwrap_or_default();
-        let written = chess_pgn::export_pgn(&game.bytes, &mut text);
-        *buf = text.into_bytes();
-        written
-    });
+    let (output, written) = with_output(|buf| chess_pgn::export_pgn_bytes(&game.bytes, buf));
     if !written {
         return None;
     }

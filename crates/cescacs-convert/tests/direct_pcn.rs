@@ -44,7 +44,7 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
     ];
     d.movetexts(head, cases);
     d.tag_limit();
-    d.declined_games(&[]);
+    d.declined_games(common::SET_UP_GAMES);
     // A variant tag naming the standard game (lichess writes one on every game) is
     // kept as a tag; the model writes such games as standard chess and says nothing.
     for (pgn, taken) in [

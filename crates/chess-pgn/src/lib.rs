@@ -62,7 +62,7 @@ pub use reader::{Control, MAX_TOKEN, Outcome, PgnReader, Problem, ReadError, Ski
 pub use replay::{ReplayError, Replayed, Replayer, start_board};
 pub use san::{CastleSide, ResolveError, San, SanError, SanPlus, Suffix, glyph_nag};
 pub use single::read_single_game;
-pub use stream::export_pgn;
+pub use stream::{export_pgn, export_pgn_bytes};
 pub use text::{comment, decode, has_break, tag_value};
 pub use writer::{
     MAX_LINE, STR, WriteOptions, WriteWarning, Written, export_tag_pairs, export_tags,

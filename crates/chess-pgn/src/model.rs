@@ -596,7 +596,7 @@ pub fn with_halfmove_clock(fen: &str, clock: u32) -> String {
 }
 
 /// The halfmove clock field of a FEN (the fifth), when it is a number.
-fn fen_halfmove_clock(fen: &str) -> Option<u32> {
+pub(crate) fn fen_halfmove_clock(fen: &str) -> Option<u32> {
     fen.split_whitespace().nth(4)?.parse().ok()
 }
 

@@ -870,9 +870,10 @@ impl SanText {
         self.push(b'1' + sq.rank() as u8);
     }
 
-    /// The spelling's bytes (ASCII).
-    pub(crate) fn as_bytes(&self) -> &[u8] {
-        &self.buf[..self.len]
+    /// The buffer the spelling starts, and the spelling's length.
+    #[inline]
+    pub(crate) fn padded(&self) -> (&[u8; 12], usize) {
+        (&self.buf, self.len)
     }
 
     /// The spelling.
@@ -884,6 +885,7 @@ impl SanText {
 
 impl San {
     /// The export spelling (the longest, `Qa1xb2=Q`, is 8 bytes).
+    #[inline]
     pub(crate) fn text(&self) -> SanText {
         let mut t = SanText {
             buf: [0; 12],
@@ -933,6 +935,7 @@ impl San {
 
 impl SanPlus {
     /// The export spelling, suffix included (the glyph is written as a NAG).
+    #[inline]
     pub(crate) fn text(&self) -> SanText {
         let mut t = self.san.text();
         match self.suffix {

@@ -5,31 +5,36 @@
 //! The text is byte for byte what [`crate::to_pgn_string`] writes of the game the
 //! model reader ([`crate::GameBuilder`]) builds. Whatever would make that reader say
 //! something (a warning or an error), and whatever this path does not write itself
-//! (variations, null moves, a FEN or a variant other than the standard game, tags
-//! the reader renames or refuses, tags and comments not in UTF-8, which the model
-//! reader decodes as Windows-1252), makes it decline: the caller then takes the model
-//! path, which reports and writes all of it.
+//! (variations, null moves, a variant other than chess and Chess960, tags the reader
+//! renames or refuses, tags and comments not in UTF-8, which the model reader decodes
+//! as Windows-1252), makes it decline: the caller then takes the model path, which
+//! reports and writes all of it. A set-up start (`FEN`, `SetUp`) is written here: the
+//! start position is read and its `FEN` tag written again as the model writer spells
+//! it.
 
 use std::ops::Range;
 
 use cozy_chess::{Board, Move, Piece};
 
-use crate::model::{MAX_GAME_NODES, Variant, game_end};
+use crate::model::{
+    CastlingStyle, MAX_GAME_NODES, Variant, fen_halfmove_clock, game_end, parse_fen, to_fen,
+    with_halfmove_clock,
+};
 use crate::reader::{Control, Outcome, Problem, Skip, Visitor};
 use crate::san::{San, SanPlus, Suffix};
 use crate::single::read_single_game;
-use crate::writer::{MAX_LINE, Packer, STR, tag_name_ok};
+use crate::writer::{MAX_LINE, Packer, STR, decimal, tag_name_ok};
 use pgn_core::Pos;
 
-/// The most tags of a game this path writes (more go to the model path, whose
-/// duplicate test does not scan).
+/// The most tags of a game this path reads, `FEN` and `SetUp` included (more go to
+/// the model path, whose duplicate test does not scan).
 const MAX_DIRECT_TAGS: usize = 64;
 
 /// Appends the export form of the one PGN game in `pgn` (tags, blank line, movetext,
 /// blank line, as [`crate::to_pgn_string`] writes it) to `out` and returns true; or
 /// returns false with `out` as it was, when the game needs the model path: anything
-/// the model reader would report, variations, null moves, a set-up or variant start,
-/// a tag or comment not in UTF-8, more than one game in `pgn`.
+/// the model reader would report, variations, null moves, a variant other than chess
+/// and Chess960, a tag or comment not in UTF-8, more than one game in `pgn`.
 ///
 /// ```
 /// let mut out = String::new();
@@ -41,6 +46,29 @@ const MAX_DIRECT_TAGS: usize = 64;
 /// assert!(out.is_empty());
 /// ```
 pub fn export_pgn(pgn: &[u8], out: &mut String) -> bool {
+    let mut text = Vec::new();
+    if !export_pgn_bytes(pgn, &mut text) {
+        return false;
+    }
+    // Only `&str`s and ASCII are written: always UTF-8.
+    match std::str::from_utf8(&text) {
+        Ok(t) => {
+            out.push_str(t);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// [`export_pgn`] appending to bytes: what a caller writing the text out as bytes
+/// uses (no UTF-8 check of the text written; it is UTF-8).
+///
+/// ```
+/// let mut out = Vec::new();
+/// assert!(chess_pgn::export_pgn_bytes(b"1. e4 {\xc3\xa9} e5 *", &mut out));
+/// assert!(out.ends_with("1. e4 {\u{e9}} 1... e5 *\n\n".as_bytes()));
+/// ```
+pub fn export_pgn_bytes(pgn: &[u8], out: &mut Vec<u8>) -> bool {
     // The tag store is kept by the thread from one game to the next, as the reader's
     // buffer is (by `read_single_game`).
     thread_local! {
@@ -55,6 +83,12 @@ pub fn export_pgn(pgn: &[u8], out: &mut String) -> bool {
         ok: true,
         board: crate::replay::start_board().clone(),
         plies: 0,
+        number: MoveNumber::new(1),
+        white: true,
+        fen: None,
+        setup_one: false,
+        variant: Variant::Standard,
+        tags_read: 0,
         nodes: 0,
         after_item: false,
         result_at: None,
@@ -77,7 +111,11 @@ pub fn export_pgn(pgn: &[u8], out: &mut String) -> bool {
 /// comments, kept by a thread from game to game.
 #[derive(Default)]
 struct Store {
+    /// The comments' text.
     bytes: String,
+    /// The tags' names and values (unescaped), as read: whether they are UTF-8 is
+    /// checked for all of them at once, when they are written.
+    raw: Vec<u8>,
     tags: Vec<(Range<usize>, Range<usize>)>,
     /// NAGs of the last move read, written before its comments (as the model keeps
     /// them).
@@ -96,6 +134,7 @@ impl Store {
     const fn new() -> Store {
         Store {
             bytes: String::new(),
+            raw: Vec::new(),
             tags: Vec::new(),
             nags: Vec::new(),
             comments: Vec::new(),
@@ -107,16 +146,26 @@ impl Store {
 
     fn clear(&mut self) {
         self.bytes.clear();
+        self.raw.clear();
         self.tags.clear();
         self.nags.clear();
         self.comments.clear();
         self.finals.clear();
     }
 
-    fn push(&mut self, s: &str) -> Range<usize> {
-        let at = self.bytes.len();
-        self.bytes.push_str(s);
-        at..self.bytes.len()
+    fn push(&mut self, s: &[u8]) -> Range<usize> {
+        let at = self.raw.len();
+        self.raw.extend_from_slice(s);
+        at..self.raw.len()
+    }
+
+    /// A tag value as the model reader keeps it: unescaped.
+    fn push_value(&mut self, value: &[u8], escaped: bool) -> Range<usize> {
+        if escaped {
+            self.push(crate::text::tag_value(value, true).as_bytes())
+        } else {
+            self.push(value)
+        }
     }
 
     /// A comment's text as the model keeps it: its words joined by single spaces.
@@ -141,7 +190,7 @@ impl Store {
             if !same {
                 break;
             }
-            let name = self.name(i).as_bytes();
+            let name = self.name(i);
             let end = at + name.len();
             same = self.order_key.get(at..end) == Some(name) && self.order_key.get(end) == Some(&0);
             at = end + 1;
@@ -153,29 +202,25 @@ impl Store {
         self.order.extend(0..others.len());
         let mut order = std::mem::take(&mut self.order);
         // Names are unique (a duplicate declined): the order is total.
-        order.sort_unstable_by(|&a, &b| {
-            self.name(others[a])
-                .as_bytes()
-                .cmp(self.name(others[b]).as_bytes())
-        });
+        order.sort_unstable_by(|&a, &b| self.name(others[a]).cmp(self.name(others[b])));
         self.order = order;
         self.order_key.clear();
         for &i in others {
-            let name = &self.bytes[self.tags[i].0.clone()];
-            self.order_key.extend_from_slice(name.as_bytes());
+            let name = &self.raw[self.tags[i].0.clone()];
+            self.order_key.extend_from_slice(name);
             self.order_key.push(0);
         }
     }
 
-    fn name(&self, i: usize) -> &str {
-        &self.bytes[self.tags[i].0.clone()]
+    fn name(&self, i: usize) -> &[u8] {
+        &self.raw[self.tags[i].0.clone()]
     }
 
-    fn value(&self, i: usize) -> &str {
-        &self.bytes[self.tags[i].1.clone()]
+    fn value(&self, i: usize) -> &[u8] {
+        &self.raw[self.tags[i].1.clone()]
     }
 
-    fn get(&self, name: &str) -> Option<&str> {
+    fn get(&self, name: &[u8]) -> Option<&[u8]> {
         (0..self.tags.len())
             .find(|&i| self.name(i) == name)
             .map(|i| self.value(i))
@@ -189,6 +234,19 @@ struct Exporter {
     ok: bool,
     board: Board,
     plies: usize,
+    /// The full move number of the next move, and whether White plays it (counted
+    /// from the start position as `crate::Turn` counts).
+    number: MoveNumber,
+    white: bool,
+    /// The last `FEN` tag's value (unescaped, in the store's bytes): the start.
+    fen: Option<Range<usize>>,
+    /// The last `SetUp` tag says `1`: a start without a `FEN` is an error.
+    setup_one: bool,
+    /// As the `Variant` tag names it: the default castling spelling of the `FEN`
+    /// written.
+    variant: Variant,
+    /// Tags read, `FEN` and `SetUp` included.
+    tags_read: usize,
     nodes: usize,
     /// The last move has comments after it: the next black move gets its number.
     after_item: bool,
@@ -213,10 +271,88 @@ fn name_bit(name: &[u8]) -> u64 {
     1 << (mix >> 58)
 }
 
-/// Whether a `Variant` tag's value names the standard game (as the model reader reads
-/// it: [`Variant::from_tag`]).
-fn standard_variant(value: &[u8], escaped: bool) -> bool {
-    Variant::from_tag(&crate::text::tag_value(value, escaped)) == Ok(Variant::Standard)
+/// The next move's number as it is written (`12.`, `12...`): its digits, counted up
+/// in place from move to move (a division per digit per move cost more than the
+/// rest of the token), then dots.
+struct MoveNumber {
+    n: u16,
+    text: [u8; 8],
+    digits: usize,
+}
+
+impl MoveNumber {
+    fn new(n: u16) -> MoveNumber {
+        let mut buf = [0; 10];
+        let at = decimal(u32::from(n), &mut buf);
+        let mut text = [b'.'; 8];
+        let digits = buf.len() - at;
+        text[..digits].copy_from_slice(&buf[at..]);
+        MoveNumber { n, text, digits }
+    }
+
+    /// Counts one up, saturating as `Board::play_unchecked` counts.
+    #[inline]
+    fn next(&mut self) {
+        if self.n == u16::MAX {
+            return;
+        }
+        self.n += 1;
+        for i in (0..self.digits).rev() {
+            if self.text[i] != b'9' {
+                self.text[i] += 1;
+                return;
+            }
+            self.text[i] = b'0';
+        }
+        // All nines: one digit more (at most five, for `u16`).
+        self.text[0] = b'1';
+        self.text[self.digits] = b'0';
+        self.digits += 1;
+    }
+
+    /// `12.`
+    #[cfg(test)]
+    fn white(&self) -> &[u8] {
+        &self.text[..self.digits + 1]
+    }
+
+    /// `12...`
+    #[cfg(test)]
+    fn black(&self) -> &[u8] {
+        &self.text[..self.digits + 3]
+    }
+}
+
+/// A tag value as the model reader keeps it (unescaped), borrowed when it has no
+/// escape (`raw` is `value` as text).
+fn plain_value<'a>(raw: &'a str, value: &[u8], escaped: bool) -> std::borrow::Cow<'a, str> {
+    if escaped {
+        std::borrow::Cow::Owned(crate::text::tag_value(value, true))
+    } else {
+        std::borrow::Cow::Borrowed(raw)
+    }
+}
+
+/// Whether the model reader treats a tag of this name otherwise than as a plain tag
+/// (other than `FEN`, `SetUp` and `Variant` so spelt, and the roster names): a
+/// start position, a variant or another game in any case, a roster name in another
+/// case. The length and first letter pick the one name it can be.
+fn special_name(name: &[u8]) -> bool {
+    let canon: &[u8] = match (name.len(), name.first().map_or(0, |b| b | 0x20)) {
+        (3, b'f') => b"FEN",
+        (4, b'g') => b"Game",
+        (4, b's') => b"Site",
+        (4, b'd') => b"Date",
+        (5, b's') => b"SetUp",
+        (5, b'e') => b"Event",
+        (5, b'r') => b"Round",
+        (5, b'w') => b"White",
+        (5, b'b') => b"Black",
+        (6, b'r') => b"Result",
+        (7, b'v') => b"Variant",
+        _ => return false,
+    };
+    canon.eq_ignore_ascii_case(name)
 }
 
 /// The export SAN of `mv`, read as `read` in `board`. A piece move read without a
@@ -246,21 +382,58 @@ fn export_san(board: &Board, read: &San, mv: Move) -> San {
 
 /// Appends a tag value as export writes it (`"` and `\` escaped; the value holds no
 /// tab or line break, or the game declined).
-fn push_value(out: &mut String, v: &str) {
-    if memchr::memchr2(b'"', b'\\', v.as_bytes()).is_none() {
-        out.push_str(v);
+fn push_value(out: &mut Vec<u8>, v: &str) {
+    let v = v.as_bytes();
+    if memchr::memchr2(b'"', b'\\', v).is_none() {
+        out.extend_from_slice(v);
         return;
     }
-    for c in v.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c => out.push(c),
+    for &b in v {
+        if matches!(b, b'"' | b'\\') {
+            out.push(b'\\');
         }
+        out.push(b);
     }
 }
 
 impl Exporter {
+    /// The start position from the `FEN` tag, and the `FEN` and `SetUp` tags as the
+    /// model writer writes them (among the other tags, in name order): the position
+    /// as read, its castling spelt as the tag spelt it (else as the variant spells
+    /// it), the tag's halfmove clock when over the move generator's 100. A `FEN` that
+    /// does not read, or `SetUp "1"` without one, is the model path's error.
+    fn start_position(&mut self) {
+        let Some(at) = self.fen.clone() else {
+            self.ok = !self.setup_one;
+            return;
+        };
+        let Ok(fen) = std::str::from_utf8(&self.store.raw[at]) else {
+            self.ok = false;
+            return;
+        };
+        let Ok(board) = parse_fen(fen) else {
+            self.ok = false;
+            return;
+        };
+        let style = CastlingStyle::of_fen(fen).unwrap_or(match self.variant {
+            Variant::Chess960 => CastlingStyle::Shredder,
+            Variant::Standard => CastlingStyle::XFen,
+        });
+        let clock = fen_halfmove_clock(fen).unwrap_or(u32::from(board.halfmove_clock()));
+        let mut written = to_fen(&board, style);
+        if clock > 100 {
+            written = with_halfmove_clock(&written, clock);
+        }
+        self.number = MoveNumber::new(board.fullmove_number());
+        self.white = board.side_to_move() == cozy_chess::Color::White;
+        self.board = board;
+        for (name, value) in [(&b"FEN"[..], written.as_bytes()), (b"SetUp", b"1")] {
+            let n = self.store.push(name);
+            let v = self.store.push(value);
+            self.store.tags.push((n, v));
+        }
+    }
+
     /// Counts a move, comment or variation against the model's cap.
     fn node(&mut self) {
         self.nodes += 1;
@@ -272,7 +445,8 @@ impl Exporter {
     /// The tag section, in the order `export_tag_pairs` gives: the roster (its
     /// defaults for missing ones), then the others in byte order of name.
     fn write_tags(&mut self) {
-        let mut others: [usize; MAX_DIRECT_TAGS] = [0; MAX_DIRECT_TAGS];
+        // The tags read, and the `FEN` and `SetUp` written.
+        let mut others: [usize; MAX_DIRECT_TAGS + 2] = [0; MAX_DIRECT_TAGS + 2];
         let mut n = 0;
         for i in 0..self.store.tags.len() {
             if !self.roster.contains(&Some(i)) {
@@ -283,6 +457,14 @@ impl Exporter {
         let others = &others[..n];
         self.store.sort_names(others);
         let s = &self.store;
+        // The names and values are UTF-8 (else the model reader decodes them as
+        // Windows-1252) exactly when all of them are and each starts and ends on a
+        // character boundary.
+        let Ok(text) = std::str::from_utf8(&s.raw) else {
+            self.ok = false;
+            return;
+        };
+        let piece = |r: &Range<usize>| text.get(r.clone());
         let out = &mut self.p.out;
         // Each roster pair's opening as one piece.
         const OPEN: [&str; 7] = [
@@ -295,25 +477,35 @@ impl Exporter {
             "[Result \"",
         ];
         for ((name, open), at) in STR.into_iter().zip(OPEN).zip(self.roster) {
-            out.push_str(open);
+            out.extend_from_slice(open.as_bytes());
             match at {
-                Some(i) => push_value(out, s.value(i)),
+                Some(i) => match piece(&s.tags[i].1) {
+                    Some(v) => push_value(out, v),
+                    None => {
+                        self.ok = false;
+                        return;
+                    }
+                },
                 // Its value is the outcome, known once the movetext is read.
                 None if name == "Result" => self.result_at = Some(out.len()),
-                None if name == "Date" => out.push_str("????.??.??"),
-                None => out.push('?'),
+                None if name == "Date" => out.extend_from_slice(b"????.??.??"),
+                None => out.push(b'?'),
             }
-            out.push_str("\"]\n");
+            out.extend_from_slice(b"\"]\n");
         }
         for &k in &s.order {
-            let i = others[k];
-            out.push('[');
-            out.push_str(s.name(i));
-            out.push_str(" \"");
-            push_value(out, s.value(i));
-            out.push_str("\"]\n");
+            let (n, v) = &s.tags[others[k]];
+            let (Some(name), Some(value)) = (piece(n), piece(v)) else {
+                self.ok = false;
+                return;
+            };
+            out.push(b'[');
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b" \"");
+            push_value(out, value);
+            out.extend_from_slice(b"\"]\n");
         }
-        out.push('\n');
+        out.push(b'\n');
     }
 
     /// The last move's NAGs and comments, into the text.
@@ -349,47 +541,67 @@ impl Visitor for Exporter {
         if !self.ok {
             return;
         }
-        let (Ok(name), Ok(raw)) = (std::str::from_utf8(name), std::str::from_utf8(value)) else {
-            // The model reader decodes these as Windows-1252.
+        self.tags_read += 1;
+        // Breaks the model reader reads as spaces, with a warning. (Whether names
+        // and values are UTF-8, which the model reader decodes as Windows-1252
+        // otherwise, is checked for them all at once when they are written; an
+        // escaped value, which is unescaped here, now.)
+        if self.tags_read > MAX_DIRECT_TAGS
+            || crate::text::has_break(value)
+            || (escaped && std::str::from_utf8(value).is_err())
+        {
             self.ok = false;
             return;
-        };
-        let roster = STR.iter().position(|s| *s == name);
-        // The model reader reads a start position, a variant or another game from
-        // these, renames a roster name spelt in another case, reads breaks as spaces
-        // (all with a warning), or keeps a duplicate under another name. Every name
-        // it treats so is 3 to 7 letters long.
-        let special = roster.is_none()
-            && (3..=7).contains(&name.len())
-            && ["FEN", "SetUp", "Variant", "Game"]
-                .iter()
-                .chain(STR.iter())
-                .any(|s| s.eq_ignore_ascii_case(name))
-            // `[Variant "Standard"]` (lichess writes it on every game) is kept as a tag
-            // by the model reader, which reads the game as chess and says nothing.
-            && !(name == "Variant" && standard_variant(value, escaped));
-        let bit = name_bit(name.as_bytes());
+        }
+        // The start position: not kept as tags (the model reader takes the last of
+        // each, saying nothing of a repeated one); the `FEN` is read once the tags are.
+        if name == b"FEN" {
+            self.fen = Some(self.store.push_value(value, escaped));
+            return;
+        }
+        if name == b"SetUp" {
+            // Read as the model reader reads it (a value not in UTF-8, which it
+            // decodes as Windows-1252, declined).
+            match std::str::from_utf8(value) {
+                Ok(v) => self.setup_one = plain_value(v, value, escaped).trim() == "1",
+                Err(_) => self.ok = false,
+            }
+            return;
+        }
+        let roster = STR.iter().position(|s| s.as_bytes() == name);
+        if name == b"Variant" {
+            // Chess (lichess writes `[Variant "Standard"]` on every game) or Chess960:
+            // kept as a tag by the model reader, which reads the game so and says
+            // nothing; another game is an error.
+            let variant = std::str::from_utf8(value)
+                .ok()
+                .and_then(|v| Variant::from_tag(&plain_value(v, value, escaped)).ok());
+            match variant {
+                Some(v) => self.variant = v,
+                None => {
+                    self.ok = false;
+                    return;
+                }
+            }
+        } else if roster.is_none() && special_name(name) {
+            // The model reader reads a start position or another game from these,
+            // or renames a roster name spelt in another case (with a warning).
+            self.ok = false;
+            return;
+        }
+        let bit = name_bit(name);
         let duplicate = match roster {
             Some(r) => self.roster[r].is_some(),
+            // The model reader keeps a duplicate under another name, with a warning.
             None => self.filter & bit != 0 && self.store.get(name).is_some(),
         };
-        if special
-            || duplicate
-            || !tag_name_ok(name)
-            || crate::text::has_break(value)
-            || self.store.tags.len() >= MAX_DIRECT_TAGS
-        {
+        if duplicate || !tag_name_ok(name) {
             self.ok = false;
             return;
         }
         self.filter |= bit;
         let n = self.store.push(name);
-        let v = if escaped {
-            let v = crate::text::tag_value(value, true);
-            self.store.push(&v)
-        } else {
-            self.store.push(raw)
-        };
+        let v = self.store.push_value(value, escaped);
         if let Some(r) = roster {
             self.roster[r] = Some(self.store.tags.len());
         }
@@ -401,6 +613,9 @@ impl Visitor for Exporter {
     }
 
     fn begin_movetext(&mut self) {
+        if self.ok {
+            self.start_position();
+        }
         if self.ok {
             self.write_tags();
         }
@@ -418,13 +633,18 @@ impl Visitor for Exporter {
             return Control::SkipMovetext;
         };
         self.flush();
-        let white = self.plies.is_multiple_of(2);
-        let number = (self.plies / 2 + 1) as u32;
-        if white {
-            self.p.ascii_number("", number, 1);
+        if self.white {
+            self.p
+                .ascii_padded(&self.number.text, self.number.digits + 1);
         } else if self.plies == 0 || self.after_item {
-            self.p.ascii_number("", number, 3);
+            self.p
+                .ascii_padded(&self.number.text, self.number.digits + 3);
         }
+        // As `Board::play_unchecked` counts: saturating, after Black's move.
+        if !self.white {
+            self.number.next();
+        }
+        self.white = !self.white;
         let export = export_san(&self.board, &san.san, mv);
         self.board.play_unchecked(mv);
         let export = SanPlus {
@@ -432,7 +652,9 @@ impl Visitor for Exporter {
             suffix: Suffix::of(&self.board),
             glyph: None,
         };
-        self.p.ascii_bytes(export.text().as_bytes());
+        let text = export.text();
+        let (buf, n) = text.padded();
+        self.p.ascii_padded(buf, n);
         if let Some(g) = san.glyph {
             self.store.nags.push(g);
         }
@@ -477,7 +699,7 @@ impl Visitor for Exporter {
     fn outcome(&mut self, outcome: Outcome, _at: Pos) {
         // The model warns when the marker and the tag differ; a tag spelt otherwise
         // than the marker would be replaced (a loss the model path reports).
-        if self.roster[6].is_some_and(|i| self.store.value(i) != outcome.as_str()) {
+        if self.roster[6].is_some_and(|i| self.store.value(i) != outcome.as_str().as_bytes()) {
             self.ok = false;
         }
         self.outcome = Some(outcome);
@@ -516,10 +738,30 @@ impl Visitor for Exporter {
             let c = self.store.finals[i].clone();
             self.p.comment(&self.store.bytes[c]);
         }
-        self.p.out.push_str("\n\n");
+        self.p.out.extend_from_slice(b"\n\n");
         if let Some(at) = self.result_at {
-            self.p.out.insert_str(at, outcome.as_str());
+            self.p.out.splice(at..at, outcome.as_str().bytes());
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MoveNumber;
+
+    /// Counted up in place: carries, a digit more, saturation at `u16::MAX` (as
+    /// the model writer's `Turn` counts).
+    #[test]
+    fn move_numbers_count_up_as_numbers() {
+        for start in [1u16, 9, 99, 998, 9999, 65534] {
+            let mut m = MoveNumber::new(start);
+            for k in 0..3u32 {
+                let n = (u32::from(start) + k).min(u32::from(u16::MAX));
+                assert_eq!(m.white(), format!("{n}.").as_bytes());
+                assert_eq!(m.black(), format!("{n}...").as_bytes());
+                m.next();
+            }
+        }
     }
 }

@@ -173,8 +173,12 @@ pub fn export_tag_pairs<'a>(
 
 /// Packs movetext tokens into lines of at most `max` characters (the model writer's
 /// and [`crate::export_pgn`]'s, so that the two lay out text alike).
+///
+/// The text is kept as bytes: every piece pushed is a `&str` or ASCII, so the bytes
+/// are UTF-8, and a short ASCII token goes in as a few word stores
+/// ([`Packer::ascii_padded`]) where a `String` would take it a `char` at a time.
 pub(crate) struct Packer {
-    pub(crate) out: String,
+    pub(crate) out: Vec<u8>,
     line: usize,
     opens: usize,
     max: usize,
@@ -199,7 +203,7 @@ fn width(t: &str) -> usize {
 }
 
 /// Writes `n` in decimal into the end of `buf`, returning where it starts.
-fn decimal(mut n: u32, buf: &mut [u8; 10]) -> usize {
+pub(crate) fn decimal(mut n: u32, buf: &mut [u8; 10]) -> usize {
     let mut at = buf.len();
     loop {
         at -= 1;
@@ -213,7 +217,7 @@ fn decimal(mut n: u32, buf: &mut [u8; 10]) -> usize {
 
 impl Packer {
     /// A packer appending to `out`, whose movetext starts a line.
-    pub(crate) fn new(out: String, max: usize) -> Packer {
+    pub(crate) fn new(out: Vec<u8>, max: usize) -> Packer {
         Packer {
             out,
             line: 0,
@@ -234,29 +238,29 @@ impl Packer {
     /// One token spelt in three pieces, so that no piece needs joining first.
     fn token3(&mut self, pre: &str, t: &str, post: &str) {
         if self.break_next {
-            self.out.push('\n');
+            self.out.push(b'\n');
             self.line = 0;
             self.break_next = false;
         }
         let w = self.opens + width(pre) + width(t) + width(post);
         if self.line > 0 && self.line + 1 + w > self.max {
-            self.out.push('\n');
+            self.out.push(b'\n');
             self.line = 0;
         }
         if self.line > 0 {
-            self.out.push(' ');
+            self.out.push(b' ');
             self.line += 1;
         }
         for _ in 0..self.opens {
-            self.out.push('(');
+            self.out.push(b'(');
         }
         self.opens = 0;
         if !pre.is_empty() {
-            self.out.push_str(pre);
+            self.out.extend_from_slice(pre.as_bytes());
         }
-        self.out.push_str(t);
+        self.out.extend_from_slice(t.as_bytes());
         if !post.is_empty() {
-            self.out.push_str(post);
+            self.out.extend_from_slice(post.as_bytes());
         }
         self.line += w;
         self.long |= self.line > self.max;
@@ -269,21 +273,22 @@ impl Packer {
     pub(crate) fn ascii(&mut self, t: &str) {
         debug_assert!(t.is_ascii() && self.opens == 0);
         self.space_for(t.len());
-        self.out.push_str(t);
+        self.out.extend_from_slice(t.as_bytes());
         self.line += t.len();
         self.long |= self.line > self.max;
     }
 
-    /// [`Packer::ascii`] of ASCII bytes (a move's spelling), pushed without the UTF-8
-    /// check a `&str` of them would cost.
+    /// [`Packer::ascii`] of the ASCII token in the first `n` bytes of `buf` (a move's
+    /// spelling, a move number): the whole buffer is copied, a few word stores for
+    /// a buffer of known size, and the rest cut off again.
     #[inline]
-    pub(crate) fn ascii_bytes(&mut self, t: &[u8]) {
-        debug_assert!(t.is_ascii() && self.opens == 0);
-        self.space_for(t.len());
-        for &b in t {
-            self.out.push(char::from(b));
-        }
-        self.line += t.len();
+    pub(crate) fn ascii_padded<const N: usize>(&mut self, buf: &[u8; N], n: usize) {
+        debug_assert!(n <= N && buf[..n].is_ascii() && self.opens == 0);
+        self.space_for(n);
+        let at = self.out.len();
+        self.out.extend_from_slice(buf);
+        self.out.truncate(at + n);
+        self.line += n;
         self.long |= self.line > self.max;
     }
 
@@ -291,16 +296,16 @@ impl Packer {
     #[inline]
     fn space_for(&mut self, w: usize) {
         if self.break_next {
-            self.out.push('\n');
+            self.out.push(b'\n');
             self.line = 0;
             self.break_next = false;
         }
         if self.line > 0 {
             if self.line + 1 + w > self.max {
-                self.out.push('\n');
+                self.out.push(b'\n');
                 self.line = 0;
             } else {
-                self.out.push(' ');
+                self.out.push(b' ');
                 self.line += 1;
             }
         }
@@ -321,9 +326,9 @@ impl Packer {
         };
         self.space_for(pre.len() + digits + dots);
         if let Some(&p) = pre.as_bytes().first() {
-            self.out.push(char::from(p));
+            self.out.push(p);
         }
-        let digit = |k: u32| char::from(b'0' + (n / k % 10) as u8);
+        let digit = |k: u32| b'0' + (n / k % 10) as u8;
         match digits {
             1 => self.out.push(digit(1)),
             2 => {
@@ -338,13 +343,11 @@ impl Packer {
             _ => {
                 let mut buf = [0; 10];
                 let at = decimal(n, &mut buf);
-                for &d in &buf[at..] {
-                    self.out.push(char::from(d));
-                }
+                self.out.extend_from_slice(&buf[at..]);
             }
         }
         for _ in 0..dots {
-            self.out.push('.');
+            self.out.push(b'.');
         }
         self.line += pre.len() + digits + dots;
         self.long |= self.line > self.max;
@@ -361,10 +364,10 @@ impl Packer {
     fn close(&mut self) {
         if self.break_next || self.line + 1 > self.max {
             self.break_next = false;
-            self.out.push('\n');
+            self.out.push(b'\n');
             self.line = 0;
         }
-        self.out.push(')');
+        self.out.push(b')');
         self.line += 1;
         self.long |= self.line > self.max;
     }
@@ -518,8 +521,13 @@ const NOT_IN_NAME: [bool; 256] = {
 };
 
 /// Whether a tag name is one symbol token that reads back as itself.
-pub(crate) fn tag_name_ok(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| !NOT_IN_NAME[usize::from(b)])
+pub(crate) fn tag_name_ok(name: &[u8]) -> bool {
+    !name.is_empty() && name.iter().all(|&b| !NOT_IN_NAME[usize::from(b)])
+}
+
+/// A packer's bytes as text: only `&str`s and ASCII are pushed, so they are UTF-8.
+fn text_of(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// One game written with `options`, with what the text could not carry as it was.
@@ -546,7 +554,7 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
     );
     for (n, v) in tags {
         s.push('[');
-        if tag_name_ok(n) {
+        if tag_name_ok(n.as_bytes()) {
             s.push_str(n);
         } else {
             let written: String = if n.is_empty() {
@@ -554,7 +562,7 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
             } else {
                 n.chars()
                     .map(|c| {
-                        if tag_name_ok(c.encode_utf8(&mut [0; 4])) {
+                        if tag_name_ok(c.encode_utf8(&mut [0; 4]).as_bytes()) {
                             c
                         } else {
                             '_'
@@ -602,7 +610,7 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
     // again and again.
     s.reserve(8 * game.moves.moves.len() + 16);
     let movetext = s.len();
-    let mut p = Packer::new(s, max);
+    let mut p = Packer::new(s.into_bytes(), max);
     p.numbers = options.move_numbers;
     write_line(
         &mut p,
@@ -618,7 +626,7 @@ pub fn to_pgn_with(game: &Game, options: &WriteOptions) -> Written {
         p.comment(c);
     }
     warnings.append(&mut p.warnings);
-    let mut s = p.out;
+    let mut s = text_of(p.out);
     let lines = s[movetext..].lines().filter(|_| p.long);
     for (i, line) in lines.enumerate() {
         // A line of at most `max` bytes has at most `max` characters.

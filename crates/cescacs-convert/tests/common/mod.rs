@@ -191,12 +191,16 @@ pub const DECLINED_MOVETEXTS: &[&str] = &[
     "1. e4 e5 1-0 2. d4",
 ];
 
-/// Whole games both direct paths leave to the model path: a set-up start, a variant,
-/// a tag name the reader renames, a repeated tag, a tab in a value, two games, an
-/// escaped line.
-pub const DECLINED_GAMES: &[&[u8]] = &[
+/// Games of a set-up start or of Chess960, which the PGN direct path writes and the
+/// PCN one leaves to the model path.
+pub const SET_UP_GAMES: &[&[u8]] = &[
     b"[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. e4 1-0\n",
     b"[Variant \"chess960\"]\n\n1. e4 1-0\n",
+];
+
+/// Whole games both direct paths leave to the model path: a tag name the reader
+/// renames, a repeated tag, a tab in a value, two games, an escaped line.
+pub const DECLINED_GAMES: &[&[u8]] = &[
     b"[event \"x\"]\n\n1. e4 1-0\n",
     b"[Event \"x\"]\n[Event \"y\"]\n\n1. e4 1-0\n",
     b"[Event \"a\tb\"]\n\n1. e4 1-0\n",
