@@ -609,6 +609,16 @@ mod chess {
         }
     }
 
+    /// What a ply's record needs of the position before it.
+    struct Seen {
+        /// The man on the origin.
+        piece: Option<Piece>,
+        /// The mover's own man on the destination: castling (king takes rook).
+        castles: bool,
+        /// The man on the destination.
+        taken: Option<Piece>,
+    }
+
     fn letter(piece: Piece, color: Color) -> char {
         let c = char::from(piece);
         if color == Color::White {
@@ -632,9 +642,17 @@ mod chess {
         let mut at = parent;
         let mut clock = clock;
         let mut ply = ply;
+        // One board for the line: what a ply's record needs of the position before
+        // it is read off before the move is played (the position before a variation
+        // is its parent node's).
         let mut board = start.clone();
         for node in &moves.moves {
-            let before = board.clone();
+            let mover = board.side_to_move();
+            let seen = node.mv.map(|mv| Seen {
+                piece: board.piece_on(mv.from),
+                castles: board.color_on(mv.to) == Some(mover),
+                taken: board.piece_on(mv.to),
+            });
             match node.mv {
                 Some(mv) => board.play_unchecked(mv),
                 None => {
@@ -649,7 +667,6 @@ mod chess {
                 clock + 1
             };
             ply += 1;
-            let mover = before.side_to_move();
             let comments: Vec<String> = node
                 .after
                 .iter()
@@ -673,9 +690,15 @@ mod chess {
                     promotion: None,
                 })
             };
-            if let Some(mv) = node.mv {
-                let piece = before.piece_on(mv.from);
-                let castles = before.color_on(mv.to) == Some(mover);
+            if let (
+                Some(mv),
+                Some(Seen {
+                    piece,
+                    castles,
+                    taken,
+                }),
+            ) = (node.mv, seen)
+            {
                 // UCI names the King's destination for castling outside Chess960.
                 let to = if castles && !ctx.chess960 {
                     let file = if mv.to.file() > mv.from.file() {
@@ -697,7 +720,7 @@ mod chess {
                 m.promotion = mv.promotion.map(|pc| letter(pc, mover));
                 m.captured = if castles {
                     None
-                } else if let Some(taken) = before.piece_on(mv.to) {
+                } else if let Some(taken) = taken {
                     Some(letter(taken, !mover))
                 } else if piece == Some(Piece::Pawn) && mv.from.file() != mv.to.file() {
                     Some(letter(Piece::Pawn, !mover))
@@ -708,7 +731,10 @@ mod chess {
             let id = b.child(at, m, pos(&board, next_clock, ctx));
             if b.variations {
                 for v in node.after.iter() {
-                    if let After::Variation(v) = v {
+                    if let After::Variation(v) = v
+                        && let super::Position::Chess { board: before, .. } = &b.nodes[at].position
+                    {
+                        let before = before.clone();
                         line(b, at, v, &before, clock, ply - 1, ctx);
                     }
                 }

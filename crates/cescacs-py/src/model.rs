@@ -9,9 +9,9 @@ use crate::{Game, unpanicked};
 use cescacs_convert::{MoveTree, PlyMove, Record, TreeError, move_tree};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PySlice, PyString};
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyIterator, PyList, PySlice, PyString};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The tree of `record` (main line only unless `variations`), or the error to raise.
 /// An unreadable record has no moves (its `errors` say why).
@@ -25,35 +25,62 @@ pub(crate) fn tree(record: &Record, file: &str, variations: bool) -> Result<Arc<
     })
 }
 
-/// `Game.mainline()`: the walk runs now (one replay, no string spelt); a `Move` object
-/// is made only for the plies the caller takes. `game` is the game the record is of
-/// (what a `Move` pickles).
+/// `Game.mainline()`: the walk runs now (one replay, no string spelt); the `Move`
+/// objects are made when the line is first iterated (all of them, in one pass) or one
+/// at a time when indexed. `game` is the game the record is of (what a `Move` pickles).
 pub(crate) fn mainline(record: &Record, file: &str, game: Arc<Py<Game>>) -> Result<Mainline, Fail> {
     let tree = tree(record, file, false)?;
-    Ok(Mainline { tree, game })
+    Ok(Mainline::new(tree, game))
 }
 
-/// The main line of a game as a read-only sequence of `Move` objects, made as they are
-/// taken. The tree is walked without variations, so node `n` is ply `n`.
+/// The main line of a game as a read-only sequence of `Move` objects. The tree is
+/// walked without variations, so node `n` is ply `n`.
+///
+/// Iterating makes every `Move` in one pass into a Python list, kept, and hands out
+/// that list's own iterator: a `__next__` through the bindings cost more per ply than
+/// making the object (issue 29 part A, callgrind). Indexing before any iteration makes
+/// only the `Move` asked for.
 #[pyclass(frozen, sequence, module = "cescacs", name = "Mainline")]
 pub(crate) struct Mainline {
     tree: Arc<MoveTree>,
     game: Arc<Py<Game>>,
+    /// Every `Move` of the line, once made.
+    moves: GILOnceCell<Py<PyList>>,
 }
 
 impl Mainline {
     /// The main line of `tree`, a tree of `game` walked without variations.
     pub(crate) fn new(tree: Arc<MoveTree>, game: Arc<Py<Game>>) -> Mainline {
-        Mainline { tree, game }
+        Mainline {
+            tree,
+            game,
+            moves: GILOnceCell::new(),
+        }
     }
     fn plies(&self) -> usize {
         self.tree.nodes.len().saturating_sub(1)
     }
-    fn at(&self, py: Python<'_>, ply: usize) -> Move {
-        Move::new(py, self.tree.clone(), ply, self.game.clone())
+    /// The `Move` of ply `ply` (1-based): the one made already, or a new one.
+    fn at<'py>(&self, py: Python<'py>, ply: usize) -> PyResult<Bound<'py, PyAny>> {
+        match self.moves.get(py) {
+            Some(list) => list.bind(py).get_item(ply - 1),
+            None => Ok(
+                Bound::new(py, Move::new(py, self.tree.clone(), ply, self.game.clone()))?
+                    .into_any(),
+            ),
+        }
     }
-    fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, (1..self.plies() + 1).map(|i| self.at(py, i)))
+    /// Every `Move` of the line, made now if not yet (in one pass, the shared texts'
+    /// table borrowed once).
+    fn list<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyList>> {
+        let list = self.moves.get_or_try_init(py, || {
+            crate::interned::with_pairs(|pairs| {
+                let made = (1..self.plies() + 1)
+                    .map(|i| Move::with(py, self.tree.clone(), i, self.game.clone(), pairs));
+                PyList::new(py, made).map(Bound::unbind)
+            })
+        })?;
+        Ok(list.bind(py))
     }
 }
 
@@ -63,17 +90,21 @@ impl Mainline {
         self.plies()
     }
     /// `moves[i]` (negative from the end) or `moves[a:b]` (a list).
-    fn __getitem__<'py>(&self, py: Python<'py>, index: &Bound<'py, PyAny>) -> PyResult<PyObject> {
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let n = self.plies();
         if let Ok(slice) = index.downcast::<PySlice>() {
             let s = slice.indices(n as isize)?;
             let mut out = Vec::with_capacity(s.slicelength);
             let mut i = s.start;
             for _ in 0..s.slicelength {
-                out.push(self.at(py, i as usize + 1));
+                out.push(self.at(py, i as usize + 1)?);
                 i += s.step;
             }
-            return Ok(PyList::new(py, out)?.into_any().unbind());
+            return Ok(PyList::new(py, out)?.into_any());
         }
         let i: isize = index
             .extract()
@@ -82,27 +113,25 @@ impl Mainline {
         if k < 0 || k as usize >= n {
             return Err(PyIndexError::new_err("Mainline index out of range"));
         }
-        Ok(Py::new(py, self.at(py, k as usize + 1))?.into_any())
+        self.at(py, k as usize + 1)
     }
-    fn __iter__(&self) -> MainlineIter {
-        MainlineIter {
-            tree: self.tree.clone(),
-            game: self.game.clone(),
-            next: AtomicUsize::new(1),
-        }
+    /// The list's own iterator over every `Move` (made now if not yet).
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        self.list(py)?.try_iter()
     }
     fn __reversed__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.list(py)?.call_method0("__reversed__")
     }
     /// Equal to a list or tuple of the same `Move` objects (`[]` for no moves).
     fn __eq__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<bool> {
-        let mine = self.list(py)?;
         if let Ok(o) = other.downcast::<Mainline>() {
             // The same walk, or equal moves (an unpickled main line is walked anew).
-            return Ok(Arc::ptr_eq(&self.tree, &o.get().tree) || mine.eq(o.get().list(py)?)?);
+            return Ok(
+                Arc::ptr_eq(&self.tree, &o.get().tree) || self.list(py)?.eq(o.get().list(py)?)?
+            );
         }
         match other.extract::<Vec<PyObject>>() {
-            Ok(theirs) => mine.eq(PyList::new(py, theirs)?),
+            Ok(theirs) => self.list(py)?.eq(PyList::new(py, theirs)?),
             Err(_) => Ok(false),
         }
     }
@@ -114,26 +143,6 @@ impl Mainline {
         let make = py.import("cescacs._cescacs")?.getattr("_mainline")?;
         let args = (self.game.clone_ref(py),).into_pyobject(py)?;
         Ok((make.unbind(), args.into_any().unbind()))
-    }
-}
-
-/// The iterator of a [`Mainline`].
-#[pyclass(frozen, module = "cescacs", name = "MainlineIterator")]
-pub(crate) struct MainlineIter {
-    tree: Arc<MoveTree>,
-    game: Arc<Py<Game>>,
-    next: AtomicUsize,
-}
-
-#[pymethods]
-impl MainlineIter {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-    fn __next__(&self, py: Python<'_>) -> Option<Move> {
-        let node = self.next.fetch_add(1, Ordering::Relaxed);
-        (node < self.tree.nodes.len())
-            .then(|| Move::new(py, self.tree.clone(), node, self.game.clone()))
     }
 }
 
@@ -249,6 +258,16 @@ impl Move {
         node: usize,
         game: Arc<Py<Game>>,
     ) -> Move {
+        crate::interned::with_pairs(|pairs| Move::with(py, tree, node, game, pairs))
+    }
+    /// [`Move::new`] with the shared texts' table already borrowed.
+    fn with(
+        py: Python<'_>,
+        tree: Arc<MoveTree>,
+        node: usize,
+        game: Arc<Py<Game>>,
+        pairs: &mut crate::interned::PairTable<'_>,
+    ) -> Move {
         let (san, uci) = match tree.nodes[node].mv.as_ref() {
             Some(m) => {
                 let spell = || {
@@ -258,7 +277,7 @@ impl Move {
                     )
                 };
                 match m.text_key() {
-                    Some(key) => crate::interned::pair(py, key, spell),
+                    Some(key) => pairs.get(py, key, spell),
                     None => spell(),
                 }
             }
