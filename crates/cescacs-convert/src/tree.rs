@@ -539,7 +539,11 @@ impl Builder {
         self.nodes[parent].last_child = Some(id);
         self.nodes.push(Node {
             position,
-            comments: mv.comments.clone(),
+            comments: if mv.comments.is_empty() {
+                Vec::new()
+            } else {
+                mv.comments.clone()
+            },
             mv: Some(mv),
             parent: Some(parent),
             first_child: None,
@@ -667,21 +671,30 @@ mod chess {
                 clock + 1
             };
             ply += 1;
-            let comments: Vec<String> = node
-                .after
-                .iter()
-                .filter_map(|a| match a {
-                    After::Comment(c) => Some(c.clone()),
-                    After::Variation(_) => None,
-                })
-                .collect();
+            // Most plies have neither comments nor NAGs: no iterator is set up for them.
+            let comments: Vec<String> = if node.after.is_empty() {
+                Vec::new()
+            } else {
+                node.after
+                    .iter()
+                    .filter_map(|a| match a {
+                        After::Comment(c) => Some(c.clone()),
+                        After::Variation(_) => None,
+                    })
+                    .collect()
+            };
+            let nags = if node.nags.is_empty() {
+                Vec::new()
+            } else {
+                node.nags.iter().map(|n| format!("${n}")).collect()
+            };
             // The reader's export SAN carries the check and mate markers, judged on the
             // position reached.
             let mut m = PlyMove {
                 ply,
                 is_check: node.san.suffix.is_some(),
                 is_mate: node.san.suffix == Some(Suffix::Mate),
-                nags: node.nags.iter().map(|n| format!("${n}")).collect(),
+                nags,
                 comments,
                 ..PlyMove::new(Text::Chess {
                     san: node.san,
