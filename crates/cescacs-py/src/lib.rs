@@ -397,7 +397,7 @@ impl Game {
     /// of final positions never pays for it); the `Move` objects are made, all in one
     /// pass, when it is first iterated.
     fn mainline(slf: &Bound<'_, Self>) -> PyResult<model::Mainline> {
-        let (me, game) = (slf.get(), Arc::new(slf.clone().unbind()));
+        let (me, game) = (slf.get(), slf.clone().unbind());
         Ok(slf
             .py()
             .allow_threads(|| model::mainline(&me.record, &me.file, game))?)
@@ -414,7 +414,7 @@ impl Game {
     /// The moves from the start as nodes of the move tree (the first is the main line's).
     #[getter]
     fn variations(slf: &Bound<'_, Self>) -> PyResult<Vec<model::GameNode>> {
-        let (me, game) = (slf.get(), Arc::new(slf.clone().unbind()));
+        let (me, game) = (slf.get(), slf.clone().unbind());
         Ok(slf
             .py()
             .allow_threads(|| model::variations(&me.record, &me.file, game))?)
