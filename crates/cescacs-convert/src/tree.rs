@@ -539,7 +539,11 @@ impl Builder {
         self.nodes[parent].last_child = Some(id);
         self.nodes.push(Node {
             position,
-            comments: mv.comments.clone(),
+            comments: if mv.comments.is_empty() {
+                Vec::new()
+            } else {
+                mv.comments.clone()
+            },
             mv: Some(mv),
             parent: Some(parent),
             first_child: None,
@@ -581,7 +585,7 @@ fn elapsed(comment: &str) -> Option<f64> {
 mod chess {
     use super::{Builder, PlyMove, Text};
     use chess_pgn::cozy_chess::{Board, Color, File, Piece, Square};
-    use chess_pgn::{After, CastlingStyle, Line, Suffix, Variant};
+    use chess_pgn::{After, CastlingStyle, Line, MoveNode, Suffix, Variant};
 
     struct Ctx {
         style: CastlingStyle,
@@ -609,6 +613,98 @@ mod chess {
         }
     }
 
+    /// The [`PlyMove`] of record move `node`, the `ply`-th half-move, played by
+    /// `mover` from a position where `seen` was read.
+    fn ply_move(
+        node: &MoveNode,
+        seen: Option<Seen>,
+        mover: Color,
+        ply: usize,
+        ctx: &Ctx,
+    ) -> PlyMove {
+        // Most plies have neither comments nor NAGs: no iterator is set up for them.
+        let comments: Vec<String> = if node.after.is_empty() {
+            Vec::new()
+        } else {
+            node.after
+                .iter()
+                .filter_map(|a| match a {
+                    After::Comment(c) => Some(c.clone()),
+                    After::Variation(_) => None,
+                })
+                .collect()
+        };
+        let nags = if node.nags.is_empty() {
+            Vec::new()
+        } else {
+            node.nags.iter().map(|n| format!("${n}")).collect()
+        };
+        // The reader's export SAN carries the check and mate markers, judged on the
+        // position reached.
+        let mut m = PlyMove {
+            ply,
+            is_check: node.san.suffix.is_some(),
+            is_mate: node.san.suffix == Some(Suffix::Mate),
+            nags,
+            comments,
+            ..PlyMove::new(Text::Chess {
+                san: node.san,
+                from: None,
+                to: Square::A1,
+                promotion: None,
+            })
+        };
+        if let (
+            Some(mv),
+            Some(Seen {
+                piece,
+                castles,
+                taken,
+            }),
+        ) = (node.mv, seen)
+        {
+            // UCI names the King's destination for castling outside Chess960.
+            let to = if castles && !ctx.chess960 {
+                let file = if mv.to.file() > mv.from.file() {
+                    File::G
+                } else {
+                    File::C
+                };
+                Square::new(file, mv.from.rank())
+            } else {
+                mv.to
+            };
+            m.text = Text::Chess {
+                san: node.san,
+                from: Some(mv.from),
+                to,
+                promotion: mv.promotion,
+            };
+            m.piece = piece.map(|pc| letter(pc, mover));
+            m.promotion = mv.promotion.map(|pc| letter(pc, mover));
+            m.captured = if castles {
+                None
+            } else if let Some(taken) = taken {
+                Some(letter(taken, !mover))
+            } else if piece == Some(Piece::Pawn) && mv.from.file() != mv.to.file() {
+                Some(letter(Piece::Pawn, !mover))
+            } else {
+                None
+            };
+        }
+        m
+    }
+
+    /// What a ply's record needs of the position before it.
+    struct Seen {
+        /// The man on the origin.
+        piece: Option<Piece>,
+        /// The mover's own man on the destination: castling (king takes rook).
+        castles: bool,
+        /// The man on the destination.
+        taken: Option<Piece>,
+    }
+
     fn letter(piece: Piece, color: Color) -> char {
         let c = char::from(piece);
         if color == Color::White {
@@ -632,9 +728,17 @@ mod chess {
         let mut at = parent;
         let mut clock = clock;
         let mut ply = ply;
+        // One board for the line: what a ply's record needs of the position before
+        // it is read off before the move is played (the position before a variation
+        // is its parent node's).
         let mut board = start.clone();
         for node in &moves.moves {
-            let before = board.clone();
+            let mover = board.side_to_move();
+            let seen = node.mv.map(|mv| Seen {
+                piece: board.piece_on(mv.from),
+                castles: board.color_on(mv.to) == Some(mover),
+                taken: board.piece_on(mv.to),
+            });
             match node.mv {
                 Some(mv) => board.play_unchecked(mv),
                 None => {
@@ -649,66 +753,14 @@ mod chess {
                 clock + 1
             };
             ply += 1;
-            let mover = before.side_to_move();
-            let comments: Vec<String> = node
-                .after
-                .iter()
-                .filter_map(|a| match a {
-                    After::Comment(c) => Some(c.clone()),
-                    After::Variation(_) => None,
-                })
-                .collect();
-            // The reader's export SAN carries the check and mate markers, judged on the
-            // position reached.
-            let mut m = PlyMove {
-                ply,
-                is_check: node.san.suffix.is_some(),
-                is_mate: node.san.suffix == Some(Suffix::Mate),
-                nags: node.nags.iter().map(|n| format!("${n}")).collect(),
-                comments,
-                ..PlyMove::new(Text::Chess {
-                    san: node.san,
-                    from: None,
-                    to: Square::A1,
-                    promotion: None,
-                })
-            };
-            if let Some(mv) = node.mv {
-                let piece = before.piece_on(mv.from);
-                let castles = before.color_on(mv.to) == Some(mover);
-                // UCI names the King's destination for castling outside Chess960.
-                let to = if castles && !ctx.chess960 {
-                    let file = if mv.to.file() > mv.from.file() {
-                        File::G
-                    } else {
-                        File::C
-                    };
-                    Square::new(file, mv.from.rank())
-                } else {
-                    mv.to
-                };
-                m.text = Text::Chess {
-                    san: node.san,
-                    from: Some(mv.from),
-                    to,
-                    promotion: mv.promotion,
-                };
-                m.piece = piece.map(|pc| letter(pc, mover));
-                m.promotion = mv.promotion.map(|pc| letter(pc, mover));
-                m.captured = if castles {
-                    None
-                } else if let Some(taken) = before.piece_on(mv.to) {
-                    Some(letter(taken, !mover))
-                } else if piece == Some(Piece::Pawn) && mv.from.file() != mv.to.file() {
-                    Some(letter(Piece::Pawn, !mover))
-                } else {
-                    None
-                };
-            }
+            let m = ply_move(node, seen, mover, ply, ctx);
             let id = b.child(at, m, pos(&board, next_clock, ctx));
             if b.variations {
                 for v in node.after.iter() {
-                    if let After::Variation(v) = v {
+                    if let After::Variation(v) = v
+                        && let super::Position::Chess { board: before, .. } = &b.nodes[at].position
+                    {
+                        let before = before.clone();
                         line(b, at, v, &before, clock, ply - 1, ctx);
                     }
                 }

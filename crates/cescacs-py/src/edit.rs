@@ -129,7 +129,7 @@ impl GameEditor {
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         // The node is found again by its moves from the start: node numbers change as
         // variations are added, the moves leading to a node do not.
-        let (start, path) = node_path(&node.tree, node.node);
+        let (start, path) = node_path(&node.walk.tree, node.node);
         let wanted = node.node;
         self.edit(py, |r| {
             let tree = cescacs_convert::move_tree(r, true)

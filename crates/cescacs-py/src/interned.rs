@@ -61,16 +61,21 @@ thread_local! {
     static PAIRS: RefCell<Pairs> = RefCell::new(Pairs::default());
 }
 
-/// The two texts of a move whose key is `key` (the same key, the same texts): found by
-/// the key alone, so a move met before is not spelt again; `spell` spells them the
-/// first time.
-pub(crate) fn pair<'py>(
-    py: Python<'py>,
-    key: u64,
-    spell: impl FnOnce() -> (Bound<'py, PyString>, Bound<'py, PyString>),
-) -> (Bound<'py, PyString>, Bound<'py, PyString>) {
-    PAIRS.with(|t| {
-        let Ok(mut table) = t.try_borrow_mut() else {
+/// The table of chess moves' texts, borrowed once for a batch of moves (a main line's
+/// `Move` objects are made in one pass: one thread-local access for all of them).
+pub(crate) struct PairTable<'t>(Option<std::cell::RefMut<'t, Pairs>>);
+
+impl PairTable<'_> {
+    /// The two texts of a move whose key is `key` (the same key, the same texts): found
+    /// by the key alone, so a move met before is not spelt again; `spell` spells them
+    /// the first time.
+    pub(crate) fn get<'py>(
+        &mut self,
+        py: Python<'py>,
+        key: u64,
+        spell: impl FnOnce() -> (Bound<'py, PyString>, Bound<'py, PyString>),
+    ) -> (Bound<'py, PyString>, Bound<'py, PyString>) {
+        let Some(table) = self.0.as_mut() else {
             return spell();
         };
         if let Some((a, b)) = table.get(&key) {
@@ -81,7 +86,14 @@ pub(crate) fn pair<'py>(
             table.insert(key, (a.clone().unbind(), b.clone().unbind()));
         }
         (a, b)
-    })
+    }
+}
+
+/// Runs `f` with this thread's table of chess moves' texts. A table already borrowed
+/// (a call re-entered from Python while a batch is made) is not used: every text is
+/// spelt instead.
+pub(crate) fn with_pairs<R>(f: impl FnOnce(&mut PairTable<'_>) -> R) -> R {
+    PAIRS.with(|t| f(&mut PairTable(t.try_borrow_mut().ok())))
 }
 
 /// `s` as a Python string, shared with every earlier caller on this thread when short.

@@ -394,9 +394,10 @@ impl Game {
     }
     // == issue 29 part A: the game model (model.rs)
     /// The main line as a sequence of `Move` objects, walked once when called (a reader
-    /// of final positions never pays for it); each `Move` is made when taken.
+    /// of final positions never pays for it); the `Move` objects are made, all in one
+    /// pass, when it is first iterated.
     fn mainline(slf: &Bound<'_, Self>) -> PyResult<model::Mainline> {
-        let (me, game) = (slf.get(), Arc::new(slf.clone().unbind()));
+        let (me, game) = (slf.get(), slf.clone().unbind());
         Ok(slf
             .py()
             .allow_threads(|| model::mainline(&me.record, &me.file, game))?)
@@ -413,7 +414,7 @@ impl Game {
     /// The moves from the start as nodes of the move tree (the first is the main line's).
     #[getter]
     fn variations(slf: &Bound<'_, Self>) -> PyResult<Vec<model::GameNode>> {
-        let (me, game) = (slf.get(), Arc::new(slf.clone().unbind()));
+        let (me, game) = (slf.get(), slf.clone().unbind());
         Ok(slf
             .py()
             .allow_threads(|| model::variations(&me.record, &me.file, game))?)
@@ -1267,7 +1268,6 @@ fn _cescacs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Position>()?;
     m.add_class::<model::Move>()?;
     m.add_class::<model::Mainline>()?;
-    m.add_class::<model::MainlineIter>()?;
     m.add_class::<model::GameNode>()?;
     m.add_class::<model::Score>()?;
     m.add_class::<board::Board>()?;

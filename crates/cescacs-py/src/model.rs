@@ -9,51 +9,81 @@ use crate::{Game, unpanicked};
 use cescacs_convert::{MoveTree, PlyMove, Record, TreeError, move_tree};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PySlice, PyString};
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyIterator, PyList, PySlice, PyString};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The tree of `record` (main line only unless `variations`), or the error to raise.
 /// An unreadable record has no moves (its `errors` say why).
-pub(crate) fn tree(record: &Record, file: &str, variations: bool) -> Result<Arc<MoveTree>, Fail> {
+pub(crate) fn tree(record: &Record, file: &str, variations: bool) -> Result<MoveTree, Fail> {
     unpanicked(file, || match move_tree(record, variations) {
-        Ok(t) => Ok(Arc::new(t)),
-        Err(TreeError::Unreadable) => {
-            Ok(Arc::new(MoveTree::empty(cescacs_convert::GameKind::Chess)))
-        }
+        Ok(t) => Ok(t),
+        Err(TreeError::Unreadable) => Ok(MoveTree::empty(cescacs_convert::GameKind::Chess)),
         Err(e) => Err(Fail::Parse(format!("{file}: {e}"))),
     })
 }
 
-/// `Game.mainline()`: the walk runs now (one replay, no string spelt); a `Move` object
-/// is made only for the plies the caller takes. `game` is the game the record is of
-/// (what a `Move` pickles).
-pub(crate) fn mainline(record: &Record, file: &str, game: Arc<Py<Game>>) -> Result<Mainline, Fail> {
+/// `Game.mainline()`: the walk runs now (one replay, no string spelt); the `Move`
+/// objects are made when the line is first iterated (all of them, in one pass) or one
+/// at a time when indexed. `game` is the game the record is of (what a `Move` pickles).
+pub(crate) fn mainline(record: &Record, file: &str, game: Py<Game>) -> Result<Mainline, Fail> {
     let tree = tree(record, file, false)?;
-    Ok(Mainline { tree, game })
+    Ok(Mainline::new(Arc::new(Walk { tree, game })))
 }
 
-/// The main line of a game as a read-only sequence of `Move` objects, made as they are
-/// taken. The tree is walked without variations, so node `n` is ply `n`.
+/// A game's move tree and the game it was walked from, shared by the `Mainline`,
+/// `Move` and `GameNode` objects made of it: one reference count per object, taken
+/// and dropped once per `Move`.
+pub(crate) struct Walk {
+    /// The tree.
+    pub(crate) tree: MoveTree,
+    /// The game the tree was walked from: a move or node pickles as it and its place.
+    pub(crate) game: Py<Game>,
+}
+
+/// The main line of a game as a read-only sequence of `Move` objects. The tree is
+/// walked without variations, so node `n` is ply `n`.
+///
+/// Iterating makes every `Move` in one pass into a Python list, kept, and hands out
+/// that list's own iterator: a `__next__` through the bindings cost more per ply than
+/// making the object (issue 29 part A, callgrind). Indexing before any iteration makes
+/// only the `Move` asked for.
 #[pyclass(frozen, sequence, module = "cescacs", name = "Mainline")]
 pub(crate) struct Mainline {
-    tree: Arc<MoveTree>,
-    game: Arc<Py<Game>>,
+    walk: Arc<Walk>,
+    /// Every `Move` of the line, once made.
+    moves: GILOnceCell<Py<PyList>>,
 }
 
 impl Mainline {
-    /// The main line of `tree`, a tree of `game` walked without variations.
-    pub(crate) fn new(tree: Arc<MoveTree>, game: Arc<Py<Game>>) -> Mainline {
-        Mainline { tree, game }
+    /// The main line of `walk`, a tree walked without variations.
+    pub(crate) fn new(walk: Arc<Walk>) -> Mainline {
+        Mainline {
+            walk,
+            moves: GILOnceCell::new(),
+        }
     }
     fn plies(&self) -> usize {
-        self.tree.nodes.len().saturating_sub(1)
+        self.walk.tree.nodes.len().saturating_sub(1)
     }
-    fn at(&self, py: Python<'_>, ply: usize) -> Move {
-        Move::new(py, self.tree.clone(), ply, self.game.clone())
+    /// The `Move` of ply `ply` (1-based): the one made already, or a new one.
+    fn at<'py>(&self, py: Python<'py>, ply: usize) -> PyResult<Bound<'py, PyAny>> {
+        match self.moves.get(py) {
+            Some(list) => list.bind(py).get_item(ply - 1),
+            None => Ok(Bound::new(py, Move::new(py, self.walk.clone(), ply))?.into_any()),
+        }
     }
-    fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, (1..self.plies() + 1).map(|i| self.at(py, i)))
+    /// Every `Move` of the line, made now if not yet (in one pass, the shared texts'
+    /// table borrowed once).
+    fn list<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyList>> {
+        let list = self.moves.get_or_try_init(py, || {
+            crate::interned::with_pairs(|pairs| {
+                let made =
+                    (1..self.plies() + 1).map(|i| Move::with(py, self.walk.clone(), i, pairs));
+                PyList::new(py, made).map(Bound::unbind)
+            })
+        })?;
+        Ok(list.bind(py))
     }
 }
 
@@ -63,17 +93,21 @@ impl Mainline {
         self.plies()
     }
     /// `moves[i]` (negative from the end) or `moves[a:b]` (a list).
-    fn __getitem__<'py>(&self, py: Python<'py>, index: &Bound<'py, PyAny>) -> PyResult<PyObject> {
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let n = self.plies();
         if let Ok(slice) = index.downcast::<PySlice>() {
             let s = slice.indices(n as isize)?;
             let mut out = Vec::with_capacity(s.slicelength);
             let mut i = s.start;
             for _ in 0..s.slicelength {
-                out.push(self.at(py, i as usize + 1));
+                out.push(self.at(py, i as usize + 1)?);
                 i += s.step;
             }
-            return Ok(PyList::new(py, out)?.into_any().unbind());
+            return Ok(PyList::new(py, out)?.into_any());
         }
         let i: isize = index
             .extract()
@@ -82,27 +116,25 @@ impl Mainline {
         if k < 0 || k as usize >= n {
             return Err(PyIndexError::new_err("Mainline index out of range"));
         }
-        Ok(Py::new(py, self.at(py, k as usize + 1))?.into_any())
+        self.at(py, k as usize + 1)
     }
-    fn __iter__(&self) -> MainlineIter {
-        MainlineIter {
-            tree: self.tree.clone(),
-            game: self.game.clone(),
-            next: AtomicUsize::new(1),
-        }
+    /// The list's own iterator over every `Move` (made now if not yet).
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        self.list(py)?.try_iter()
     }
     fn __reversed__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.list(py)?.call_method0("__reversed__")
     }
     /// Equal to a list or tuple of the same `Move` objects (`[]` for no moves).
     fn __eq__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<bool> {
-        let mine = self.list(py)?;
         if let Ok(o) = other.downcast::<Mainline>() {
             // The same walk, or equal moves (an unpickled main line is walked anew).
-            return Ok(Arc::ptr_eq(&self.tree, &o.get().tree) || mine.eq(o.get().list(py)?)?);
+            return Ok(
+                Arc::ptr_eq(&self.walk, &o.get().walk) || self.list(py)?.eq(o.get().list(py)?)?
+            );
         }
         match other.extract::<Vec<PyObject>>() {
-            Ok(theirs) => mine.eq(PyList::new(py, theirs)?),
+            Ok(theirs) => self.list(py)?.eq(PyList::new(py, theirs)?),
             Err(_) => Ok(false),
         }
     }
@@ -112,28 +144,8 @@ impl Mainline {
     /// Pickling: the game alone; the main line is walked again when unpickled.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(PyObject, PyObject)> {
         let make = py.import("cescacs._cescacs")?.getattr("_mainline")?;
-        let args = (self.game.clone_ref(py),).into_pyobject(py)?;
+        let args = (self.walk.game.clone_ref(py),).into_pyobject(py)?;
         Ok((make.unbind(), args.into_any().unbind()))
-    }
-}
-
-/// The iterator of a [`Mainline`].
-#[pyclass(frozen, module = "cescacs", name = "MainlineIterator")]
-pub(crate) struct MainlineIter {
-    tree: Arc<MoveTree>,
-    game: Arc<Py<Game>>,
-    next: AtomicUsize,
-}
-
-#[pymethods]
-impl MainlineIter {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-    fn __next__(&self, py: Python<'_>) -> Option<Move> {
-        let node = self.next.fetch_add(1, Ordering::Relaxed);
-        (node < self.tree.nodes.len())
-            .then(|| Move::new(py, self.tree.clone(), node, self.game.clone()))
     }
 }
 
@@ -169,17 +181,20 @@ pub(crate) fn board_at(
 pub(crate) fn variations(
     record: &Record,
     file: &str,
-    game: Arc<Py<Game>>,
+    game: Py<Game>,
 ) -> Result<Vec<GameNode>, Fail> {
-    let tree = tree(record, file, true)?;
-    Ok(match tree.nodes.first() {
+    let walk = Arc::new(Walk {
+        tree: tree(record, file, true)?,
+        game,
+    });
+    Ok(match walk.tree.nodes.first() {
         None => Vec::new(),
-        Some(_) => tree
+        Some(_) => walk
+            .tree
             .children(0)
             .map(|node| GameNode {
-                tree: tree.clone(),
+                walk: walk.clone(),
                 node,
-                game: game.clone(),
             })
             .collect(),
     })
@@ -228,10 +243,8 @@ impl Score {
 /// are made only when asked for.
 #[pyclass(frozen, module = "cescacs", name = "Move")]
 pub(crate) struct Move {
-    pub(crate) tree: Arc<MoveTree>,
+    pub(crate) walk: Arc<Walk>,
     pub(crate) node: usize,
-    /// The game the tree was walked from: a move pickles as it and its place.
-    pub(crate) game: Arc<Py<Game>>,
     /// Normalised text: SAN (chess), the game's notation in its canonical spelling
     /// (xiangqi), CTL-AN in standard letters (C'escacs).
     #[pyo3(get)]
@@ -242,14 +255,18 @@ pub(crate) struct Move {
 }
 
 impl Move {
-    /// Node `node` of `tree` (a node with a move), a tree walked from `game`.
-    pub(crate) fn new(
+    /// Node `node` of `walk`'s tree (a node with a move).
+    pub(crate) fn new(py: Python<'_>, walk: Arc<Walk>, node: usize) -> Move {
+        crate::interned::with_pairs(|pairs| Move::with(py, walk, node, pairs))
+    }
+    /// [`Move::new`] with the shared texts' table already borrowed.
+    fn with(
         py: Python<'_>,
-        tree: Arc<MoveTree>,
+        walk: Arc<Walk>,
         node: usize,
-        game: Arc<Py<Game>>,
+        pairs: &mut crate::interned::PairTable<'_>,
     ) -> Move {
-        let (san, uci) = match tree.nodes[node].mv.as_ref() {
+        let (san, uci) = match walk.tree.nodes[node].mv.as_ref() {
             Some(m) => {
                 let spell = || {
                     (
@@ -258,23 +275,22 @@ impl Move {
                     )
                 };
                 match m.text_key() {
-                    Some(key) => crate::interned::pair(py, key, spell),
+                    Some(key) => pairs.get(py, key, spell),
                     None => spell(),
                 }
             }
             None => (crate::interned::text(py, ""), crate::interned::text(py, "")),
         };
         Move {
-            tree,
+            walk,
             node,
-            game,
             san: san.unbind(),
             uci: uci.unbind(),
         }
     }
     fn m(&self) -> Option<&PlyMove> {
         // Only nodes with a move are handed out as `Move`.
-        self.tree.nodes[self.node].mv.as_ref()
+        self.walk.tree.nodes[self.node].mv.as_ref()
     }
     /// One of the move's texts as a Python string, spelt now.
     fn text<'py>(
@@ -365,17 +381,18 @@ impl Move {
     /// FEN (chess, xiangqi) or TLPD (C'escacs) after the move.
     #[getter]
     fn fen_after(&self) -> String {
-        self.tree.nodes[self.node].position.fen()
+        self.walk.tree.nodes[self.node].position.fen()
     }
     /// The position after the move as a `Board` (chess, xiangqi) or `Position`.
     fn board(&self, py: Python<'_>) -> PyResult<PyObject> {
-        tree_board(py, &self.tree.nodes[self.node].position)
+        tree_board(py, &self.walk.tree.nodes[self.node].position)
     }
     // == issue 29 part B: pickling and equality (pickle.rs)
     /// Equal moves: the same record of the move and the same position after it.
     fn __eq__(&self, other: PyRef<'_, Move>) -> bool {
         self.m() == other.m()
-            && self.tree.nodes[self.node].position == other.tree.nodes[other.node].position
+            && self.walk.tree.nodes[self.node].position
+                == other.walk.tree.nodes[other.node].position
     }
     fn __hash__(&self) -> u64 {
         crate::pickle::hash_move(self.m())
@@ -383,7 +400,7 @@ impl Move {
     /// Pickling: the game (pickled once however many of its moves go along) and the
     /// move's place in its tree.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(PyObject, PyObject)> {
-        crate::pickle::reduce_node(py, "_move", &self.game, &self.tree, self.node)
+        crate::pickle::reduce_node(py, "_move", &self.walk, self.node)
     }
     // == end issue 29 part B
     fn __repr__(&self) -> String {
@@ -401,18 +418,15 @@ impl Move {
 /// that may follow (the first is the main continuation).
 #[pyclass(frozen, module = "cescacs", name = "GameNode")]
 pub(crate) struct GameNode {
-    pub(crate) tree: Arc<MoveTree>,
+    pub(crate) walk: Arc<Walk>,
     pub(crate) node: usize,
-    /// The game the tree was walked from (see [`Move::game`]).
-    pub(crate) game: Arc<Py<Game>>,
 }
 
 impl GameNode {
     fn at(&self, node: usize) -> GameNode {
         GameNode {
-            tree: self.tree.clone(),
+            walk: self.walk.clone(),
             node,
-            game: self.game.clone(),
         }
     }
 }
@@ -422,45 +436,52 @@ impl GameNode {
     /// The move leading here; None at the start.
     #[getter]
     fn r#move(&self, py: Python<'_>) -> Option<Move> {
-        self.tree.nodes[self.node]
+        self.walk.tree.nodes[self.node]
             .mv
             .as_ref()
-            .map(|_| Move::new(py, self.tree.clone(), self.node, self.game.clone()))
+            .map(|_| Move::new(py, self.walk.clone(), self.node))
     }
     /// The moves that may follow, each a node (the first is the main continuation).
     #[getter]
     fn variations(&self) -> Vec<GameNode> {
-        self.tree.children(self.node).map(|i| self.at(i)).collect()
+        self.walk
+            .tree
+            .children(self.node)
+            .map(|i| self.at(i))
+            .collect()
     }
     /// The node before; None at the start.
     #[getter]
     fn parent(&self) -> Option<GameNode> {
-        self.tree.nodes[self.node].parent.map(|i| self.at(i))
+        self.walk.tree.nodes[self.node].parent.map(|i| self.at(i))
     }
     /// Comments (at the start: those before the first move).
     #[getter]
     fn comments(&self) -> Vec<String> {
-        self.tree.nodes[self.node].comments.clone()
+        self.walk.tree.nodes[self.node].comments.clone()
     }
     /// Half-moves from the start.
     #[getter]
     fn ply(&self) -> usize {
-        self.tree.nodes[self.node].mv.as_ref().map_or(0, |m| m.ply)
+        self.walk.tree.nodes[self.node]
+            .mv
+            .as_ref()
+            .map_or(0, |m| m.ply)
     }
     /// FEN or TLPD of the position here.
     #[getter]
     fn fen(&self) -> String {
-        self.tree.nodes[self.node].position.fen()
+        self.walk.tree.nodes[self.node].position.fen()
     }
     /// The main continuation, or None at the end of a line.
     fn next(&self) -> Option<GameNode> {
-        self.tree.next(self.node).map(|i| self.at(i))
+        self.walk.tree.next(self.node).map(|i| self.at(i))
     }
     /// The node is on the game's main line.
     fn is_mainline(&self) -> bool {
         let mut at = self.node;
-        while let Some(parent) = self.tree.nodes[at].parent {
-            if self.tree.next(parent) != Some(at) {
+        while let Some(parent) = self.walk.tree.nodes[at].parent {
+            if self.walk.tree.next(parent) != Some(at) {
                 return false;
             }
             at = parent;
@@ -469,23 +490,24 @@ impl GameNode {
     }
     /// The position here as a `Board` (chess, xiangqi) or `Position` (C'escacs).
     fn board(&self, py: Python<'_>) -> PyResult<PyObject> {
-        tree_board(py, &self.tree.nodes[self.node].position)
+        tree_board(py, &self.walk.tree.nodes[self.node].position)
     }
     // == issue 29 part B: pickling and equality (pickle.rs)
     /// Equal nodes: the same place in equal move trees.
     fn __eq__(&self, other: PyRef<'_, GameNode>) -> bool {
-        self.node == other.node && (Arc::ptr_eq(&self.tree, &other.tree) || self.tree == other.tree)
+        self.node == other.node
+            && (Arc::ptr_eq(&self.walk, &other.walk) || self.walk.tree == other.walk.tree)
     }
     fn __hash__(&self) -> u64 {
         self.node as u64
     }
     /// Pickling: the game and the node's place in its tree.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(PyObject, PyObject)> {
-        crate::pickle::reduce_node(py, "_node", &self.game, &self.tree, self.node)
+        crate::pickle::reduce_node(py, "_node", &self.walk, self.node)
     }
     // == end issue 29 part B
     fn __repr__(&self) -> String {
-        match &self.tree.nodes[self.node].mv {
+        match &self.walk.tree.nodes[self.node].mv {
             Some(m) => format!("<cescacs.GameNode {} {}>", m.ply, m.san()),
             None => "<cescacs.GameNode start>".to_string(),
         }

@@ -5,7 +5,7 @@
 //! serialised model. A move or node pickles as its game and its place in the tree.
 
 use crate::errors::Fail;
-use crate::model::{GameNode, Mainline, Move};
+use crate::model::{GameNode, Mainline, Move, Walk};
 use crate::{Game, Origin};
 use cescacs_batch::{Diagnostic, Problem, RawGame, Severity};
 use cescacs_convert::MoveTree;
@@ -206,13 +206,12 @@ fn node_path(tree: &MoveTree, node: usize) -> NodePath {
 pub(crate) fn reduce_node(
     py: Python<'_>,
     make: &str,
-    game: &Arc<Py<Game>>,
-    tree: &MoveTree,
+    walk: &Walk,
     node: usize,
 ) -> PyResult<(PyObject, PyObject)> {
     let make = py.import("cescacs._cescacs")?.getattr(make)?;
-    let (depth, branches) = node_path(tree, node);
-    let args = (game.clone_ref(py), depth, branches).into_pyobject(py)?;
+    let (depth, branches) = node_path(&walk.tree, node);
+    let args = (walk.game.clone_ref(py), depth, branches).into_pyobject(py)?;
     Ok((make.unbind(), args.into_any().unbind()))
 }
 
@@ -226,32 +225,28 @@ pub(crate) fn hash_move(m: Option<&cescacs_convert::PlyMove>) -> u64 {
     h.finish()
 }
 
-/// The last tree walked for unpickling: the game object, whether variations were
-/// walked, the tree.
-type LastTree = (Arc<Py<Game>>, bool, Arc<MoveTree>);
+/// The last tree walked for unpickling (with its game object) and whether variations
+/// were walked.
+type LastTree = (Arc<Walk>, bool);
 
 static LAST_TREE: Mutex<Option<LastTree>> = Mutex::new(None);
 
 /// The tree of `game` (with variations or not), walked again unless it was the last.
-fn tree_of(
-    py: Python<'_>,
-    game: Py<Game>,
-    variations: bool,
-) -> PyResult<(Arc<Py<Game>>, Arc<MoveTree>)> {
+fn tree_of(py: Python<'_>, game: Py<Game>, variations: bool) -> PyResult<Arc<Walk>> {
     {
         let last = crate::lock(py, &LAST_TREE);
-        if let Some((g, v, tree)) = last.as_ref()
-            && g.as_ptr() == game.as_ptr()
+        if let Some((walk, v)) = last.as_ref()
+            && walk.game.as_ptr() == game.as_ptr()
             && *v == variations
         {
-            return Ok((g.clone(), tree.clone()));
+            return Ok(walk.clone());
         }
     }
     let me = game.get();
     let tree = py.allow_threads(|| crate::model::tree(&me.record, &me.file, variations))?;
-    let game = Arc::new(game);
-    *crate::lock(py, &LAST_TREE) = Some((game.clone(), variations, tree.clone()));
-    Ok((game, tree))
+    let walk = Arc::new(Walk { tree, game });
+    *crate::lock(py, &LAST_TREE) = Some((walk.clone(), variations));
+    Ok(walk)
 }
 
 /// The node at `path` in `tree`.
@@ -284,20 +279,19 @@ pub(crate) fn _move(
     branches: Vec<(usize, usize)>,
 ) -> PyResult<Move> {
     // A main-line move needs only the main line walked.
-    let (game, tree) = tree_of(py, game, !branches.is_empty())?;
-    let node = follow(&tree, &(depth, branches))?;
+    let walk = tree_of(py, game, !branches.is_empty())?;
+    let node = follow(&walk.tree, &(depth, branches))?;
     if depth == 0 {
         return Err(Fail::Option("not a pickled move: the start is no move".into()).into());
     }
-    Ok(Move::new(py, tree, node, game))
+    Ok(Move::new(py, walk, node))
 }
 
 /// Makes a pickled `Mainline` again (the inverse of `Mainline.__reduce__`): the
 /// game's main line, walked anew.
 #[pyfunction]
 pub(crate) fn _mainline(py: Python<'_>, game: Py<Game>) -> PyResult<Mainline> {
-    let (game, tree) = tree_of(py, game, false)?;
-    Ok(Mainline::new(tree, game))
+    Ok(Mainline::new(tree_of(py, game, false)?))
 }
 
 /// Makes a pickled `GameNode` again (the inverse of `GameNode.__reduce__`).
@@ -308,7 +302,7 @@ pub(crate) fn _node(
     depth: usize,
     branches: Vec<(usize, usize)>,
 ) -> PyResult<GameNode> {
-    let (game, tree) = tree_of(py, game, true)?;
-    let node = follow(&tree, &(depth, branches))?;
-    Ok(GameNode { tree, node, game })
+    let walk = tree_of(py, game, true)?;
+    let node = follow(&walk.tree, &(depth, branches))?;
+    Ok(GameNode { walk, node })
 }

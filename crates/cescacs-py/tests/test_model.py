@@ -45,6 +45,23 @@ def test_chess_moves_carry_san_uci_squares_men_and_annotations() -> None:
     assert str(moves[0]) == "exd6" and "exd6" in repr(moves[0])
 
 
+def test_a_main_line_is_made_once_and_kept() -> None:
+    # Iterating makes every Move in one pass and keeps them: a second iteration, an index
+    # or a slice gives the same objects; an index before any iteration makes only that
+    # one (equal to the kept one made later); reversed and equality see the same moves.
+    g = game(PGN)
+    moves = g.mainline()
+    early = moves[-1]
+    first = list(moves)
+    assert len(first) == len(moves) == 5
+    assert all(a is b for a, b in zip(first, moves))
+    assert moves[2] is first[2] and moves[-1] is first[-1] and moves[1:3][0] is first[1]
+    assert early is not first[-1] and early == first[-1]
+    assert list(reversed(moves)) == first[::-1] and moves == first and moves == g.mainline()
+    assert type(iter(moves)) is type(iter([]))  # the kept list's own iterator
+    assert list(game(b"*\n").mainline()) == []
+
+
 def test_mate_and_check() -> None:
     m = game(b"1. f3 e5 2. g4 Qh4# 0-1\n").mainline()[-1]
     assert (m.is_check, m.is_mate, m.piece, m.to_square) == (True, True, "q", "h4")

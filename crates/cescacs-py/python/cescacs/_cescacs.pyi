@@ -66,8 +66,8 @@ class Game:
     def _repr_html_(self) -> Optional[str]: ...
     # == issue 29 part A: the game model
     def mainline(self) -> Mainline:
-        """The main line as a sequence of Move objects, walked once per call; each
-        Move is made when taken."""
+        """The main line as a sequence of Move objects, walked once per call; the
+        Move objects are made, all at once, when it is first iterated."""
     def positions(self) -> List[str]:
         """FEN (TLPD for C'escacs) of the start and after every main-line ply."""
     def board_at(self, ply: int) -> Union[Board, Position]:
@@ -202,22 +202,17 @@ class Move:
 
 @final
 class Mainline(Sequence[Move]):
-    """A game's main line: a read-only sequence of Move objects, made as taken."""
+    """A game's main line: a read-only sequence of Move objects, all made when it is
+    first iterated (one made when indexed before that)."""
 
     def __len__(self) -> int: ...
     @overload
     def __getitem__(self, key: int, /) -> Move: ...
     @overload
     def __getitem__(self, key: slice, /) -> List[Move]: ...
-    def __iter__(self) -> MainlineIterator: ...
+    def __iter__(self) -> Iterator[Move]: ...
     def __reversed__(self) -> Iterator[Move]: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
-
-@final
-class MainlineIterator(Iterator[Move]):
-    """The iterator of a Mainline."""
-
-    def __next__(self) -> Move: ...
 
 @final
 class GameNode:
