@@ -78,6 +78,109 @@ impl GameHeaders {
         read.map(|game| game.is_some())
     }
 
+    /// Reads the tag section at the start of `game` (one game as a splitter cut it)
+    /// in place of what these headers held, when that section is in the plain form,
+    /// giving exactly the tags the full reader keeps for the game
+    /// (`Game::tags` of [`crate::Game`]), `FEN` and `SetUp` added as written; it
+    /// allocates nothing once the headers have held a section as large. `false`, with
+    /// the headers left in no particular state, when the section is not plain: read
+    /// the game with the full reader then (this is the headers-only read of Python's
+    /// `read_headers`, where such games are rare and exactness matters more than
+    /// speed).
+    ///
+    /// Plain means: tag pairs `[Name "value"]` (spaces or tabs inside the brackets,
+    /// any whitespace between pairs), each name an ASCII letter then letters, digits
+    /// or `_`, no name twice, no roster or set-up name spelled in another case, no
+    /// tab or line break in a value and no `\` other than `\"` and `\\`; then the
+    /// end of the game or movetext beginning with a digit, a letter or `*`. Anything
+    /// else (a comment or `%` line among the tags, a damaged tag, a byte-order mark)
+    /// is not plain, because the full reader gives it a meaning of its own (a repeated
+    /// name kept as `XDuplicate…`, a line break read as a space, a comment ending the
+    /// tag section). Values that are not UTF-8 are decoded as Windows-1252, as the
+    /// full reader decodes them. `outcome` is not looked for (`None`).
+    ///
+    /// ```
+    /// let mut h = chess_pgn::GameHeaders::default();
+    /// assert!(h.read_plain(b"[White \"Anand\"]\r\n[Event \"a \\\"b\\\"\"]\r\n\r\n1. e4 e5 1-0"));
+    /// assert_eq!(h.tags().collect::<Vec<_>>(), [("White", "Anand"), ("Event", "a \"b\"")]);
+    /// // A repeated name is kept apart by the full reader: not plain.
+    /// assert!(!h.read_plain(b"[White \"A\"]\n[White \"B\"]\n\n*"));
+    /// assert!(!h.read_plain(b"[White \"A\"]\n{ a comment }\n[Black \"B\"]\n\n*"));
+    /// ```
+    pub fn read_plain(&mut self, game: &[u8]) -> bool {
+        self.text.clear();
+        self.spans.clear();
+        self.outcome = None;
+        self.at = Pos::default();
+        self.index = 1;
+        // One bit per name (by length and two bytes): a repeated name is looked for
+        // only when its bit is already set.
+        let mut seen: u64 = 0;
+        let mut at = 0;
+        loop {
+            while at < game.len() && matches!(game[at], b' ' | b'\t' | b'\r' | b'\n') {
+                at += 1;
+            }
+            let Some(&first) = game.get(at) else {
+                return true;
+            };
+            if first != b'[' {
+                // Movetext: what the full reader would read as anything else before
+                // or between the tags takes the full read.
+                return first.is_ascii_alphanumeric() || first == b'*';
+            }
+            let Some((name, value, escaped, end)) = plain_tag(game, at) else {
+                return false;
+            };
+            if self.spans.len() >= crate::MAX_GAME_TAGS || !self.plain_name(name, &mut seen) {
+                return false;
+            }
+            if crate::text::has_break(value) {
+                return false;
+            }
+            let n = self.text.len();
+            // Names are ASCII (checked by `plain_tag`).
+            self.text
+                .push_str(std::str::from_utf8(name).unwrap_or_default());
+            let v = self.text.len();
+            match std::str::from_utf8(value) {
+                Ok(plain) if !escaped => self.text.push_str(plain),
+                _ => self.text.push_str(&text::tag_value(value, escaped)),
+            }
+            self.spans.push((n, v, self.text.len()));
+            at = end;
+        }
+    }
+
+    /// Whether `name` is spelled as the full reader keeps it and not met before in
+    /// this section (`seen` holds a bit per name read so far).
+    fn plain_name(&self, name: &[u8], seen: &mut u64) -> bool {
+        // The names the full reader knows in any case (the Seven Tag Roster, and the
+        // tags that decide how a game is read): another spelling is renamed or set
+        // apart there.
+        const KNOWN: [&str; 11] = [
+            "Event", "Site", "Date", "Round", "White", "Black", "Result", "FEN", "SetUp",
+            "Variant", "Game",
+        ];
+        if (3..=7).contains(&name.len())
+            && KNOWN
+                .iter()
+                .any(|k| k.as_bytes().eq_ignore_ascii_case(name) && k.as_bytes() != name)
+        {
+            return false;
+        }
+        let mix = (name.len() as u64)
+            .wrapping_mul(31)
+            .wrapping_add(u64::from(name[0]) << 8 | u64::from(name[name.len() - 1]))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let bit = 1 << (mix >> 58);
+        if *seen & bit != 0 && self.tags().any(|(n, _)| n.as_bytes() == name) {
+            return false;
+        }
+        *seen |= bit;
+        true
+    }
+
     /// Appends one tag pair as read: the name decoded, the value decoded and
     /// unescaped.
     fn push_tag(&mut self, name: &[u8], value: &[u8], escaped: bool) {
@@ -98,6 +201,47 @@ impl GameHeaders {
             .or_else(|| self.tags().find(|(n, _)| n.eq_ignore_ascii_case(name)))
             .map(|(_, v)| v)
     }
+}
+
+/// The plain tag pair `[Name "value"]` starting at `game[at]` (see
+/// [`GameHeaders::read_plain`]): its name, its raw value, whether the value holds
+/// `\\"` or `\\\\` (its only escapes), and where the pair ends. `None` when it is not
+/// in that form.
+fn plain_tag(game: &[u8], at: usize) -> Option<(&[u8], &[u8], bool, usize)> {
+    let blank = |mut j: usize| {
+        while game.get(j).is_some_and(|&b| b == b' ' || b == b'\t') {
+            j += 1;
+        }
+        j
+    };
+    let n0 = blank(at + 1);
+    if !game.get(n0)?.is_ascii_alphabetic() {
+        return None;
+    }
+    let n1 = n0
+        + game[n0..]
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
+    let q = blank(n1);
+    if *game.get(q)? != b'"' {
+        return None;
+    }
+    let v0 = q + 1;
+    let mut j = v0;
+    let mut escaped = false;
+    let v1 = loop {
+        let k = j + memchr::memchr3(b'"', b'\\', b'\n', &game[j..])?;
+        match game[k] {
+            b'"' => break k,
+            b'\\' if matches!(game.get(k + 1), Some(b'"' | b'\\')) => {
+                escaped = true;
+                j = k + 2;
+            }
+            _ => return None,
+        }
+    };
+    let c = blank(v1 + 1);
+    (*game.get(c)? == b']').then_some((&game[n0..n1], &game[v0..v1], escaped, c + 1))
 }
 
 /// A [`Visitor`] that keeps the tags and skips the movetext.
