@@ -15,46 +15,32 @@ use pyo3::types::{PyDict, PyString};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-/// Tag pairs in input order, in one string: per tag, where its name ends and where its
-/// value ends (each name begins where the value before it ends). Two allocations a
-/// game, not two a tag.
-#[derive(Default)]
-struct Tags {
-    text: Box<str>,
-    ends: Box<[(usize, usize)]>,
+/// Tag pairs in input order.
+enum Tags {
+    /// A classic PGN tag section as scanned: one string for the game (a copy of the
+    /// scan's, made at its exact size: two allocations a game, not two a tag).
+    Plain(chess_pgn::GameHeaders),
+    /// As another reader gave them.
+    Pairs(Vec<(String, String)>),
 }
 
 impl Tags {
-    fn from_pairs<'a, I>(pairs: I) -> Tags
-    where
-        I: Iterator<Item = (&'a str, &'a str)> + Clone,
-    {
-        let size = pairs.clone().map(|(n, v)| n.len() + v.len()).sum();
-        let mut text = String::with_capacity(size);
-        let ends = pairs
-            .map(|(n, v)| {
-                text.push_str(n);
-                let name_end = text.len();
-                text.push_str(v);
-                (name_end, text.len())
-            })
-            .collect();
-        Tags {
-            text: text.into_boxed_str(),
-            ends,
-        }
-    }
-
-    fn iter(&self) -> impl DoubleEndedIterator<Item = (&str, &str)> + '_ {
-        (0..self.ends.len()).map(|i| {
-            let start = if i == 0 { 0 } else { self.ends[i - 1].1 };
-            let (n, e) = self.ends[i];
-            (&self.text[start..n], &self.text[n..e])
-        })
+    fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        let (plain, pairs) = match self {
+            Tags::Plain(h) => (Some(h.tags()), None),
+            Tags::Pairs(p) => (None, Some(p.iter().map(|(n, v)| (n.as_str(), v.as_str())))),
+        };
+        plain
+            .into_iter()
+            .flatten()
+            .chain(pairs.into_iter().flatten())
     }
 
     fn len(&self) -> usize {
-        self.ends.len()
+        match self {
+            Tags::Plain(h) => h.len(),
+            Tags::Pairs(p) => p.len(),
+        }
     }
 }
 
@@ -114,8 +100,8 @@ impl Headers {
     fn get(&self, name: &str, default: Option<String>) -> Option<String> {
         self.tags
             .iter()
-            .rev()
-            .find(|(k, _)| *k == name)
+            .filter(|(k, _)| *k == name)
+            .last()
             .map(|(_, v)| v.to_string())
             .or(default)
     }
@@ -166,7 +152,7 @@ impl Item for Headers {
         }
         let tags = match format {
             Format::Pgn => SCRATCH.with_borrow_mut(|h| {
-                let tags = h.read_plain(&raw.bytes).then(|| Tags::from_pairs(h.tags()));
+                let tags = h.read_plain(&raw.bytes).then(|| Tags::Plain(h.clone()));
                 // A huge game's tag text is not kept for the games after it.
                 if raw.bytes.len() > 1 << 20 {
                     *h = chess_pgn::GameHeaders::default();
@@ -175,7 +161,7 @@ impl Item for Headers {
             })?,
             _ => {
                 let pairs = cescacs_convert::headers(format, raw)?;
-                Tags::from_pairs(pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())))
+                Tags::Pairs(pairs)
             }
         };
         Some(Headers {
@@ -204,7 +190,7 @@ impl Item for Headers {
             tags.extend(alone.iter().filter(|(n, _)| set_up(n)).cloned());
         }
         Headers {
-            tags: Tags::from_pairs(tags.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
+            tags: Tags::Pairs(tags),
             file: Arc::from(g.file.as_str()),
             index: g.index,
             line: g.line,

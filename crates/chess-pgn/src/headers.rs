@@ -135,16 +135,14 @@ impl GameHeaders {
             if self.spans.len() >= crate::MAX_GAME_TAGS || !self.plain_name(name, &mut seen) {
                 return false;
             }
-            if crate::text::has_break(value) {
-                return false;
-            }
             let n = self.text.len();
             // Names are ASCII (checked by `plain_tag`).
             self.text
                 .push_str(std::str::from_utf8(name).unwrap_or_default());
             let v = self.text.len();
-            match std::str::from_utf8(value) {
-                Ok(plain) if !escaped => self.text.push_str(plain),
+            match printable_ascii(value).then(|| std::str::from_utf8(value)) {
+                Some(Ok(plain)) if !escaped => self.text.push_str(plain),
+                _ if crate::text::has_break(value) => return false,
                 _ => self.text.push_str(&text::tag_value(value, escaped)),
             }
             self.spans.push((n, v, self.text.len()));
@@ -157,16 +155,22 @@ impl GameHeaders {
     fn plain_name(&self, name: &[u8], seen: &mut u64) -> bool {
         // The names the full reader knows in any case (the Seven Tag Roster, and the
         // tags that decide how a game is read): another spelling is renamed or set
-        // apart there.
-        const KNOWN: [&str; 11] = [
-            "Event", "Site", "Date", "Round", "White", "Black", "Result", "FEN", "SetUp",
-            "Variant", "Game",
-        ];
-        if (3..=7).contains(&name.len())
-            && KNOWN
-                .iter()
-                .any(|k| k.as_bytes().eq_ignore_ascii_case(name) && k.as_bytes() != name)
-        {
+        // apart there. The length and first letter pick the one a name can equal.
+        let known: &[u8] = match (name.len(), name[0] | 0x20) {
+            (3, b'f') => b"FEN",
+            (4, b'g') => b"Game",
+            (4, b's') => b"Site",
+            (4, b'd') => b"Date",
+            (5, b's') => b"SetUp",
+            (5, b'e') => b"Event",
+            (5, b'r') => b"Round",
+            (5, b'w') => b"White",
+            (5, b'b') => b"Black",
+            (6, b'r') => b"Result",
+            (7, b'v') => b"Variant",
+            _ => b"",
+        };
+        if known != name && known.eq_ignore_ascii_case(name) {
             return false;
         }
         let mix = (name.len() as u64)
@@ -201,6 +205,26 @@ impl GameHeaders {
             .or_else(|| self.tags().find(|(n, _)| n.eq_ignore_ascii_case(name)))
             .map(|(_, v)| v)
     }
+}
+
+/// Whether every byte of `value` is printable ASCII (a space to `~`, or DEL): then it
+/// is its own UTF-8 decoding and holds no break. Eight bytes at a time, as most values
+/// are short runs of such bytes.
+#[inline(always)]
+fn printable_ascii(value: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    // Nonzero exactly when some byte is 0x80 or above, or below 0x20.
+    let odd = |x: u64| (x | x.wrapping_sub(0x20 * ONES) & !x) & HIGH;
+    let (words, rest) = value.as_chunks::<8>();
+    let mut seen = 0;
+    for w in words {
+        seen |= odd(u64::from_ne_bytes(*w));
+    }
+    let mut last = [b' '; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    seen |= odd(u64::from_ne_bytes(last));
+    seen == 0
 }
 
 /// The plain tag pair `[Name "value"]` starting at `game[at]` (see
@@ -373,5 +397,18 @@ impl<R: Read> Iterator for Headers<R> {
                 Some(Err(e))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable_ascii;
+
+    #[test]
+    fn printable_ascii_is_the_byte_test() {
+        let slow = |b: &[u8]| b.iter().all(|&c| (0x20..0x80).contains(&c));
+        test_support::single_byte_variants(20, b"a \x1f\x20\x7f\x80\xff", |v| {
+            assert_eq!(printable_ascii(v), slow(v), "{v:?}");
+        });
     }
 }
