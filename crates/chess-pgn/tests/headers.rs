@@ -173,3 +173,25 @@ fn every_one_byte_change_is_read_as_the_full_reader_reads_it_or_left_to_it() {
     }
     assert!(taken > base.len() * 4, "{taken}");
 }
+
+#[test]
+fn a_tag_section_longer_than_the_checked_head_is_read_whole() {
+    // Names and values past the head checked UTF-8 at once (2 KB), and past a byte
+    // that is not UTF-8, are checked and decoded one by one.
+    for odd in ["Réti", "R\u{e9}ti \\\"x\\\"", "plain"] {
+        let mut pgn = String::new();
+        for i in 0..120 {
+            pgn.push_str(&format!("[Tag{i} \"value {i} {odd}\"]\n"));
+        }
+        pgn.push_str("\n1. e4 *\n");
+        let mut bytes = pgn.into_bytes();
+        let tags = plain_tags(&bytes).unwrap();
+        assert_eq!(tags.len(), 120);
+        assert_eq!(Some(tags), full_tags(&bytes));
+        // A Windows-1252 byte early on.
+        let e = bytes.iter().position(|&b| b == b'v').unwrap();
+        bytes[e] = 0xe9;
+        assert_eq!(plain_tags(&bytes), full_tags(&bytes));
+        assert!(plain_tags(&bytes).unwrap()[0].1.starts_with("éalue"));
+    }
+}
