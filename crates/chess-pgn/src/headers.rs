@@ -92,12 +92,13 @@ impl GameHeaders {
     /// any whitespace between pairs), each name an ASCII letter then letters, digits
     /// or `_`, no name twice, no roster or set-up name spelled in another case, no
     /// tab or line break in a value and no `\` other than `\"` and `\\`; then the
-    /// end of the game or movetext beginning with a digit, a letter or `*`. Anything
-    /// else (a comment or `%` line among the tags, a damaged tag, a byte-order mark)
-    /// is not plain, because the full reader gives it a meaning of its own (a repeated
-    /// name kept as `XDuplicate…`, a line break read as a space, a comment ending the
-    /// tag section). Values that are not UTF-8 are decoded as Windows-1252, as the
-    /// full reader decodes them. `outcome` is not looked for (`None`).
+    /// end of the game or its movetext (any other printable ASCII byte: the full
+    /// reader never gives a game a tag after its movetext has begun, even after a
+    /// comment). Anything else (a `%` line among the tags, a damaged tag, a byte-order
+    /// mark) is not plain, nor is what the full reader gives a meaning of its own (a
+    /// repeated name kept as `XDuplicate…`, a line break read as a space). Values that
+    /// are not UTF-8 are decoded as Windows-1252, as the full reader decodes them.
+    /// `outcome` is not looked for (`None`).
     ///
     /// ```
     /// let mut h = chess_pgn::GameHeaders::default();
@@ -105,7 +106,7 @@ impl GameHeaders {
     /// assert_eq!(h.tags().collect::<Vec<_>>(), [("White", "Anand"), ("Event", "a \"b\"")]);
     /// // A repeated name is kept apart by the full reader: not plain.
     /// assert!(!h.read_plain(b"[White \"A\"]\n[White \"B\"]\n\n*"));
-    /// assert!(!h.read_plain(b"[White \"A\"]\n{ a comment }\n[Black \"B\"]\n\n*"));
+    /// assert!(!h.read_plain(b"[White \"A\"]\n%escape\n[Black \"B\"]\n\n*"));
     /// ```
     pub fn read_plain(&mut self, game: &[u8]) -> bool {
         self.text.clear();
@@ -133,9 +134,11 @@ impl GameHeaders {
                 return true;
             };
             if first != b'[' {
-                // Movetext: what the full reader would read as anything else before
-                // or between the tags takes the full read.
-                return first.is_ascii_alphanumeric() || first == b'*';
+                // Any other token begins the movetext for the full reader (a comment
+                // too), and a tag after it is never this game's. A `%` escape line
+                // (tags may follow it), whitespace this scan does not skip, and what
+                // is not printable ASCII (a byte-order mark) take the full read.
+                return (b' '..=b'~').contains(&first) && first != b'%';
             }
             let Some(tag) = plain_tag(game, at) else {
                 return false;

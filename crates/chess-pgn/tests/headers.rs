@@ -120,6 +120,12 @@ fn the_plain_scan_takes_what_it_reads_as_the_full_reader_does() {
         "[Event \"a\"]\n\n1. e4 {c} [White \"w\"] e5 *\n",
         "[Event \"a\"]",
         "1. e4 e5 *\n",
+        "[Event \"a\"]\n{c}\n[White \"w\"]\n\n1. e4 *\n",
+        "{c} 1. e4 *",
+        "[Event \"a\"]\n; c\n1. e4 *",
+        "[Event \"a\"]\n(1. d4) 1. e4 *",
+        "[Event \"a\"]\n$1 1. e4 *",
+        "[Event \"a\"] ] 1. e4 *",
     ];
     for pgn in take {
         let plain = plain_tags(pgn.as_bytes());
@@ -140,13 +146,12 @@ fn the_plain_scan_takes_what_it_reads_as_the_full_reader_does() {
         "[fen \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n1. Kb1 *\n",
         "[Event \"a\tb\"]\n\n1. e4 *\n",
         "[Event \"a\nb\"]\n\n1. e4 *\n",
-        "[Event \"a\"]\n{c}\n[White \"w\"]\n\n1. e4 *\n",
         "[Event \"a\"]\n%x\n[White \"b\"]\n\n1. e4 *\n",
         "[Event \"a\\n\"]\n\n*",
         "[Event a]\n\n*",
         "[Event \"a\"\n\n*",
         "\u{feff}[Event \"a\"]\n\n*",
-        "{c} 1. e4 *",
+        "[Event \"a\"]\n\u{b}[White \"w\"]\n\n*",
     ];
     for pgn in leave {
         assert_eq!(plain_tags(pgn.as_bytes()), None, "{pgn:?}");
