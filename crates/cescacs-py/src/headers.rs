@@ -1,7 +1,7 @@
 //! `read_headers`: the tags of every game from its tag section alone: the movetext is
 //! neither parsed nor replayed. A classic PGN game's section is scanned on the
 //! splitter's buffer (`chess_pgn::GameHeaders::read_plain`) into one string per game;
-//! a section the scan does not take (rare: a repeated name, a comment among the tags,
+//! a section the scan does not take (rare: a repeated name, a `%` line among the tags,
 //! a line break in a value) is read by the full reader, so the tags are always those
 //! of `read_games`. Xiangqi and C'escacs sections are read with the headers-only
 //! readers `cescacs select` decides tag filters with (`cescacs_convert::headers`).

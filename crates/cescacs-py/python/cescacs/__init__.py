@@ -201,7 +201,7 @@ def read_headers(
     ``.line``), read from the tag sections alone: the movetext is neither parsed nor
     replayed. The tags are :func:`read_games`' ``Game.tags`` (a chess game's ``FEN``
     and ``SetUp`` added as written); a classic PGN tag section out of the plain form
-    (a repeated name, a comment among the tags, a line break in a value) is read by
+    (a repeated name, a ``%`` line among the tags, a line break in a value) is read by
     the full reader to give them. PCN documents, and games whose tag section cannot be
     read alone, are read whole: their ``errors`` are then the full read's; otherwise
     ``errors`` is empty (use :func:`read_games` to check games)."""
