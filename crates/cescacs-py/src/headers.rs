@@ -1,24 +1,57 @@
-//! `read_headers`: the tags of every game from its tag section alone, with the
-//! headers-only readers `cescacs select` decides tag filters with
-//! (`cescacs_convert::headers`): the movetext is neither parsed nor replayed.
+//! `read_headers`: the tags of every game from its tag section alone: the movetext is
+//! neither parsed nor replayed. A classic PGN game's section is scanned on the
+//! splitter's buffer (`chess_pgn::GameHeaders::read_plain`) into one string per game;
+//! a section the scan does not take (rare: a repeated name, a `%` line among the tags,
+//! a line break in a value) is read by the full reader, so the tags are always those
+//! of `read_games`. Xiangqi and C'escacs sections are read with the headers-only
+//! readers `cescacs select` decides tag filters with (`cescacs_convert::headers`).
 
 use crate::feed::Feed;
-use crate::{Game, Item, fill, lock, unpanicked};
+use crate::{Game, Item, Origin, fill, lock, unpanicked};
 use cescacs_batch::{RawGame, Severity};
 use cescacs_convert::Format;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
+
+/// Tag pairs in input order.
+enum Tags {
+    /// A classic PGN tag section as scanned: one string for the game (a copy of the
+    /// scan's, made at its exact size: two allocations a game, not two a tag).
+    Plain(chess_pgn::GameHeaders),
+    /// As another reader gave them.
+    Pairs(Vec<(String, String)>),
+}
+
+impl Tags {
+    fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        let (plain, pairs) = match self {
+            Tags::Plain(h) => (Some(h.tags()), None),
+            Tags::Pairs(p) => (None, Some(p.iter().map(|(n, v)| (n.as_str(), v.as_str())))),
+        };
+        plain
+            .into_iter()
+            .flatten()
+            .chain(pairs.into_iter().flatten())
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Tags::Plain(h) => h.len(),
+            Tags::Pairs(p) => p.len(),
+        }
+    }
+}
 
 /// The tags of one game, with where it is.
 #[pyclass(frozen, module = "cescacs")]
 pub(crate) struct Headers {
     /// A game as `read_games` gives it, when the tag section alone could not be read
-    /// (PCN, a damaged tag section, a file that could not be read): its tags and
-    /// errors are the full read's.
+    /// (PCN, a damaged tag section, a file that could not be read): its errors are the
+    /// full read's.
     full: Option<Game>,
-    tags: Vec<(String, String)>,
+    tags: Tags,
     /// Shared by the headers of one file.
     file: Arc<str>,
     index: u64,
@@ -31,9 +64,9 @@ impl Headers {
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (k, v) in &self.tags {
+        for (k, v) in self.tags.iter() {
             // Tag names repeat from game to game: one shared string each.
-            d.set_item(crate::interned::text(py, k), v)?;
+            d.set_item(crate::interned::text(py, k), PyString::new(py, v))?;
         }
         Ok(d)
     }
@@ -67,9 +100,9 @@ impl Headers {
     fn get(&self, name: &str, default: Option<String>) -> Option<String> {
         self.tags
             .iter()
-            .rev()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
+            .filter(|(k, _)| *k == name)
+            .last()
+            .map(|(_, v)| v.to_string())
             .or(default)
     }
     fn __repr__(&self) -> String {
@@ -101,7 +134,8 @@ impl HeaderReader {
 const BATCH: usize = 256;
 
 impl Item for Headers {
-    /// The tag section alone, read with the headers-only readers.
+    /// The tag section alone: scanned on the splitter's buffer for classic PGN, read
+    /// with the headers-only readers for xiangqi and C'escacs.
     fn quick(
         format: Format,
         raw: &RawGame,
@@ -109,7 +143,27 @@ impl Item for Headers {
         index: u64,
         line: u64,
     ) -> Option<Headers> {
-        let tags = cescacs_convert::headers(format, raw)?;
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<chess_pgn::GameHeaders> =
+                std::cell::RefCell::new(chess_pgn::GameHeaders::default());
+        }
+        if raw.problem.is_some() {
+            return None;
+        }
+        let tags = match format {
+            Format::Pgn => SCRATCH.with_borrow_mut(|h| {
+                let tags = h.read_plain(&raw.bytes).then(|| Tags::Plain(h.clone()));
+                // A huge game's tag text is not kept for the games after it.
+                if raw.bytes.len() > 1 << 20 {
+                    *h = chess_pgn::GameHeaders::default();
+                }
+                tags
+            })?,
+            _ => {
+                let pairs = cescacs_convert::headers(format, raw)?;
+                Tags::Pairs(pairs)
+            }
+        };
         Some(Headers {
             full: None,
             tags,
@@ -118,15 +172,29 @@ impl Item for Headers {
             line,
         })
     }
-    /// PCN, a damaged tag section, a file that could not be read: the full read's tags
-    /// and errors.
+    /// PCN, a tag section the plain scan does not take, a damaged one, a file that
+    /// could not be read: the full read's tags (a chess game's `FEN` and `SetUp` as
+    /// written, as the scan gives them); its errors only when the tag section cannot
+    /// be read alone, as before the scan (the movetext is not checked by
+    /// `read_headers`).
     fn full(g: Game) -> Headers {
+        let mut tags = g.record.tags();
+        let alone = match &g.origin {
+            Origin::Raw { raw, member: 0 } if g.record.format() == Format::Pgn => {
+                cescacs_convert::headers(Format::Pgn, raw)
+            }
+            _ => None,
+        };
+        if let Some(alone) = &alone {
+            let set_up = |n: &str| n.eq_ignore_ascii_case("FEN") || n.eq_ignore_ascii_case("SetUp");
+            tags.extend(alone.iter().filter(|(n, _)| set_up(n)).cloned());
+        }
         Headers {
-            tags: g.record.tags(),
+            tags: Tags::Pairs(tags),
             file: Arc::from(g.file.as_str()),
             index: g.index,
             line: g.line,
-            full: Some(g),
+            full: alone.is_none().then_some(g),
         }
     }
 }

@@ -78,6 +78,131 @@ impl GameHeaders {
         read.map(|game| game.is_some())
     }
 
+    /// Reads the tag section at the start of `game` (one game as a splitter cut it)
+    /// in place of what these headers held, when that section is in the plain form,
+    /// giving exactly the tags the full reader keeps for the game
+    /// (`Game::tags` of [`crate::Game`]), `FEN` and `SetUp` added as written; it
+    /// allocates nothing once the headers have held a section as large. `false`, with
+    /// the headers left in no particular state, when the section is not plain: read
+    /// the game with the full reader then (this is the headers-only read of Python's
+    /// `read_headers`, where such games are rare and exactness matters more than
+    /// speed).
+    ///
+    /// Plain means: tag pairs `[Name "value"]` (spaces or tabs inside the brackets,
+    /// any whitespace between pairs), each name an ASCII letter then letters, digits
+    /// or `_`, no name twice, no roster or set-up name spelled in another case, no
+    /// tab or line break in a value and no `\` other than `\"` and `\\`; then the
+    /// end of the game or its movetext (any other printable ASCII byte: the full
+    /// reader never gives a game a tag after its movetext has begun, even after a
+    /// comment). Anything else (a `%` line among the tags, a damaged tag, a byte-order
+    /// mark) is not plain, nor is what the full reader gives a meaning of its own (a
+    /// repeated name kept as `XDuplicate…`, a line break read as a space). Values that
+    /// are not UTF-8 are decoded as Windows-1252, as the full reader decodes them.
+    /// `outcome` is not looked for (`None`).
+    ///
+    /// ```
+    /// let mut h = chess_pgn::GameHeaders::default();
+    /// assert!(h.read_plain(b"[White \"Anand\"]\r\n[Event \"a \\\"b\\\"\"]\r\n\r\n1. e4 e5 1-0"));
+    /// assert_eq!(h.tags().collect::<Vec<_>>(), [("White", "Anand"), ("Event", "a \"b\"")]);
+    /// // A repeated name is kept apart by the full reader: not plain.
+    /// assert!(!h.read_plain(b"[White \"A\"]\n[White \"B\"]\n\n*"));
+    /// assert!(!h.read_plain(b"[White \"A\"]\n%escape\n[Black \"B\"]\n\n*"));
+    /// ```
+    pub fn read_plain(&mut self, game: &[u8]) -> bool {
+        self.text.clear();
+        self.spans.clear();
+        self.outcome = None;
+        self.at = Pos::default();
+        self.index = 1;
+        // One bit per name (by length and two bytes): a repeated name is looked for
+        // only when its bit is already set.
+        let mut seen: u64 = 0;
+        // The head of the game, checked UTF-8 once (up to its first byte that is
+        // not): names and values inside it are taken from it as they are, not checked
+        // one by one (two checks a tag were a tenth of a headers read).
+        let head = &game[..game.len().min(UTF8_HEAD)];
+        let head = match std::str::from_utf8(head) {
+            Ok(s) => s,
+            Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default(),
+        };
+        let mut at = 0;
+        loop {
+            while at < game.len() && matches!(game[at], b' ' | b'\t' | b'\r' | b'\n') {
+                at += 1;
+            }
+            let Some(&first) = game.get(at) else {
+                return true;
+            };
+            if first != b'[' {
+                // Any other token begins the movetext for the full reader (a comment
+                // too), and a tag after it is never this game's. A `%` escape line
+                // (tags may follow it), whitespace this scan does not skip, and what
+                // is not printable ASCII (a byte-order mark) take the full read.
+                return (b' '..=b'~').contains(&first) && first != b'%';
+            }
+            let Some(tag) = plain_tag(game, at) else {
+                return false;
+            };
+            let (name, value) = (&game[tag.name.clone()], &game[tag.value.clone()]);
+            if self.spans.len() >= crate::MAX_GAME_TAGS || !self.plain_name(name, &mut seen) {
+                return false;
+            }
+            let n = self.text.len();
+            // Names are ASCII (checked by `plain_tag`).
+            match head.get(tag.name.clone()) {
+                Some(name) => self.text.push_str(name),
+                None => self
+                    .text
+                    .push_str(std::str::from_utf8(name).unwrap_or_default()),
+            }
+            let v = self.text.len();
+            let checked = head.get(tag.value.clone());
+            match checked {
+                Some(plain) if !tag.escaped && printable_ascii(value) => self.text.push_str(plain),
+                _ if crate::text::has_break(value) => return false,
+                Some(plain) if !tag.escaped => self.text.push_str(plain),
+                _ => self.text.push_str(&text::tag_value(value, tag.escaped)),
+            }
+            self.spans.push((n, v, self.text.len()));
+            at = tag.end;
+        }
+    }
+
+    /// Whether `name` is spelled as the full reader keeps it and not met before in
+    /// this section (`seen` holds a bit per name read so far).
+    fn plain_name(&self, name: &[u8], seen: &mut u64) -> bool {
+        // The names the full reader knows in any case (the Seven Tag Roster, and the
+        // tags that decide how a game is read): another spelling is renamed or set
+        // apart there. The length and first letter pick the one a name can equal.
+        let known: &[u8] = match (name.len(), name[0] | 0x20) {
+            (3, b'f') => b"FEN",
+            (4, b'g') => b"Game",
+            (4, b's') => b"Site",
+            (4, b'd') => b"Date",
+            (5, b's') => b"SetUp",
+            (5, b'e') => b"Event",
+            (5, b'r') => b"Round",
+            (5, b'w') => b"White",
+            (5, b'b') => b"Black",
+            (6, b'r') => b"Result",
+            (7, b'v') => b"Variant",
+            _ => b"",
+        };
+        if known != name && known.eq_ignore_ascii_case(name) {
+            return false;
+        }
+        let mix = (name.len() as u64)
+            .wrapping_mul(31)
+            .wrapping_add(u64::from(name[0]) << 8 | u64::from(name[name.len() - 1]))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let bit = 1 << (mix >> 58);
+        if *seen & bit != 0 && self.tags().any(|(n, _)| n.as_bytes() == name) {
+            return false;
+        }
+        *seen |= bit;
+        true
+    }
+
     /// Appends one tag pair as read: the name decoded, the value decoded and
     /// unescaped.
     fn push_tag(&mut self, name: &[u8], value: &[u8], escaped: bool) {
@@ -98,6 +223,85 @@ impl GameHeaders {
             .or_else(|| self.tags().find(|(n, _)| n.eq_ignore_ascii_case(name)))
             .map(|(_, v)| v)
     }
+}
+
+/// Whether every byte of `value` is printable ASCII (a space to `~`, or DEL): then it
+/// is its own UTF-8 decoding and holds no break. Eight bytes at a time, as most values
+/// are short runs of such bytes.
+#[inline(always)]
+fn printable_ascii(value: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    // Nonzero exactly when some byte is 0x80 or above, or below 0x20.
+    let odd = |x: u64| (x | x.wrapping_sub(0x20 * ONES) & !x) & HIGH;
+    let (words, rest) = value.as_chunks::<8>();
+    let mut seen = 0;
+    for w in words {
+        seen |= odd(u64::from_ne_bytes(*w));
+    }
+    let mut last = [b' '; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    seen |= odd(u64::from_ne_bytes(last));
+    seen == 0
+}
+
+/// Bytes at the start of a game that [`GameHeaders::read_plain`] checks to be UTF-8
+/// at once: more than almost any tag section, little movetext.
+const UTF8_HEAD: usize = 2048;
+
+/// Where the parts of a plain tag pair are in its game.
+struct PlainTag {
+    name: std::ops::Range<usize>,
+    /// The raw value, between the quotes.
+    value: std::ops::Range<usize>,
+    /// Whether the value holds `\\"` or `\\\\` (its only escapes).
+    escaped: bool,
+    /// Just after the closing bracket.
+    end: usize,
+}
+
+/// The plain tag pair `[Name "value"]` starting at `game[at]` (see
+/// [`GameHeaders::read_plain`]); `None` when it is not in that form.
+fn plain_tag(game: &[u8], at: usize) -> Option<PlainTag> {
+    let blank = |mut j: usize| {
+        while game.get(j).is_some_and(|&b| b == b' ' || b == b'\t') {
+            j += 1;
+        }
+        j
+    };
+    let n0 = blank(at + 1);
+    if !game.get(n0)?.is_ascii_alphabetic() {
+        return None;
+    }
+    let n1 = n0
+        + game[n0..]
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
+    let q = blank(n1);
+    if *game.get(q)? != b'"' {
+        return None;
+    }
+    let v0 = q + 1;
+    let mut j = v0;
+    let mut escaped = false;
+    let v1 = loop {
+        let k = j + memchr::memchr3(b'"', b'\\', b'\n', &game[j..])?;
+        match game[k] {
+            b'"' => break k,
+            b'\\' if matches!(game.get(k + 1), Some(b'"' | b'\\')) => {
+                escaped = true;
+                j = k + 2;
+            }
+            _ => return None,
+        }
+    };
+    let c = blank(v1 + 1);
+    (*game.get(c)? == b']').then_some(PlainTag {
+        name: n0..n1,
+        value: v0..v1,
+        escaped,
+        end: c + 1,
+    })
 }
 
 /// A [`Visitor`] that keeps the tags and skips the movetext.
@@ -229,5 +433,18 @@ impl<R: Read> Iterator for Headers<R> {
                 Some(Err(e))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable_ascii;
+
+    #[test]
+    fn printable_ascii_is_the_byte_test() {
+        let slow = |b: &[u8]| b.iter().all(|&c| (0x20..0x80).contains(&c));
+        test_support::single_byte_variants(20, b"a \x1f\x20\x7f\x80\xff", |v| {
+            assert_eq!(printable_ascii(v), slow(v), "{v:?}");
+        });
     }
 }

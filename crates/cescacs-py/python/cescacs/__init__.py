@@ -199,10 +199,12 @@ def read_headers(
     """Yields the tags of each game of ``source`` (taken as :func:`read_games` takes
     it) as :class:`Headers` (``.tags``, ``.get(name)``, ``.file``, ``.index``,
     ``.line``), read from the tag sections alone: the movetext is neither parsed nor
-    replayed (the headers-only readers of ``cescacs select``). PCN documents, and
-    games whose tag section cannot be read alone, are read whole: their ``errors`` are
-    then the full read's; otherwise ``errors`` is empty (use :func:`read_games` to
-    check games)."""
+    replayed. The tags are :func:`read_games`' ``Game.tags`` (a chess game's ``FEN``
+    and ``SetUp`` added as written); a classic PGN tag section out of the plain form
+    (a repeated name, a ``%`` line among the tags, a line break in a value) is read by
+    the full reader to give them. PCN documents, and games whose tag section cannot be
+    read alone, are read whole: their ``errors`` are then the full read's; otherwise
+    ``errors`` is empty (use :func:`read_games` to check games)."""
     native, name = _native_source(source, format, storage_options, filesystem)
     return _read_headers(native, format, name)
 
