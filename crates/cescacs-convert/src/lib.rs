@@ -71,8 +71,9 @@ pub use cescacs::svg as cescacs_svg;
 pub use cescacs_batch::{GameDiagnostic, GameOutcome, RawGame, Severity};
 /// The chess board type of [`chess_fen`], [`chess_move`] and the other chess helpers is
 /// cozy-chess's, re-exported (with the FEN reader and castling style they take) so that a
-/// front end names the very version this crate was built with.
-pub use chess_pgn::{CastlingStyle, cozy_chess, parse_fen};
+/// front end names the very version this crate was built with. [`GameHeaders`] is the
+/// classic PGN tag-section scanner a headers-only front end reads with.
+pub use chess_pgn::{CastlingStyle, GameHeaders, cozy_chess, parse_fen};
 pub use codes::DIAGNOSTIC_CODES;
 pub use criteria::{Compare, Criteria, TagCriterion, read_criteria};
 pub use eco::{EcoRange, Opening, game_opening, opening_at, openings, record_opening};

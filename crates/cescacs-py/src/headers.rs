@@ -1,6 +1,6 @@
 //! `read_headers`: the tags of every game from its tag section alone: the movetext is
 //! neither parsed nor replayed. A classic PGN game's section is scanned on the
-//! splitter's buffer (`chess_pgn::GameHeaders::read_plain`) into one string per game;
+//! splitter's buffer (`cescacs_convert::GameHeaders::read_plain`) into one string per game;
 //! a section the scan does not take (rare: a repeated name, a `%` line among the tags,
 //! a line break in a value) is read by the full reader, so the tags are always those
 //! of `read_games`. Xiangqi and C'escacs sections are read with the headers-only
@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 enum Tags {
     /// A classic PGN tag section as scanned: one string for the game (a copy of the
     /// scan's, made at its exact size: two allocations a game, not two a tag).
-    Plain(chess_pgn::GameHeaders),
+    Plain(cescacs_convert::GameHeaders),
     /// As another reader gave them.
     Pairs(Vec<(String, String)>),
 }
@@ -144,8 +144,8 @@ impl Item for Headers {
         line: u64,
     ) -> Option<Headers> {
         thread_local! {
-            static SCRATCH: std::cell::RefCell<chess_pgn::GameHeaders> =
-                std::cell::RefCell::new(chess_pgn::GameHeaders::default());
+            static SCRATCH: std::cell::RefCell<cescacs_convert::GameHeaders> =
+                std::cell::RefCell::new(cescacs_convert::GameHeaders::default());
         }
         if raw.problem.is_some() {
             return None;
@@ -155,7 +155,7 @@ impl Item for Headers {
                 let tags = h.read_plain(&raw.bytes).then(|| Tags::Plain(h.clone()));
                 // A huge game's tag text is not kept for the games after it.
                 if raw.bytes.len() > 1 << 20 {
-                    *h = chess_pgn::GameHeaders::default();
+                    *h = cescacs_convert::GameHeaders::default();
                 }
                 tags
             })?,
