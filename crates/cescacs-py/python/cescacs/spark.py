@@ -55,7 +55,7 @@ installed there with the filesystem's package (``cescacs[s3]`` for S3).
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import COMPRESSED_SUFFIXES, CescacsError, InputError
 from . import _cescacs, _storage
@@ -331,7 +331,7 @@ def _task_frame(spark, tasks: Sequence[Tuple], batch_rows: int, locations, table
     return spark.range(0, n, 1, n).mapInArrow(run, schema)
 
 
-def _rows(tasks: Iterator, batch_rows: int, locations, tables=(), columns=()) -> Iterator:
+def _rows(tasks: Iterable[Dict[str, Any]], batch_rows: int, locations, tables=(), columns=()) -> Iterator:
     # The Rust reader builds the Arrow batches: no Python object per game.
     for task in tasks:
         try:
