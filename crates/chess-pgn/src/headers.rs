@@ -173,22 +173,8 @@ impl GameHeaders {
     fn plain_name(&self, name: &[u8], seen: &mut u64) -> bool {
         // The names the full reader knows in any case (the Seven Tag Roster, and the
         // tags that decide how a game is read): another spelling is renamed or set
-        // apart there. The length and first letter pick the one a name can equal.
-        let known: &[u8] = match (name.len(), name[0] | 0x20) {
-            (3, b'f') => b"FEN",
-            (4, b'g') => b"Game",
-            (4, b's') => b"Site",
-            (4, b'd') => b"Date",
-            (5, b's') => b"SetUp",
-            (5, b'e') => b"Event",
-            (5, b'r') => b"Round",
-            (5, b'w') => b"White",
-            (5, b'b') => b"Black",
-            (6, b'r') => b"Result",
-            (7, b'v') => b"Variant",
-            _ => b"",
-        };
-        if known != name && known.eq_ignore_ascii_case(name) {
+        // apart there.
+        if known_tag_name(name).is_some_and(|k| k != name && k.eq_ignore_ascii_case(name)) {
             return false;
         }
         let mix = (name.len() as u64)
@@ -434,6 +420,26 @@ impl<R: Read> Iterator for Headers<R> {
             }
         }
     }
+}
+
+/// The one name the full reader treats specially (the Seven Tag Roster, `FEN`,
+/// `SetUp`, `Variant`, `Game`) that `name` can equal when case is ignored, in its
+/// canonical spelling; the length and first letter pick it.
+pub(crate) fn known_tag_name(name: &[u8]) -> Option<&'static [u8]> {
+    Some(match (name.len(), name.first().map_or(0, |b| b | 0x20)) {
+        (3, b'f') => b"FEN",
+        (4, b'g') => b"Game",
+        (4, b's') => b"Site",
+        (4, b'd') => b"Date",
+        (5, b's') => b"SetUp",
+        (5, b'e') => b"Event",
+        (5, b'r') => b"Round",
+        (5, b'w') => b"White",
+        (5, b'b') => b"Black",
+        (6, b'r') => b"Result",
+        (7, b'v') => b"Variant",
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -336,23 +336,9 @@ fn plain_value<'a>(raw: &'a str, value: &[u8], escaped: bool) -> std::borrow::Co
 /// Whether the model reader treats a tag of this name otherwise than as a plain tag
 /// (other than `FEN`, `SetUp` and `Variant` so spelt, and the roster names): a
 /// start position, a variant or another game in any case, a roster name in another
-/// case. The length and first letter pick the one name it can be.
+/// case.
 fn special_name(name: &[u8]) -> bool {
-    let canon: &[u8] = match (name.len(), name.first().map_or(0, |b| b | 0x20)) {
-        (3, b'f') => b"FEN",
-        (4, b'g') => b"Game",
-        (4, b's') => b"Site",
-        (4, b'd') => b"Date",
-        (5, b's') => b"SetUp",
-        (5, b'e') => b"Event",
-        (5, b'r') => b"Round",
-        (5, b'w') => b"White",
-        (5, b'b') => b"Black",
-        (6, b'r') => b"Result",
-        (7, b'v') => b"Variant",
-        _ => return false,
-    };
-    canon.eq_ignore_ascii_case(name)
+    crate::headers::known_tag_name(name).is_some_and(|k| k.eq_ignore_ascii_case(name))
 }
 
 /// The export SAN of `mv`, read as `read` in `board`. A piece move read without a
