@@ -258,34 +258,6 @@ impl<R: Read> PgnReader<R> {
         self.games
     }
 
-    #[inline(always)]
-    fn next_token(&mut self) -> Result<Option<Tok>, ReadError> {
-        loop {
-            let input = &self.buf[self.start..self.end];
-            let (next, used) = self.tok.next(input, self.eof);
-            match next {
-                Next::Token(t) => {
-                    let off = t.text.as_ptr() as usize - self.buf.as_ptr() as usize;
-                    let tok = Tok {
-                        kind: t.kind,
-                        text: (off, off + t.text.len()),
-                        pos: t.pos,
-                    };
-                    self.start += used;
-                    return Ok(Some(tok));
-                }
-                Next::End => {
-                    self.start += used;
-                    return Ok(None);
-                }
-                Next::NeedMore => {
-                    self.start += used;
-                    self.refill()?;
-                }
-            }
-        }
-    }
-
     /// Makes more input available after the tokenizer asked for it.
     ///
     /// The tokenizer rescans an unfinished token from its start after each refill,
@@ -417,11 +389,55 @@ impl<R: Read> PgnReader<R> {
     pub fn read_game<V: Visitor>(&mut self, v: &mut V) -> Result<Option<V::Output>, ReadError> {
         let mut g = GameState::new();
         loop {
-            let Some(t) = self.next_token()? else {
-                if g.phase == Phase::Start {
-                    return Ok(None);
+            // The one call of the tokenizer: the main line's move numbers and moves are
+            // taken while the token still borrows the buffer (no offsets, no second
+            // slicing); everything else goes on as a [`Tok`].
+            let input = &self.buf[self.start..self.end];
+            let (next, used) = self.tok.next(input, self.eof);
+            let t = match next {
+                Next::Token(t) => {
+                    if g.main_line && main_line_borrowed(v, &mut g, &t) {
+                        self.start += used;
+                        continue;
+                    }
+                    // A whole tag pair inside the tag section (not the first tag,
+                    // which starts the game): handed on as it is.
+                    if let TokenKind::TagPair {
+                        name_len,
+                        value_start,
+                    } = t.kind
+                        && g.phase == Phase::Tags
+                        && !g.in_tag
+                    {
+                        v.tag(
+                            &t.text[..name_len as usize],
+                            &t.text[value_start as usize..],
+                            false,
+                            t.pos,
+                        );
+                        self.start += used;
+                        continue;
+                    }
+                    let off = t.text.as_ptr() as usize - self.buf.as_ptr() as usize;
+                    self.start += used;
+                    Tok {
+                        kind: t.kind,
+                        text: (off, off + t.text.len()),
+                        pos: t.pos,
+                    }
                 }
-                break;
+                Next::End => {
+                    self.start += used;
+                    if g.phase == Phase::Start {
+                        return Ok(None);
+                    }
+                    break;
+                }
+                Next::NeedMore => {
+                    self.start += used;
+                    self.refill()?;
+                    continue;
+                }
             };
             if g.main_line && self.main_line_token(v, &mut g, &t)? {
                 continue;
@@ -825,6 +841,50 @@ impl GameState {
             v.end_variation(t.pos);
         }
         self.depth -= 1;
+    }
+}
+
+/// The main line's hot path on a token that still borrows the buffer: a move number,
+/// or a move that cannot be followed by a `(Q)` promotion. `false` leaves the token to
+/// [`PgnReader::main_line_token`] (nothing has been reported then).
+#[inline(always)]
+fn main_line_borrowed<V: Visitor>(v: &mut V, g: &mut GameState, t: &pgn_core::Token<'_>) -> bool {
+    match t.kind {
+        TokenKind::MoveNumber => true,
+        TokenKind::Symbol => {
+            let text = t.text;
+            // One-letter tokens (`N` novelty, `e` of `e.p.`) and `ep` take the general path.
+            if text.len() < 2 || !MOVE_START[usize::from(text[0])] || text == b"ep" {
+                return false;
+            }
+            let Ok(sp) = SanPlus::parse(text) else {
+                return false;
+            };
+            // A pawn move to the last rank without a piece may go on with `(Q)`, which
+            // [`PgnReader::move_token`] reads past the token.
+            if let San::Normal {
+                piece: None | Some(Piece::Pawn),
+                promotion: None,
+                to,
+                ..
+            } = sp.san
+                && matches!(to.rank(), Rank::First | Rank::Eighth)
+            {
+                return false;
+            }
+            // `exd6e.p.`: the `p` that follows completes the marker.
+            g.after_e = text.last() == Some(&b'e');
+            if text.len() > 2 && g.after_e {
+                // The parser dropped the `e`; say so as for a separate `e.p.`.
+                v.ignored(b"e.p.", t.pos);
+            }
+            if v.san(sp, text, t.pos) == Control::SkipMovetext {
+                g.skip_movetext = true;
+                g.main_line = false;
+            }
+            true
+        }
+        _ => false,
     }
 }
 
