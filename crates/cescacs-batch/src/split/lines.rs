@@ -285,6 +285,20 @@ pub(super) fn is_blank(b: &u8) -> bool {
 /// token has a `-` or is `*`).
 fn has_result(line: &[u8]) -> bool {
     LineFinders::get().any_dash_or_star(line, |i| {
+        // The bytes beside it rule out most hits (castling's `O-O`, a `--`, `Rd1-d2`)
+        // without finding the token: a result's `-` has `0`, `1`, `2` or the end of
+        // `½` before it and `0`, `1` or the start of `½` after it; `*` stands alone.
+        let before = i.checked_sub(1).map(|k| line[k]);
+        let after = line.get(i + 1).copied();
+        let possible = if line[i] == b'-' {
+            matches!(before, Some(b'0' | b'1' | b'2' | 0xBD))
+                && matches!(after, Some(b'0' | b'1' | 0xC2))
+        } else {
+            before.is_none_or(|b| is_blank(&b)) && after.is_none_or(|b| is_blank(&b))
+        };
+        if !possible {
+            return false;
+        }
         let start = line[..i].iter().rposition(is_blank).map_or(0, |k| k + 1);
         let end = line[i..]
             .iter()
@@ -803,6 +817,47 @@ mod bulk_tests {
             }
             assert_same(text.as_bytes(), 1 << 20, 1 << 16, &format!("{text:?}"));
             assert_same(text.as_bytes(), 1 << 20, 5, &format!("{text:?}"));
+        }
+    }
+
+    #[test]
+    fn has_result_matches_a_token_by_token_test() {
+        let mut rng = Rng::new(0x4e5);
+        let pieces: &[&[u8]] = &[
+            b"1-0",
+            b"0-1",
+            b"1/2-1/2",
+            b"*",
+            b"\xC2\xBD-\xC2\xBD",
+            b"O-O",
+            b"-",
+            b"--",
+            b"1",
+            b"0",
+            b"2",
+            b"/",
+            b" ",
+            b"\t",
+            b"e4",
+            b"x",
+            b"\xC2",
+            b"\xBD",
+            b"**",
+        ];
+        for _ in 0..64 * test_support::proptest_cases() {
+            let mut line = Vec::new();
+            for _ in 0..rng.below(8) {
+                line.extend_from_slice(rng.pick::<&[u8]>(pieces));
+            }
+            let expected = line
+                .split(is_blank)
+                .any(|token| token.len() <= 8 && is_result(token));
+            assert_eq!(
+                has_result(&line),
+                expected,
+                "{:?}",
+                String::from_utf8_lossy(&line)
+            );
         }
     }
 
