@@ -34,8 +34,15 @@ pub(super) fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
             break;
         };
         let line = &bytes[end..=end + nl];
-        // A longer line is classified from its first bytes only.
-        if line.len() > PREFIX {
+        // A longer line is classified from its first bytes only: as here when they
+        // hold a byte that is not blank, other than a tag's `[` (whose scan is kept to
+        // those bytes). Its movetext is scanned whole either way.
+        if line.len() > PREFIX
+            && line[..PREFIX]
+                .iter()
+                .find(|b| !is_blank(b))
+                .is_none_or(|&b| b == b'[')
+        {
             break;
         }
         // The line without its CR LF or LF: a CR left in it ends a line.
@@ -817,6 +824,46 @@ mod bulk_tests {
             }
             assert_same(text.as_bytes(), 1 << 20, 1 << 16, &format!("{text:?}"));
             assert_same(text.as_bytes(), 1 << 20, 5, &format!("{text:?}"));
+        }
+    }
+
+    #[test]
+    fn bulk_path_takes_long_lines_as_line_by_line() {
+        // Lines past the classified prefix: plain, ending in a result, with a result
+        // in the middle, with comments, and blanks or a `[` before their first token
+        // past the prefix (the line-by-line path then sees a movetext line).
+        let moves = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Nf6 ".repeat(20);
+        let blanks = " ".repeat(PREFIX + 3);
+        let lines = [
+            format!("{moves}\n"),
+            format!("{moves}1-0\n"),
+            format!("{moves}1-0 {moves}\n"),
+            format!("{moves}{{[%clk 0:01:00]}} e4\n"),
+            format!("{blanks}e4 e5\n"),
+            format!("{blanks}[Event \"x\"]\n"),
+            format!("  [Event \"x\"]{moves}\n"),
+            format!("{moves}\r\n"),
+            format!("{moves}\r{moves}\n"),
+        ];
+        for line in &lines {
+            for before in ["", "1. d4 d5\n"] {
+                let text =
+                    format!("[Event \"x\"]\n\n{before}{line}2. c4 *\n\n[Event \"y\"]\n\n1. e4 *\n");
+                for buffer in [1 << 16, 700, 7] {
+                    assert_same(
+                        text.as_bytes(),
+                        1 << 20,
+                        buffer,
+                        &format!("{line:?} after {before:?}"),
+                    );
+                    assert_same(
+                        text.as_bytes(),
+                        900,
+                        buffer,
+                        &format!("{line:?} after {before:?}"),
+                    );
+                }
+            }
         }
     }
 
