@@ -81,15 +81,19 @@ pub(super) fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
                 return result_line(bytes, end + line.len(), lines + 1, brace_at);
             }
         } else if !t.is_empty() {
-            if bits.dash_or_star && has_result(line) {
+            if bits.dash_or_star {
                 // The line that ends the movetext with its result as last token leaves
-                // the scanner after a result whatever came before it in the line;
-                // a result followed by more tokens is the line-by-line path's.
+                // the scanner after a result whatever came before it in the line (its
+                // last token is looked at first: the game's last line is the usual
+                // line with a result); a result followed by more tokens is the
+                // line-by-line path's.
                 let last = t.split(is_blank).rfind(|token| !token.is_empty());
                 if last.is_some_and(|token| token.len() <= 8 && is_result(token)) {
                     return result_line(bytes, end + line.len(), lines + 1, brace_at);
                 }
-                break;
+                if has_result(line) {
+                    break;
+                }
             }
             movetext = movetext || starts_movetext(line);
         }
