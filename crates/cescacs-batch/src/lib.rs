@@ -735,6 +735,8 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
                 }
                 games += 1;
                 bytes += game.bytes.len() as u64;
+                // The next game is cut into this one's buffer: no allocation per game.
+                all.splitter.recycle(game.bytes);
                 if bytes as usize >= options.batch_bytes || games >= options.batch_games {
                     if self.batch_done(file, games, all.progress()) {
                         return Ok(());

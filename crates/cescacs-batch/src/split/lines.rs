@@ -15,6 +15,7 @@ use super::*;
 pub(super) fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
     let find = LineFinders::get();
     let (mut end, mut lines) = (0usize, 0u64);
+    let mut brace_at = None;
     loop {
         let rest = &bytes[end..];
         // The usual tag line, `[` first and `]\n` last, with one search.
@@ -33,8 +34,15 @@ pub(super) fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
             break;
         };
         let line = &bytes[end..=end + nl];
-        // A longer line is classified from its first bytes only.
-        if line.len() > PREFIX {
+        // A longer line is classified from its first bytes only: as here when they
+        // hold a byte that is not blank, other than a tag's `[` (whose scan is kept to
+        // those bytes). Its movetext is scanned whole either way.
+        if line.len() > PREFIX
+            && line[..PREFIX]
+                .iter()
+                .find(|b| !is_blank(b))
+                .is_none_or(|&b| b == b'[')
+        {
             break;
         }
         // The line without its CR LF or LF: a CR left in it ends a line.
@@ -61,41 +69,33 @@ pub(super) fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
         // Tokens end at blanks only when no `{ ( ) ; [ %` is there, and a CR inside
         // the line ends a line (a blank line holds no other of these bytes).
         if bits.stop {
-            break;
-        }
-        if !t.is_empty() {
-            if bits.dash_or_star && has_result(line) {
+            // A line with comments closed on it (lichess's clocks and evaluations,
+            // annotators' notes) changes no more of the scanner's state than a plain
+            // line does, but for where its last comment opened.
+            let Some(c) = commented_line(body) else {
+                break;
+            };
+            movetext |= c.movetext;
+            brace_at = Some((lines, end + c.last_brace));
+            if c.result {
+                return result_line(bytes, end + line.len(), lines + 1, brace_at);
+            }
+        } else if !t.is_empty() {
+            if bits.dash_or_star {
                 // The line that ends the movetext with its result as last token leaves
-                // the scanner after a result whatever came before it in the line;
-                // a result followed by more tokens is the line-by-line path's.
+                // the scanner after a result whatever came before it in the line (its
+                // last token is looked at first: the game's last line is the usual
+                // line with a result); a result followed by more tokens is the
+                // line-by-line path's.
                 let last = t.split(is_blank).rfind(|token| !token.is_empty());
                 if last.is_some_and(|token| token.len() <= 8 && is_result(token)) {
-                    // And the blank lines after it (spaces and tabs), which change
-                    // nothing but the line count.
-                    let (mut len, mut lines) = (end + line.len(), lines + 1);
-                    while let Some(next) = bytes[len..]
-                        .iter()
-                        .position(|&b| !matches!(b, b' ' | b'\t'))
-                        .and_then(|k| Some(k + line_break(&bytes[len + k..])?))
-                    {
-                        len += next;
-                        lines += 1;
-                    }
-                    return Plain {
-                        len,
-                        lines,
-                        movetext: true,
-                        result: true,
-                    };
+                    return result_line(bytes, end + line.len(), lines + 1, brace_at);
                 }
-                break;
+                if has_result(line) {
+                    break;
+                }
             }
-            movetext = movetext
-                || line.split(is_blank).any(|token| {
-                    token
-                        .first()
-                        .is_some_and(|&b| b.is_ascii_alphanumeric() || b >= 0x80)
-                });
+            movetext = movetext || starts_movetext(line);
         }
         end += line.len();
         lines += 1;
@@ -105,7 +105,105 @@ pub(super) fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
         lines,
         movetext,
         result: false,
+        brace_at,
     }
+}
+
+/// Whether a run of bytes (tokens ending at blanks) holds a movetext token: one that
+/// starts with a letter, a digit or a byte of a non-ASCII character.
+fn starts_movetext(bytes: &[u8]) -> bool {
+    bytes.split(is_blank).any(|token| {
+        token
+            .first()
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b >= 0x80)
+    })
+}
+
+/// What [`plain_lines`] returns after the line that ends the movetext with its result
+/// as last token (`len` and `lines` taken with it): that line and the blank lines
+/// after it (spaces and tabs), which change nothing but the line count.
+fn result_line(
+    bytes: &[u8],
+    mut len: usize,
+    mut lines: u64,
+    brace_at: Option<(u64, usize)>,
+) -> Plain {
+    while let Some(next) = bytes[len..]
+        .iter()
+        .position(|&b| !matches!(b, b' ' | b'\t'))
+        .and_then(|k| Some(k + line_break(&bytes[len + k..])?))
+    {
+        len += next;
+        lines += 1;
+    }
+    Plain {
+        len,
+        lines,
+        movetext: true,
+        result: true,
+        brace_at,
+    }
+}
+
+/// What a line with comments does to the scanner (see [`commented_line`]).
+#[derive(Debug, PartialEq, Eq)]
+struct Commented {
+    /// A movetext token outside the comments.
+    movetext: bool,
+    /// The line's last token is a result token outside the comments.
+    result: bool,
+    /// The byte offset in the line of the `{` of its last comment.
+    last_brace: usize,
+}
+
+/// A movetext line (its line break left out) whose `{` comments all close on it, read
+/// as the line-by-line scanner reads it: outside the comments no `( ) ; [ % }` and no
+/// CR, inside them no CR, and the line's last token not a result inside a comment nor
+/// a result outside them followed by more (which would leave the scanner in a state
+/// the bulk path does not take). `None` for any other line.
+fn commented_line(body: &[u8]) -> Option<Commented> {
+    let outside_stop = |b: &u8| matches!(b, b'(' | b')' | b';' | b'[' | b'%' | b'}' | b'\r');
+    let (mut at, mut movetext, mut last_brace, mut result_seen) = (0, false, None, false);
+    let tail = loop {
+        let rest = &body[at..];
+        let open = memchr::memchr(b'{', rest);
+        let text = &rest[..open.unwrap_or(rest.len())];
+        if text.iter().any(outside_stop) {
+            return None;
+        }
+        result_seen =
+            result_seen || (text.iter().any(|&b| b == b'-' || b == b'*') && has_result(text));
+        movetext = movetext || starts_movetext(text);
+        let Some(open) = open else {
+            break text;
+        };
+        let inside = at + open + 1;
+        let close = memchr::memchr(b'}', &body[inside..])?;
+        let comment = &body[inside..inside + close];
+        if comment.contains(&b'\r') {
+            return None;
+        }
+        last_brace = Some(at + open);
+        at = inside + close + 1;
+        if !body[at..].iter().any(|b| !is_blank(b)) {
+            // The line ends with this comment: its last token is the line's.
+            let last = comment.split(is_blank).rfind(|token| !token.is_empty())?;
+            if result_seen || (last.len() <= 8 && is_result(last)) {
+                return None;
+            }
+            break &[][..];
+        }
+    };
+    let result = match tail.split(is_blank).rfind(|token| !token.is_empty()) {
+        Some(last) if last.len() <= 8 && is_result(last) => true,
+        _ if result_seen => return None,
+        _ => false,
+    };
+    Some(Commented {
+        movetext,
+        result,
+        last_brace: last_brace?,
+    })
 }
 
 /// The length of the line break `bytes` starts with: 1 for LF, 2 for CR LF, `None`
@@ -129,6 +227,9 @@ pub(super) struct Plain {
     pub(super) movetext: bool,
     /// Whether the last line taken ends with a result token.
     pub(super) result: bool,
+    /// The last `{` taken (all closed on their lines): its line, counted from the
+    /// first line taken (0), and its offset in the bytes.
+    pub(super) brace_at: Option<(u64, usize)>,
 }
 
 /// The searches of [`plain_lines`], built once: `memchr::memchr3` looks up its
@@ -195,6 +296,20 @@ pub(super) fn is_blank(b: &u8) -> bool {
 /// token has a `-` or is `*`).
 fn has_result(line: &[u8]) -> bool {
     LineFinders::get().any_dash_or_star(line, |i| {
+        // The bytes beside it rule out most hits (castling's `O-O`, a `--`, `Rd1-d2`)
+        // without finding the token: a result's `-` has `0`, `1`, `2` or the end of
+        // `½` before it and `0`, `1` or the start of `½` after it; `*` stands alone.
+        let before = i.checked_sub(1).map(|k| line[k]);
+        let after = line.get(i + 1).copied();
+        let possible = if line[i] == b'-' {
+            matches!(before, Some(b'0' | b'1' | b'2' | 0xBD))
+                && matches!(after, Some(b'0' | b'1' | 0xC2))
+        } else {
+            before.is_none_or(|b| is_blank(&b)) && after.is_none_or(|b| is_blank(&b))
+        };
+        if !possible {
+            return false;
+        }
         let start = line[..i].iter().rposition(is_blank).map_or(0, |k| k + 1);
         let end = line[i..]
             .iter()
@@ -666,6 +781,135 @@ mod bulk_tests {
         assert_eq!((lone.len, lone.lines), (0, 0));
         let lone_tag = plain_lines(b"[Event \"x\"]\r[Site \"y\"]\n", false);
         assert_eq!((lone_tag.len, lone_tag.lines), (0, 0));
+    }
+
+    #[test]
+    fn bulk_path_takes_lines_with_closed_comments() {
+        let text =
+            "1. e4 {[%clk 0:03:00]} e5 {[%eval -0.3]}\n2. Nf3 {a \u{e9}{b} Nc6\n3. Bb5 {x} 1-0\n\n";
+        let plain = plain_lines(text.as_bytes(), false);
+        assert_eq!((plain.len, plain.lines), (text.len(), 4));
+        assert!(plain.movetext && plain.result);
+        // The last `{`: on the third line, at its eighth character.
+        assert_eq!(plain.brace_at, Some((2, text.find("{x}").unwrap())));
+        // Left to the line-by-line path: a comment left open, a result inside the
+        // last comment, a result before more text, a variation, a stray `}`.
+        for line in [
+            "1. e4 {open\n",
+            "1. e4 e5 {1-0}\n",
+            "1. e4 1-0 {c}\n",
+            "1. e4 {c} (1. d4) e5\n",
+            "1. e4 } {c} e5\n",
+            "1. e4 {c\r} e5\n",
+        ] {
+            assert_eq!(plain_lines(line.as_bytes(), true).len, 0, "{line:?}");
+        }
+        for round in 0..64 {
+            let mut rng = Rng::new(0xc0 + round);
+            let mut text = String::from("[Event \"x\"]\n\n");
+            for _ in 0..rng.below(30) {
+                text.push_str(rng.pick::<&str>(&[
+                    "1. e4 ",
+                    "{[%clk 0:01]} ",
+                    "{1-0} ",
+                    "{",
+                    "}",
+                    "1-0 ",
+                    "*",
+                    "\n",
+                    "\r\n",
+                    "(",
+                    ")",
+                    "e5 ",
+                    "{\u{e9}} ",
+                    "\n[Event \"y\"]\n",
+                    "\n1. d4 ",
+                ]));
+            }
+            assert_same(text.as_bytes(), 1 << 20, 1 << 16, &format!("{text:?}"));
+            assert_same(text.as_bytes(), 1 << 20, 5, &format!("{text:?}"));
+        }
+    }
+
+    #[test]
+    fn bulk_path_takes_long_lines_as_line_by_line() {
+        // Lines past the classified prefix: plain, ending in a result, with a result
+        // in the middle, with comments, and blanks or a `[` before their first token
+        // past the prefix (the line-by-line path then sees a movetext line).
+        let moves = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Nf6 ".repeat(20);
+        let blanks = " ".repeat(PREFIX + 3);
+        let lines = [
+            format!("{moves}\n"),
+            format!("{moves}1-0\n"),
+            format!("{moves}1-0 {moves}\n"),
+            format!("{moves}{{[%clk 0:01:00]}} e4\n"),
+            format!("{blanks}e4 e5\n"),
+            format!("{blanks}[Event \"x\"]\n"),
+            format!("  [Event \"x\"]{moves}\n"),
+            format!("{moves}\r\n"),
+            format!("{moves}\r{moves}\n"),
+        ];
+        for line in &lines {
+            for before in ["", "1. d4 d5\n"] {
+                let text =
+                    format!("[Event \"x\"]\n\n{before}{line}2. c4 *\n\n[Event \"y\"]\n\n1. e4 *\n");
+                for buffer in [1 << 16, 700, 7] {
+                    assert_same(
+                        text.as_bytes(),
+                        1 << 20,
+                        buffer,
+                        &format!("{line:?} after {before:?}"),
+                    );
+                    assert_same(
+                        text.as_bytes(),
+                        900,
+                        buffer,
+                        &format!("{line:?} after {before:?}"),
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn has_result_matches_a_token_by_token_test() {
+        let mut rng = Rng::new(0x4e5);
+        let pieces: &[&[u8]] = &[
+            b"1-0",
+            b"0-1",
+            b"1/2-1/2",
+            b"*",
+            b"\xC2\xBD-\xC2\xBD",
+            b"O-O",
+            b"-",
+            b"--",
+            b"1",
+            b"0",
+            b"2",
+            b"/",
+            b" ",
+            b"\t",
+            b"e4",
+            b"x",
+            b"\xC2",
+            b"\xBD",
+            b"**",
+        ];
+        for _ in 0..64 * test_support::proptest_cases() {
+            let mut line = Vec::new();
+            for _ in 0..rng.below(8) {
+                line.extend_from_slice(rng.pick::<&[u8]>(pieces));
+            }
+            let expected = line
+                .split(is_blank)
+                .any(|token| token.len() <= 8 && is_result(token));
+            assert_eq!(
+                has_result(&line),
+                expected,
+                "{:?}",
+                String::from_utf8_lossy(&line)
+            );
+        }
     }
 
     #[test]

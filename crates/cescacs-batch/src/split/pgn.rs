@@ -394,6 +394,12 @@ impl<R: BufRead> GameSplitter<R> {
             return Ok(());
         }
         game.bytes.extend_from_slice(&window[..end]);
+        if let Some((line, at)) = plain.brace_at {
+            // Its column: the characters before it on its line, as the scanner counts.
+            let start = memchr::memrchr(b'\n', &window[..at]).map_or(0, |k| k + 1);
+            let column = 1 + columns(&window[start..at], self.encoding);
+            self.lex.brace_at = (self.lex.line + line, column);
+        }
         self.reader.consume(end);
         self.offset += end as u64;
         *span += end as u64;

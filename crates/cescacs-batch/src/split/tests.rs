@@ -345,3 +345,68 @@ fn bom_is_kept_in_bytes_but_does_not_hide_a_tag() {
     assert_eq!(games.len(), 2);
     assert!(games[0].bytes.starts_with(b"\xEF\xBB\xBF["));
 }
+
+/// Games whose cuts are known, each piece one game as the splitter must cut it: a `[`
+/// line and a `%` line inside a multi-line comment, comments closed on their lines
+/// (clocks and evaluations, a result inside one), a variation, a `%` escape line
+/// after a result (it stays with its game), CR LF and CR-only line ends, a result
+/// then a move number with no blank line, and an unclosed comment cut at a tag line.
+const KNOWN_CUTS: &[&str] = &[
+    "[Event \"a\"]\n[Site \"b\"]\n\n1. e4 {a comment\n[not a tag] still the comment\n% no escape}\ne5 2. Nf3 {[%clk 0:03:00]} Nc6 {[%eval -0.3]} 1-0\n\n% an escape line [Event \"no\"]\n",
+    "[Event \"c\"]\n\n1. d4 d5 {closed} 2. c4 (2. Nf3 {x} Nf6) e6 {[%clk 0:01:00]}\n3. Nc3 {[%eval 0.2]} 0-1\n\n",
+    "[Event \"d\"]\r\n\r\n1. c4 {[%clk 0:01:00]} e5 {1-0 inside} 2. g3 *\r\n\r\n",
+    "[Event \"e\"]\r\r1. Nf3 {lone CR ends} d5\r2. g3 {x}\r1/2-1/2\r\r",
+    "[Event \"f\"]\n\n1. e4 e5 {one} {two} 2. Nf3 Nc6 {last} *\n",
+    "1. d4 Nf6 *\n",
+    "[Event \"g\"]\n\n1. e4 {[%clk 1]} e5 {x} 2. Nf3\n3. Bb5 {never closed\n4. O-O\n",
+    "[Event \"h\"]\n\n1. d4 {[%clk 1]} *\n",
+];
+
+/// The line of byte `at` of `text`: LF, CR LF and a lone CR end a line.
+fn line_at(text: &[u8], at: usize) -> u64 {
+    let ends = (0..at)
+        .filter(|&i| text[i] == b'\n' || (text[i] == b'\r' && text.get(i + 1) != Some(&b'\n')))
+        .count();
+    1 + ends as u64
+}
+
+fn assert_known_cuts(games: &[RawGame], text: &[u8], what: &str) {
+    assert_eq!(games.len(), KNOWN_CUTS.len(), "{what}: {:?}", texts(games));
+    let mut offset = 0;
+    for (i, (game, piece)) in games.iter().zip(KNOWN_CUTS).enumerate() {
+        let at = format!("{what}, game {}", i + 1);
+        assert_eq!(String::from_utf8_lossy(&game.bytes), *piece, "{at}");
+        assert_eq!(
+            (game.index, game.line, game.column, game.offset),
+            (i + 1, line_at(text, offset), 1, offset as u64),
+            "{at}"
+        );
+        let problem = (i + 1 == 7).then_some(Problem::Unclosed {
+            what: '{',
+            line: 4,
+            column: 8,
+        });
+        assert_eq!(game.problem, problem, "{at}");
+        offset += piece.len();
+    }
+}
+
+/// Cut into two reads at every byte (a line, a CR LF pair, a comment split between
+/// two fills of the buffer), in bulk and line by line: the same known games.
+#[test]
+fn known_cuts_hold_with_a_read_cut_at_every_byte() {
+    let text = KNOWN_CUTS.concat().into_bytes();
+    for k in 0..=text.len() {
+        for bulk in [true, false] {
+            for capacity in [1 << 16, 5] {
+                let reader =
+                    io::BufReader::with_capacity(capacity, io::Read::chain(&text[..k], &text[k..]));
+                let mut splitter = GameSplitter::new(reader, 1 << 20);
+                splitter.bulk = bulk;
+                let games = splitter.collect::<io::Result<Vec<_>>>().unwrap();
+                let what = format!("read cut at byte {k}, bulk {bulk}, buffer {capacity}");
+                assert_known_cuts(&games, &text, &what);
+            }
+        }
+    }
+}
