@@ -3,7 +3,7 @@ into frame-aligned ranges against the same file forced into one task, timed in w
 seconds *and* CPU seconds (the machine is shared: wall alone says little when other
 jobs hold the cores).
 
-    python crates/cescacs-py/bench/seekable_speedup.py [--mib 1100] [--repeat 2]
+    python crates/cescacs-py/bench/seekable_speedup.py [--mib 1100] [--repeat 2] [--split-mib 0]
 
 The text is the shared classic corpus (``$CESCACS_SHARED/corpus/classic-pgn-real``)
 repeated to ``--mib`` MiB, compressed in 4 MiB zstd frames that say their size. First,
@@ -223,7 +223,9 @@ def measure(
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mib", type=int, default=1100, help="decompressed size")
-    ap.add_argument("--split-mib", type=int, default=64)
+    ap.add_argument(
+        "--split-mib", type=int, default=0, help="range size (0: read_games's default, 128 MiB)"
+    )
     ap.add_argument("--repeat", type=int, default=2, help="A B pairs")
     ap.add_argument("--cores", type=int, default=2)
     ap.add_argument("--dir", default="/tmp/i28-speedup")
@@ -232,6 +234,10 @@ def main() -> int:
     ap.add_argument("--batch-rows", type=int, default=0, help="rows per Arrow batch (0: the reader's default)")
     ap.add_argument("--no-check", action="store_true", help="skip the untimed row checks")
     args = ap.parse_args()
+    if not args.split_mib:
+        import cescacs.spark
+
+        args.split_mib = cescacs.spark.DEFAULT_SPLIT_BYTES >> 20
     root = Path(args.dir)
     root.mkdir(parents=True, exist_ok=True)
     db = root / "big.pgn.zst"

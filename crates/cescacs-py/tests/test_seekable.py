@@ -243,3 +243,23 @@ def spark():
     session = local_spark("cescacs-test-seekable")
     yield session
     session.stop()
+
+
+def test_ranges_are_equal_and_fill_every_core():
+    """A file of 4 MiB frames cut for 2 cores: equal ranges (within one frame), as many
+    as a multiple of the cores. The greedy cut this replaced gave 17 ranges of 64 MiB
+    and one of 12 MiB for 1,100 MiB: the last task ran alone on one core."""
+    import cescacs.spark
+
+    frame, size = 4 << 20, 1100 << 20
+    table = ("zstd", [(i, d) for i, d in enumerate(range(0, size, frame))], size)
+    for split_mib, cores in ((64, 2), (128, 2), (64, 4), (128, 1)):
+        cuts = cescacs.spark._frame_cuts(table, split_mib << 20, cores)
+        lengths = [b - a for a, b in zip(cuts, cuts[1:] + [size])]
+        assert all(c % frame == 0 for c in cuts)
+        assert len(cuts) % cores == 0 and len(cuts) >= size // (split_mib << 20)
+        assert max(lengths) - min(lengths) <= frame, (split_mib, cores, lengths)
+    # A file smaller than the cores' share keeps one range per split_bytes.
+    assert len(cescacs.spark._even_cuts(3 << 20, 1 << 20, 8)) == 3
+    groups = cescacs.spark._groups(list(range(18)), 2)
+    assert [len(g) for g in groups] == [9, 9] and sum(groups, []) == list(range(18))

@@ -31,7 +31,8 @@ line-record-reader rule): the task of ``[start, end)`` begins at the first *sync
 at or after ``start`` (a line starting with ``[`` after a line that does not) and reads
 every game that begins before the sync point at or after ``end``, so it finishes the
 game crossing ``end`` and the next task begins exactly where it stopped. A first, cheap
-Spark pass (no parsing: the game splitter only) runs the real splitter over each range
+Spark pass (no parsing: the game splitter only; one task per core, each scanning its
+share of the ranges) runs the real splitter over each range
 and reports its games, its lines, and whether the range's end is a true game boundary;
 a range whose end is not (a ``[`` line inside a multi-line comment) is merged with the
 next on the driver. The driver then gives every range the number of the games and
@@ -162,14 +163,54 @@ def _frame_table(loc: "_storage.Location", path: str, size: int):
     return None if t is None else (t[0], t[1], t[2], size)
 
 
-def _frame_cuts(table, split_bytes: int) -> List[int]:
+def _range_count(size: int, split_bytes: int, parallelism: int) -> int:
+    """How many ranges a file of ``size`` bytes is cut into: one per ``split_bytes``,
+    rounded up to a multiple of ``parallelism`` (the cores Spark runs tasks on) when the
+    file alone fills the cores, so that its equal ranges end together on every core
+    (1.15 GB in 64 MiB ranges was 17 full ranges and a small one on 2 cores: one core
+    idled for most of a task at the end)."""
+    n = max(1, -(-size // max(1, split_bytes)))
+    if parallelism > 1 and n >= parallelism:
+        n = -(-n // parallelism) * parallelism
+    return n
+
+
+def _even_cuts(size: int, split_bytes: int, parallelism: int, starts: Optional[List[int]] = None) -> List[int]:
+    """Range starts of a file of ``size`` (decompressed) bytes: ``_range_count`` ranges of
+    equal length, each start moved to the nearest of ``starts`` (the frame starts of a
+    seekable compressed file, so no task decodes a frame only to skip it) when given."""
+    import bisect
+
+    n = _range_count(size, split_bytes, parallelism)
+    cuts = [0]
+    for i in range(1, n):
+        at = i * size // n
+        if starts:
+            j = bisect.bisect_left(starts, at)
+            near = [starts[k] for k in (j - 1, j) if 0 <= k < len(starts)]
+            at = min(near, key=lambda c: (abs(c - at), c))
+        if cuts[-1] < at < size:
+            cuts.append(at)
+    return cuts
+
+
+def _frame_cuts(table, split_bytes: int, parallelism: int = 1) -> List[int]:
     """Range starts of a seekable compressed file: frame starts (decompressed offsets)
     about ``split_bytes`` apart, so no task decodes a frame only to skip it."""
-    cuts = [0]
-    for _, d in table[1]:
-        if d - cuts[-1] >= split_bytes:
-            cuts.append(d)
-    return cuts
+    return _even_cuts(table[2], split_bytes, parallelism, [d for _, d in table[1]])
+
+
+def _parallelism(spark) -> int:
+    try:
+        return max(1, int(spark.sparkContext.defaultParallelism))
+    except Exception:  # noqa: BLE001  (a stand-in session in a test: no balancing)
+        return 1
+
+
+def _groups(jobs: List[Any], n: int) -> List[List[Any]]:
+    """``jobs`` in at most ``n`` consecutive groups of nearly equal length."""
+    n = max(1, min(n, len(jobs)))
+    return [jobs[i * len(jobs) // n : (i + 1) * len(jobs) // n] for i in range(n)]
 
 
 def plan_splits(
@@ -185,6 +226,7 @@ def plan_splits(
 
 def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
     located = [f if isinstance(f, tuple) else _storage.resolve(os.fspath(f)) for f in files]
+    parallelism = _parallelism(spark)
     locations: List = []
     plan = []
     to_scan: List[Any] = []
@@ -217,9 +259,9 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
             plan.append([li, path, name, fmt, framing, compressed, size, [(0, size, None, None, True)]])
             continue
         if table is not None:
-            cuts = _frame_cuts(table, split_bytes)
+            cuts = _frame_cuts(table, split_bytes, parallelism)
         else:
-            cuts = list(range(0, size, split_bytes))
+            cuts = _even_cuts(size, split_bytes, parallelism)
         ranges = list(zip(cuts, cuts[1:] + [size]))
         plan.append([li, path, name, fmt, framing, compressed, size, ranges])
         to_scan.extend((len(plan) - 1, i, s, e) for i, (s, e) in enumerate(ranges))
@@ -229,11 +271,20 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
             for k, i, s, e in to_scan
         ]
 
-        def scan(job):
-            k, i, li, path, size, s, e, framing, table = job
-            return (k, i, s, e, _scan(locations[li], path, size, s, e, framing, table))
+        def scan(group):
+            out = []
+            for k, i, li, path, size, s, e, framing, table in group:
+                out.append((k, i, s, e, _scan(locations[li], path, size, s, e, framing, table)))
+            return out
 
-        scanned = spark.sparkContext.parallelize(jobs, len(jobs)).map(scan).collect()
+        # One Spark task per core, each scanning its share of the ranges in turn: a task
+        # costs a fixed 50-100 ms of Python and JVM time (pyspark's worker re-reads its
+        # zipped modules' directories for every task on Python < 3.12), which 18 tasks
+        # of a 0.7 s pass multiplied by three (docs/scaling.md).
+        groups = _groups(jobs, parallelism)
+        scanned = [
+            x for part in spark.sparkContext.parallelize(groups, len(groups)).map(scan).collect() for x in part
+        ]
         by_file: Dict[Any, Any] = {}
         for k, i, s, e, result in scanned:
             by_file.setdefault(k, []).append((i, s, e, result))
@@ -447,8 +498,11 @@ def read_games(
 ):
     """A DataFrame of every game under ``path`` (file, directory, or list), one row per
     game, with the columns of :data:`GAME_SCHEMA`. ``format`` forces one format for all
-    files (else each file's is detected). Large plain files are read by several tasks
-    (``split_bytes`` each); see the module documentation for how they are cut.
+    files (else each file's is detected). Large plain files (and seekable compressed
+    ones) are read by several tasks, about ``split_bytes`` each: a file of ``n`` such
+    ranges, ``n`` at least Spark's default parallelism, is cut into a multiple of that
+    parallelism of equal ranges, so its tasks end together on every core; see the
+    module documentation for how they are cut.
 
     ``path`` may be a URL of any filesystem fsspec knows (``s3://``, ``gs://``,
     ``abfs://``, ``hdfs://``, ``file://``): the driver lists it and sizes its files,
