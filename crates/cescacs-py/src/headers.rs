@@ -49,8 +49,9 @@ impl Tags {
 pub(crate) struct Headers {
     /// A game as `read_games` gives it, when the tag section alone could not be read
     /// (PCN, a damaged tag section, a file that could not be read): its errors are the
-    /// full read's.
-    full: Option<Game>,
+    /// full read's. Boxed: a `Game` is large, and a header is moved several times on
+    /// its way to Python (into the batch, out of it, into its Python object).
+    full: Option<Box<Game>>,
     tags: Tags,
     /// Shared by the headers of one file.
     file: Arc<str>,
@@ -194,7 +195,7 @@ impl Item for Headers {
             file: Arc::from(g.file.as_str()),
             index: g.index,
             line: g.line,
-            full: alone.is_none().then_some(g),
+            full: alone.is_none().then(|| Box::new(g)),
         }
     }
 }
