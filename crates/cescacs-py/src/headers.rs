@@ -11,7 +11,7 @@ use crate::{Game, Item, Origin, fill, lock, unpanicked};
 use cescacs_batch::{RawGame, Severity};
 use cescacs_convert::Format;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::PyDict;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
@@ -66,8 +66,9 @@ impl Headers {
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for (k, v) in self.tags.iter() {
-            // Tag names repeat from game to game: one shared string each.
-            d.set_item(crate::interned::text(py, k), PyString::new(py, v))?;
+            // Tag names, and many values, repeat from game to game: one shared string
+            // each.
+            d.set_item(crate::interned::text(py, k), crate::interned::value(py, v))?;
         }
         Ok(d)
     }
