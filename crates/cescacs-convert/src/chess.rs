@@ -7,8 +7,10 @@ use chess_pgn::cozy_chess::Board;
 
 pub(crate) fn read(raw: &RawGame) -> Record {
     let mut out = Record::new(Format::Pgn);
-    let (diagnostics, game) = read_game(raw, &mut chess_pgn::GameBuilder::default()).0;
+    let ((diagnostics, game), _, final_board) =
+        read_game(raw, &mut chess_pgn::GameBuilder::default());
     out.diagnostics = diagnostics;
+    out.chess_final_board = final_board.filter(|_| game.is_some());
     out.game = game.map(Game::Chess);
     out
 }
@@ -43,7 +45,7 @@ pub(crate) fn check(raw: &RawGame) -> Vec<GameDiagnostic> {
         checker
             .builder
             .set_variations_possible(memchr::memchr(b'(', &raw.bytes).is_some());
-        let ((diagnostics, _), clean) = read_game(raw, &mut checker.builder);
+        let ((diagnostics, _), clean, _) = read_game(raw, &mut checker.builder);
         checker.in_use = false;
         if !clean {
             *slot = None;
@@ -52,13 +54,16 @@ pub(crate) fn check(raw: &RawGame) -> Vec<GameDiagnostic> {
     })
 }
 
+/// A game's diagnostics, and the game when it could be read.
+type ReadGame = (Vec<GameDiagnostic>, Option<chess_pgn::Game>);
+
 /// Reads the one game of `raw` with `builder`: its diagnostics and the game when it
-/// could be read, and whether every game read ended (no read error left the builder
-/// in the middle of one).
+/// could be read, whether every game read ended (no read error left the builder in
+/// the middle of one), and the board the builder's replay of the main line ended on.
 fn read_game(
     raw: &RawGame,
     builder: &mut chess_pgn::GameBuilder,
-) -> ((Vec<GameDiagnostic>, Option<chess_pgn::Game>), bool) {
+) -> (ReadGame, bool, Option<Board>) {
     // A buffer the size of the game, kept by the thread from one game to the next:
     // the reader's default (128 KiB, zeroed) cost more than reading a typical game.
     thread_local! {
@@ -67,6 +72,11 @@ fn read_game(
     let mut reader =
         chess_pgn::PgnReader::with_buffer(&raw.bytes[..], BUFFER.take(), raw.bytes.len() + 1);
     let first = reader.read_game(builder);
+    // Taken before a second game (one the splitter did not cut off) replaces it.
+    let final_board = match &first {
+        Ok(Some(Ok(_))) => builder.final_board().cloned(),
+        _ => None,
+    };
     let second = first.as_ref().ok().map(|_| reader.read_game(builder));
     let clean = matches!(second, Some(Ok(_)));
     let more = !matches!(second, Some(Ok(None)) | None);
@@ -78,17 +88,17 @@ fn read_game(
     let first = match first {
         Ok(None) => {
             let d = error(codes::NO_GAME, "expected a game, found no movetext");
-            return ((vec![d], None), clean);
+            return ((vec![d], None), clean, None);
         }
         Ok(Some(r)) => r,
         Err(e) => Err(e.into()),
     };
     let game = match first {
-        Err(e) => return ((vec![error_diagnostic(e)], None), clean),
+        Err(e) => return ((vec![error_diagnostic(e)], None), clean, None),
         Ok(g) => g,
     };
     let out = game_diagnostics(&game, more);
-    ((out, Some(game)), clean)
+    ((out, Some(game)), clean, final_board)
 }
 
 /// The diagnostic of a game that could not be read.
@@ -502,5 +512,62 @@ mod tests {
                 String::from_utf8_lossy(&g)
             );
         }
+    }
+
+    /// The final board the read keeps (so that `final_position` replays nothing) must
+    /// be the main line's replay for every game of testdata's classic files, the odd
+    /// games and their random mutations; the FEN, and mate and stalemate, read off it
+    /// must be those of the replay. Also a clock past 100 (the board's stops there),
+    /// and an edit that cuts the main line (the kept board must go).
+    #[test]
+    fn the_read_keeps_the_final_board_of_the_main_line() {
+        let mut paths = Vec::new();
+        files(&test_support::testdata().join("chess"), &mut paths);
+        let mut games: Vec<Vec<u8>> = ODD.iter().map(|g| g.as_bytes().to_vec()).collect();
+        for p in &paths {
+            let bytes = std::fs::read(p).unwrap();
+            games.extend(
+                cescacs_batch::GameSplitter::new(&bytes[..], 1 << 24)
+                    .filter_map(Result::ok)
+                    .map(|g| g.bytes),
+            );
+        }
+        games.push(
+            b"[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 99 60\"]\n\n60. Ra2 Kd8 61. Ra3 *"
+                .to_vec(),
+        );
+        let (mut kept, mut long_clock) = (0, 0);
+        for (i, g) in games.iter().enumerate() {
+            let record = read(&crate::raw_game(g));
+            let Some(Game::Chess(game)) = record.game() else {
+                assert!(record.chess_final_board.is_none(), "game {i}");
+                continue;
+            };
+            let board = record.chess_final_board.as_ref().expect("a board is kept");
+            assert_eq!(*board, game.final_board(), "game {i}");
+            assert_eq!(record.final_position(), Some(game.final_fen()), "game {i}");
+            let end = end(&game.final_board());
+            assert_eq!(
+                (record.is_checkmate(), record.is_stalemate()),
+                (Some(end.0), Some(end.1)),
+                "game {i}"
+            );
+            kept += 1;
+            long_clock += usize::from(game.final_halfmove_clock() >= 100);
+        }
+        assert!(kept > 500 && long_clock >= 1, "{kept} games, {long_clock}");
+        let pgn = b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *";
+        let mut record = read(&crate::raw_game(pgn));
+        record.truncate(2).unwrap();
+        let Some(Game::Chess(game)) = record.game() else {
+            panic!("no game")
+        };
+        assert_eq!(record.final_position(), Some(game.final_fen()));
+        assert!(
+            record
+                .final_position()
+                .unwrap()
+                .starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/")
+        );
     }
 }

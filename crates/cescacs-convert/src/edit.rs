@@ -80,6 +80,8 @@ impl Record {
         if let Some(lost) = self.pcn_warnings.first() {
             return Err(EditError::FromPcn(lost.message.clone()));
         }
+        // An edit may change the main line: the final board kept from the read goes.
+        self.chess_final_board = None;
         match &mut self.game {
             None | Some(Game::Pcn(_)) => Err(EditError::NoGame),
             Some(g) => {

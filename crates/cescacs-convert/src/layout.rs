@@ -108,7 +108,7 @@ impl Layout {
 /// Keeps the first `n` half-moves of the main line; a game cut short has the result
 /// `*` (it did not end there), as pgn-extract's `--plylimit` writes it.
 fn cut(record: &mut Record, n: usize) {
-    match &mut record.game {
+    match record.game_mut() {
         Some(Game::Chess(g)) if g.moves.moves.len() > n => {
             g.moves.moves.truncate(n);
             g.outcome = chess_pgn::Outcome::Unknown;
@@ -280,7 +280,7 @@ pub(crate) fn split_variations(record: Record) -> Vec<Record> {
 
 fn with_game(record: &Record, game: Game) -> Record {
     let mut r = record.clone();
-    r.game = Some(game);
+    *r.game_mut() = Some(game);
     r.source_pcn = None;
     r
 }

@@ -143,6 +143,10 @@ pub struct Record {
     /// reported when the record is written in a format other than PCN.
     pub(crate) pcn_warnings: Vec<GameDiagnostic>,
     pub(crate) diagnostics: Vec<GameDiagnostic>,
+    /// A chess game's board after its main line, as the reader's replay left it (so
+    /// that [`Record::final_position`] does not replay the game again). Whatever
+    /// changes the main line of `game` clears it (see [`Record::game_mut`]).
+    pub(crate) chess_final_board: Option<chess_pgn::cozy_chess::Board>,
 }
 
 /// A game written in a target format, with what the target could not carry.
@@ -190,6 +194,40 @@ impl Record {
             source_pcn: None,
             pcn_warnings: Vec::new(),
             diagnostics: Vec::new(),
+            chess_final_board: None,
+        }
+    }
+
+    /// The game model, to change: the final board kept from the read is dropped, since
+    /// the main line may change.
+    pub(crate) fn game_mut(&mut self) -> &mut Option<Game> {
+        self.chess_final_board = None;
+        &mut self.game
+    }
+
+    /// A chess game's board after its main line: the one the read left when it is
+    /// still there, else replayed.
+    fn chess_final_board(&self, g: &chess_pgn::Game) -> chess_pgn::cozy_chess::Board {
+        match &self.chess_final_board {
+            Some(b) => {
+                debug_assert_eq!(*b, g.final_board(), "the kept final board is stale");
+                b.clone()
+            }
+            None => g.final_board(),
+        }
+    }
+
+    /// A chess game's FEN after its main line (as [`chess_pgn::Game::final_fen`]).
+    fn chess_final_fen(&self, g: &chess_pgn::Game) -> String {
+        match &self.chess_final_board {
+            // The board's clock stops at 100 but equals the game's below that (both
+            // reset on the same moves), so the FEN as the board writes it is the one
+            // with the exact clock; at 100 the game's own count is needed.
+            Some(b) if b.halfmove_clock() < 100 => {
+                debug_assert_eq!(*b, g.final_board(), "the kept final board is stale");
+                b.to_string()
+            }
+            _ => g.final_fen(),
         }
     }
 
@@ -395,7 +433,7 @@ impl Record {
         match &self.game {
             None | Some(Game::Pcn(_)) => None,
             Some(Game::Cescacs { position, .. }) => position.as_ref().map(cescacs_tlpd::write),
-            Some(Game::Chess(g)) => Some(g.final_fen()),
+            Some(Game::Chess(g)) => Some(self.chess_final_fen(g)),
             Some(Game::Xiangqi(g)) => Some(g.final_position().to_fen()),
         }
     }
@@ -433,7 +471,7 @@ impl Record {
                     status == cescacs_rules::Status::Stalemate,
                 ))
             }
-            Game::Chess(g) => Some(crate::chess::end(&g.final_board())),
+            Game::Chess(g) => Some(crate::chess::end(&self.chess_final_board(g))),
             Game::Xiangqi(g) => {
                 let status = g.final_position().status();
                 Some((
@@ -522,6 +560,7 @@ impl Record {
         if strip.is_empty() {
             return r;
         }
+        // Stripping keeps the main line: the kept final board stays right.
         match &mut r.game {
             Some(Game::Cescacs { record, .. }) => crate::strip::cescacs(record, strip),
             Some(Game::Chess(g)) => crate::strip::chess(g, strip),

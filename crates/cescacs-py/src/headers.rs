@@ -11,7 +11,7 @@ use crate::{Game, Item, Origin, fill, lock, unpanicked};
 use cescacs_batch::{RawGame, Severity};
 use cescacs_convert::Format;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::PyDict;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
@@ -49,8 +49,9 @@ impl Tags {
 pub(crate) struct Headers {
     /// A game as `read_games` gives it, when the tag section alone could not be read
     /// (PCN, a damaged tag section, a file that could not be read): its errors are the
-    /// full read's.
-    full: Option<Game>,
+    /// full read's. Boxed: a `Game` is large, and a header is moved several times on
+    /// its way to Python (into the batch, out of it, into its Python object).
+    full: Option<Box<Game>>,
     tags: Tags,
     /// Shared by the headers of one file.
     file: Arc<str>,
@@ -65,8 +66,9 @@ impl Headers {
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for (k, v) in self.tags.iter() {
-            // Tag names repeat from game to game: one shared string each.
-            d.set_item(crate::interned::text(py, k), PyString::new(py, v))?;
+            // Tag names, and many values, repeat from game to game: one shared string
+            // each.
+            d.set_item(crate::interned::text(py, k), crate::interned::value(py, v))?;
         }
         Ok(d)
     }
@@ -194,7 +196,7 @@ impl Item for Headers {
             file: Arc::from(g.file.as_str()),
             index: g.index,
             line: g.line,
-            full: alone.is_none().then_some(g),
+            full: alone.is_none().then(|| Box::new(g)),
         }
     }
 }

@@ -58,6 +58,9 @@ type Pairs = HashMap<u64, (Py<PyString>, Py<PyString>), BuildHasherDefault<Fold>
 
 thread_local! {
     static TABLE: RefCell<Table> = RefCell::new(Table::default());
+    /// Tag values (see [`value`]): a table of their own, so that a file of many
+    /// distinct values never crowds the moves' texts out of [`TABLE`].
+    static VALUES: RefCell<Table> = RefCell::new(Table::default());
     static PAIRS: RefCell<Pairs> = RefCell::new(Pairs::default());
 }
 
@@ -98,10 +101,32 @@ pub(crate) fn with_pairs<R>(f: impl FnOnce(&mut PairTable<'_>) -> R) -> R {
 
 /// `s` as a Python string, shared with every earlier caller on this thread when short.
 pub(crate) fn text<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+    shared(&TABLE, py, s)
+}
+
+/// Tag values up to this many bytes are shared: the ones that repeat from game to game
+/// (`1-0`, `1/2-1/2`, `?`, ratings, ECO codes, rounds, time controls).
+const SHORT_VALUE: usize = 7;
+
+/// A tag value's Python string: shared when short (see [`SHORT_VALUE`]), else made.
+pub(crate) fn value<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+    if s.len() > SHORT_VALUE {
+        return PyString::new(py, s);
+    }
+    shared(&VALUES, py, s)
+}
+
+/// `s`'s string from `table` (made and kept there when missing and the table has
+/// room), or made when too long to be shared.
+fn shared<'py>(
+    table: &'static std::thread::LocalKey<RefCell<Table>>,
+    py: Python<'py>,
+    s: &str,
+) -> Bound<'py, PyString> {
     let Some(k) = key(s) else {
         return PyString::new(py, s);
     };
-    TABLE.with(|t| {
+    table.with(|t| {
         // A re-entrant call cannot happen (nothing here calls back into Python), but a
         // table already borrowed is simply not used.
         let Ok(mut table) = t.try_borrow_mut() else {

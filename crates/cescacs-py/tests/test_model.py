@@ -147,3 +147,35 @@ def test_cescacs_moves_are_ctl_an_with_tlpd() -> None:
     assert p.fen() == g.final_position
     first = g.variations[0]
     assert [n.move.san for n in first.variations] == ["E21-E19", "F20-F18"]
+
+
+def test_final_position_is_the_last_ply_position_for_every_testdata_game() -> None:
+    # The read keeps a chess game's final board rather than replaying the main line
+    # again for `final_position` (and for mate and stalemate): for every game of
+    # testdata, of the three games, it must still be the position after the main
+    # line's last ply (the start position for a game without moves).
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3] / "testdata"
+    games = 0
+    for d in ("chess", "xiangqi", "ctl-pgn"):
+        for p in sorted((root / d).rglob("*")):
+            if not p.is_file() or p.suffix.lower() not in (".pgn", ".ctl-pgn"):
+                continue
+            for g in cescacs.read_games(p):
+                if g.final_position is None or g.errors:
+                    continue
+                last = g.positions()[-1]
+                if p.suffix.lower() == ".pgn" and g.format == "pgn":
+                    # Known and older than the kept board: `final_position` writes the
+                    # en passant square after every double push (the board's own FEN),
+                    # `positions()` only when a capture there is legal (python-chess's
+                    # FEN). Every other field must agree.
+                    ours, theirs = g.final_position.split(" "), last.split(" ")
+                    assert ours[3] == theirs[3] or theirs[3] == "-", (p.name, g.index)
+                    ours[3] = theirs[3]
+                    assert " ".join(ours) == last, (p.name, g.index)
+                else:
+                    assert g.final_position == last, (p.name, g.index)
+                games += 1
+    assert games > 1000, games

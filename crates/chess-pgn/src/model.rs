@@ -843,6 +843,9 @@ pub struct GameBuilder {
     /// Cleared by [`GameBuilder::set_variations_possible`]: the position before each
     /// move (where a variation starts) is not kept.
     no_variations: bool,
+    /// The main line's board at the end of the game last built (see
+    /// [`GameBuilder::final_board`]).
+    final_board: Option<Board>,
 }
 
 impl GameBuilder {
@@ -888,6 +891,21 @@ impl GameBuilder {
     /// ```
     pub fn set_variations_possible(&mut self, possible: bool) {
         self.no_variations = !possible;
+    }
+
+    /// The position after the main line of the game this builder built last, as its
+    /// replay left it: [`Game::final_board`] without playing the moves again (a reader
+    /// of final positions would otherwise replay every game twice). `None` before the
+    /// first game and after a game that could not be read (a [`GameError`]).
+    ///
+    /// ```
+    /// use chess_pgn::{GameBuilder, PgnReader};
+    /// let mut builder = GameBuilder::default();
+    /// let game = PgnReader::new(&b"1. e4 e5 (1... c5) 2. Nf3 *"[..]).read_game(&mut builder).unwrap().unwrap().unwrap();
+    /// assert_eq!(builder.final_board(), Some(&game.final_board()));
+    /// ```
+    pub fn final_board(&self) -> Option<&Board> {
+        self.final_board.as_ref()
     }
 
     /// The `Result` tag's value, as [`Game::tag`] finds it.
@@ -1916,11 +1934,16 @@ impl Visitor for GameBuilder {
             self.end_variation(self.game.at);
         }
         self.check_result_against_end();
-        let mut main = self
-            .frames
-            .pop()
-            .map(|f| (f.line, f.dead))
-            .unwrap_or_default();
+        let mut main = match self.frames.pop() {
+            Some(f) => {
+                self.final_board = Some(f.board);
+                (f.line, f.dead)
+            }
+            None => {
+                self.final_board = None;
+                Default::default()
+            }
+        };
         if let Some(d) = main.1.take() {
             match main.0.moves.last_mut() {
                 Some(m) => m.after.push(After::Comment(d)),
@@ -1956,7 +1979,10 @@ impl Visitor for GameBuilder {
         self.variant_tag = None;
         self.other_game = None;
         match self.fatal.take() {
-            Some(e) => Err(e),
+            Some(e) => {
+                self.final_board = None;
+                Err(e)
+            }
             None => Ok(game),
         }
     }
