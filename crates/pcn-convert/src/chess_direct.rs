@@ -7,14 +7,16 @@
 //! `chess-pgn`'s model reader builds (a differential test holds the two paths to that
 //! on every game of the test corpora). Whatever would make that reader say something
 //! (a warning or an error), and whatever this path does not write itself (variations,
-//! null moves, a FEN or variant start, tags the reader renames), makes it decline:
-//! the caller then takes the model path, which reports and carries all of it.
+//! null moves, a variant other than chess and Chess960, tags the reader renames),
+//! makes it decline: the caller then takes the model path, which reports and carries
+//! all of it. A set-up start (`FEN`, `SetUp`) is written here, as the model path
+//! writes it (`starting_position`, `...fen`, `...first_to_move`).
 
 use std::borrow::Cow;
 
 use chess_pgn::cozy_chess::{Board, File, Move, Piece, Square};
 use chess_pgn::{Control, Outcome, Pos, Problem, SanPlus, Skip, Visitor, read_single_game};
-use chess_pgn::{Eval, MAX_GAME_NODES, Variant, parse_commands};
+use chess_pgn::{CastlingStyle, Eval, MAX_GAME_NODES, Variant, parse_commands};
 use serde::Serialize;
 
 use crate::chess::{EvalOut, board_of, encode, flat, outcome_status};
@@ -171,6 +173,14 @@ struct Direct<'o> {
     /// The annotation of the last move read (once a move was read: `plies > 0`).
     pending: Pending,
     outcome: Option<Outcome>,
+    /// The last `FEN` tag's value, and the last `SetUp` says `1` (neither is kept as
+    /// a tag: the model reader takes the last of each, saying nothing).
+    fen: Option<String>,
+    setup_one: bool,
+    /// The start the `FEN` gave, with its castling spelling.
+    start: Option<(Board, Option<CastlingStyle>)>,
+    /// As the `Variant` tag names it.
+    variant: Variant,
 }
 
 /// The standard start as PCN (written by the model path's own function, once).
@@ -216,6 +226,26 @@ impl<'o> Direct<'o> {
             annotations: Vec::new(),
             pending: Pending::default(),
             outcome: None,
+            fen: None,
+            setup_one: false,
+            start: None,
+            variant: Variant::Standard,
+        }
+    }
+
+    /// The start from the `FEN` tag (one that does not read, or `SetUp "1"` without
+    /// one, is the model path's error).
+    fn start_position(&mut self) {
+        let Some(fen) = self.fen.take() else {
+            self.ok = !self.setup_one;
+            return;
+        };
+        match chess_pgn::parse_fen(&fen) {
+            Ok(b) => {
+                self.board = b.clone();
+                self.start = Some((b, CastlingStyle::of_fen(&fen)));
+            }
+            Err(_) => self.ok = false,
         }
     }
 
@@ -363,7 +393,10 @@ impl<'o> Direct<'o> {
         }
         common::json::status(out, outcome_status(outcome));
         out.extend_from_slice(b"\"starting_position\":");
-        out.extend_from_slice(start_json().as_bytes());
+        match &self.start {
+            Some((b, _)) => json(out, &board_of(b)),
+            None => out.extend_from_slice(start_json().as_bytes()),
+        }
         out.extend_from_slice(b",\"previous_moves\":");
     }
 
@@ -380,6 +413,20 @@ impl<'o> Direct<'o> {
         }
         let out = &mut *self.out;
         out.extend_from_slice(if self.plies == 0 { b"[]" } else { b"]" });
+        if let Some((start, style)) = &self.start {
+            // As `crate::chess::to_pcn` writes a set-up start.
+            if start != chess_pgn::start_board() {
+                let style = style.unwrap_or(match self.variant {
+                    Variant::Chess960 => CastlingStyle::Shredder,
+                    Variant::Standard => CastlingStyle::XFen,
+                });
+                out.extend_from_slice(b",\"...fen\":");
+                text(out, &chess_pgn::to_fen(start, style));
+            }
+            if start.side_to_move() == chess_pgn::cozy_chess::Color::Black {
+                out.extend_from_slice(b",\"...first_to_move\":\"top\"");
+            }
+        }
         out.extend_from_slice(b",\"...pcn_edition\":");
         text(out, PCN_EDITION);
         out.extend_from_slice(b",\"...pgn\":{\"edition\":");
@@ -406,6 +453,9 @@ impl<'o> Direct<'o> {
             out.extend_from_slice(b"\"]");
         }
         out.extend_from_slice(if self.tags.is_empty() { b"[]" } else { b"]" });
+        if self.variant == Variant::Chess960 {
+            out.extend_from_slice(b",\"variant\":\"chess960\"");
+        }
         if !self.game_comments.is_empty() {
             out.extend_from_slice(b",\"game_comment\":");
             strings(out, &self.game_comments);
@@ -450,16 +500,34 @@ impl Visitor for Direct<'_> {
         } else {
             bytes_of(chess_pgn::decode(value))
         };
+        // The start position, as the model reader reads it (the value decoded and
+        // unescaped as here); not kept as tags.
+        if !breaks && matches!(&*name, b"FEN" | b"SetUp") {
+            match std::str::from_utf8(&value) {
+                Ok(v) if &*name == b"FEN" => self.fen = Some(v.to_owned()),
+                Ok(v) => self.setup_one = v.trim() == "1",
+                Err(_) => self.ok = false,
+            }
+            return;
+        }
+        // `[Variant "Standard"]` (lichess writes it on every game) or Chess960: the
+        // model keeps it as a tag and reads the game so, saying nothing.
+        let variant = if &*name == b"Variant" {
+            std::str::from_utf8(&value)
+                .ok()
+                .and_then(|v| Variant::from_tag(v).ok())
+        } else {
+            None
+        };
+        if let Some(v) = variant {
+            self.variant = v;
+        }
         // The model reader rewrites these (with a warning) or reads a start position
         // or a variant from them, or refuse the game (`Game` naming another game).
         let special = ["FEN", "SetUp", "Variant", "Game"]
             .iter()
             .any(|s| s.as_bytes().eq_ignore_ascii_case(&name))
-            // `[Variant "Standard"]` (lichess writes it on every game): the model keeps
-            // it as a tag and writes a standard game, saying nothing.
-            && !(&*name == b"Variant"
-                && std::str::from_utf8(&value)
-                    .is_ok_and(|v| Variant::from_tag(v) == Ok(Variant::Standard)));
+            && variant.is_none();
         let renamed = chess_pgn::STR
             .iter()
             .any(|s| s.as_bytes().eq_ignore_ascii_case(&name) && s.as_bytes() != &*name);
@@ -477,6 +545,9 @@ impl Visitor for Direct<'_> {
     }
 
     fn begin_movetext(&mut self) {
+        if self.ok {
+            self.start_position();
+        }
         // The status comes from the result marker, which must equal the `Result` tag
         // (else the game declines): with the tag, the header goes out before the moves.
         if let Some(o) = self

@@ -191,8 +191,7 @@ pub const DECLINED_MOVETEXTS: &[&str] = &[
     "1. e4 e5 1-0 2. d4",
 ];
 
-/// Games of a set-up start or of Chess960, which the PGN direct path writes and the
-/// PCN one leaves to the model path.
+/// Games of a set-up start or of Chess960, which both direct paths write.
 pub const SET_UP_GAMES: &[&[u8]] = &[
     b"[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. e4 1-0\n",
     b"[Variant \"chess960\"]\n\n1. e4 1-0\n",
