@@ -15,8 +15,8 @@
 use std::borrow::Cow;
 
 use chess_pgn::cozy_chess::{Board, File, Move, Piece, Square};
-use chess_pgn::{Control, Outcome, Pos, Problem, SanPlus, Skip, Visitor, read_single_game};
 use chess_pgn::{CastlingStyle, Eval, MAX_GAME_NODES, Variant, parse_commands};
+use chess_pgn::{Control, Outcome, Pos, Problem, SanPlus, Skip, Visitor, read_single_game};
 use serde::Serialize;
 
 use crate::chess::{EvalOut, board_of, encode, flat, outcome_status};
@@ -407,6 +407,14 @@ impl<'o> Direct<'o> {
             self.ok = false;
             return;
         };
+        // A marker (equal to the `Result` tag, if any) that contradicts a checkmate or
+        // stalemate on the board: the model reader warns.
+        if outcome != Outcome::Unknown
+            && chess_pgn::game_end(&self.board).is_some_and(|(end, _)| end != outcome)
+        {
+            self.ok = false;
+            return;
+        }
         if !self.direct {
             self.header(outcome);
             self.out.extend_from_slice(&self.moves);
