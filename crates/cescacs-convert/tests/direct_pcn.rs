@@ -39,6 +39,11 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
         ),
         ("1. e4 a6 2. e5 d5 3. exd6 Qxd6 1-0", true),
         ("1. e4 {[%eval #-3]} e5 {[%clk 0:00:01.5]} 1-0", true),
+        // Comments holding what JSON escapes, NAGs of one to three digits, many of them.
+        (
+            "1. e4 {a \"q\" \\ b\tc\u{1}} $1 $14 $140 {\u{e9}} e5 $255 1-0",
+            true,
+        ),
         ("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0", true),
         ("1-0", true),
         // Declined: a marker that contradicts the mate or the stalemate on the board

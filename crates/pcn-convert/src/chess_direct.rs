@@ -183,6 +183,20 @@ struct Direct<'o> {
     variant: Variant,
 }
 
+/// The document's text between the moves (and the start's `...fen` and
+/// `...first_to_move`) and the tags, the same for every game: written once.
+fn editions() -> &'static [u8] {
+    static TEXT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let mut out = b",\"...pcn_edition\":".to_vec();
+        text(&mut out, PCN_EDITION);
+        out.extend_from_slice(b",\"...pgn\":{\"edition\":");
+        text(&mut out, EDITION);
+        out.extend_from_slice(b",\"tags\":");
+        out
+    })
+}
+
 /// The standard start as PCN (written by the model path's own function, once).
 fn start_json() -> &'static str {
     static START: std::sync::OnceLock<String> = std::sync::OnceLock::new();
@@ -273,10 +287,13 @@ impl<'o> Direct<'o> {
         let a = &mut self.annotations;
         a.push(if a.is_empty() { b'[' } else { b',' });
         a.extend_from_slice(b"{\"ply\":");
-        json(a, &p.ply);
+        block::write::<20>(a, |buf| block::uint(buf, 0, p.ply as u64));
+        for (i, &nag) in p.nags.iter().enumerate() {
+            a.extend_from_slice(if i == 0 { b",\"nags\":[" } else { b"," });
+            block::write::<20>(a, |buf| block::uint(buf, 0, u64::from(nag)));
+        }
         if !p.nags.is_empty() {
-            a.extend_from_slice(b",\"nags\":");
-            json(a, &p.nags);
+            a.push(b']');
         }
         if !p.after.is_empty() {
             a.extend_from_slice(b",\"after\":[");
@@ -285,7 +302,7 @@ impl<'o> Direct<'o> {
                     a.push(b',');
                 }
                 a.extend_from_slice(b"{\"comment\":");
-                json(a, c);
+                text(a, c);
                 a.push(b'}');
             }
             a.push(b']');
@@ -383,10 +400,12 @@ impl<'o> Direct<'o> {
             text(out, s);
             out.push(b',');
         }
-        for (key, name) in [("topside_player", "Black"), ("bottomside_player", "White")] {
-            if let Some(v) = self.tags.get(name.as_bytes()) {
-                text(out, key);
-                out.push(b':');
+        for (key, name) in [
+            (&b"\"topside_player\":"[..], &b"Black"[..]),
+            (b"\"bottomside_player\":", b"White"),
+        ] {
+            if let Some(v) = self.tags.get(name) {
+                out.extend_from_slice(key);
                 text_bytes(out, v);
                 out.push(b',');
             }
@@ -435,11 +454,7 @@ impl<'o> Direct<'o> {
                 out.extend_from_slice(b",\"...first_to_move\":\"top\"");
             }
         }
-        out.extend_from_slice(b",\"...pcn_edition\":");
-        text(out, PCN_EDITION);
-        out.extend_from_slice(b",\"...pgn\":{\"edition\":");
-        text(out, EDITION);
-        out.extend_from_slice(b",\"tags\":");
+        out.extend_from_slice(editions());
         for (i, (n, v)) in self.tags.iter().enumerate() {
             let open: &[u8; 2] = if i == 0 { b"[[" } else { b",[" };
             if common::json::needs_escape(n) || common::json::needs_escape(v) {
@@ -531,14 +546,13 @@ impl Visitor for Direct<'_> {
             self.variant = v;
         }
         // The model reader rewrites these (with a warning) or reads a start position
-        // or a variant from them, or refuse the game (`Game` naming another game).
-        let special = ["FEN", "SetUp", "Variant", "Game"]
-            .iter()
-            .any(|s| s.as_bytes().eq_ignore_ascii_case(&name))
-            && variant.is_none();
-        let renamed = chess_pgn::STR
-            .iter()
-            .any(|s| s.as_bytes().eq_ignore_ascii_case(&name) && s.as_bytes() != &*name);
+        // or a variant from them, or refuse the game (`Game` naming another game): a
+        // set-up or variant name not taken above, a roster name in another case.
+        let known = chess_pgn::known_tag_name(&name).filter(|k| k.eq_ignore_ascii_case(&name));
+        let special = known.is_some_and(|k| {
+            matches!(k, b"FEN" | b"SetUp" | b"Game") || (k == b"Variant" && variant.is_none())
+        });
+        let renamed = known.is_some_and(|k| k != &*name);
         // The duplicate test is a scan of the tags so far: past a usual tag section the
         // model path, whose test is linear, takes the game.
         let many = self.tags.len >= MAX_DIRECT_TAGS;
