@@ -24,6 +24,9 @@ modes=("check -j1" "check -j2" "check -j1 --strict"
     "convert --to pcn -j1 -o OUT.json" "convert --to pcn -j2 -o OUT.json"
     "convert --to pgn -j1 -o OUT.pgn" "convert --to ctl-pgn -j1 -o OUT.ctl-pgn"
     "convert --to xiangqi-pgn -j1 -o OUT.xq.pgn")
+# MODES='mode;mode...' runs those instead (e.g. a change to one command:
+# MODES='convert --to pcn -j1 -o OUT.json;select -j1 --player a -o OUT.pgn').
+if [ -n "${MODES:-}" ]; then IFS=';' read -ra modes <<<"$MODES"; fi
 for file in "$@"; do
     for mode in "${modes[@]}"; do
         rm -f "$work"/a.out* "$work"/b.out*

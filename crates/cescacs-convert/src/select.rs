@@ -169,6 +169,14 @@ impl Glob {
 
     /// Whether the whole of `value` matches.
     pub fn matches(&self, value: &str) -> bool {
+        if value.is_ascii() {
+            // Nearly every tag value: matched on its bytes (lowercased as read when
+            // folding, as below), with no copy.
+            let fold = self.fold;
+            return self.matches_text(value.as_bytes(), |b| {
+                char::from(if fold { b.to_ascii_lowercase() } else { b })
+            });
+        }
         // The characters go to a buffer the thread keeps: a filter matches every game.
         thread_local! {
             static TEXT: std::cell::Cell<Vec<char>> = const { std::cell::Cell::new(Vec::new()) };
@@ -182,17 +190,22 @@ impl Glob {
                 c => text.extend(c.to_lowercase()),
             }
         }
-        let matched = self.matches_chars(&text);
+        let matched = self.matches_text(&text, |c| c);
         if text.capacity() <= 1 << 16 {
             TEXT.set(text);
         }
         matched
     }
 
-    fn matches_chars(&self, text: &[char]) -> bool {
+    /// Whether the whole of `text` matches, each item read as the character `char_of`
+    /// gives.
+    fn matches_text<T: Copy>(&self, text: &[T], char_of: impl Fn(T) -> char) -> bool {
         let at = |piece: &[Atom], i: usize| {
             i + piece.len() <= text.len()
-                && piece.iter().zip(&text[i..]).all(|(a, &c)| a.accepts(c))
+                && piece
+                    .iter()
+                    .zip(&text[i..])
+                    .all(|(a, &c)| a.accepts(char_of(c)))
         };
         let first = &self.pieces[0];
         if !self.stars {
@@ -395,12 +408,19 @@ impl Filter {
 
     /// Whether tags (name, value pairs in record order) pass the tag conditions.
     pub fn matches_tags<'a>(&self, tags: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> bool {
+        // The first tag of that name, else the first of that name in another case: in
+        // one pass over the tags.
         let tag = |name: &str| {
-            let mut all = tags.clone();
-            all.clone()
-                .find(|(n, _)| *n == name)
-                .or_else(|| all.find(|(n, _)| n.eq_ignore_ascii_case(name)))
-                .map(|(_, v)| v)
+            let mut loose = None;
+            for (n, v) in tags.clone() {
+                if n == name {
+                    return Some(v);
+                }
+                if loose.is_none() && n.eq_ignore_ascii_case(name) {
+                    loose = Some(v);
+                }
+            }
+            loose
         };
         // Each condition set, decided; `--any` wants one of them, else all. Counted,
         // not kept: the filter runs on every game.
@@ -590,9 +610,13 @@ pub fn headers(format: Format, game: &RawGame) -> Option<Vec<(String, String)>> 
 }
 
 /// `f` of the tags of a classic PGN game, read from its tag section alone into
-/// headers the thread keeps from one game to the next (with the reader's buffer, see
-/// `GameHeaders::read_first`): a tag filter allocates nothing per game. `None` when
-/// the tag section cannot be read.
+/// headers the thread keeps from one game to the next: a tag filter allocates nothing
+/// per game. `None` when the tag section cannot be read.
+///
+/// A section in the plain form (nearly every one) is scanned by
+/// `GameHeaders::read_plain`, with no reader; any other (no tag at all, a repeated
+/// name, a `%` line, a line break in a value, ...) is read by the reader, on the tag
+/// section alone (`GameHeaders::read_first`): the tags are the reader's either way.
 fn with_pgn_headers<T>(game: &RawGame, f: impl FnOnce(&chess_pgn::GameHeaders) -> T) -> Option<T> {
     thread_local! {
         static HEADERS: std::cell::RefCell<chess_pgn::GameHeaders> =
@@ -601,12 +625,14 @@ fn with_pgn_headers<T>(game: &RawGame, f: impl FnOnce(&chess_pgn::GameHeaders) -
     if game.problem.is_some() {
         return None;
     }
-    let section = tag_section(&game.bytes);
     HEADERS.with_borrow_mut(|h| {
-        let read = matches!(h.read_first(section), Ok(true));
+        // The reader refuses a token over `MAX_TOKEN` bytes, which the scan would take.
+        let plain =
+            game.bytes.len() <= chess_pgn::MAX_TOKEN && h.read_plain(&game.bytes) && !h.is_empty();
+        let read = plain || matches!(h.read_first(tag_section(&game.bytes)), Ok(true));
         let out = read.then(|| f(h));
-        // A huge tag section's text is not kept for the games after it.
-        if section.len() > 1 << 20 {
+        // A huge game's tag text is not kept for the games after it.
+        if game.bytes.len() > 1 << 20 {
             *h = chess_pgn::GameHeaders::default();
         }
         out
@@ -1297,6 +1323,67 @@ mod tests {
         let moves = g.windows(5).position(|w| w == b"1. e4").unwrap();
         assert_eq!(tag_section(g), &g[..moves]);
         assert_eq!(tag_section(b"1. e4 *"), b"");
+    }
+
+    /// The tags a tag filter reads are the reader's on the tag section
+    /// (`GameHeaders::read_first`, the only read before the plain scan served most
+    /// games), on every game of `testdata/chess` and on every one-byte change of a few
+    /// sections: whatever the plain scan takes, it reads as the reader does.
+    #[test]
+    fn tag_filters_read_the_tags_the_reader_reads() {
+        let reader = |bytes: &[u8]| {
+            let mut h = chess_pgn::GameHeaders::default();
+            matches!(h.read_first(tag_section(bytes)), Ok(true)).then(|| {
+                h.tags()
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
+                    .collect::<Vec<_>>()
+            })
+        };
+        let plain = |bytes: &[u8]| chess_pgn::GameHeaders::default().read_plain(bytes);
+        let (mut games, mut plain_games) = (0, 0);
+        let dir = test_support::workspace_root().join("testdata/chess");
+        for file in test_support::files_with_extension(&dir, "pgn") {
+            let bytes = std::fs::read(&file).unwrap();
+            let mut splitter = cescacs_batch::GameSplitter::new(&bytes[..], 1 << 24);
+            while let Some(raw) = splitter.next_game().unwrap() {
+                let what = format!("{} game {}", file.display(), raw.index);
+                let expected = if raw.problem.is_some() {
+                    None
+                } else {
+                    reader(&raw.bytes)
+                };
+                assert_eq!(headers(Format::Pgn, &raw), expected, "{what}");
+                games += 1;
+                plain_games += usize::from(plain(&raw.bytes) && raw.problem.is_none());
+            }
+        }
+        assert!(
+            games > 500 && plain_games * 2 > games,
+            "{plain_games} of {games}"
+        );
+        // Sections one byte away from a repeated name, a roster name in another case, a
+        // set-up name, an escape, a line break or tab in a value, a `%` line, a BOM.
+        let sections: [&[u8]; 4] = [
+            b"[White \"a\"]\n[Whitd \"b \\\"c\\\"\"]\n\n1. e4 *",
+            b"[Xhite \"a\"]\r\n[FEM \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n{x} e4",
+            b" [Event\"\\\\\"] [Site \"s\"]\n%\n1-0",
+            b"\xEF\xBB\xBF[Black \"Ren\xe9\"]\n[SetUq \"1\"]\n",
+        ];
+        for base in sections {
+            let mut v = base.to_vec();
+            for at in 0..base.len() {
+                for x in 0..=255u8 {
+                    v[at] = x;
+                    assert_eq!(
+                        headers(Format::Pgn, &crate::raw_game(&v)),
+                        reader(&v),
+                        "{:?}",
+                        String::from_utf8_lossy(&v)
+                    );
+                }
+                v[at] = base[at];
+            }
+        }
     }
 
     #[test]

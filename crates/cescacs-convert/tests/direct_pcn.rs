@@ -39,12 +39,24 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
         ),
         ("1. e4 a6 2. e5 d5 3. exd6 Qxd6 1-0", true),
         ("1. e4 {[%eval #-3]} e5 {[%clk 0:00:01.5]} 1-0", true),
+        // Comments holding what JSON escapes, NAGs of one to three digits, many of them.
+        (
+            "1. e4 {a \"q\" \\ b\tc\u{1}} $1 $14 $140 {\u{e9}} e5 $255 1-0",
+            true,
+        ),
         ("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0", true),
         ("1-0", true),
+        // Declined: a marker that contradicts the mate or the stalemate on the board
+        // (the model reader warns); kept: one that agrees, or `*`.
+        ("1. f3 e5 2. g4 Qh4# 1-0", false),
+        (
+            "1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 1-0",
+            false,
+        ),
     ];
     d.movetexts(head, cases);
     d.tag_limit();
-    d.declined_games(common::SET_UP_GAMES);
+    d.declined_games(&[]);
     // A variant tag naming the standard game (lichess writes one on every game) is
     // kept as a tag; the model writes such games as standard chess and says nothing.
     for (pgn, taken) in [
@@ -61,5 +73,99 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
         ("[Variant \"Crazyhouse\"]\n\n1. e4 e5 1-0\n", false),
     ] {
         d.game(pgn.as_bytes(), taken, pgn);
+    }
+}
+
+/// A set-up start (`FEN`, `SetUp`) and Chess960 are written directly: the start
+/// position as the model reads it, `...fen` (castling as the tag spelt it, else as the
+/// variant spells it; none for the standard start), `...first_to_move`, the variant in
+/// `...pgn`, castling as the king's and the rook's shifts.
+#[test]
+fn set_up_and_chess960_games_match_the_model_path() {
+    let d = differential();
+    d.set_up_games();
+    let cases: &[(&str, bool)] = &[
+        // En passant and promotions (a capture, an underpromotion) from a set-up start.
+        (
+            "[FEN \"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2\"]\n\n2. exd6 Kd7 *\n",
+            true,
+        ),
+        (
+            "[FEN \"1n2k3/P6P/8/8/8/8/8/4K3 w - - 0 1\"]\n[Result \"1-0\"]\n\n1. axb8=N Kf7 2. h8=Q Kg6 1-0\n",
+            true,
+        ),
+        (
+            "[FEN \"4k3/8/8/8/8/8/p7/4K3 b - - 0 1\"]\n\n1... a1=R+ 2. Kd2 *\n",
+            true,
+        ),
+        // Black first: comments, NAGs, a glyph, `%clk` and `%eval` on the first plies,
+        // long castling with check, a termination comment.
+        (
+            "[FEN \"4k3/8/8/8/8/8/8/R3K3 b Q - 0 30\"]\n[Result \"1/2-1/2\"]\n\n{start} 30... Kd7 $6 {[%clk 0:01:00] [%eval -0.5]} 31. O-O-O+ $1 {castles} Kc7?! 1/2-1/2 {draw}\n",
+            true,
+        ),
+        // Chess960 castling where the king stays on its square (long, king on c1) or
+        // goes to its rook's (short, rook on g1), with both spellings of castling and
+        // with the FEN's castling as Shredder or X-FEN letters.
+        (
+            "[Variant \"Chess960\"]\n[FEN \"r1k3r1/pppppppp/8/8/8/8/PPPPPPPP/R1K3R1 w AGag - 0 1\"]\n\n1. O-O-O 0-0-0 *\n",
+            true,
+        ),
+        (
+            "[Variant \"Chess960\"]\n[FEN \"r4kr1/pppppppp/8/8/8/8/PPPPPPPP/R4KR1 w KQkq - 0 1\"]\n[Result \"*\"]\n\n1. 0-0 {[%eval 0.1]} O-O *\n",
+            true,
+        ),
+        (
+            "[Variant \"Chess960\"]\n[FEN \"rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1\"]\n\n1. O-O-O O-O-O 2. Kb1 Kb8 *\n",
+            true,
+        ),
+        // Surrounding blanks in the value; the tags around the start kept.
+        (
+            "[Event \"e\"]\n[FEN \" 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 \"]\n[ZTag \"z\"]\n\n1. Kd1 *\n",
+            true,
+        ),
+        // Declined: a variation, a null move, an illegal move, a castling right with no
+        // rook, no FEN at all in the value, a side not to move in check, a FEN escaped
+        // line.
+        (
+            "[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 0 1\"]\n\n1. Kd2 (1. Kf2) Kd7 *\n",
+            false,
+        ),
+        (
+            "[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 0 1\"]\n\n1. Kd2 -- *\n",
+            false,
+        ),
+        (
+            "[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 0 1\"]\n\n1. Kd3 Kd7 *\n",
+            false,
+        ),
+        (
+            "[FEN \"4k3/8/8/8/8/8/8/4K3 w K - 0 1\"]\n\n1. Kd2 *\n",
+            false,
+        ),
+        ("[FEN \"\"]\n\n1. e4 *\n", false),
+        (
+            "[FEN \"4k3/8/8/8/8/8/8/R3K3 b - - 0 1\"]\n\n1... Kd7 *\n",
+            true,
+        ),
+        (
+            "[FEN \"4k3/4R3/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Kd2 *\n",
+            false,
+        ),
+        (
+            "[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 0 1\"]\n%escape\n\n1. Kd2 *\n",
+            false,
+        ),
+    ];
+    for (pgn, taken) in cases {
+        d.game(pgn.as_bytes(), *taken, pgn);
+    }
+    // The `FEN` and `SetUp` tags are not kept as tags: 64 others are read directly.
+    for (tags, taken) in [(64, true), (65, false)] {
+        let section: String = (0..tags).map(|i| format!("[T{i} \"v{i}\"]\n")).collect();
+        let pgn = format!(
+            "{section}[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Kd2 *\n"
+        );
+        d.game(pgn.as_bytes(), taken, &format!("{tags} tags and a FEN"));
     }
 }

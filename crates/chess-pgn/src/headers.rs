@@ -424,8 +424,15 @@ impl<R: Read> Iterator for Headers<R> {
 
 /// The one name the full reader treats specially (the Seven Tag Roster, `FEN`,
 /// `SetUp`, `Variant`, `Game`) that `name` can equal when case is ignored, in its
-/// canonical spelling; the length and first letter pick it.
-pub(crate) fn known_tag_name(name: &[u8]) -> Option<&'static [u8]> {
+/// canonical spelling; the length and first letter pick it, so `name` may still differ
+/// from it in other letters (compare them, ignoring case, to know).
+///
+/// ```
+/// assert_eq!(chess_pgn::known_tag_name(b"white"), Some(&b"White"[..]));
+/// assert_eq!(chess_pgn::known_tag_name(b"Wxyzq"), Some(&b"White"[..]));
+/// assert_eq!(chess_pgn::known_tag_name(b"Annotator"), None);
+/// ```
+pub fn known_tag_name(name: &[u8]) -> Option<&'static [u8]> {
     Some(match (name.len(), name.first().map_or(0, |b| b | 0x20)) {
         (3, b'f') => b"FEN",
         (4, b'g') => b"Game",

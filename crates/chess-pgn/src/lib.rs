@@ -49,11 +49,11 @@ mod writer;
 /// the very version this crate was built with; a major change of cozy-chess is a major
 /// change of chess-pgn (docs/api.md).
 pub use cozy_chess;
-pub use headers::{GameHeaders, Headers, HeadersVisitor};
+pub use headers::{GameHeaders, Headers, HeadersVisitor, known_tag_name};
 pub use model::{
     After, CastlingStyle, Clock, Diagnostic, Eval, Game, GameBuilder, GameError, Games, Line,
     MAX_DIAGNOSTICS, MAX_GAME_NODES, MAX_GAME_TAGS, MAX_UNPARSED, MAX_VARIATION_DEPTH, MoveNode,
-    Plies, Ply, Severity, Turn, Variant, parse_all, parse_commands, parse_fen, to_fen,
+    Plies, Ply, Severity, Turn, Variant, game_end, parse_all, parse_commands, parse_fen, to_fen,
     with_halfmove_clock,
 };
 pub use notation::{Notation, lan, lan_with_suffix, uci};

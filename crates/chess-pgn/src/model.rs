@@ -568,8 +568,10 @@ impl CastlingStyle {
 }
 
 /// The result a finished position decides, and why: checkmate loses for the side to
-/// move, stalemate is a draw; `None` while a move is legal.
-pub(crate) fn game_end(board: &Board) -> Option<(Outcome, &'static str)> {
+/// move, stalemate is a draw; `None` while a move is legal. A result that contradicts
+/// it is the model reader's warning (`chess.result`), which a writer taking a direct
+/// path must not lose.
+pub fn game_end(board: &Board) -> Option<(Outcome, &'static str)> {
     let mut any = false;
     board.generate_moves(|_| {
         any = true;

@@ -7,14 +7,16 @@
 //! `chess-pgn`'s model reader builds (a differential test holds the two paths to that
 //! on every game of the test corpora). Whatever would make that reader say something
 //! (a warning or an error), and whatever this path does not write itself (variations,
-//! null moves, a FEN or variant start, tags the reader renames), makes it decline:
-//! the caller then takes the model path, which reports and carries all of it.
+//! null moves, a variant other than chess and Chess960, tags the reader renames),
+//! makes it decline: the caller then takes the model path, which reports and carries
+//! all of it. A set-up start (`FEN`, `SetUp`) is written here, as the model path
+//! writes it (`starting_position`, `...fen`, `...first_to_move`).
 
 use std::borrow::Cow;
 
 use chess_pgn::cozy_chess::{Board, File, Move, Piece, Square};
+use chess_pgn::{CastlingStyle, Eval, MAX_GAME_NODES, Variant, parse_commands};
 use chess_pgn::{Control, Outcome, Pos, Problem, SanPlus, Skip, Visitor, read_single_game};
-use chess_pgn::{Eval, MAX_GAME_NODES, Variant, parse_commands};
 use serde::Serialize;
 
 use crate::chess::{EvalOut, board_of, encode, flat, outcome_status};
@@ -171,6 +173,28 @@ struct Direct<'o> {
     /// The annotation of the last move read (once a move was read: `plies > 0`).
     pending: Pending,
     outcome: Option<Outcome>,
+    /// The last `FEN` tag's value, and the last `SetUp` says `1` (neither is kept as
+    /// a tag: the model reader takes the last of each, saying nothing).
+    fen: Option<String>,
+    setup_one: bool,
+    /// The start the `FEN` gave, with its castling spelling.
+    start: Option<(Board, Option<CastlingStyle>)>,
+    /// As the `Variant` tag names it.
+    variant: Variant,
+}
+
+/// The document's text between the moves (and the start's `...fen` and
+/// `...first_to_move`) and the tags, the same for every game: written once.
+fn editions() -> &'static [u8] {
+    static TEXT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let mut out = b",\"...pcn_edition\":".to_vec();
+        text(&mut out, PCN_EDITION);
+        out.extend_from_slice(b",\"...pgn\":{\"edition\":");
+        text(&mut out, EDITION);
+        out.extend_from_slice(b",\"tags\":");
+        out
+    })
 }
 
 /// The standard start as PCN (written by the model path's own function, once).
@@ -216,6 +240,26 @@ impl<'o> Direct<'o> {
             annotations: Vec::new(),
             pending: Pending::default(),
             outcome: None,
+            fen: None,
+            setup_one: false,
+            start: None,
+            variant: Variant::Standard,
+        }
+    }
+
+    /// The start from the `FEN` tag (one that does not read, or `SetUp "1"` without
+    /// one, is the model path's error).
+    fn start_position(&mut self) {
+        let Some(fen) = self.fen.take() else {
+            self.ok = !self.setup_one;
+            return;
+        };
+        match chess_pgn::parse_fen(&fen) {
+            Ok(b) => {
+                self.board = b.clone();
+                self.start = Some((b, CastlingStyle::of_fen(&fen)));
+            }
+            Err(_) => self.ok = false,
         }
     }
 
@@ -243,10 +287,13 @@ impl<'o> Direct<'o> {
         let a = &mut self.annotations;
         a.push(if a.is_empty() { b'[' } else { b',' });
         a.extend_from_slice(b"{\"ply\":");
-        json(a, &p.ply);
+        block::write::<20>(a, |buf| block::uint(buf, 0, p.ply as u64));
+        for (i, &nag) in p.nags.iter().enumerate() {
+            a.extend_from_slice(if i == 0 { b",\"nags\":[" } else { b"," });
+            block::write::<20>(a, |buf| block::uint(buf, 0, u64::from(nag)));
+        }
         if !p.nags.is_empty() {
-            a.extend_from_slice(b",\"nags\":");
-            json(a, &p.nags);
+            a.push(b']');
         }
         if !p.after.is_empty() {
             a.extend_from_slice(b",\"after\":[");
@@ -255,7 +302,7 @@ impl<'o> Direct<'o> {
                     a.push(b',');
                 }
                 a.extend_from_slice(b"{\"comment\":");
-                json(a, c);
+                text(a, c);
                 a.push(b'}');
             }
             a.push(b']');
@@ -353,17 +400,22 @@ impl<'o> Direct<'o> {
             text(out, s);
             out.push(b',');
         }
-        for (key, name) in [("topside_player", "Black"), ("bottomside_player", "White")] {
-            if let Some(v) = self.tags.get(name.as_bytes()) {
-                text(out, key);
-                out.push(b':');
+        for (key, name) in [
+            (&b"\"topside_player\":"[..], &b"Black"[..]),
+            (b"\"bottomside_player\":", b"White"),
+        ] {
+            if let Some(v) = self.tags.get(name) {
+                out.extend_from_slice(key);
                 text_bytes(out, v);
                 out.push(b',');
             }
         }
         common::json::status(out, outcome_status(outcome));
         out.extend_from_slice(b"\"starting_position\":");
-        out.extend_from_slice(start_json().as_bytes());
+        match &self.start {
+            Some((b, _)) => json(out, &board_of(b)),
+            None => out.extend_from_slice(start_json().as_bytes()),
+        }
         out.extend_from_slice(b",\"previous_moves\":");
     }
 
@@ -374,17 +426,35 @@ impl<'o> Direct<'o> {
             self.ok = false;
             return;
         };
+        // A marker (equal to the `Result` tag, if any) that contradicts a checkmate or
+        // stalemate on the board: the model reader warns.
+        if outcome != Outcome::Unknown
+            && chess_pgn::game_end(&self.board).is_some_and(|(end, _)| end != outcome)
+        {
+            self.ok = false;
+            return;
+        }
         if !self.direct {
             self.header(outcome);
             self.out.extend_from_slice(&self.moves);
         }
         let out = &mut *self.out;
         out.extend_from_slice(if self.plies == 0 { b"[]" } else { b"]" });
-        out.extend_from_slice(b",\"...pcn_edition\":");
-        text(out, PCN_EDITION);
-        out.extend_from_slice(b",\"...pgn\":{\"edition\":");
-        text(out, EDITION);
-        out.extend_from_slice(b",\"tags\":");
+        if let Some((start, style)) = &self.start {
+            // As `crate::chess::to_pcn` writes a set-up start.
+            if start != chess_pgn::start_board() {
+                let style = style.unwrap_or(match self.variant {
+                    Variant::Chess960 => CastlingStyle::Shredder,
+                    Variant::Standard => CastlingStyle::XFen,
+                });
+                out.extend_from_slice(b",\"...fen\":");
+                text(out, &chess_pgn::to_fen(start, style));
+            }
+            if start.side_to_move() == chess_pgn::cozy_chess::Color::Black {
+                out.extend_from_slice(b",\"...first_to_move\":\"top\"");
+            }
+        }
+        out.extend_from_slice(editions());
         for (i, (n, v)) in self.tags.iter().enumerate() {
             let open: &[u8; 2] = if i == 0 { b"[[" } else { b",[" };
             if common::json::needs_escape(n) || common::json::needs_escape(v) {
@@ -406,6 +476,9 @@ impl<'o> Direct<'o> {
             out.extend_from_slice(b"\"]");
         }
         out.extend_from_slice(if self.tags.is_empty() { b"[]" } else { b"]" });
+        if self.variant == Variant::Chess960 {
+            out.extend_from_slice(b",\"variant\":\"chess960\"");
+        }
         if !self.game_comments.is_empty() {
             out.extend_from_slice(b",\"game_comment\":");
             strings(out, &self.game_comments);
@@ -450,19 +523,36 @@ impl Visitor for Direct<'_> {
         } else {
             bytes_of(chess_pgn::decode(value))
         };
+        // The start position, as the model reader reads it (the value decoded and
+        // unescaped as here); not kept as tags.
+        if !breaks && matches!(&*name, b"FEN" | b"SetUp") {
+            match std::str::from_utf8(&value) {
+                Ok(v) if &*name == b"FEN" => self.fen = Some(v.to_owned()),
+                Ok(v) => self.setup_one = v.trim() == "1",
+                Err(_) => self.ok = false,
+            }
+            return;
+        }
+        // `[Variant "Standard"]` (lichess writes it on every game) or Chess960: the
+        // model keeps it as a tag and reads the game so, saying nothing.
+        let variant = if &*name == b"Variant" {
+            std::str::from_utf8(&value)
+                .ok()
+                .and_then(|v| Variant::from_tag(v).ok())
+        } else {
+            None
+        };
+        if let Some(v) = variant {
+            self.variant = v;
+        }
         // The model reader rewrites these (with a warning) or reads a start position
-        // or a variant from them, or refuse the game (`Game` naming another game).
-        let special = ["FEN", "SetUp", "Variant", "Game"]
-            .iter()
-            .any(|s| s.as_bytes().eq_ignore_ascii_case(&name))
-            // `[Variant "Standard"]` (lichess writes it on every game): the model keeps
-            // it as a tag and writes a standard game, saying nothing.
-            && !(&*name == b"Variant"
-                && std::str::from_utf8(&value)
-                    .is_ok_and(|v| Variant::from_tag(v) == Ok(Variant::Standard)));
-        let renamed = chess_pgn::STR
-            .iter()
-            .any(|s| s.as_bytes().eq_ignore_ascii_case(&name) && s.as_bytes() != &*name);
+        // or a variant from them, or refuse the game (`Game` naming another game): a
+        // set-up or variant name not taken above, a roster name in another case.
+        let known = chess_pgn::known_tag_name(&name).filter(|k| k.eq_ignore_ascii_case(&name));
+        let special = known.is_some_and(|k| {
+            matches!(k, b"FEN" | b"SetUp" | b"Game") || (k == b"Variant" && variant.is_none())
+        });
+        let renamed = known.is_some_and(|k| k != &*name);
         // The duplicate test is a scan of the tags so far: past a usual tag section the
         // model path, whose test is linear, takes the game.
         let many = self.tags.len >= MAX_DIRECT_TAGS;
@@ -477,6 +567,9 @@ impl Visitor for Direct<'_> {
     }
 
     fn begin_movetext(&mut self) {
+        if self.ok {
+            self.start_position();
+        }
         // The status comes from the result marker, which must equal the `Result` tag
         // (else the game declines): with the tag, the header goes out before the moves.
         if let Some(o) = self

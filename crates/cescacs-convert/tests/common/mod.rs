@@ -164,6 +164,20 @@ impl Differential {
         );
     }
 
+    /// Checks [`SET_UP_GAMES`], [`CHESS960_MOVETEXTS`] and [`SET_UP_CASES`].
+    pub fn set_up_games(&self) {
+        for (i, pgn) in SET_UP_GAMES.iter().enumerate() {
+            self.game(pgn, true, &format!("set-up game {i}"));
+        }
+        for (movetext, taken) in CHESS960_MOVETEXTS {
+            let pgn = format!("{CHESS960_HEAD}{movetext}\n");
+            self.game(pgn.as_bytes(), *taken, &pgn);
+        }
+        for (pgn, taken) in SET_UP_CASES {
+            self.game(pgn.as_bytes(), *taken, pgn);
+        }
+    }
+
     /// A tag section of 64 tags is written directly; past it the model path, whose
     /// duplicate test is linear, takes the game (the same output either way).
     pub fn tag_limit(&self) {
@@ -191,11 +205,132 @@ pub const DECLINED_MOVETEXTS: &[&str] = &[
     "1. e4 e5 1-0 2. d4",
 ];
 
-/// Games of a set-up start or of Chess960, which the PGN direct path writes and the
-/// PCN one leaves to the model path.
+/// Games of a set-up start or of Chess960, which both direct paths write.
 pub const SET_UP_GAMES: &[&[u8]] = &[
     b"[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. e4 1-0\n",
     b"[Variant \"chess960\"]\n\n1. e4 1-0\n",
+];
+
+/// The tag section of cutechess's Chess960 games: X-FEN `KQkq` read as the outermost
+/// rooks.
+pub const CHESS960_HEAD: &str = "[Event \"?\"]\n[Result \"*\"]\n[FEN \"nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1\"]\n[SetUp \"1\"]\n[Variant \"fischerandom\"]\n\n";
+
+/// Movetexts after [`CHESS960_HEAD`], with whether both direct paths take them:
+/// short and long castling with the king beside or apart from the rook.
+pub const CHESS960_MOVETEXTS: &[(&str, bool)] = &[
+    (
+        "1. d4 {+0.13/12 0.29s} d5 {-0.17/15 0.30s} 2. Bf4 Bf5 3. O-O-O {castles} O-O-O 4. Ne3 Ne6 *",
+        true,
+    ),
+    ("1. Ne3 Ne6 2. O-O O-O 3. d4 d5 4. Bd2 Bd7 *", true),
+    // Long castling before the squares are empty: illegal.
+    ("1. O-O-O *", false),
+];
+
+/// Games of a set-up start or of Chess960, with whether both direct paths take them.
+pub const SET_UP_CASES: &[(&str, bool)] = &[
+    // Shredder-FEN castling kept; a Chess960 game with no `FEN` and the
+    // standard array.
+    (
+        "[Variant \"Chess960\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O O-O 1/2-1/2\n",
+        true,
+    ),
+    (
+        "[Variant \"Chess960\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O O-O 1/2-1/2\n",
+        true,
+    ),
+    // An inner rook named by its file in X-FEN; castling from a Chess960 FEN
+    // whose castling field is `-`, and without a `Variant` tag (standard chess
+    // from a set-up position, castling spelt X-FEN).
+    (
+        "[Variant \"Chess960\"]\n[FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]\n\n1. O-O O-O-O *\n",
+        true,
+    ),
+    (
+        "[FEN \"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1\"]\n\n1. O-O O-O-O 2. Rfe1 *\n",
+        true,
+    ),
+    (
+        "[FEN \"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w - - 0 1\"]\n\n1. Kf1 Kd8 *\n",
+        true,
+    ),
+    // Black to move, move 41; a comment before the first move; a halfmove clock
+    // over the move generator's 100; EPD-like four fields; a four-digit move
+    // number; the last `FEN` and `SetUp` of several.
+    (
+        "[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 0 41\"]\n[SetUp \"1\"]\n\n41... Kd7 42. O-O Kc6 *\n",
+        true,
+    ),
+    (
+        "[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 3 41\"]\n\n{before} 41... Kd7 {after} 42. Kd2 Kc6 *\n",
+        true,
+    ),
+    (
+        "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 120 60\"]\n\n60. Ra2 Kd8 61. Ra3 *\n",
+        true,
+    ),
+    (
+        "[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q -\"]\n\n1. O-O-O Ke7 *\n",
+        true,
+    ),
+    (
+        "[FEN \"4k3/8/8/8/8/8/8/R3K3 b - - 0 999\"]\n\n999... Kd8 1000. Ra8+ Kc7 1001. Ra7+ *\n",
+        true,
+    ),
+    (
+        "[FEN \"8/8/8/8/8/8/8/k6K w - - 0 1\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 0 1\"]\n[SetUp \"0\"]\n[SetUp \"1\"]\n\n1. Ra8+ Kd7 *\n",
+        true,
+    ),
+    // A standard start given as a `FEN` is still written with one.
+    (
+        "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[SetUp \"1\"]\n[Variant \"Standard\"]\n\n1. e4 e5 1-0\n",
+        true,
+    ),
+    // Mate from a set-up start; a marker that contradicts it; an escaped `FEN`
+    // value (a backslash, which no FEN reads).
+    (
+        "[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\"]\n\n1. Ra8# 1-0\n",
+        true,
+    ),
+    (
+        "[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\"]\n\n1. Ra8# 0-1\n",
+        false,
+    ),
+    (
+        "[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\\\\\"]\n\n1. Ra8# 1-0\n",
+        false,
+    ),
+    // Declined: `SetUp "1"` without a `FEN`, a `FEN` that does not read, a `FEN`
+    // with a tab, a `FEN` name in another case, a move of the wrong side, 63 tags
+    // and the `FEN` (past the 64 read directly), a variant not read.
+    ("[SetUp \"1\"]\n\n1. e4 e5 1-0\n", false),
+    ("[SetUp \" 1\u{a0}\"]\n\n1. e4 e5 1-0\n", false),
+    ("[SetUp \"0\"]\n\n1. e4 e5 1-0\n", true),
+    ("[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0\"]\n\n1. Kd2 *\n", false),
+    (
+        "[FEN \"4k3/8/8/8/8/8/8/4K3\tw - - 0 1\"]\n\n1. Kd2 *\n",
+        false,
+    ),
+    (
+        "[fen \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Kd2 *\n",
+        false,
+    ),
+    (
+        "[Fen \"4k3/8/8/8/8/8/8/4K3 b - - 0 1\"]\n\n1. Kd2 *\n",
+        false,
+    ),
+    (
+        "[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 1\"]\n\n1. Kd2 *\n",
+        false,
+    ),
+    (
+        "[Variant \"Chess960\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n[Variant \"Chess960\"]\n\n1. Kd2 *\n",
+        false,
+    ),
+    (
+        "[Variant \"Atomic\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Kd2 *\n",
+        false,
+    ),
 ];
 
 /// Whole games both direct paths leave to the model path: a tag name the reader
