@@ -3,7 +3,8 @@
 //! column, on every game of the test corpora and on games made to hit each case. A
 //! game the direct path takes must be one the model reader reports nothing about.
 
-#[macro_use]
+// Only the corpus paths and the case lists are shared here, not the writers' harness.
+#[allow(dead_code, unused_macros)]
 mod common;
 
 use cescacs_batch::RawGame;
@@ -60,10 +61,11 @@ fn same(row: &mut DirectRow, format: Format, raw: &RawGame, what: &str) -> bool 
     true
 }
 
-/// Every game of the files under `dir`; (games, taken by the direct path).
-fn corpus(dir: &Path) -> (usize, usize) {
+/// Every game of the files under `dir`; (games, classic PGN games, taken by the
+/// direct path).
+fn corpus(dir: &Path) -> (usize, usize, usize) {
     let mut row = DirectRow::new(true, true, true);
-    let (mut games, mut taken) = (0, 0);
+    let (mut games, mut classic, mut taken) = (0, 0, 0);
     for ext in ["pgn", "ctl-pgn", "json", "jsonl"] {
         for file in test_support::files_with_extension(dir, ext) {
             let bytes = std::fs::read(&file).unwrap();
@@ -78,27 +80,27 @@ fn corpus(dir: &Path) -> (usize, usize) {
                 let what = format!("{name} game {}", raw.index);
                 taken += usize::from(same(&mut row, format, &raw, &what));
                 games += 1;
+                classic += usize::from(format == Format::Pgn);
             }
         }
     }
-    (games, taken)
+    (games, classic, taken)
 }
 
 #[test]
 fn every_testdata_game_reads_as_the_model_path_does() {
-    let (games, taken) = corpus(&test_support::testdata());
-    let (chess, chess_taken) = corpus(&common::testdata());
-    assert_eq!(taken, chess_taken, "only classic games are taken");
+    let (games, classic, taken) = corpus(&test_support::testdata());
+    // Not vacuous: most classic games taken by the direct path, and not all.
     assert!(
-        games > 1000 && chess_taken * 2 > chess && chess_taken < chess,
-        "{taken} of {games} games ({chess} classic) taken by the direct path"
+        games > 1000 && taken * 2 > classic && taken < classic,
+        "{taken} of {games} games ({classic} classic) taken by the direct path"
     );
 }
 
 #[test]
 #[ignore = "needs ../shared: cargo xtask corpus-check runs it"]
 fn every_corpus_game_reads_as_the_model_path_does() {
-    let (games, taken) = corpus(&common::shared_corpus());
+    let (games, _, taken) = corpus(&common::shared_corpus());
     assert!(games > 500 && taken * 2 > games, "{taken} of {games}");
 }
 

@@ -468,6 +468,8 @@ pub fn read_arrow(
         schema: schema_with(extra),
         extra,
         direct: Some(DirectRow::new(extra.uci, extra.clocks, extra.evals)),
+        #[cfg(test)]
+        taken: 0,
     };
     Ok(PyArrowType(Box::new(batches)))
 }
