@@ -141,7 +141,11 @@ fn each_case_reads_as_the_model_path_does() {
         (b"[Result \"1-0 \"]\n\n1. e4 e5 1-0\n", true),
         (b"[Result \"?\"]\n\n1. e4 e5 0-1\n", true),
         (b"[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# *\n", false),
-        (b"[Event \"Caf\xe9\"]\n\n1. e4 {\xe9 [%clk 0:00:03]} 1-0\n", true),
+        // A tag value not in UTF-8 (decoded as Windows-1252): the model path's; a
+        // comment not in UTF-8 is read as the model reads it.
+        (b"[Event \"Caf\xe9\"]\n\n1. e4 1-0\n", false),
+        (b"[Event \"Caf\\\\\xe9\"]\n\n1. e4 1-0\n", true),
+        (b"1. e4 {\xe9 [%clk 0:00:03]} 1-0\n", true),
         (b"[Ev\xe9nt \"x\"]\n\n1. e4 1-0\n", false),
         (b"[Variant \"Standard\"]\n\n1. e4 e5 1-0\n", true),
         (b"[Variant \"Crazyhouse\"]\n\n1. e4 e5 1-0\n", false),

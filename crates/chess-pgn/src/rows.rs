@@ -77,9 +77,12 @@ impl GameRow {
     /// reader renames or reads as another game, a tag name not in ASCII, more than one
     /// game in `pgn`.
     pub fn read(&mut self, pgn: &[u8], columns: PlyColumns) -> bool {
+        let mut text = std::mem::take(&mut self.text).into_bytes();
+        text.clear();
         self.clear();
         let mut r = RowReader {
             row: self,
+            text,
             columns,
             ok: true,
             board: crate::replay::start_board().clone(),
@@ -94,11 +97,27 @@ impl GameRow {
             roster: [false; 7],
             filter: 0,
         };
-        read_single_game(pgn, &mut r) == Some(true)
+        let read = read_single_game(pgn, &mut r) == Some(true);
+        let text = std::mem::take(&mut r.text);
+        // Every piece but a tag value as read is ASCII or decoded text; a value not in
+        // UTF-8 (which the model decodes as Windows-1252) sends the game to the model
+        // path. Names are ASCII, so a value in text that is UTF-8 as a whole is UTF-8
+        // by itself: one check for the game, not one per piece.
+        match String::from_utf8(text) {
+            Ok(t) => {
+                self.text = t;
+                read
+            }
+            Err(e) => {
+                let mut bytes = e.into_bytes();
+                bytes.clear();
+                self.text = String::from_utf8(bytes).unwrap_or_default();
+                false
+            }
+        }
     }
 
     fn clear(&mut self) {
-        self.text.clear();
         self.tags.clear();
         self.moves.clear();
         self.uci.clear();
@@ -106,12 +125,6 @@ impl GameRow {
         self.evals.clear();
         self.outcome = Outcome::Unknown;
         self.fen = 0..0;
-    }
-
-    fn push(&mut self, s: &str) -> Range<usize> {
-        let at = self.text.len();
-        self.text.push_str(s);
-        at..self.text.len()
     }
 
     fn piece(&self, r: &Range<usize>) -> &str {
@@ -167,6 +180,8 @@ impl GameRow {
 
 struct RowReader<'a> {
     row: &'a mut GameRow,
+    /// The row's text being written (checked to be UTF-8 once the game is read).
+    text: Vec<u8>,
     columns: PlyColumns,
     /// False once the game needs the model path.
     ok: bool,
@@ -204,6 +219,12 @@ fn name_bit(name: &[u8]) -> u64 {
 }
 
 impl RowReader<'_> {
+    fn push(&mut self, s: &[u8]) -> Range<usize> {
+        let at = self.text.len();
+        self.text.extend_from_slice(s);
+        at..self.text.len()
+    }
+
     /// The start position from the `FEN` tag, read as the model reads it; a `FEN`
     /// that does not read, or `SetUp "1"` without one, is the model path's error.
     fn start_position(&mut self) {
@@ -232,7 +253,8 @@ impl RowReader<'_> {
     /// position (`None` when absent or not a result).
     fn tag_outcome(&self) -> Option<Outcome> {
         let i = self.result_tag?;
-        Outcome::parse(self.row.piece(&self.row.tags[i].1).trim().as_bytes())
+        let value = std::str::from_utf8(&self.text[self.row.tags[i].1.clone()]).ok()?;
+        Outcome::parse(value.trim().as_bytes())
     }
 
     /// The comment after the last move: its `[%clk]` and `[%eval]`, as the model
@@ -273,30 +295,21 @@ impl Visitor for RowReader<'_> {
             self.ok = false;
             return;
         }
-        // The value as the model keeps it: decoded (Windows-1252 when not UTF-8) and
-        // unescaped.
-        let decoded;
-        let value = match std::str::from_utf8(value) {
-            Ok(v) if !escaped => v,
-            _ => {
-                decoded = crate::text::tag_value(value, escaped);
-                decoded.as_str()
-            }
-        };
         // The start position: not kept as tags (the model reader takes the last of
-        // each, saying nothing of a repeated one).
+        // each, saying nothing of a repeated one). These values are read as the model
+        // reads them: decoded (Windows-1252 when not UTF-8) and unescaped.
         if name == b"FEN" {
-            self.fen = Some(value.to_string());
+            self.fen = Some(crate::text::tag_value(value, escaped));
             return;
         }
         if name == b"SetUp" {
-            self.setup_one = value.trim() == "1";
+            self.setup_one = crate::text::tag_value(value, escaped).trim() == "1";
             return;
         }
         let roster = STR.iter().position(|s| s.as_bytes() == name);
         if name == b"Variant" {
             // Chess or Chess960, kept as a tag; another game is an error.
-            match Variant::from_tag(value) {
+            match Variant::from_tag(&crate::text::tag_value(value, escaped)) {
                 Ok(v) => self.variant = v,
                 Err(_) => {
                     self.ok = false;
@@ -309,13 +322,18 @@ impl Visitor for RowReader<'_> {
             self.ok = false;
             return;
         }
-        // Names are ASCII: each is its own text.
-        let name_text = std::str::from_utf8(name).unwrap_or_default();
         let bit = name_bit(name);
         let duplicate = match roster {
             Some(r) => self.roster[r],
             // The model reader keeps a duplicate under another name, with a warning.
-            None => self.filter & bit != 0 && self.row.tags().any(|(n, _)| n.as_bytes() == name),
+            None => {
+                self.filter & bit != 0
+                    && self
+                        .row
+                        .tags
+                        .iter()
+                        .any(|(n, _)| &self.text[n.clone()] == name)
+            }
         };
         if duplicate {
             self.ok = false;
@@ -328,8 +346,14 @@ impl Visitor for RowReader<'_> {
         if roster == Some(6) {
             self.result_tag = Some(self.row.tags.len());
         }
-        let n = self.row.push(name_text);
-        let v = self.row.push(value);
+        let n = self.push(name);
+        // The value as the model keeps it: unescaped (and as read: whether it is
+        // UTF-8 is checked with the rest of the text).
+        let v = if escaped {
+            self.push(crate::text::tag_value(value, true).as_bytes())
+        } else {
+            self.push(value)
+        };
         self.row.tags.push((n, v));
     }
 
@@ -358,7 +382,7 @@ impl Visitor for RowReader<'_> {
         let export = export_san(&self.board, &san.san, mv);
         if self.columns.uci {
             let u = crate::uci(&self.board, Some(mv), self.variant == Variant::Chess960);
-            let r = self.row.push(&u);
+            let r = self.push(u.as_bytes());
             self.row.uci.push(r);
         }
         self.board.play_unchecked(mv);
@@ -373,7 +397,9 @@ impl Visitor for RowReader<'_> {
             suffix: Suffix::of(&self.board),
             glyph: None,
         };
-        let r = self.row.push(export.text().as_str());
+        let text = export.text();
+        let (buf, n) = text.padded();
+        let r = self.push(&buf[..n]);
         self.row.moves.push(r);
         if self.columns.clocks {
             self.row.clocks.push(None);
@@ -448,17 +474,19 @@ impl Visitor for RowReader<'_> {
             }
         }
         self.row.outcome = outcome;
-        let at = self.row.text.len();
+        let at = self.text.len();
         {
-            use std::fmt::Write as _;
-            let _ = write!(self.row.text, "{}", self.board);
+            use std::io::Write as _;
+            let _ = write!(self.text, "{}", self.board);
         }
         if self.clock != u32::from(self.board.halfmove_clock()) {
-            let fen = with_halfmove_clock(&self.row.text[at..], self.clock);
-            self.row.text.truncate(at);
-            self.row.text.push_str(&fen);
+            // Over the move generator's 100: the FEN (ASCII) with the exact clock.
+            let written = String::from_utf8_lossy(&self.text[at..]).into_owned();
+            let fen = with_halfmove_clock(&written, self.clock);
+            self.text.truncate(at);
+            self.text.extend_from_slice(fen.as_bytes());
         }
-        self.row.fen = at..self.row.text.len();
+        self.row.fen = at..self.text.len();
         true
     }
 }
