@@ -57,6 +57,7 @@ mod edit;
 mod picture;
 mod positions;
 mod record;
+mod rows;
 mod select;
 mod strip;
 mod tree;
@@ -90,6 +91,7 @@ pub use layout::Layout;
 pub use picture::{PictureError, chess_diagram, chess_svg, xiangqi_diagram, xiangqi_svg};
 pub use positions::{BoardPattern, BoardTest, Material, after_moves};
 pub use record::{Game, Record, WriteError, Written};
+pub use rows::DirectRow;
 pub use select::{
     Filter, Glob, SelectedWriter, Selection, SelectionExtras, SplitBy, Target, Verdict, headers,
 };

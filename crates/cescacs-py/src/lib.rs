@@ -571,37 +571,45 @@ fn fill<T: Item>(feed: &mut Feed, pending: &mut VecDeque<T>, want: usize) {
     while pending.len() < want {
         match feed.next() {
             Next::End => return,
-            Next::File(d) => pending.push_back(T::full(Game::unreadable(d))),
-            Next::Raw(format, raw) => {
-                let line = feed.line_base + raw.line - 1;
+            next => push_next(feed, pending, next),
+        }
+    }
+}
+
+/// The items of what came out of the feed, onto `pending` (nothing for the end).
+fn push_next<T: Item>(feed: &mut Feed, pending: &mut VecDeque<T>, next: Next) {
+    match next {
+        Next::End => {}
+        Next::File(d) => pending.push_back(T::full(Game::unreadable(d))),
+        Next::Raw(format, raw) => {
+            let line = feed.line_base + raw.line - 1;
+            let index = feed.index_base + feed.records;
+            if let Some(item) = T::quick(format, &raw, feed, index, line) {
+                feed.records += 1;
+                pending.push_back(item);
+                feed.recycle(raw.bytes);
+                return;
+            }
+            let offset = feed.offset_base + raw.offset;
+            // A PCN array is one raw game of several records: each is numbered.
+            let records = Record::read_all(format, &raw);
+            let raw = Arc::new(raw);
+            for (member, record) in records.into_iter().enumerate() {
                 let index = feed.index_base + feed.records;
-                if let Some(item) = T::quick(format, &raw, feed, index, line) {
-                    feed.records += 1;
-                    pending.push_back(item);
-                    feed.recycle(raw.bytes);
-                    continue;
-                }
-                let offset = feed.offset_base + raw.offset;
-                // A PCN array is one raw game of several records: each is numbered.
-                let records = Record::read_all(format, &raw);
-                let raw = Arc::new(raw);
-                for (member, record) in records.into_iter().enumerate() {
-                    let index = feed.index_base + feed.records;
-                    feed.records += 1;
-                    pending.push_back(T::full(Game {
-                        record,
-                        file: feed.name.clone(),
-                        index,
-                        line,
-                        column: raw.column,
-                        offset,
-                        length: raw.bytes.len() as u64,
-                        origin: Origin::Raw {
-                            raw: raw.clone(),
-                            member,
-                        },
-                    }));
-                }
+                feed.records += 1;
+                pending.push_back(T::full(Game {
+                    record,
+                    file: feed.name.clone(),
+                    index,
+                    line,
+                    column: raw.column,
+                    offset,
+                    length: raw.bytes.len() as u64,
+                    origin: Origin::Raw {
+                        raw: raw.clone(),
+                        member,
+                    },
+                }));
             }
         }
     }

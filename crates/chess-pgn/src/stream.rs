@@ -337,7 +337,7 @@ fn plain_value<'a>(raw: &'a str, value: &[u8], escaped: bool) -> std::borrow::Co
 /// (other than `FEN`, `SetUp` and `Variant` so spelt, and the roster names): a
 /// start position, a variant or another game in any case, a roster name in another
 /// case.
-fn special_name(name: &[u8]) -> bool {
+pub(crate) fn special_name(name: &[u8]) -> bool {
     crate::headers::known_tag_name(name).is_some_and(|k| k.eq_ignore_ascii_case(name))
 }
 
@@ -345,7 +345,7 @@ fn special_name(name: &[u8]) -> bool {
 /// from-square was the only legal move of its kind to its square (`San::to_move`
 /// counted them), so its export needs no from-square either and the legal moves of
 /// the other pieces are not tried again; other moves are spelt by `San::from_move`.
-fn export_san(board: &Board, read: &San, mv: Move) -> San {
+pub(crate) fn export_san(board: &Board, read: &San, mv: Move) -> San {
     let us = board.side_to_move();
     match *read {
         San::Normal {
