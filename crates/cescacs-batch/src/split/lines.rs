@@ -37,12 +37,7 @@ pub(super) fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
         // A longer line is classified from its first bytes only: as here when they
         // hold a byte that is not blank, other than a tag's `[` (whose scan is kept to
         // those bytes). Its movetext is scanned whole either way.
-        if line.len() > PREFIX
-            && line[..PREFIX]
-                .iter()
-                .find(|b| !is_blank(b))
-                .is_none_or(|&b| b == b'[')
-        {
+        if line.len() > PREFIX && !prefix_classifies(line) {
             break;
         }
         // The line without its CR LF or LF: a CR left in it ends a line.
@@ -53,12 +48,7 @@ pub(super) fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
         if t.first() == Some(&b'[') {
             // After movetext a tag starts a game; a tag line that is not the usual
             // one (one `]`, its last non-blank byte) may carry movetext after its tags.
-            let last = body.iter().rposition(|b| !is_blank(b)).unwrap_or(0);
-            if movetext
-                || body[last] != b']'
-                || memchr::memchr2(b']', b'\r', body) != Some(last)
-                || body[last..].contains(&b'\r')
-            {
+            if movetext || !is_usual_tag_line(body) {
                 break;
             }
             end += line.len();
@@ -107,6 +97,24 @@ pub(super) fn plain_lines(bytes: &[u8], mut movetext: bool) -> Plain {
         result: false,
         brace_at,
     }
+}
+
+/// Whether a line longer than [`PREFIX`] is classified by its first bytes: they hold a
+/// byte that is not blank, other than a tag's `[` (whose scan is kept to those bytes).
+fn prefix_classifies(line: &[u8]) -> bool {
+    line[..PREFIX]
+        .iter()
+        .find(|b| !is_blank(b))
+        .is_some_and(|&b| b != b'[')
+}
+
+/// Whether a line (without its line end) that starts with `[` is the usual tag line:
+/// one `]`, its last non-blank byte, and no CR in it.
+fn is_usual_tag_line(body: &[u8]) -> bool {
+    let last = body.iter().rposition(|b| !is_blank(b)).unwrap_or(0);
+    body[last] == b']'
+        && memchr::memchr2(b']', b'\r', body) == Some(last)
+        && !body[last..].contains(&b'\r')
 }
 
 /// Whether a run of bytes (tokens ending at blanks) holds a movetext token: one that
