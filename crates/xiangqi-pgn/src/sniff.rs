@@ -217,17 +217,17 @@ fn eol(bytes: &[u8], pos: usize) -> usize {
         .map_or(bytes.len(), |n| pos + n)
 }
 
-/// Collects the evidence of a file's head (its first few kilobytes are enough).
-///
-/// The head is read token by token exactly as the xiangqi lexer reads it (the same
-/// tokens, the same first 4,000 of them), but the tokens that carry no
-/// evidence are only stepped over, and each distinct word is classified once.
-pub fn evidence(head: &[u8]) -> Evidence {
-    let text = decode_head(head);
-    let text: &str = &text;
+/// Steps over the head's tokens exactly as the xiangqi lexer makes them, up to
+/// [`MAX_TOKENS`]: `tag` is given each `[` token's position and returns where the token
+/// ends; `word` is given each word of movetext and the tokens still allowed, and
+/// returns how many tokens it counts for. Everything else (comments, escapes,
+/// brackets) is only stepped over.
+fn walk<'a>(
+    text: &'a str,
+    mut tag: impl FnMut(usize) -> usize,
+    mut word: impl FnMut(&'a str, usize) -> usize,
+) {
     let bytes = text.as_bytes();
-    let mut words: HashMap<&str, WordPoints, BuildHasherDefault<Fnv>> = HashMap::default();
-    let mut ev = Evidence::default();
     let mut tokens = 0;
     let mut pos = 0;
     while tokens < MAX_TOKENS {
@@ -244,44 +244,209 @@ pub fn evidence(head: &[u8]) -> Evidence {
         tokens += 1;
         match ch {
             '%' if line_start => pos = eol(bytes, pos + 1),
-            '[' => {
-                let (next, tag) = read_tag(text, pos);
-                pos = next;
-                if let Some((name, value)) = tag {
-                    let (x, c) = tag_points(&name, &value);
-                    ev.xiangqi += x;
-                    ev.chess += c;
-                }
-            }
+            '[' => pos = tag(pos),
             '{' => pos = brace_comment_end(text, pos),
             ';' => pos = eol(bytes, pos + 1),
             '(' | ')' | ']' | '}' => pos += 1,
             _ => {
                 tokens -= 1;
                 let start = pos;
-                while let Some(x) = char_at(text, pos) {
-                    if x.is_whitespace() || matches!(x, '{' | '}' | '(' | ')' | '[' | ']' | ';') {
-                        break;
+                // ASCII a byte at a time; no other character is a bracket.
+                while let Some(&b) = bytes.get(pos) {
+                    if b < 0x80 {
+                        if ends_word(b) {
+                            break;
+                        }
+                        pos += 1;
+                    } else {
+                        match char_at(text, pos) {
+                            Some(x) if !x.is_whitespace() => pos += x.len_utf8(),
+                            _ => break,
+                        }
                     }
-                    pos += x.len_utf8();
                 }
-                let w = &text[start..pos];
-                let p = *words.entry(w).or_insert_with(|| word_points(w));
-                let n = usize::from(p.tokens).min(MAX_TOKENS - tokens);
-                for &(x, c) in &p.points[..n.min(p.points.len())] {
-                    ev.xiangqi += x;
-                    ev.chess += c;
-                }
-                tokens += n;
+                tokens += word(&text[start..pos], MAX_TOKENS - tokens);
             }
         }
     }
+}
+
+/// Whether an ASCII byte ends a word of movetext: white space (as
+/// [`char::is_whitespace`] has it) or one of `{ } ( ) [ ] ;`.
+fn ends_word(b: u8) -> bool {
+    matches!(
+        b,
+        b'\t'..=b'\r' | b' ' | b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';'
+    )
+}
+
+/// Collects the evidence of a file's head (its first few kilobytes are enough).
+///
+/// The head is read token by token exactly as the xiangqi lexer reads it (the same
+/// tokens, the same first 4,000 of them), but the tokens that carry no
+/// evidence are only stepped over, and each distinct word is classified once.
+pub fn evidence(head: &[u8]) -> Evidence {
+    let text = decode_head(head);
+    let text: &str = &text;
+    let mut words: HashMap<&str, WordPoints, BuildHasherDefault<Fnv>> = HashMap::default();
+    let mut ev = Evidence::default();
+    let mut add = |(x, c): (u32, u32)| {
+        ev.xiangqi += x;
+        ev.chess += c;
+    };
+    // Both closures add to `ev`: the tags' points go through a cell of their own.
+    let tags = std::cell::Cell::new((0u32, 0u32));
+    walk(
+        text,
+        |pos| {
+            let (next, tag) = read_tag(text, pos);
+            if let Some((name, value)) = tag {
+                let (x, c) = tag_points(&name, &value);
+                let (tx, tc) = tags.get();
+                tags.set((tx + x, tc + c));
+            }
+            next
+        },
+        |w, left| {
+            let p = *words.entry(w).or_insert_with(|| word_points(w));
+            let n = usize::from(p.tokens).min(left);
+            for &p in &p.points[..n.min(p.points.len())] {
+                add(p);
+            }
+            n
+        },
+    );
+    let (tx, tc) = tags.get();
+    ev.xiangqi += tx;
+    ev.chess += tc;
     ev
 }
 
-/// Reads the tag starting with the `[` at `pos` as the lexer does: where the token
-/// ends, and the name (full-width folded) and value (unescaped) when it is a tag.
-fn read_tag(text: &str, pos: usize) -> (usize, Option<(String, Cow<'_, str>)>) {
+/// Tag names that can carry xiangqi points (see [`tag_points`]), lowercase.
+const XIANGQI_TAG_NAMES: [&[u8]; 9] = [
+    b"game",
+    b"variant",
+    b"format",
+    b"red",
+    b"redteam",
+    b"redelo",
+    b"redclock",
+    b"ecco",
+    b"fen",
+];
+
+/// Whether an ASCII word is plain chess movetext that [`word_points`] gives no xiangqi
+/// point: an optional move number (`12.`, `12...`), a SAN move (`Nf3`, `exd5`,
+/// `Qh4xe1+`, `e8=Q#`, `O-O-O`) and optional `!`/`?` glyphs; or a result, a numeric
+/// NAG or a bare move number. Nearly every word of a classic file is one of these; its
+/// points are then known without classifying it (the test
+/// `plain_words_carry_no_xiangqi_point` holds this to [`word_points`]).
+fn plain_chess_word(w: &[u8]) -> bool {
+    if matches!(w, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") {
+        return true;
+    }
+    if let [b'$', rest @ ..] = w {
+        return !rest.is_empty() && rest.iter().all(u8::is_ascii_digit);
+    }
+    let digits = w.iter().take_while(|b| b.is_ascii_digit()).count();
+    let dots = w[digits..].iter().take_while(|&&b| b == b'.').count();
+    if digits > 0 && dots == 0 {
+        return false;
+    }
+    let mut body = &w[digits + dots..];
+    if body.is_empty() {
+        return digits > 0;
+    }
+    while let [rest @ .., b'!' | b'?'] = body {
+        body = rest;
+    }
+    if let [rest @ .., b'+' | b'#'] = body {
+        body = rest;
+    }
+    plain_san(body)
+}
+
+/// A SAN move without check mark or glyph: castling, or `[KQRBN]` with an optional
+/// file, rank or square of departure, optional `x`, a square and (pawns only) an
+/// optional `=Q`/`=R`/`=B`/`=N`.
+fn plain_san(b: &[u8]) -> bool {
+    let file = |c: &u8| (b'a'..=b'h').contains(c);
+    let rank = |c: &u8| (b'1'..=b'8').contains(c);
+    if matches!(b, b"O-O" | b"O-O-O") {
+        return true;
+    }
+    let (piece, b) = match b {
+        [b'K' | b'Q' | b'R' | b'B' | b'N', rest @ ..] => (true, rest),
+        _ => (false, b),
+    };
+    let (b, promotion) = match b {
+        [rest @ .., b'=', b'Q' | b'R' | b'B' | b'N'] if !piece => (rest, true),
+        _ => (b, false),
+    };
+    let [from @ .., f, r] = b else {
+        return false;
+    };
+    if !file(f) || !rank(r) {
+        return false;
+    }
+    if promotion && !matches!(r, b'1' | b'8') {
+        return false;
+    }
+    let (from, capture) = match from {
+        [rest @ .., b'x'] => (rest, true),
+        _ => (from, false),
+    };
+    match from {
+        [] => piece || !capture,
+        [c] => (file(c) && (piece || capture)) || (piece && rank(c)),
+        [c, d] => piece && file(c) && rank(d),
+        _ => false,
+    }
+}
+
+/// An upper bound of [`evidence`]'s xiangqi points, found on the same tokens at a
+/// fraction of the cost: plain chess words ([`plain_chess_word`]) and tags whose ASCII
+/// name carries no xiangqi point count nothing without being classified or decoded;
+/// every other word and tag counts all its xiangqi points. Words are counted as one
+/// token each (a word makes one to three), so the bound looks at least as far as the
+/// evidence does.
+fn xiangqi_bound(text: &str) -> u32 {
+    let mut words: HashMap<&str, u32, BuildHasherDefault<Fnv>> = HashMap::default();
+    let mut bound = 0;
+    let tags = std::cell::Cell::new(0u32);
+    walk(
+        text,
+        |pos| {
+            let (next, name) = tag_extent(text, pos);
+            let Some((name, _)) = name else {
+                return next;
+            };
+            let quiet = name.is_ascii()
+                && !XIANGQI_TAG_NAMES
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(name.as_bytes()));
+            if !quiet && let (_, Some((name, value))) = read_tag(text, pos) {
+                tags.set(tags.get() + tag_points(&name, &value).0);
+            }
+            next
+        },
+        |w, _| {
+            if w.is_ascii() && plain_chess_word(w.as_bytes()) {
+                return 1;
+            }
+            bound += *words.entry(w).or_insert_with(|| {
+                let p = word_points(w);
+                p.points.iter().map(|&(x, _)| x).sum()
+            });
+            1
+        },
+    );
+    bound + tags.get()
+}
+
+/// Where the `[` token at `pos` ends as the lexer reads it, and, when it is a tag, its
+/// name as written and the byte range of its raw value.
+fn tag_extent(text: &str, pos: usize) -> (usize, Option<(&str, (usize, usize))>) {
     let bytes = text.as_bytes();
     let end = bytes.len();
     let mut pos = pos + 1;
@@ -309,12 +474,22 @@ fn read_tag(text: &str, pos: usize) -> (usize, Option<(String, Cow<'_, str>)>) {
     let Some((vend, close)) = found else {
         return (eol(bytes, pos), None);
     };
+    (close + 1, Some((name, (start, vend))))
+}
+
+/// Reads the tag starting with the `[` at `pos` as the lexer does: where the token
+/// ends, and the name (full-width folded) and value (unescaped) when it is a tag.
+fn read_tag(text: &str, pos: usize) -> (usize, Option<(String, Cow<'_, str>)>) {
+    let (next, tag) = tag_extent(text, pos);
+    let Some((name, (start, vend))) = tag else {
+        return (next, None);
+    };
     let raw_value = &text[start..vend];
     let mut value = crate::lexer::unescape_tag_value(raw_value);
     if value.contains('\r') {
         value = Cow::Owned(value.replace("\r\n", "\n").replace('\r', "\n"));
     }
-    (close + 1, Some((fold_fullwidth(name), value)))
+    (next, Some((fold_fullwidth(name), value)))
 }
 
 /// Where the brace comment starting with the `{` at `pos` ends as the lexer reads it:
@@ -365,6 +540,11 @@ pub fn xiangqi_confidence(head: &[u8]) -> u8 {
 /// assert!(!looks_like_xiangqi("[White \"Каспаров\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *".as_bytes()));
 /// ```
 pub fn looks_like_xiangqi(head: &[u8]) -> bool {
+    // A classic file is told by the bound alone: under 4 xiangqi points, the answer is
+    // no whatever the chess points are.
+    if xiangqi_bound(&decode_head(head)) < 4 {
+        return false;
+    }
     let ev = evidence(head);
     ev.xiangqi >= 4 && ev.xiangqi > 2 * ev.chess
 }
@@ -463,7 +643,115 @@ mod tests {
     }
 
     fn agree(what: &dyn std::fmt::Display, head: &[u8]) {
-        assert_eq!(evidence(head), evidence_reference(head), "{what}");
+        let ev = evidence_reference(head);
+        assert_eq!(evidence(head), ev, "{what}");
+        // The shortcut of `looks_like_xiangqi` never changes its answer.
+        let bound = xiangqi_bound(&decode_head(head));
+        assert!(bound >= ev.xiangqi, "{what}: bound {bound} < {ev:?}");
+        assert_eq!(
+            looks_like_xiangqi(head),
+            ev.xiangqi >= 4 && ev.xiangqi > 2 * ev.chess,
+            "{what}"
+        );
+    }
+
+    /// Every SAN body `plain_san` takes: castling, pawn pushes, captures and
+    /// promotions, and piece moves with every kind of departure.
+    fn plain_bodies() -> Vec<String> {
+        let squares: Vec<String> = (b'a'..=b'h')
+            .flat_map(|f| (b'1'..=b'8').map(move |r| format!("{}{}", f as char, r as char)))
+            .collect();
+        let mut out = vec!["O-O".to_string(), "O-O-O".to_string()];
+        for sq in &squares {
+            let promotes = sq.ends_with('1') || sq.ends_with('8');
+            let promotions: &[&str] = if promotes {
+                &["", "=Q", "=R", "=B", "=N"]
+            } else {
+                &[""]
+            };
+            for p in promotions {
+                out.push(format!("{sq}{p}"));
+                for f in 'a'..='h' {
+                    out.push(format!("{f}x{sq}{p}"));
+                }
+            }
+            let froms = std::iter::once(String::new())
+                .chain(('a'..='h').map(String::from))
+                .chain(('1'..='8').map(String::from))
+                .chain(squares.iter().cloned());
+            for from in froms {
+                for piece in ["K", "Q", "R", "B", "N"] {
+                    for x in ["", "x"] {
+                        out.push(format!("{piece}{from}{x}{sq}"));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn plain_words_carry_no_xiangqi_point() {
+        const PREFIXES: [&str; 7] = ["", "1.", "9.", "12.", "123...", "7...", "1.."];
+        const GLYPHS: [&str; 7] = ["", "!", "?", "!!", "??", "!?", "?!"];
+        let bodies = plain_bodies();
+        assert!(bodies.len() > 50_000, "{}", bodies.len());
+        let xiangqi = |w: &str| -> u32 { word_points(w).points.iter().map(|p| p.0).sum() };
+        for (i, body) in bodies.iter().enumerate() {
+            for check in ["", "+", "#"] {
+                // Every body with some number and glyph; the short ones (where a
+                // four-character WXF word could hide) with all of them.
+                let all = body.len() <= 3;
+                for (j, prefix) in PREFIXES.iter().enumerate() {
+                    for (k, glyph) in GLYPHS.iter().enumerate() {
+                        if !all && (i + j + k) % 13 != 0 {
+                            continue;
+                        }
+                        let w = format!("{prefix}{body}{check}{glyph}");
+                        assert!(plain_chess_word(w.as_bytes()), "{w}");
+                        assert_eq!(xiangqi(&w), 0, "{w}");
+                    }
+                }
+            }
+        }
+        for w in [
+            "1-0", "0-1", "1/2-1/2", "*", "$1", "$123", "1.", "12...", "7",
+        ] {
+            assert_eq!(plain_chess_word(w.as_bytes()), w != "7", "{w}");
+            assert_eq!(xiangqi(w), 0, "{w}");
+        }
+        // What xiangqi files write is never plain, nor are chess spellings the SAN
+        // grammar does not take (those go through the full classification).
+        for w in [
+            "C2.5", "H8+7", "+P.1", "66.7", "h2e2", "a10a9", "i0i1", "1.h2e2", "Ca3", "Ha3",
+            "E3+5", "A4+5", "R1+1", "P7.6", "C25", "0-0", "0-0-0", "e9", "i2", "e4+7", "e4e5",
+            "Qa9", "Kx", "xe4", "ee4", "e4x", "Bxxe4", "e7=Q", "Qe8=Q", "$", "$1a", "12", "1.e4e5",
+            "e4!x", "Pe4", "Ne4++",
+        ] {
+            assert!(!plain_chess_word(w.as_bytes()), "{w}");
+        }
+    }
+
+    #[test]
+    fn the_bound_decides_plain_heads_and_leaves_the_rest_to_the_evidence() {
+        let chess = "[Event \"Open\"]\n[White \"Каспаров\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\
+                     1. e4 {炮二平五 in a comment} e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n";
+        assert_eq!(xiangqi_bound(chess), 0);
+        agree(&"chess", chess.as_bytes());
+        // Each source of xiangqi points lifts the bound to the full count.
+        for t in [
+            "[Game \"Chinese Chess\"]\n1. e4 *",
+            "[Ｒｅｄ \"x\"] [Red \"y\"] 1. e4 *",
+            "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\"] *",
+            "1. 炮二平五 马8进7 2. h2e2 C2.5 *",
+            "1. Ca3 Ha3 Ea3 Aa3 *",
+            "[ECCO \"A00\"] [Format \"WXF\"] *",
+        ] {
+            let ev = evidence(t.as_bytes());
+            assert!(ev.xiangqi >= 4, "{t}: {ev:?}");
+            assert_eq!(xiangqi_bound(t), ev.xiangqi, "{t}");
+            agree(&t, t.as_bytes());
+        }
     }
 
     #[test]
