@@ -444,9 +444,12 @@ fn xiangqi_bound(text: &str) -> u32 {
     bound + tags.get()
 }
 
+/// A tag's name as written and the byte range of its raw value.
+type TagAt<'a> = (&'a str, (usize, usize));
+
 /// Where the `[` token at `pos` ends as the lexer reads it, and, when it is a tag, its
 /// name as written and the byte range of its raw value.
-fn tag_extent(text: &str, pos: usize) -> (usize, Option<(&str, (usize, usize))>) {
+fn tag_extent(text: &str, pos: usize) -> (usize, Option<TagAt<'_>>) {
     let bytes = text.as_bytes();
     let end = bytes.len();
     let mut pos = pos + 1;
