@@ -363,6 +363,22 @@ fn plain_move(out: &mut Vec<u8>, sep: u8, from: Square, remove: bool, to: Square
     out.truncate(start + len);
 }
 
+/// [`pcn::is_date_time`] of `YYYY-MM-DDThh:mm:ss` with `Z` or nothing after it, the
+/// year's digits and the separators checked already: the digits and ranges of its
+/// two-digit fields.
+fn usual_date_time(b: &[u8]) -> bool {
+    let two = |i: usize, lo: u8, hi: u8| {
+        let (t, o) = (b[i].wrapping_sub(b'0'), b[i + 1].wrapping_sub(b'0'));
+        t < 10 && o < 10 && (lo..=hi).contains(&(t * 10 + o))
+    };
+    b.len() >= 19
+        && two(5, 1, 12)
+        && two(8, 1, 31)
+        && two(11, 0, 23)
+        && two(14, 0, 59)
+        && two(17, 0, 60)
+}
+
 /// The document's text between the moves (and the start's `...fen` and
 /// `...first_to_move`) and the tags, the same for every game: written once.
 fn editions() -> &'static [u8] {
@@ -400,6 +416,31 @@ fn strings(out: &mut Vec<u8>, v: &[String]) {
         text(out, s);
     }
     out.push(b']');
+}
+
+#[cfg(test)]
+#[test]
+fn usual_date_time_is_pcn_s() {
+    let mut n = 0;
+    for month in ["00", "01", "09", "10", "12", "13", "1a", "99"] {
+        for day in ["00", "01", "29", "31", "32", "3 "] {
+            for time in [
+                "00:00:00", "23:59:60", "24:00:00", "12:60:00", "12:00:61", "1x:00:00", "12:00:0/",
+                "09:05:07",
+            ] {
+                for zone in ["", "Z"] {
+                    let iso = format!("2001-{month}-{day}T{time}{zone}");
+                    assert_eq!(
+                        usual_date_time(iso.as_bytes()),
+                        pcn::is_date_time(&iso),
+                        "{iso}"
+                    );
+                    n += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(n, 8 * 6 * 8 * 2);
 }
 
 impl<'o> Direct<'o> {
@@ -566,27 +607,9 @@ impl<'o> Direct<'o> {
     /// The document up to `"previous_moves":`, in the order `pcn::write_to_with`
     /// writes the model path's.
     fn header(&mut self, outcome: Outcome) {
-        // The date and time tags, the only ones `started_at` reads.
-        // (No vector: a direct game has each name once, so there are four at most.)
-        let mut refs = [("", ""); 4];
-        let mut n = 0;
-        for i in 3..HEADER_TAGS.len() {
-            if let Some(v) = self.tags.header(i)
-                && let (Ok(name), Ok(v)) =
-                    (std::str::from_utf8(HEADER_TAGS[i]), std::str::from_utf8(v))
-            {
-                refs[n] = (name, v);
-                n += 1;
-            }
-        }
-        let started_at = common::started_at(&refs[..n]);
+        self.out.push(b'{');
+        self.started_at();
         let out = &mut *self.out;
-        out.push(b'{');
-        if let Some(s) = &started_at {
-            out.extend_from_slice(b"\"started_at\":");
-            text(out, s);
-            out.push(b',');
-        }
         for (key, i) in [
             (&b"\"topside_player\":"[..], 1),
             (b"\"bottomside_player\":", 0),
@@ -606,6 +629,73 @@ impl<'o> Direct<'o> {
             None => out.extend_from_slice(start_json().as_bytes()),
         }
         out.extend_from_slice(b",\"previous_moves\":");
+    }
+
+    /// `"started_at":…,` as [`common::started_at`] makes it of the date and time
+    /// tags, if they give one. The usual tags (`YYYY.MM.DD`, `HH:MM:SS`, ASCII) are
+    /// put together on the stack; anything else goes through that function.
+    fn started_at(&mut self) {
+        let tags = &self.tags;
+        // UTCDate (UTCTime) before Date (Time), as `common::started_at` reads them.
+        let (date, time, zone) = match (tags.header(5), tags.header(3)) {
+            (Some(d), _) => (d, tags.header(6), &b"Z"[..]),
+            (None, Some(d)) => (d, tags.header(4), &b""[..]),
+            (None, None) => return,
+        };
+        let (date, time) = (date.trim_ascii(), time.map(<[u8]>::trim_ascii));
+        let mut iso = [0u8; 20];
+        let usual = date.len() == 10
+            && date[4] == b'.'
+            && date[7] == b'.'
+            && date
+                .iter()
+                .enumerate()
+                .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+            && time.is_none_or(|t| t.len() == 8 && t[2] == b':' && t[5] == b':');
+        if !usual {
+            self.started_at_general();
+            return;
+        }
+        iso[..4].copy_from_slice(&date[..4]);
+        iso[4] = b'-';
+        iso[5..7].copy_from_slice(&date[5..7]);
+        iso[7] = b'-';
+        iso[8..10].copy_from_slice(&date[8..10]);
+        iso[10] = b'T';
+        iso[11..19].copy_from_slice(time.unwrap_or(b"00:00:00"));
+        iso[19..19 + zone.len()].copy_from_slice(zone);
+        // Ends of ASCII digits: the Unicode trim there would have trimmed the same.
+        // Digits, `-`, `T`, `:` and `Z` only: nothing for JSON to escape.
+        let iso = &iso[..19 + zone.len()];
+        if usual_date_time(iso) {
+            let out = &mut *self.out;
+            out.extend_from_slice(b"\"started_at\":\"");
+            out.extend_from_slice(iso);
+            out.extend_from_slice(b"\",");
+        }
+    }
+
+    /// [`Direct::started_at`] of date or time tags of another form.
+    #[cold]
+    fn started_at_general(&mut self) {
+        // (No vector: a direct game has each name once, so there are four at most.)
+        let mut refs = [("", ""); 4];
+        let mut n = 0;
+        for i in 3..HEADER_TAGS.len() {
+            if let Some(v) = self.tags.header(i)
+                && let (Ok(name), Ok(v)) =
+                    (std::str::from_utf8(HEADER_TAGS[i]), std::str::from_utf8(v))
+            {
+                refs[n] = (name, v);
+                n += 1;
+            }
+        }
+        if let Some(s) = common::started_at(&refs[..n]) {
+            let out = &mut *self.out;
+            out.extend_from_slice(b"\"started_at\":");
+            text(out, &s);
+            out.push(b',');
+        }
     }
 
     /// The rest of the document, once the game is read.
