@@ -681,10 +681,9 @@ impl<'o> Direct<'o> {
         // (No vector: a direct game has each name once, so there are four at most.)
         let mut refs = [("", ""); 4];
         let mut n = 0;
-        for i in 3..HEADER_TAGS.len() {
+        for (i, &name) in HEADER_TAGS.iter().enumerate().skip(3) {
             if let Some(v) = self.tags.header(i)
-                && let (Ok(name), Ok(v)) =
-                    (std::str::from_utf8(HEADER_TAGS[i]), std::str::from_utf8(v))
+                && let (Ok(name), Ok(v)) = (std::str::from_utf8(name), std::str::from_utf8(v))
             {
                 refs[n] = (name, v);
                 n += 1;
