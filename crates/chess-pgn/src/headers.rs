@@ -432,6 +432,7 @@ impl<R: Read> Iterator for Headers<R> {
 /// assert_eq!(chess_pgn::known_tag_name(b"Wxyzq"), Some(&b"White"[..]));
 /// assert_eq!(chess_pgn::known_tag_name(b"Annotator"), None);
 /// ```
+#[inline]
 pub fn known_tag_name(name: &[u8]) -> Option<&'static [u8]> {
     Some(match (name.len(), name.first().map_or(0, |b| b | 0x20)) {
         (3, b'f') => b"FEN",

@@ -63,6 +63,18 @@ pub fn tag_value(raw: &[u8], escaped: bool) -> String {
 /// space and trimmed, because export re-flows comments into 80-column lines and
 /// line breaks inside them cannot survive that anyway.
 pub fn comment(raw: &[u8]) -> String {
+    // Printable ASCII with single spaces between words (most comments) is its own
+    // result: one pass over the bytes instead of a decoding and a split.
+    let mut space = true;
+    let usual = raw.iter().all(|&b| {
+        let ok = (0x21..0x7f).contains(&b) || (b == b' ' && !space);
+        space = b == b' ';
+        ok
+    }) && !space;
+    if usual {
+        // ASCII: the lossy decoding is the text itself.
+        return String::from_utf8_lossy(raw).into_owned();
+    }
     let s = decode(raw);
     let mut out = String::with_capacity(s.len());
     for w in s.split_whitespace() {
@@ -84,6 +96,30 @@ mod tests {
         assert_eq!(decode("Réti".as_bytes()), "Réti");
         assert_eq!(tag_value(br#"a \"b\" \\ c"#, true), r#"a "b" \ c"#);
         assert_eq!(comment(b"  one\r\n two\t"), "one two");
+    }
+
+    #[test]
+    fn comment_fast_path_is_the_split() {
+        let slow = |b: &[u8]| {
+            let s = decode(b);
+            s.split_whitespace().collect::<Vec<_>>().join(" ")
+        };
+        test_support::single_byte_variants(6, b"a \x7f", |v| {
+            assert_eq!(comment(v), slow(v), "{v:?}");
+        });
+        for c in [
+            "",
+            " ",
+            "a",
+            "a b",
+            " a",
+            "a ",
+            "a  b",
+            "[%clk 0:01:02]",
+            "x\u{a0}y",
+        ] {
+            assert_eq!(comment(c.as_bytes()), slow(c.as_bytes()), "{c:?}");
+        }
     }
 
     #[test]

@@ -244,6 +244,20 @@ pub(crate) mod json {
     /// code, and nearly none has one.
     #[inline]
     pub(crate) fn needs_escape(b: &[u8]) -> bool {
+        special::<false>(b)
+    }
+
+    /// Whether `b` holds a control character, `"`, `\\` or a byte above ASCII: text
+    /// without any is its own UTF-8 decoding and its own JSON string body (one scan
+    /// where a decoding check and an escape check were two).
+    #[inline]
+    pub(crate) fn not_plain_ascii(b: &[u8]) -> bool {
+        special::<true>(b)
+    }
+
+    /// [`needs_escape`], or with `HIGH_TOO` [`not_plain_ascii`].
+    #[inline(always)]
+    fn special<const HIGH_TOO: bool>(b: &[u8]) -> bool {
         const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
         const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
         // The high bit of some byte is set exactly when some byte of `v` is zero
@@ -253,8 +267,14 @@ pub(crate) mod json {
             let x = u64::from_ne_bytes(*w);
             // Below 0x20: the same borrow test against 0x20 in every byte.
             let control = x.wrapping_sub(0x20 * ONES) & !x & HIGH;
-            control | zero(x ^ (u64::from(b'"') * ONES)) | zero(x ^ (u64::from(b'\\') * ONES)) != 0
+            let high = if HIGH_TOO { x & HIGH } else { 0 };
+            control
+                | high
+                | zero(x ^ (u64::from(b'"') * ONES))
+                | zero(x ^ (u64::from(b'\\') * ONES))
+                != 0
         };
+        let byte = |c: u8| c < 0x20 || c == b'"' || c == b'\\' || (HIGH_TOO && c >= 0x80);
         let (words, rest) = b.as_chunks::<8>();
         if words.iter().any(word) {
             return true;
@@ -263,7 +283,7 @@ pub(crate) mod json {
             // The last eight bytes cover the rest.
             Some(last) if !rest.is_empty() => word(last),
             Some(_) => false,
-            None => rest.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\'),
+            None => rest.iter().any(|&c| byte(c)),
         }
     }
 
@@ -315,8 +335,13 @@ pub(crate) mod json {
     fn needs_escape_is_the_byte_test() {
         let slow = |b: &[u8]| b.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\');
         // Backgrounds of byte values close to the borders of the word tests.
+        let slow_plain = |b: &[u8]| {
+            b.iter()
+                .any(|&c| c < 0x20 || c == b'"' || c == b'\\' || c >= 0x80)
+        };
         test_support::single_byte_variants(24, b"a\x20\x21\x23\x5b\x5d\x7f\x80\xa2\xdc\xff", |v| {
             assert_eq!(needs_escape(v), slow(v), "{v:?}");
+            assert_eq!(not_plain_ascii(v), slow_plain(v), "{v:?}");
         });
     }
 
