@@ -15,7 +15,9 @@ written), ``result``, ``final_position`` (TLPD or FEN; null for a bad game) and
 ``errors`` (located messages, as ``cescacs check`` prints them; empty for a good game),
 ``warnings`` (located, as the CLI's), ``plies``, and ``offset``/``length`` (the game's
 bytes in its decompressed file). ``columns=`` adds per-ply ``uci``, ``clocks``,
-``evals`` (:data:`EXTRA_COLUMNS`).
+``evals`` (:data:`EXTRA_COLUMNS`). ``file``, ``tags``, ``moves``, ``errors``,
+``warnings``, their items and the items of ``uci`` are never null, and the DataFrame's
+schema declares them non-null.
 
 A damaged file never fails the job: a stream damaged half-way (a cut ``.gz``, a corrupt
 ``.zst``) gives its games up to the damage and then one row carrying the located read
