@@ -202,3 +202,49 @@ def test_a_damaged_file_never_fails_the_job(spark, damaged, cli, tmp_path):
     # A path that is not there at all is the caller's mistake, said at once.
     with pytest.raises(cescacs.InputError, match="no such file"):
         cescacs.spark.read_games(spark, str(damaged / "not-there"))
+
+
+def _assert_no_null_where_declared(array, dtype, where: str) -> None:
+    """No null in ``array`` (pyarrow) below a place ``dtype`` (Spark) declares non-null."""
+    from pyspark.sql.types import ArrayType, MapType, StructType
+
+    if isinstance(dtype, ArrayType):
+        items = array.flatten()
+        assert dtype.containsNull or items.null_count == 0, f"{where}: a null item"
+        _assert_no_null_where_declared(items, dtype.elementType, where + "[]")
+    elif isinstance(dtype, MapType):
+        assert array.keys.null_count == 0, f"{where}: a null key"
+        assert dtype.valueContainsNull or array.items.null_count == 0, f"{where}: a null value"
+    elif isinstance(dtype, StructType):
+        for f in dtype.fields:
+            child = array.field(f.name)
+            assert f.nullable or child.null_count == 0, f"{where}.{f.name}: a null"
+            _assert_no_null_where_declared(child, f.dataType, f"{where}.{f.name}")
+
+
+@pytest.mark.parametrize("which", ["database", "damaged"])
+def test_the_declared_non_null_columns_hold_no_null(spark, request, which):
+    """The DataFrame declares ``file``, ``tags``, ``moves``, ``errors``, ``warnings`` and
+    their items non-null (Spark then skips its null tests row by row). Declared wrongly,
+    Spark would read a null as an empty or garbage value without a word: so every batch
+    every task of both directories gives (every format, every codec, damaged streams, a
+    binary file, the opt-in columns) is checked against the declaration, in Arrow."""
+    import pyarrow as pa
+
+    root = request.getfixturevalue(which)
+    columns = list(cescacs.spark.EXTRA_COLUMNS)
+    declared = cescacs.spark._spark_schema(columns)
+    df = cescacs.spark.read_games(spark, str(root), split_bytes=1 << 16, columns=columns)
+    assert df.schema == declared
+    assert not declared["moves"].nullable and not declared["moves"].dataType.containsNull
+    assert not declared["tags"].dataType.valueContainsNull
+    files = cescacs.spark._located_files(str(root), None, None)
+    tasks, locations, tables = cescacs.spark._plan(spark, files, None, 1 << 16)
+    fields = cescacs.spark._TASK_FIELDS
+    rows = 0
+    for task in tasks:
+        for batch in cescacs.spark._rows([dict(zip(fields, task))], 4096, locations, tables, columns):
+            rows += batch.num_rows
+            whole = pa.StructArray.from_arrays(batch.columns, names=batch.schema.names)
+            _assert_no_null_where_declared(whole, declared, os.path.basename(task[1]))
+    assert rows == df.count()
