@@ -11,7 +11,7 @@ use crate::{Game, Item, Origin, fill, lock, unpanicked};
 use cescacs_batch::{RawGame, Severity};
 use cescacs_convert::Format;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::PyDict;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
@@ -44,80 +44,6 @@ impl Tags {
     }
 }
 
-/// The tag names of the last tag section made into a dict on this thread, their
-/// strings, and a dict of those names in that order with every value `None`.
-struct Template {
-    names: Vec<Box<str>>,
-    keys: Vec<Py<PyString>>,
-    dict: Py<PyDict>,
-}
-
-thread_local! {
-    static TEMPLATE: std::cell::RefCell<Option<Template>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Tag sections longer than this are not kept as a [`Template`].
-const MAX_TEMPLATE: usize = 64;
-
-/// The dict of `tags` (a later tag of the same name wins, at the place of the first).
-///
-/// The games of one file mostly have the same tag names in the same order. A section
-/// named as the last one is made by copying that one's template (its hash table copied
-/// whole, no growing and no rehashing) and setting the values into it, with the names'
-/// strings kept from the template: a third of the cost of building the dict afresh
-/// (callgrind, `read_headers`). Any other section is built afresh and becomes the
-/// template.
-fn tags_dict<'py>(
-    py: Python<'py>,
-    tags: &Tags,
-    t: &mut crate::interned::TagTables<'_>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let same = |tm: &Template| {
-        tm.names.len() == tags.len() && tags.iter().zip(&tm.names).all(|((k, _), n)| k == &**n)
-    };
-    let copied = TEMPLATE.with(|cell| {
-        let Ok(slot) = cell.try_borrow() else {
-            return Ok(None);
-        };
-        let Some(tm) = slot.as_ref().filter(|tm| same(tm)) else {
-            return Ok(None);
-        };
-        let d = tm.dict.bind(py).copy()?;
-        for ((_, v), k) in tags.iter().zip(&tm.keys) {
-            d.set_item(k.bind(py), t.value(py, v))?;
-        }
-        Ok::<_, PyErr>(Some(d))
-    })?;
-    if let Some(d) = copied {
-        return Ok(d);
-    }
-    let d = PyDict::new(py);
-    let template = PyDict::new(py);
-    let mut names = Vec::with_capacity(tags.len());
-    let mut keys = Vec::with_capacity(tags.len());
-    for (k, v) in tags.iter() {
-        let key = t.name(py, k);
-        d.set_item(&key, t.value(py, v))?;
-        if tags.len() <= MAX_TEMPLATE {
-            template.set_item(&key, py.None())?;
-            names.push(Box::from(k));
-            keys.push(key.unbind());
-        }
-    }
-    if tags.len() <= MAX_TEMPLATE {
-        TEMPLATE.with(|cell| {
-            if let Ok(mut slot) = cell.try_borrow_mut() {
-                *slot = Some(Template {
-                    names,
-                    keys,
-                    dict: template.unbind(),
-                });
-            }
-        });
-    }
-    Ok(d)
-}
-
 /// The tags of one game, with where it is.
 #[pyclass(frozen, module = "cescacs")]
 pub(crate) struct Headers {
@@ -138,7 +64,18 @@ impl Headers {
     /// Tag pairs (a later tag of the same name wins, as in `Game.tags`).
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        crate::interned::with_tags(|t| tags_dict(py, &self.tags, t))
+        let d = PyDict::new(py);
+        // Tag names, and many values, repeat from game to game: one shared string
+        // each, from tables borrowed once for the section. (Copying a template dict of
+        // the last section's names was tried: on the bench corpus, whose consecutive
+        // games often differ in their tags, it cost 13 % more than it saved.)
+        crate::interned::with_tags(|t| {
+            for (k, v) in self.tags.iter() {
+                d.set_item(t.name(py, k), t.value(py, v))?;
+            }
+            Ok::<_, PyErr>(())
+        })?;
+        Ok(d)
     }
     /// The file it was read from.
     #[getter]
