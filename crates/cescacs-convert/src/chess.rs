@@ -7,8 +7,10 @@ use chess_pgn::cozy_chess::Board;
 
 pub(crate) fn read(raw: &RawGame) -> Record {
     let mut out = Record::new(Format::Pgn);
-    let ((diagnostics, game), _, final_board) =
-        read_game(raw, &mut chess_pgn::GameBuilder::default());
+    let mut builder = chess_pgn::GameBuilder::default();
+    // No `(` byte, no variation: the builder need not keep where one would start.
+    builder.set_variations_possible(memchr::memchr(b'(', &raw.bytes).is_some());
+    let ((diagnostics, game), _, final_board) = read_game(raw, &mut builder);
     out.diagnostics = diagnostics;
     out.chess_final_board = final_board.filter(|_| game.is_some());
     out.game = game.map(Game::Chess);

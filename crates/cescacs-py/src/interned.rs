@@ -58,7 +58,7 @@ type Pairs = HashMap<u64, (Py<PyString>, Py<PyString>), BuildHasherDefault<Fold>
 
 thread_local! {
     static TABLE: RefCell<Table> = RefCell::new(Table::default());
-    /// Tag values (see [`value`]): a table of their own, so that a file of many
+    /// Tag values (see [`SHORT_VALUE`]): a table of their own, so that a file of many
     /// distinct values never crowds the moves' texts out of [`TABLE`].
     static VALUES: RefCell<Table> = RefCell::new(Table::default());
     static PAIRS: RefCell<Pairs> = RefCell::new(Pairs::default());
@@ -108,14 +108,6 @@ pub(crate) fn text<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
 /// (`1-0`, `1/2-1/2`, `?`, ratings, ECO codes, rounds, time controls).
 const SHORT_VALUE: usize = 7;
 
-/// A tag value's Python string: shared when short (see [`SHORT_VALUE`]), else made.
-pub(crate) fn value<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
-    if s.len() > SHORT_VALUE {
-        return PyString::new(py, s);
-    }
-    shared(&VALUES, py, s)
-}
-
 /// `s`'s string from `table` (made and kept there when missing and the table has
 /// room), or made when too long to be shared.
 fn shared<'py>(
@@ -123,23 +115,61 @@ fn shared<'py>(
     py: Python<'py>,
     s: &str,
 ) -> Bound<'py, PyString> {
-    let Some(k) = key(s) else {
+    if s.len() > SHORT {
+        return PyString::new(py, s);
+    }
+    // A re-entrant call cannot happen (nothing here calls back into Python), but a
+    // table already borrowed is simply not used.
+    table.with(|t| from_table(t.try_borrow_mut().ok().as_deref_mut(), py, s))
+}
+
+/// `s`'s string from `table` when it is there, else made (and kept when the table has
+/// room); made when there is no table or `s` is too long to be shared.
+fn from_table<'py>(table: Option<&mut Table>, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+    let (Some(table), Some(k)) = (table, key(s)) else {
         return PyString::new(py, s);
     };
-    table.with(|t| {
-        // A re-entrant call cannot happen (nothing here calls back into Python), but a
-        // table already borrowed is simply not used.
-        let Ok(mut table) = t.try_borrow_mut() else {
+    if let Some(found) = table.get(&k) {
+        return found.bind(py).clone();
+    }
+    let made = PyString::new(py, s);
+    if table.len() < MAX_ENTRIES {
+        table.insert(k, made.clone().unbind());
+    }
+    made
+}
+
+/// This thread's tables of short texts and of tag values, borrowed once for a whole
+/// tag section (two thread-local look-ups a game, not two a tag).
+pub(crate) struct TagTables<'t> {
+    names: Option<std::cell::RefMut<'t, Table>>,
+    values: Option<std::cell::RefMut<'t, Table>>,
+}
+
+impl TagTables<'_> {
+    /// A tag name's string, as [`text`] gives it.
+    pub(crate) fn name<'py>(&mut self, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+        from_table(self.names.as_deref_mut(), py, s)
+    }
+    /// A tag value's string: shared when short (see [`SHORT_VALUE`]), else made.
+    pub(crate) fn value<'py>(&mut self, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+        if s.len() > SHORT_VALUE {
             return PyString::new(py, s);
-        };
-        if let Some(found) = table.get(&k) {
-            return found.bind(py).clone();
         }
-        let made = PyString::new(py, s);
-        if table.len() < MAX_ENTRIES {
-            table.insert(k, made.clone().unbind());
-        }
-        made
+        from_table(self.values.as_deref_mut(), py, s)
+    }
+}
+
+/// Runs `f` with this thread's tables of tag names and values (a table already
+/// borrowed is not used: its texts are made instead).
+pub(crate) fn with_tags<R>(f: impl FnOnce(&mut TagTables<'_>) -> R) -> R {
+    TABLE.with(|names| {
+        VALUES.with(|values| {
+            f(&mut TagTables {
+                names: names.try_borrow_mut().ok(),
+                values: values.try_borrow_mut().ok(),
+            })
+        })
     })
 }
 

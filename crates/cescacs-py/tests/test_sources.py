@@ -164,6 +164,37 @@ def assert_same_tags(h, g, where) -> None:
     assert h.get("Event") == g.tags.get("Event"), where
 
 
+def test_read_headers_dicts_keep_each_games_names_values_and_order():
+    # Consecutive sections with the same names share the dict's make-up: each dict
+    # must still be its own, in its own order, with its own values.
+    sections = [
+        [("Event", "a"), ("White", "w1"), ("Black", "b1"), ("Result", "1-0")],
+        [("Event", "b"), ("White", "w2"), ("Black", "b2"), ("Result", "0-1")],
+        [("Event", "c"), ("White", "w3"), ("Black", "b3"), ("Result", "*")],
+        [("White", "w4"), ("Event", "d"), ("Black", "b4"), ("Result", "*")],
+        [("White", "w5"), ("Event", "e"), ("Black", "b5")],
+        [("White", "w6"), ("Event", "f"), ("Black", "b6"), ("Round", "1")],
+        [("Event", "a"), ("Event", "a2"), ("White", "w7")],
+        [("Event", "a"), ("Event", "a3"), ("White", "w8")],
+        [("Event", "g"), ("White", "w9"), ("Black", "b9"), ("Result", "1-0")],
+    ]
+    text = "".join(
+        "".join(f'[{k} "{v}"]\n' for k, v in tags) + "\n1. e4 *\n\n" for tags in sections
+    ).encode()
+    heads = list(cescacs.read_headers(text, format="pgn"))
+    games = list(cescacs.read_games(text, format="pgn"))
+    assert len(heads) == len(sections)
+    for i, (h, g, tags) in enumerate(zip(heads, games, sections)):
+        d = h.tags
+        assert list(d.items()) == list(g.tags.items()), i
+        if len({k for k, _ in tags}) == len(tags):
+            assert list(d.items()) == tags, i
+        d["Event"] = "changed"  # the caller's own dict: the next game's is not touched
+        del d["White"]
+    assert list(heads[1].tags.items()) == sections[1]
+    assert heads[0].tags == dict(sections[0])
+
+
 def test_read_headers_gives_the_full_reads_tags_for_hostile_tag_sections():
     # Each is one game; the tags must be the full read's (a repeated name kept as
     # XDuplicate, a roster name in another case renamed, a break read as a space: the

@@ -458,6 +458,41 @@ pub(crate) fn play(b: &mut Board, m: Option<Move>) {
     }
 }
 
+/// The export SAN of `mv`, the move `written` was resolved to on `board`.
+///
+/// A piece move written without a from-file or from-rank resolved to exactly one legal
+/// move of that kind to that square (else it would be ambiguous), so its export SAN
+/// needs no disambiguation either and the search for rivals of [`San::from_move`] is
+/// skipped; every other move is spelt by it. The test
+/// `export_san_is_from_move_on_every_testdata_move` holds the two equal.
+///
+/// [`San::from_move`]: crate::san::San::from_move
+fn export_san(board: &Board, written: crate::san::San, mv: Move) -> crate::san::San {
+    use crate::san::San;
+    use cozy_chess::Piece;
+    let us = board.side_to_move();
+    if let San::Normal {
+        piece: Some(piece),
+        file: None,
+        rank: None,
+        ..
+    } = written
+        && piece != Piece::Pawn
+        && !board.colors(us).has(mv.to)
+        && board.piece_on(mv.from) == Some(piece)
+    {
+        return San::Normal {
+            piece: Some(piece),
+            file: None,
+            rank: None,
+            capture: board.colors(!us).has(mv.to),
+            to: mv.to,
+            promotion: None,
+        };
+    }
+    San::from_move(board, mv)
+}
+
 /// The move `san` names on `b` (`None`: a null move, impossible while in check).
 fn resolve(b: &Board, san: &SanPlus) -> Result<Option<Move>, ResolveError> {
     match san.san {
@@ -877,9 +912,9 @@ impl GameBuilder {
 
     /// Whether a variation can start in the games read from now on (true unless set
     /// otherwise). A reader that sees a game's bytes before reading them, as `cescacs
-    /// check` does, sets it to false for a game without a `(`: when only checking, the
-    /// builder then keeps no copy of the position before each move (a tenth of the
-    /// cost of a move). Should a variation start anyway, it is skipped with a warning:
+    /// check` does, sets it to false for a game without a `(`: the builder then keeps
+    /// no copy of the position before each move (a tenth of the cost of a move when
+    /// only checking). Should a variation start anyway, it is skipped with a warning:
     /// a wrong setting costs diagnostics, never a wrong verdict on a move.
     ///
     /// ```
@@ -1252,6 +1287,7 @@ impl GameBuilder {
             return Control::SkipMovetext;
         }
         let keep = !self.check_only;
+        let variations = !self.no_variations;
         let f = self.top();
         if let Some(d) = f.dead.as_mut() {
             if keep {
@@ -1267,10 +1303,12 @@ impl GameBuilder {
             }
             Ok(mv) => {
                 let export_san = match mv {
-                    Some(m) => crate::san::San::from_move(&f.board, m),
+                    Some(m) => export_san(&f.board, san.san, m),
                     None => crate::san::San::Null,
                 };
-                f.before = f.board.clone();
+                if variations {
+                    f.before = f.board.clone();
+                }
                 play(&mut f.board, mv);
                 // The check marker is read off the position just reached, saving the
                 // extra play that `SanPlus::from_move` would do.
@@ -1297,6 +1335,46 @@ impl GameBuilder {
             Err(e) => self.move_error(e, raw, at),
         }
         Control::Continue
+    }
+
+    /// [`Visitor::san`] when keeping the model. The usual move (a legal move, not a
+    /// null move, of a live line under the node cap, with no glyph) is resolved, given
+    /// its export SAN and played here, the way [`Self::san_general`] does it for
+    /// every move; anything else goes there. Not inlined: the checking loop stays as
+    /// small as it was.
+    #[inline(never)]
+    fn san_model(&mut self, san: SanPlus, raw: &[u8], at: Pos) -> Control {
+        if self.fatal.is_none()
+            && !self.over_cap
+            && self.nodes < MAX_GAME_NODES
+            && san.glyph.is_none()
+            && !matches!(san.san, crate::san::San::Null)
+            && let Some(f) = self.frames.last_mut()
+            && f.dead.is_none()
+            && let Ok(mv) = san.san.to_move(&f.board)
+        {
+            self.nodes += 1;
+            let export_san = export_san(&f.board, san.san, mv);
+            if !self.no_variations {
+                f.before = f.board.clone();
+            }
+            f.board.play_unchecked(mv);
+            f.moves += 1;
+            f.line.moves.push(MoveNode {
+                mv: Some(mv),
+                san: SanPlus {
+                    san: export_san,
+                    suffix: crate::san::Suffix::of(&f.board),
+                    glyph: None,
+                },
+                nags: Vec::new(),
+                after: Vec::new(),
+                clock: None,
+                eval: None,
+            });
+            return Control::Continue;
+        }
+        self.san_general(san, raw, at)
     }
 
     fn top(&mut self) -> &mut Frame {
@@ -1679,6 +1757,9 @@ impl Visitor for GameBuilder {
             f.board.play_unchecked(mv);
             f.moves += 1;
             return Control::Continue;
+        }
+        if !self.check_only {
+            return self.san_model(san, raw, at);
         }
         self.san_general(san, raw, at)
     }
