@@ -58,10 +58,13 @@ pub struct PlyColumns {
 /// ```
 #[derive(Debug, Default)]
 pub struct GameRow {
-    /// Tag names and values, SANs, UCIs and the final FEN, end to end.
+    /// Tag names and values, UCIs and the final FEN, end to end.
     text: String,
     tags: Vec<(Range<usize>, Range<usize>)>,
-    moves: Vec<Range<usize>>,
+    /// The main line's SANs end to end (a table writer copies them at once).
+    sans: String,
+    /// Where each SAN ends in `sans`.
+    san_ends: Vec<u32>,
     uci: Vec<Range<usize>>,
     clocks: Vec<Option<Clock>>,
     evals: Vec<Option<Eval>>,
@@ -78,10 +81,13 @@ impl GameRow {
     pub fn read(&mut self, pgn: &[u8], columns: PlyColumns) -> bool {
         let mut text = std::mem::take(&mut self.text).into_bytes();
         text.clear();
+        let mut sans = std::mem::take(&mut self.sans).into_bytes();
+        sans.clear();
         self.clear();
         let mut r = RowReader {
             row: self,
             text,
+            sans,
             columns,
             ok: true,
             board: crate::replay::start_board().clone(),
@@ -98,6 +104,8 @@ impl GameRow {
         };
         let read = read_single_game(pgn, &mut r) == Some(true);
         let text = std::mem::take(&mut r.text);
+        // Only ASCII letters, digits and signs are spelt into SANs.
+        self.sans = String::from_utf8(std::mem::take(&mut r.sans)).unwrap_or_default();
         // Every piece but a tag value as read is ASCII or decoded text; a value not in
         // UTF-8 (which the model decodes as Windows-1252) sends the game to the model
         // path. Names are ASCII, so a value in text that is UTF-8 as a whole is UTF-8
@@ -118,7 +126,7 @@ impl GameRow {
 
     fn clear(&mut self) {
         self.tags.clear();
-        self.moves.clear();
+        self.san_ends.clear();
         self.uci.clear();
         self.clocks.clear();
         self.evals.clear();
@@ -141,7 +149,24 @@ impl GameRow {
     /// The main line's moves in export SAN (with `+`/`#`), as the model's
     /// [`crate::MoveNode::san`] spells them.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.moves.iter().map(|r| self.piece(r))
+        let mut start = 0;
+        self.san_ends.iter().map(move |&end| {
+            let san = &self.sans[start..end as usize];
+            start = end as usize;
+            san
+        })
+    }
+
+    /// The main line's SANs ([`GameRow::moves`]) end to end, and where each ends in
+    /// that text: what a table writer copies at once into a column's value buffer.
+    ///
+    /// ```
+    /// let mut row = chess_pgn::GameRow::default();
+    /// assert!(row.read(b"1. e4 e5 2. Nf3 *", chess_pgn::PlyColumns::default()));
+    /// assert_eq!(row.moves_end_to_end(), ("e4e5Nf3", &[2, 4, 7][..]));
+    /// ```
+    pub fn moves_end_to_end(&self) -> (&str, &[u32]) {
+        (&self.sans, &self.san_ends)
     }
 
     /// The main line in UCI (empty unless [`PlyColumns::uci`] was asked for).
@@ -163,7 +188,7 @@ impl GameRow {
 
     /// Main-line half-moves.
     pub fn plies(&self) -> usize {
-        self.moves.len()
+        self.san_ends.len()
     }
 
     /// The result marker.
@@ -181,6 +206,8 @@ struct RowReader<'a> {
     row: &'a mut GameRow,
     /// The row's text being written (checked to be UTF-8 once the game is read).
     text: Vec<u8>,
+    /// The SANs being written.
+    sans: Vec<u8>,
     columns: PlyColumns,
     /// False once the game needs the model path.
     ok: bool,
@@ -398,8 +425,9 @@ impl Visitor for RowReader<'_> {
         };
         let text = export.text();
         let (buf, n) = text.padded();
-        let r = self.push(&buf[..n]);
-        self.row.moves.push(r);
+        self.sans.extend_from_slice(&buf[..n]);
+        // At most 9 bytes a move and `MAX_GAME_NODES` moves: far below 4 GiB.
+        self.row.san_ends.push(self.sans.len() as u32);
         if self.columns.clocks {
             self.row.clocks.push(None);
         }
@@ -412,7 +440,7 @@ impl Visitor for RowReader<'_> {
     fn nag(&mut self, nag: u8, _at: Pos) {
         // `$0`, or a NAG before any move or after the result: the model warns (or
         // this pass does not follow it).
-        if self.row.moves.is_empty() || nag == 0 || self.outcome.is_some() {
+        if self.row.san_ends.is_empty() || nag == 0 || self.outcome.is_some() {
             self.ok = false;
         }
     }
@@ -422,7 +450,7 @@ impl Visitor for RowReader<'_> {
         // Comments before the first move or after the result hold no move's data.
         if !self.ok
             || self.outcome.is_some()
-            || self.row.moves.is_empty()
+            || self.row.san_ends.is_empty()
             || !(self.columns.clocks || self.columns.evals)
         {
             return;
