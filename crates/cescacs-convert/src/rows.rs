@@ -63,6 +63,12 @@ impl DirectRow {
         self.row.moves()
     }
 
+    /// [`DirectRow::moves`] end to end, and where each ends in that text (what a
+    /// table writer copies at once).
+    pub fn moves_end_to_end(&self) -> (&str, &[u32]) {
+        self.row.moves_end_to_end()
+    }
+
     /// [`Record::plies`](crate::Record::plies).
     pub fn plies(&self) -> usize {
         self.row.plies()

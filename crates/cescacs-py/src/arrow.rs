@@ -5,9 +5,10 @@
 use crate::feed::Next;
 use crate::{GameReader, Severity};
 use arrow::array::{
-    ArrayRef, Float64Builder, Int32Builder, Int64Builder, ListBuilder, MapBuilder, MapFieldNames,
-    RecordBatch, StringBuilder, StructBuilder,
+    ArrayRef, Float64Builder, Int32Builder, Int64Builder, ListArray, ListBuilder, MapBuilder,
+    MapFieldNames, RecordBatch, StringArray, StringBuilder, StructBuilder,
 };
+use arrow::buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use arrow::error::ArrowError;
 use arrow::pyarrow::PyArrowType;
@@ -147,7 +148,7 @@ struct Columns {
     line: Int64Builder,
     format: StringBuilder,
     tags: MapBuilder<StringBuilder, StringBuilder>,
-    moves: ListBuilder<StringBuilder>,
+    moves: Moves,
     result: StringBuilder,
     final_position: StringBuilder,
     errors: ListBuilder<StringBuilder>,
@@ -158,6 +159,68 @@ struct Columns {
     uci: ListBuilder<StringBuilder>,
     clocks: ListBuilder<Float64Builder>,
     evals: ListBuilder<StructBuilder>,
+}
+
+/// The `moves` column (a list of strings per game) as its three Arrow buffers, built
+/// straight: a direct row's SANs are copied at once and their offsets shifted, where
+/// a `ListBuilder<StringBuilder>` costs a call per move.
+#[derive(Default)]
+struct Moves {
+    /// Every SAN of the batch, end to end.
+    text: Vec<u8>,
+    /// Where each SAN ends in `text` (the string array's offsets, after a first 0).
+    ends: Vec<i32>,
+    /// Where each game's moves end in `ends` (the list's offsets, after a first 0).
+    games: Vec<i32>,
+}
+
+impl Moves {
+    /// Arrow's 32-bit offsets: a batch's text past 2 GiB is an error, not a wrap.
+    fn offset(n: usize) -> i32 {
+        i32::try_from(n).unwrap_or(i32::MAX)
+    }
+
+    /// One SAN of the current game.
+    fn push(&mut self, san: &str) {
+        self.text.extend_from_slice(san.as_bytes());
+        self.ends.push(Self::offset(self.text.len()));
+    }
+
+    /// Ends the current game's list.
+    fn end_game(&mut self) {
+        self.games.push(Self::offset(self.ends.len()));
+    }
+
+    /// A whole game's SANs, end to end, with where each ends in `sans`.
+    fn push_game(&mut self, sans: &str, ends: &[u32]) {
+        let base = Self::offset(self.text.len());
+        self.text.extend_from_slice(sans.as_bytes());
+        self.ends
+            .extend(ends.iter().map(|&e| base.saturating_add_unsigned(e)));
+        self.end_game();
+    }
+
+    fn finish(self) -> Result<ListArray, ArrowError> {
+        if self.text.len() > i32::MAX as usize {
+            return Err(ArrowError::ComputeError(
+                "a batch's moves exceed 2 GiB: read with a smaller batch_rows".into(),
+            ));
+        }
+        let offsets = |ends: Vec<i32>| {
+            let mut all = Vec::with_capacity(ends.len() + 1);
+            all.push(0);
+            all.extend(ends);
+            OffsetBuffer::new(ScalarBuffer::from(all))
+        };
+        // Validated once per batch (offsets in order, UTF-8 at every boundary).
+        let sans = StringArray::try_new(offsets(self.ends), Buffer::from_vec(self.text), None)?;
+        ListArray::try_new(
+            Arc::new(Field::new("item", DataType::Utf8, true)),
+            offsets(self.games),
+            Arc::new(sans),
+            None,
+        )
+    }
 }
 
 /// Where a game read on the direct path is in its file.
@@ -181,7 +244,7 @@ impl Columns {
                 StringBuilder::new(),
                 StringBuilder::new(),
             ),
-            moves: ListBuilder::new(StringBuilder::new()),
+            moves: Moves::default(),
             result: StringBuilder::new(),
             final_position: StringBuilder::new(),
             errors: ListBuilder::new(StringBuilder::new()),
@@ -212,9 +275,9 @@ impl Columns {
         let main_line = g.record.main_line();
         self.plies.append_value(main_line.len() as i64);
         for m in &main_line {
-            self.moves.values().append_value(m);
+            self.moves.push(m);
         }
-        self.moves.append(true);
+        self.moves.end_game();
         self.result.append_option(g.stated_result());
         self.final_position.append_option(g.record.final_position());
         for e in g.located(Severity::Error) {
@@ -281,10 +344,8 @@ impl Columns {
         }
         self.tags.append(true)?;
         self.plies.append_value(row.plies() as i64);
-        for m in row.moves() {
-            self.moves.values().append_value(m);
-        }
-        self.moves.append(true);
+        let (sans, ends) = row.moves_end_to_end();
+        self.moves.push_game(sans, ends);
         self.result.append_value(row.result());
         self.final_position.append_value(row.final_position());
         self.errors.append(true);
@@ -319,7 +380,7 @@ impl Columns {
             Arc::new(self.line.finish()),
             Arc::new(self.format.finish()),
             Arc::new(self.tags.finish()),
-            Arc::new(self.moves.finish()),
+            Arc::new(self.moves.finish()?),
             Arc::new(self.result.finish()),
             Arc::new(self.final_position.finish()),
             Arc::new(self.errors.finish()),

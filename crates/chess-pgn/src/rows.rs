@@ -13,11 +13,10 @@
 
 use std::ops::Range;
 
-use cozy_chess::Board;
+use cozy_chess::{Board, Color, Piece};
 
 use crate::model::{
     Clock, Eval, MAX_GAME_NODES, Variant, fen_halfmove_clock, game_end, parse_commands, parse_fen,
-    with_halfmove_clock,
 };
 use crate::reader::{Control, Outcome, Problem, Skip, Visitor};
 use crate::san::{SanPlus, Suffix};
@@ -59,10 +58,13 @@ pub struct PlyColumns {
 /// ```
 #[derive(Debug, Default)]
 pub struct GameRow {
-    /// Tag names and values, SANs, UCIs and the final FEN, end to end.
+    /// Tag names and values, UCIs and the final FEN, end to end.
     text: String,
     tags: Vec<(Range<usize>, Range<usize>)>,
-    moves: Vec<Range<usize>>,
+    /// The main line's SANs end to end (a table writer copies them at once).
+    sans: String,
+    /// Where each SAN ends in `sans`.
+    san_ends: Vec<u32>,
     uci: Vec<Range<usize>>,
     clocks: Vec<Option<Clock>>,
     evals: Vec<Option<Eval>>,
@@ -79,10 +81,13 @@ impl GameRow {
     pub fn read(&mut self, pgn: &[u8], columns: PlyColumns) -> bool {
         let mut text = std::mem::take(&mut self.text).into_bytes();
         text.clear();
+        let mut sans = std::mem::take(&mut self.sans).into_bytes();
+        sans.clear();
         self.clear();
         let mut r = RowReader {
             row: self,
             text,
+            sans,
             columns,
             ok: true,
             board: crate::replay::start_board().clone(),
@@ -99,6 +104,8 @@ impl GameRow {
         };
         let read = read_single_game(pgn, &mut r) == Some(true);
         let text = std::mem::take(&mut r.text);
+        // Only ASCII letters, digits and signs are spelt into SANs.
+        self.sans = String::from_utf8(std::mem::take(&mut r.sans)).unwrap_or_default();
         // Every piece but a tag value as read is ASCII or decoded text; a value not in
         // UTF-8 (which the model decodes as Windows-1252) sends the game to the model
         // path. Names are ASCII, so a value in text that is UTF-8 as a whole is UTF-8
@@ -119,7 +126,7 @@ impl GameRow {
 
     fn clear(&mut self) {
         self.tags.clear();
-        self.moves.clear();
+        self.san_ends.clear();
         self.uci.clear();
         self.clocks.clear();
         self.evals.clear();
@@ -142,7 +149,24 @@ impl GameRow {
     /// The main line's moves in export SAN (with `+`/`#`), as the model's
     /// [`crate::MoveNode::san`] spells them.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.moves.iter().map(|r| self.piece(r))
+        let mut start = 0;
+        self.san_ends.iter().map(move |&end| {
+            let san = &self.sans[start..end as usize];
+            start = end as usize;
+            san
+        })
+    }
+
+    /// The main line's SANs ([`GameRow::moves`]) end to end, and where each ends in
+    /// that text: what a table writer copies at once into a column's value buffer.
+    ///
+    /// ```
+    /// let mut row = chess_pgn::GameRow::default();
+    /// assert!(row.read(b"1. e4 e5 2. Nf3 *", chess_pgn::PlyColumns::default()));
+    /// assert_eq!(row.moves_end_to_end(), ("e4e5Nf3", &[2, 4, 7][..]));
+    /// ```
+    pub fn moves_end_to_end(&self) -> (&str, &[u32]) {
+        (&self.sans, &self.san_ends)
     }
 
     /// The main line in UCI (empty unless [`PlyColumns::uci`] was asked for).
@@ -164,7 +188,7 @@ impl GameRow {
 
     /// Main-line half-moves.
     pub fn plies(&self) -> usize {
-        self.moves.len()
+        self.san_ends.len()
     }
 
     /// The result marker.
@@ -182,6 +206,8 @@ struct RowReader<'a> {
     row: &'a mut GameRow,
     /// The row's text being written (checked to be UTF-8 once the game is read).
     text: Vec<u8>,
+    /// The SANs being written.
+    sans: Vec<u8>,
     columns: PlyColumns,
     /// False once the game needs the model path.
     ok: bool,
@@ -399,8 +425,9 @@ impl Visitor for RowReader<'_> {
         };
         let text = export.text();
         let (buf, n) = text.padded();
-        let r = self.push(&buf[..n]);
-        self.row.moves.push(r);
+        self.sans.extend_from_slice(&buf[..n]);
+        // At most 9 bytes a move and `MAX_GAME_NODES` moves: far below 4 GiB.
+        self.row.san_ends.push(self.sans.len() as u32);
         if self.columns.clocks {
             self.row.clocks.push(None);
         }
@@ -413,7 +440,7 @@ impl Visitor for RowReader<'_> {
     fn nag(&mut self, nag: u8, _at: Pos) {
         // `$0`, or a NAG before any move or after the result: the model warns (or
         // this pass does not follow it).
-        if self.row.moves.is_empty() || nag == 0 || self.outcome.is_some() {
+        if self.row.san_ends.is_empty() || nag == 0 || self.outcome.is_some() {
             self.ok = false;
         }
     }
@@ -423,7 +450,7 @@ impl Visitor for RowReader<'_> {
         // Comments before the first move or after the result hold no move's data.
         if !self.ok
             || self.outcome.is_some()
-            || self.row.moves.is_empty()
+            || self.row.san_ends.is_empty()
             || !(self.columns.clocks || self.columns.evals)
         {
             return;
@@ -475,18 +502,191 @@ impl Visitor for RowReader<'_> {
         }
         self.row.outcome = outcome;
         let at = self.text.len();
-        {
-            use std::io::Write as _;
-            let _ = write!(self.text, "{}", self.board);
-        }
-        if self.clock != u32::from(self.board.halfmove_clock()) {
-            // Over the move generator's 100: the FEN (ASCII) with the exact clock.
-            let written = String::from_utf8_lossy(&self.text[at..]).into_owned();
-            let fen = with_halfmove_clock(&written, self.clock);
-            self.text.truncate(at);
-            self.text.extend_from_slice(fen.as_bytes());
-        }
+        write_fen(&self.board, self.clock, &mut self.text);
         self.row.fen = at..self.text.len();
         true
+    }
+}
+
+/// Appends `board`'s FEN with `clock` as its halfmove clock: what
+/// [`crate::Game::final_fen`] writes (cozy-chess's `Display` with the exact clock),
+/// without `core::fmt`, which cost about 6,000 instructions a game here.
+fn write_fen(board: &Board, clock: u32, out: &mut Vec<u8>) {
+    let mut squares = [0u8; 64];
+    for color in Color::ALL {
+        for piece in Piece::ALL {
+            let letter = char::from(piece) as u8;
+            let letter = if color == Color::White {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            };
+            for sq in board.colored_pieces(color, piece) {
+                squares[sq as usize] = letter;
+            }
+        }
+    }
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for &letter in &squares[rank * 8..rank * 8 + 8] {
+            if letter == 0 {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push(b'0' + empty);
+                empty = 0;
+            }
+            out.push(letter);
+        }
+        if empty > 0 {
+            out.push(b'0' + empty);
+        }
+        if rank > 0 {
+            out.push(b'/');
+        }
+    }
+    out.extend_from_slice(match board.side_to_move() {
+        Color::White => b" w ",
+        Color::Black => b" b ",
+    });
+    let before = out.len();
+    for (color, short, long) in [(Color::White, b'K', b'Q'), (Color::Black, b'k', b'q')] {
+        let rights = board.castle_rights(color);
+        if rights.short.is_some() {
+            out.push(short);
+        }
+        if rights.long.is_some() {
+            out.push(long);
+        }
+    }
+    if out.len() == before {
+        out.push(b'-');
+    }
+    match board.en_passant() {
+        Some(file) => {
+            let rank = if board.side_to_move() == Color::White {
+                b'6'
+            } else {
+                b'3'
+            };
+            out.extend_from_slice(&[b' ', char::from(file) as u8, rank]);
+        }
+        None => out.extend_from_slice(b" -"),
+    }
+    out.push(b' ');
+    push_number(out, clock);
+    out.push(b' ');
+    push_number(out, u32::from(board.fullmove_number()));
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut Vec<u8>, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Line, with_halfmove_clock};
+    use std::path::Path;
+
+    /// What the hand-written FEN is held to: the model's `Display` FEN with the exact
+    /// clock.
+    fn display_fen(board: &Board, clock: u32) -> String {
+        with_halfmove_clock(&board.to_string(), clock)
+    }
+
+    /// Every position of `line` (variations too) from `start`.
+    fn positions(line: &Line, start: &Board, out: &mut Vec<Board>) {
+        let mut last = start.clone();
+        for ply in line.plies(start) {
+            for v in ply.variations() {
+                positions(v, &ply.before, out);
+            }
+            if let Some(mv) = ply.mv() {
+                last = ply.before.clone();
+                last.play_unchecked(mv);
+            }
+            out.push(ply.before);
+        }
+        out.push(last);
+    }
+
+    fn pgn_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                pgn_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "pgn") {
+                out.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn the_fen_writer_is_the_display_fen_on_every_testdata_position() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        let mut files = Vec::new();
+        pgn_files(&root, &mut files);
+        let (mut boards, mut ep, mut odd_castling) = (0, 0, 0);
+        for path in files {
+            let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+            for game in crate::parse_all(&text).into_iter().flatten() {
+                let mut all = Vec::new();
+                positions(&game.moves, &game.start, &mut all);
+                for board in &all {
+                    boards += 1;
+                    ep += usize::from(board.en_passant().is_some());
+                    // Chess960 rights on a rook that is not on a corner file.
+                    odd_castling += usize::from(Color::ALL.iter().any(|&c| {
+                        let r = board.castle_rights(c);
+                        r.short.is_some_and(|f| f != cozy_chess::File::H)
+                            || r.long.is_some_and(|f| f != cozy_chess::File::A)
+                    }));
+                    let clock = u32::from(board.halfmove_clock());
+                    for clock in [clock, 100, 123, 4_000_000_000] {
+                        let mut out = Vec::new();
+                        write_fen(board, clock, &mut out);
+                        assert_eq!(
+                            String::from_utf8(out).unwrap(),
+                            display_fen(board, clock),
+                            "{}",
+                            path.display()
+                        );
+                    }
+                }
+            }
+        }
+        // Not vacuous: the cases the writer spells apart are all met.
+        assert!(
+            boards > 40_000 && ep > 1000 && odd_castling > 50,
+            "{boards} positions, {ep} with en passant, {odd_castling} with Chess960 rights"
+        );
+    }
+
+    /// A clock past the move generator's 100 and a Chess960 start: the row's FEN is
+    /// the model's.
+    #[test]
+    fn the_rows_fen_is_the_models_past_a_clock_of_100_and_in_chess960() {
+        for pgn in [
+            "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 99 60\"]\n\n60. Ra2 Kd8 61. Ra3 *",
+            "[Variant \"Chess960\"]\n[FEN \"nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1\"]\n\n1. Ne3 d5 2. f4 *",
+        ] {
+            let mut row = GameRow::default();
+            assert!(row.read(pgn.as_bytes(), PlyColumns::default()), "{pgn}");
+            let game = crate::parse_all(pgn).remove(0).unwrap();
+            assert_eq!(row.final_fen(), game.final_fen());
+        }
     }
 }
