@@ -581,17 +581,9 @@ fn write_fen(board: &Board, clock: u32, out: &mut Vec<u8>) {
 }
 
 /// Appends `n` in decimal.
-fn push_number(out: &mut Vec<u8>, mut n: u32) {
+fn push_number(out: &mut Vec<u8>, n: u32) {
     let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
+    let at = crate::writer::decimal(n, &mut digits);
     out.extend_from_slice(&digits[at..]);
 }
 
