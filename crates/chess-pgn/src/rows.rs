@@ -591,7 +591,6 @@ fn push_number(out: &mut Vec<u8>, n: u32) {
 mod tests {
     use super::*;
     use crate::model::{Line, with_halfmove_clock};
-    use std::path::Path;
 
     /// What the hand-written FEN is held to: the model's `Display` FEN with the exact
     /// clock.
@@ -615,22 +614,9 @@ mod tests {
         out.push(last);
     }
 
-    fn pgn_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                pgn_files(&p, out);
-            } else if p.extension().is_some_and(|x| x == "pgn") {
-                out.push(p);
-            }
-        }
-    }
-
     #[test]
     fn the_fen_writer_is_the_display_fen_on_every_testdata_position() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-        let mut files = Vec::new();
-        pgn_files(&root, &mut files);
+        let files = test_support::files_with_extension(&test_support::testdata(), "pgn");
         let (mut boards, mut ep, mut odd_castling) = (0, 0, 0);
         for path in files {
             let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
