@@ -704,18 +704,28 @@ struct Delivery<'a, W, D, P> {
 }
 
 impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> {
-    /// One thread reads, processes and writes each game in turn. Against the pipeline
-    /// it saves what the hand-over between threads costs: the games' bytes stay in this
-    /// core's cache from the cut to the check, and each game's memory is freed before
-    /// the next one is read, so the allocator hands the same warm memory out again
-    /// instead of a batch's worth of fresh pages the kernel must zero (on the 8 MB
-    /// bench file, `check -j1` peaks at 12 MB instead of 35 MB).
+    /// One thread reads, processes and writes the games in turn, a few at a time: up to
+    /// [`AHEAD_GAMES`] games (at most [`AHEAD_BYTES`] bytes, or one bigger game) are cut,
+    /// then checked, then written. Each of the three steps then runs its own code for
+    /// many games in a row, and that code stays in the core's instruction cache: one
+    /// game at a time, the splitter, the reader and the delivery together are larger
+    /// than the 32 KiB cache and evicted each other at every game (cachegrind on a real
+    /// file: about 470 instruction-cache misses a game; see
+    /// `docs/chess-pgn-benchmarks.md`, stop 41). The few games cut ahead are small
+    /// enough to stay in the data cache, and their buffers go back to the splitter as
+    /// before, so memory stays as without the pipeline (on the 8 MB bench file
+    /// `check -j1` peaked at 12 MB where the pipeline takes 35 MB). What is reported is
+    /// what one game at a time reported: notes, diagnostics and progress in the same
+    /// order with the same counts; games cut ahead of a `--stop-after` limit are dropped
+    /// unreported, as the pipeline's batches are.
     fn run_sequential(
         &mut self,
         inputs: impl Iterator<Item = Input>,
         handle: impl Fn(&RawGame) -> GameOutcome,
     ) -> Result<(), RunError> {
         let options = self.options;
+        let mut ahead: Vec<Ahead> = Vec::with_capacity(AHEAD_GAMES);
+        let mut outcomes: Vec<GameOutcome> = Vec::with_capacity(AHEAD_GAMES);
         for (file, input) in inputs.enumerate() {
             if options.stopped() || options.enough() {
                 return Ok(());
@@ -724,24 +734,31 @@ impl<W: Write, D: FnMut(&Diagnostic), P: FnMut(Progress)> Delivery<'_, W, D, P> 
             let (mut games, mut bytes) = (0usize, 0u64);
             let name = input.name.clone();
             let mut all = InputGames::new(input, options);
-            while let Some(game) = all.next() {
-                if let Some(d) = all.note.take() {
-                    self.input_note(&d);
+            loop {
+                all.cut_ahead(&mut ahead);
+                if ahead.is_empty() {
+                    break;
                 }
-                let outcome = handle(&game);
-                self.game(&name, &game, outcome)?;
-                if options.enough() {
-                    return Ok(());
-                }
-                games += 1;
-                bytes += game.bytes.len() as u64;
-                // The next game is cut into this one's buffer: no allocation per game.
-                all.splitter.recycle(game.bytes);
-                if bytes as usize >= options.batch_bytes || games >= options.batch_games {
-                    if self.batch_done(file, games, all.progress()) {
+                outcomes.extend(ahead.iter().map(|a| handle(&a.game)));
+                for (a, outcome) in ahead.drain(..).zip(outcomes.drain(..)) {
+                    if let Some(d) = &a.note {
+                        self.input_note(d);
+                    }
+                    self.game(&name, &a.game, outcome)?;
+                    if options.enough() {
                         return Ok(());
                     }
-                    (games, bytes) = (0, 0);
+                    games += 1;
+                    bytes += a.game.bytes.len() as u64;
+                    // The next games are cut into these games' buffers: no allocation
+                    // per game.
+                    all.splitter.recycle(a.game.bytes);
+                    if bytes as usize >= options.batch_bytes || games >= options.batch_games {
+                        if self.batch_done(file, games, all.progress_until(a.raw_read)) {
+                            return Ok(());
+                        }
+                        (games, bytes) = (0, 0);
+                    }
                 }
             }
             if self.batch_done(file, games, all.progress()) {
@@ -916,6 +933,22 @@ impl Options {
     }
 }
 
+/// How many games [`Delivery::run_sequential`] cuts ahead of the one it writes…
+const AHEAD_GAMES: usize = 32;
+/// …and how many of their bytes (a bigger game is cut alone): a few dozen typical
+/// games, which stay in the first- and second-level data caches from the cut to the
+/// check.
+const AHEAD_BYTES: usize = 64 << 10;
+
+/// A game cut ahead, with what was found while cutting it.
+struct Ahead {
+    game: RawGame,
+    /// The warning to say before the game ([`InputGames::note`]).
+    note: Option<Diagnostic>,
+    /// The input's count of bytes read once the game was cut, for progress.
+    raw_read: u64,
+}
+
 /// The games of one input in order. A read error ends the input as a game of its own,
 /// located after the last game read, so the run reports it and goes on with the next
 /// input.
@@ -977,6 +1010,32 @@ impl InputGames {
 }
 
 impl InputGames {
+    /// Cuts the next games into `ahead` (empty when called): up to [`AHEAD_GAMES`]
+    /// games, stopping after the one that brings their bytes to [`AHEAD_BYTES`]; none
+    /// at the end of the input.
+    fn cut_ahead(&mut self, ahead: &mut Vec<Ahead>) {
+        let mut bytes = 0;
+        while ahead.len() < AHEAD_GAMES && bytes < AHEAD_BYTES {
+            let Some(game) = self.next() else {
+                return;
+            };
+            bytes += game.bytes.len();
+            ahead.push(Ahead {
+                note: self.note.take(),
+                raw_read: self.raw_read.load(std::sync::atomic::Ordering::Relaxed),
+                game,
+            });
+        }
+    }
+
+    /// File bytes read since the last call, as they were when the game that read
+    /// `raw_read` was cut: progress as if no game had been cut ahead.
+    fn progress_until(&mut self, raw_read: u64) -> u64 {
+        let delta = raw_read.saturating_sub(self.reported);
+        self.reported = self.reported.max(raw_read);
+        delta
+    }
+
     /// File bytes read since the last call: progress counts what was read from the
     /// file (compressed bytes of a `.zst`), against the file's size.
     fn progress(&mut self) -> u64 {
@@ -1302,5 +1361,59 @@ mod tests {
             (p.games, p.bytes, p.total_bytes),
             (100, text.len() as u64, Some(text.len() as u64))
         );
+    }
+
+    /// At `-j1` games are cut a few dozen ahead of the one being written: what is
+    /// reported is still what one game at a time gave. Progress comes per batch of 500
+    /// games with the counts of a game at a time, the diagnostics and outputs are the
+    /// pipeline's; and a sink that wants no more after the 15th game's output gets no
+    /// 16th, though games after it were cut.
+    #[test]
+    fn the_sequential_run_cuts_ahead_and_reports_as_one_game_at_a_time() {
+        let text = db(3000, 300);
+        let inputs = vec![Input::from_bytes("db.pgn", text.clone().into_bytes())];
+        let options = Options {
+            jobs: 1,
+            batch_games: 500,
+            separator: b"\n".to_vec(),
+            ..Options::default()
+        };
+        let mut seen = Vec::new();
+        let mut out = Vec::new();
+        let s = run(inputs, &options, &mut out, upper, |p| seen.push(p.games)).unwrap();
+        // The last report, at the end of the input, adds no game.
+        assert_eq!(seen, [500, 1000, 1500, 2000, 2500, 3000, 3000]);
+        let games: Vec<usize> = s.diagnostics.iter().map(|d| d.game).collect();
+        assert_eq!(games, (1..=10).map(|k| k * 300).collect::<Vec<_>>());
+        let (piped, all) = run_with(2, 7, &text);
+        assert_eq!(s, piped);
+        assert_eq!(String::from_utf8(out).unwrap(), all);
+
+        struct Enough<'a>(Vec<u8>, usize, &'a AtomicBool);
+        impl Write for Enough<'_> {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                if buf.starts_with(b"[GAME") {
+                    self.1 += 1;
+                    if self.1 == 15 {
+                        self.2.store(true, Ordering::Relaxed);
+                    }
+                }
+                self.0.extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let flag = Arc::new(AtomicBool::new(false));
+        let options = Options {
+            jobs: 1,
+            enough: Some(Arc::clone(&flag)),
+            ..Options::default()
+        };
+        let mut sink = Enough(Vec::new(), 0, &flag);
+        let inputs = vec![Input::from_bytes("db.pgn", db(100, 0).into_bytes())];
+        let s = run(inputs, &options, &mut sink, upper, |_| {}).unwrap();
+        assert_eq!((s.games, sink.1), (15, 15));
     }
 }
