@@ -312,7 +312,10 @@ impl<R: Read> PgnReader<R> {
     /// by `(Q)` (spec §6, `e8(Q)`): the tokenizer sees a variation there, so the three
     /// bytes are looked at before the token is handed on, and consumed when they are
     /// a promotion.
-    #[inline(always)]
+    // Out of line: the main line's moves go by [`main_line_borrowed`]; this is for the
+    // moves that may take a `(Q)` and those off the main line, and one copy of the
+    // visitor's move code (inlined here) is enough for them (stop 41, I1 misses).
+    #[inline(never)]
     fn move_token<V: Visitor>(&mut self, v: &mut V, t: &Tok) -> Result<Control, ReadError> {
         let text = &self.buf[t.range()];
         let Ok(mut sp) = SanPlus::parse(text) else {
@@ -454,8 +457,12 @@ impl<R: Read> PgnReader<R> {
     }
 
     /// Every token the hot path did not take: [`Flow::Stop`] when it belongs to the
-    /// next game.
-    #[inline(always)]
+    /// next game. Out of line, so that the move loop's code is not spread among the
+    /// rare paths (tags not read whole, comments, variations, results, problems): on
+    /// its own it changed nothing measurable (stop 40), beside `move_token` and the
+    /// tokenizer's rare tokens out of line too it is part of what fits the loop into
+    /// the instruction cache.
+    #[inline(never)]
     fn other_token<V: Visitor>(
         &mut self,
         v: &mut V,
