@@ -139,6 +139,13 @@ pub trait Visitor {
     fn ignored(&mut self, _text: &[u8], _at: Pos) {}
     /// The game ended (result, next game's tags, or end of input): its output.
     fn end_game(&mut self) -> Self::Output;
+
+    /// Whether the reader keeps its rare paths (tokens off the main line's moves, and
+    /// moves that may take a `(Q)`) out of line for this visitor. For a visitor whose
+    /// move code is large (a legal replay), the move loop then takes less of the
+    /// instruction cache; for a light one the calls cost more than they save
+    /// (`docs/chess-pgn-benchmarks.md`, stop 41). What is read is the same either way.
+    const RARE_OUT_OF_LINE: bool = false;
 }
 
 /// Errors that stop reading altogether.
@@ -312,10 +319,7 @@ impl<R: Read> PgnReader<R> {
     /// by `(Q)` (spec §6, `e8(Q)`): the tokenizer sees a variation there, so the three
     /// bytes are looked at before the token is handed on, and consumed when they are
     /// a promotion.
-    // Out of line: the main line's moves go by [`main_line_borrowed`]; this is for the
-    // moves that may take a `(Q)` and those off the main line, and one copy of the
-    // visitor's move code (inlined here) is enough for them (stop 41, I1 misses).
-    #[inline(never)]
+    #[inline(always)]
     fn move_token<V: Visitor>(&mut self, v: &mut V, t: &Tok) -> Result<Control, ReadError> {
         let text = &self.buf[t.range()];
         let Ok(mut sp) = SanPlus::parse(text) else {
@@ -356,6 +360,52 @@ impl<R: Read> PgnReader<R> {
             return Ok(v.san(sp, &raw[..n], t.pos));
         }
         Ok(v.san(sp, text, t.pos))
+    }
+
+    /// [`PgnReader::move_token`], out of line when the visitor asks
+    /// ([`Visitor::RARE_OUT_OF_LINE`]).
+    #[inline(always)]
+    fn rare_move<V: Visitor>(&mut self, v: &mut V, t: &Tok) -> Result<Control, ReadError> {
+        if V::RARE_OUT_OF_LINE {
+            self.move_token_out_of_line(v, t)
+        } else {
+            self.move_token(v, t)
+        }
+    }
+
+    #[inline(never)]
+    fn move_token_out_of_line<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        t: &Tok,
+    ) -> Result<Control, ReadError> {
+        self.move_token(v, t)
+    }
+
+    /// [`PgnReader::other_token`], out of line when the visitor asks
+    /// ([`Visitor::RARE_OUT_OF_LINE`]).
+    #[inline(always)]
+    fn rare_token<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        g: &mut GameState,
+        t: &Tok,
+    ) -> Result<Flow, ReadError> {
+        if V::RARE_OUT_OF_LINE {
+            self.other_token_out_of_line(v, g, t)
+        } else {
+            self.other_token(v, g, t)
+        }
+    }
+
+    #[inline(never)]
+    fn other_token_out_of_line<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        g: &mut GameState,
+        t: &Tok,
+    ) -> Result<Flow, ReadError> {
+        self.other_token(v, g, t)
     }
 
     /// `(Q)` (optionally followed by `+` or `#`) at the next unconsumed byte: the
@@ -445,7 +495,7 @@ impl<R: Read> PgnReader<R> {
             if g.main_line && self.main_line_token(v, &mut g, &t)? {
                 continue;
             }
-            let flow = self.other_token(v, &mut g, &t)?;
+            let flow = self.rare_token(v, &mut g, &t)?;
             // Only the steps off the hot path change what decides it: decided once
             // here, the hot path tests one flag per token, not four.
             g.main_line = g.on_main_line();
@@ -457,12 +507,8 @@ impl<R: Read> PgnReader<R> {
     }
 
     /// Every token the hot path did not take: [`Flow::Stop`] when it belongs to the
-    /// next game. Out of line, so that the move loop's code is not spread among the
-    /// rare paths (tags not read whole, comments, variations, results, problems): on
-    /// its own it changed nothing measurable (stop 40), beside `move_token` and the
-    /// tokenizer's rare tokens out of line too it is part of what fits the loop into
-    /// the instruction cache.
-    #[inline(never)]
+    /// next game.
+    #[inline(always)]
     fn other_token<V: Visitor>(
         &mut self,
         v: &mut V,
@@ -520,7 +566,7 @@ impl<R: Read> PgnReader<R> {
                 if text.len() >= 2 && MOVE_START[usize::from(text[0])] && text != b"ep" {
                     // `exd6e.p.`: the `p` that follows completes the marker.
                     g.after_e = text.last() == Some(&b'e');
-                    if self.move_token(v, t)? == Control::SkipMovetext {
+                    if self.rare_move(v, t)? == Control::SkipMovetext {
                         g.skip_movetext = true;
                         g.main_line = false;
                     }
@@ -746,7 +792,7 @@ impl<R: Read> PgnReader<R> {
                 }
             }
             Sym::Move => {
-                if !skipping && self.move_token(v, t)? == Control::SkipMovetext {
+                if !skipping && self.rare_move(v, t)? == Control::SkipMovetext {
                     g.skip_movetext = true;
                 }
             }

@@ -15,7 +15,9 @@ use std::io::Read;
 
 use chess_pgn::{Control, Outcome, PgnReader, Pos, Problem, SanPlus, Skip, Visitor};
 
-struct Rec {
+/// `OUT`: the reader's rare paths out of line ([`Visitor::RARE_OUT_OF_LINE`]), which
+/// must change nothing read.
+struct Rec<const OUT: bool> {
     out: String,
     /// The move on which `san` answers `SkipMovetext`.
     stop_at: &'static [u8],
@@ -30,8 +32,9 @@ fn text(b: &[u8]) -> String {
     format!("{:?}", String::from_utf8_lossy(b))
 }
 
-impl Visitor for Rec {
+impl<const OUT: bool> Visitor for Rec<OUT> {
     type Output = String;
+    const RARE_OUT_OF_LINE: bool = OUT;
     fn begin_game(&mut self, p: Pos) {
         writeln!(self.out, "begin {}", at(p)).unwrap();
     }
@@ -160,8 +163,13 @@ const INPUTS: &[(&[u8], &[u8], bool)] = &[
     ),
 ];
 
-fn events(input: &[u8], stop_at: &'static [u8], skip_variations: bool, small: bool) -> String {
-    let mut v = Rec {
+fn events<const OUT: bool>(
+    input: &[u8],
+    stop_at: &'static [u8],
+    skip_variations: bool,
+    small: bool,
+) -> String {
+    let mut v = Rec::<OUT> {
         out: String::new(),
         stop_at,
         skip_variations,
@@ -181,26 +189,32 @@ fn events(input: &[u8], stop_at: &'static [u8], skip_variations: bool, small: bo
     all
 }
 
-fn all_events(small: bool) -> String {
+fn all_events<const OUT: bool>(small: bool) -> String {
     let mut s = String::new();
     for (i, (input, stop_at, skip)) in INPUTS.iter().enumerate() {
         writeln!(s, "== input {i}").unwrap();
-        s.push_str(&events(input, stop_at, *skip, small));
+        s.push_str(&events::<OUT>(input, stop_at, *skip, small));
     }
     s
 }
 
 #[test]
 fn reader_events_are_as_before_the_fast_paths() {
-    let whole = all_events(false);
+    let whole = all_events::<false>(false);
     // Regenerating the golden file (only from a reader known to be right).
     if let Some(path) = std::env::var_os("WRITE_READER_EVENTS") {
         std::fs::write(path, &whole).unwrap();
     }
     assert_eq!(
         whole,
-        all_events(true),
+        all_events::<false>(true),
         "a 64-byte buffer fed a byte at a time"
+    );
+    assert_eq!(whole, all_events::<true>(false), "rare paths out of line");
+    assert_eq!(
+        whole,
+        all_events::<true>(true),
+        "rare paths out of line, a byte at a time"
     );
     let golden = include_str!("../../../testdata/chess/reader-events.txt");
     assert_eq!(whole, golden);

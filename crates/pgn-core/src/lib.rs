@@ -420,10 +420,8 @@ struct Lexed<'a> {
 }
 
 /// The token at the start of `rest` that is not a symbol: punctuation, tags, comments,
-/// strings, escapes. `None` when more input is needed to finish it. Out of line: a
-/// few of these a game (tag pairs, the result, comments) against the many symbols,
-/// whose loop then stays small in the caller's code (stop 41, I1 misses).
-#[inline(never)]
+/// strings, escapes. `None` when more input is needed to finish it.
+#[inline(always)]
 fn other_token(rest: &[u8], at_line_start: bool, eof: bool) -> Option<Lexed<'_>> {
     let (kind, text, len, need_more) = match rest[0] {
         b'%' if at_line_start => match memchr::memchr(b'\n', rest) {
