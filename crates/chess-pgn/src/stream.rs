@@ -116,7 +116,9 @@ struct Store {
     /// The tags' names and values (unescaped), as read: whether they are UTF-8 is
     /// checked for all of them at once, when they are written.
     raw: Vec<u8>,
-    tags: Vec<(Range<usize>, Range<usize>)>,
+    /// Name, value, and whether the value was escaped in the input: only such a
+    /// value can hold a `"` or `\` to escape again (an unescaped one holds neither).
+    tags: Vec<(Range<usize>, Range<usize>, bool)>,
     /// NAGs of the last move read, written before its comments (as the model keeps
     /// them).
     nags: Vec<u8>,
@@ -344,10 +346,40 @@ pub(crate) fn special_name(name: &[u8]) -> bool {
 /// The export SAN of `mv`, read as `read` in `board`. A piece move read without a
 /// from-square was the only legal move of its kind to its square (`San::to_move`
 /// counted them), so its export needs no from-square either and the legal moves of
-/// the other pieces are not tried again; other moves are spelt by `San::from_move`.
+/// the other pieces are not tried again. A move read as a pawn's is a pawn's
+/// (`San::to_move` moves a pawn for it), so its spelling follows from the move alone
+/// (a capture is exactly a change of file), and castling read as castling is spelt
+/// as read (its rook is on that side of the king); other moves are spelt by
+/// `San::from_move`.
+#[inline]
 pub(crate) fn export_san(board: &Board, read: &San, mv: Move) -> San {
     let us = board.side_to_move();
     match *read {
+        San::Normal {
+            piece: Some(Piece::Pawn),
+            ..
+        }
+        | San::Normal {
+            piece: None,
+            file: None,
+            ..
+        }
+        | San::Normal {
+            piece: None,
+            rank: None,
+            ..
+        } => {
+            let capture = mv.from.file() != mv.to.file();
+            San::Normal {
+                piece: None,
+                file: capture.then(|| mv.from.file()),
+                rank: None,
+                capture,
+                to: mv.to,
+                promotion: mv.promotion,
+            }
+        }
+        San::Castle(side) => San::Castle(side),
         San::Normal {
             piece: Some(piece),
             file: None,
@@ -367,10 +399,13 @@ pub(crate) fn export_san(board: &Board, read: &San, mv: Move) -> San {
 }
 
 /// Appends a tag value as export writes it (`"` and `\` escaped; the value holds no
-/// tab or line break, or the game declined).
-fn push_value(out: &mut Vec<u8>, v: &str) {
+/// tab or line break, or the game declined). A value that was not `escaped` in the
+/// input holds neither byte (a `"` would have closed it, a `\` made it escaped), so it
+/// is copied without a search: most values are a few bytes, for which the search
+/// cost more than the copy.
+fn push_value(out: &mut Vec<u8>, v: &str, escaped: bool) {
     let v = v.as_bytes();
-    if memchr::memchr2(b'"', b'\\', v).is_none() {
+    if !escaped || memchr::memchr2(b'"', b'\\', v).is_none() {
         out.extend_from_slice(v);
         return;
     }
@@ -416,7 +451,7 @@ impl Exporter {
         for (name, value) in [(&b"FEN"[..], written.as_bytes()), (b"SetUp", b"1")] {
             let n = self.store.push(name);
             let v = self.store.push(value);
-            self.store.tags.push((n, v));
+            self.store.tags.push((n, v, false));
         }
     }
 
@@ -466,7 +501,7 @@ impl Exporter {
             out.extend_from_slice(open.as_bytes());
             match at {
                 Some(i) => match piece(&s.tags[i].1) {
-                    Some(v) => push_value(out, v),
+                    Some(v) => push_value(out, v, s.tags[i].2),
                     None => {
                         self.ok = false;
                         return;
@@ -480,7 +515,7 @@ impl Exporter {
             out.extend_from_slice(b"\"]\n");
         }
         for &k in &s.order {
-            let (n, v) = &s.tags[others[k]];
+            let (n, v, escaped) = &s.tags[others[k]];
             let (Some(name), Some(value)) = (piece(n), piece(v)) else {
                 self.ok = false;
                 return;
@@ -488,7 +523,7 @@ impl Exporter {
             out.push(b'[');
             out.extend_from_slice(name.as_bytes());
             out.extend_from_slice(b" \"");
-            push_value(out, value);
+            push_value(out, value, *escaped);
             out.extend_from_slice(b"\"]\n");
         }
         out.push(b'\n');
@@ -591,7 +626,7 @@ impl Visitor for Exporter {
         if let Some(r) = roster {
             self.roster[r] = Some(self.store.tags.len());
         }
-        self.store.tags.push((n, v));
+        self.store.tags.push((n, v, escaped));
     }
 
     fn end_headers(&mut self) -> Skip {

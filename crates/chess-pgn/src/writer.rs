@@ -373,6 +373,9 @@ impl Packer {
     }
 
     pub(crate) fn comment(&mut self, text: &str) {
+        if self.plain_comment(text) {
+            return;
+        }
         if !single_spaced(text) {
             self.warnings.push(WriteWarning::CommentReflowed {
                 excerpt: text.chars().take(40).collect(),
@@ -412,6 +415,64 @@ impl Packer {
             self.token("{}");
         }
         self.unit = unit;
+    }
+}
+
+impl Packer {
+    /// [`Packer::comment`] of the usual comment, laid out as it lays it out, when
+    /// `text` is printable ASCII words joined by single spaces with no `}`, `%` or `[`
+    /// (each word its own unit, nothing to warn about), outside any variation: the
+    /// words are cut at the spaces and copied, without the units and the width
+    /// counts of the general path. False (nothing written) for any other text.
+    #[inline]
+    fn plain_comment(&mut self, text: &str) -> bool {
+        /// Printable ASCII but `}`, `%` and `[`, and the space.
+        const PLAIN: [bool; 256] = {
+            let mut t = [false; 256];
+            let mut b = b' ';
+            while b <= b'~' {
+                t[b as usize] = !matches!(b, b'}' | b'%' | b'[');
+                b += 1;
+            }
+            t
+        };
+        let bytes = text.as_bytes();
+        // One pass, no branch per byte; a space before the first byte makes a
+        // leading space a double one.
+        let mut plain = self.opens == 0;
+        let mut prev = b' ';
+        for &b in bytes {
+            plain &= PLAIN[usize::from(b)] & !(b == b' ' && prev == b' ');
+            prev = b;
+        }
+        // Not empty, no trailing space.
+        if !plain || prev == b' ' {
+            return false;
+        }
+        let mut rest = bytes;
+        let mut open = 1;
+        loop {
+            let (word, close) = match memchr::memchr(b' ', rest) {
+                Some(k) => (&rest[..k], 0),
+                None => (rest, 1),
+            };
+            let w = open + word.len() + close;
+            self.space_for(w);
+            if open == 1 {
+                self.out.push(b'{');
+            }
+            self.out.extend_from_slice(word);
+            if close == 1 {
+                self.out.push(b'}');
+            }
+            self.line += w;
+            self.long |= self.line > self.max;
+            if close == 1 {
+                return true;
+            }
+            rest = &rest[word.len() + 1..];
+            open = 0;
+        }
     }
 }
 
