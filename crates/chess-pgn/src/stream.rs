@@ -686,20 +686,14 @@ impl Visitor for Exporter {
         self.white = !self.white;
         let export = export_san(&self.board, &san.san, mv);
         self.board.play_unchecked(mv);
-        let suffix = Suffix::of(&self.board);
-        match crate::san::spelling_word(&export, suffix) {
-            Some((w, n)) => self.p.ascii_padded(&w.to_le_bytes(), n),
-            None => {
-                let text = SanPlus {
-                    san: export,
-                    suffix,
-                    glyph: None,
-                }
-                .text();
-                let (buf, n) = text.padded();
-                self.p.ascii_padded(buf, n);
-            }
-        }
+        let export = SanPlus {
+            san: export,
+            suffix: Suffix::of(&self.board),
+            glyph: None,
+        };
+        let text = export.text();
+        let (buf, n) = text.padded();
+        self.p.ascii_padded(buf, n);
         if let Some(g) = san.glyph {
             self.store.nags.push(g);
         }
