@@ -373,9 +373,13 @@ impl Packer {
     }
 
     pub(crate) fn comment(&mut self, text: &str) {
-        if self.plain_comment(text) {
-            return;
+        if !self.plain_comment(text) {
+            self.comment_general(text);
         }
+    }
+
+    /// [`Packer::comment`] of any text.
+    fn comment_general(&mut self, text: &str) {
         if !single_spaced(text) {
             self.warnings.push(WriteWarning::CommentReflowed {
                 excerpt: text.chars().take(40).collect(),
@@ -718,6 +722,63 @@ mod tests {
     use super::*;
     use crate::model::MoveNode;
     use crate::san::{San, SanPlus};
+
+    /// The plain comments' layout is the general path's, at every place in a line,
+    /// and every other comment is left to the general path.
+    #[test]
+    fn plain_comments_are_laid_out_as_the_general_path_lays_them_out() {
+        let texts = [
+            "a",
+            "two words",
+            "a much longer comment with words of many lengths: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx end",
+            "[%clk 0:01:00]",
+            "a %b [c",
+            "x } y",
+            "two  spaces",
+            " lead",
+            "trail ",
+            "tab\there",
+            "caf\u{e9} au lait",
+            "",
+            "-- !? 1-0 {",
+        ];
+        let mut plain = 0;
+        for text in texts {
+            for before in 0..=MAX_LINE {
+                for break_next in [false, true] {
+                    let start = |p: &mut Packer| {
+                        p.ascii(&"x".repeat(before.max(1)));
+                        if before == 0 {
+                            p.out.clear();
+                            p.line = 0;
+                        }
+                        p.break_next = break_next;
+                    };
+                    let mut a = Packer::new(Vec::new(), MAX_LINE);
+                    start(&mut a);
+                    let taken = a.plain_comment(text);
+                    if !taken {
+                        a.comment_general(text);
+                    }
+                    plain += usize::from(taken);
+                    let mut b = Packer::new(Vec::new(), MAX_LINE);
+                    start(&mut b);
+                    b.comment_general(text);
+                    assert_eq!(a.out, b.out, "{text:?} after {before}");
+                    assert_eq!(
+                        (a.line, a.long, a.break_next),
+                        (b.line, b.long, b.break_next)
+                    );
+                    assert_eq!(a.warnings.len(), b.warnings.len(), "{text:?}");
+                    b.ascii("e4");
+                    a.ascii("e4");
+                    assert_eq!(a.out, b.out, "{text:?} then a move");
+                }
+            }
+        }
+        // The first three texts (and the glyph soup) take the plain path.
+        assert_eq!(plain, 4 * 2 * (MAX_LINE + 1), "{plain}");
+    }
 
     /// Move numbers are counted, not replayed; but a null move in check (which a
     /// model built from another format may hold) leaves the turn where it was, as
