@@ -48,6 +48,13 @@ fn each_case_of_the_direct_path_matches_the_model_path() {
             true,
         ),
         ("1-0", true),
+        // Pawn moves and castling in import forms (a `P`, a from-square, no `x`, `:`,
+        // a promotion without `=`, zeros), en passant both ways, an under-promotion
+        // with check: each spelt in export form from the move alone.
+        (
+            "1. Pe4 e7e5 2. d2-d4 ed4 3. c4 d4:c3 4. Nf3 cxb2 5. Bd3 bxa1Q 6. 0-0 Qxa2 7. e5 d5 8. exd6 Nc6 9. d7+ Ke7 10. dxc8=N+ Rxc8 11. Ph4 1-0",
+            true,
+        ),
         // Declined: the result marker disagrees with the mate.
         ("1. f3 e5 2. g4 Qh4# 1-0", false),
     ];

@@ -836,35 +836,43 @@ impl Suffix {
     }
 }
 
-fn piece_char(p: Piece) -> char {
-    match p {
-        Piece::Pawn => 'P',
-        Piece::Knight => 'N',
-        Piece::Bishop => 'B',
-        Piece::Rook => 'R',
-        Piece::Queen => 'Q',
-        Piece::King => 'K',
-    }
-}
-
 /// A move's export spelling in a fixed buffer: the writers' hot path spells every
 /// move, and `core::fmt` cost more than the rest of writing it.
 pub(crate) struct SanText {
-    buf: [u8; 12],
+    /// 16 bytes (the longest spelling is 9): every index is taken modulo 16, so no
+    /// byte written needs a bounds check.
+    buf: [u8; 16],
     len: usize,
 }
 
+/// The letter of a piece other than a pawn (`P` for a pawn), as a byte.
+#[inline(always)]
+fn piece_byte(p: Piece) -> u8 {
+    *b"PNBRQK".get(p as usize).unwrap_or(&b'P')
+}
+
 impl SanText {
+    #[inline(always)]
     fn push(&mut self, b: u8) {
-        self.buf[self.len] = b;
+        self.buf[self.len & 15] = b;
         self.len += 1;
     }
 
-    fn push_str(&mut self, s: &[u8]) {
-        self.buf[self.len..self.len + s.len()].copy_from_slice(s);
-        self.len += s.len();
+    /// Writes `b` at the end and counts it only when `keep`: the optional parts of a
+    /// move are written without a branch on each.
+    #[inline(always)]
+    fn push_if(&mut self, b: u8, keep: bool) {
+        self.buf[self.len & 15] = b;
+        self.len += usize::from(keep);
     }
 
+    fn push_str(&mut self, s: &[u8]) {
+        for &b in s {
+            self.push(b);
+        }
+    }
+
+    #[inline(always)]
     fn push_square(&mut self, sq: Square) {
         self.push(b'a' + sq.file() as u8);
         self.push(b'1' + sq.rank() as u8);
@@ -872,14 +880,14 @@ impl SanText {
 
     /// The buffer the spelling starts, and the spelling's length.
     #[inline]
-    pub(crate) fn padded(&self) -> (&[u8; 12], usize) {
+    pub(crate) fn padded(&self) -> (&[u8; 16], usize) {
         (&self.buf, self.len)
     }
 
     /// The spelling.
     pub(crate) fn as_str(&self) -> &str {
         // Only ASCII letters, digits and signs are pushed.
-        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+        std::str::from_utf8(&self.buf[..self.len.min(16)]).unwrap_or("")
     }
 }
 
@@ -888,17 +896,10 @@ impl San {
     #[inline]
     pub(crate) fn text(&self) -> SanText {
         let mut t = SanText {
-            buf: [0; 12],
+            buf: [0; 16],
             len: 0,
         };
         match *self {
-            San::Drop { piece, to } => {
-                if piece != Piece::Pawn {
-                    t.push(piece_char(piece) as u8);
-                }
-                t.push(b'@');
-                t.push_square(to);
-            }
             San::Normal {
                 piece,
                 file,
@@ -907,23 +908,21 @@ impl San {
                 to,
                 promotion,
             } => {
-                if let Some(p) = piece.filter(|&p| p != Piece::Pawn) {
-                    t.push(piece_char(p) as u8);
-                }
-                if let Some(x) = file {
-                    t.push(b'a' + x as u8);
-                }
-                if let Some(r) = rank {
-                    t.push(b'1' + r as u8);
-                }
-                if capture {
-                    t.push(b'x');
-                }
+                let piece = piece.unwrap_or(Piece::Pawn);
+                t.push_if(piece_byte(piece), piece != Piece::Pawn);
+                t.push_if(b'a' + file.map_or(0, |f| f as u8), file.is_some());
+                t.push_if(b'1' + rank.map_or(0, |r| r as u8), rank.is_some());
+                t.push_if(b'x', capture);
                 t.push_square(to);
                 if let Some(p) = promotion {
                     t.push(b'=');
-                    t.push(piece_char(p) as u8);
+                    t.push(piece_byte(p));
                 }
+            }
+            San::Drop { piece, to } => {
+                t.push_if(piece_byte(piece), piece != Piece::Pawn);
+                t.push(b'@');
+                t.push_square(to);
             }
             San::Castle(CastleSide::Short) => t.push_str(b"O-O"),
             San::Castle(CastleSide::Long) => t.push_str(b"O-O-O"),

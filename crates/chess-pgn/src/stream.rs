@@ -113,10 +113,17 @@ pub fn export_pgn_bytes(pgn: &[u8], out: &mut Vec<u8>) -> bool {
 struct Store {
     /// The comments' text.
     bytes: String,
-    /// The tags' names and values (unescaped), as read: whether they are UTF-8 is
-    /// checked for all of them at once, when they are written.
+    /// The `FEN` tag's value (unescaped).
     raw: Vec<u8>,
-    tags: Vec<(Range<usize>, Range<usize>)>,
+    /// Each tag as the line export writes (`[Name "value"]` and a line break, the
+    /// value escaped again), in input order: the tag section is these lines copied
+    /// whole. Whether names and values are UTF-8 is checked for all of them at once,
+    /// when they are written (each lies between ASCII bytes, so the whole is UTF-8
+    /// exactly when every name and value is).
+    lines: Vec<u8>,
+    /// Where each tag's line starts and its name's length (its value is the rest
+    /// of the line but the 5 bytes of `[`, ` "` and `"]` and the line break).
+    tags: Vec<(usize, usize)>,
     /// NAGs of the last move read, written before its comments (as the model keeps
     /// them).
     nags: Vec<u8>,
@@ -135,6 +142,7 @@ impl Store {
         Store {
             bytes: String::new(),
             raw: Vec::new(),
+            lines: Vec::new(),
             tags: Vec::new(),
             nags: Vec::new(),
             comments: Vec::new(),
@@ -147,6 +155,7 @@ impl Store {
     fn clear(&mut self) {
         self.bytes.clear();
         self.raw.clear();
+        self.lines.clear();
         self.tags.clear();
         self.nags.clear();
         self.comments.clear();
@@ -166,6 +175,33 @@ impl Store {
         } else {
             self.push(value)
         }
+    }
+
+    /// Appends a tag's line as export writes it. A value not `escaped` in the input
+    /// holds no `"` or `\\` (a `"` would have closed it, a `\\` made it escaped), so it
+    /// is copied as it is; another is unescaped as the model reader keeps it and
+    /// escaped again as its writer writes it.
+    fn push_tag(&mut self, name: &[u8], value: &[u8], escaped: bool) {
+        let at = self.lines.len();
+        let out = &mut self.lines;
+        out.reserve(name.len() + value.len() + 6);
+        out.push(b'[');
+        out.extend_from_slice(name);
+        out.extend_from_slice(b" \"");
+        if escaped {
+            push_value(out, crate::text::tag_value(value, true).as_bytes());
+        } else {
+            out.extend_from_slice(value);
+        }
+        out.extend_from_slice(b"\"]\n");
+        self.tags.push((at, name.len()));
+    }
+
+    /// The line of tag `i`.
+    fn line(&self, i: usize) -> &[u8] {
+        let at = self.tags[i].0;
+        let end = self.tags.get(i + 1).map_or(self.lines.len(), |t| t.0);
+        &self.lines[at..end]
     }
 
     /// A comment's text as the model keeps it: its words joined by single spaces.
@@ -206,18 +242,23 @@ impl Store {
         self.order = order;
         self.order_key.clear();
         for &i in others {
-            let name = &self.raw[self.tags[i].0.clone()];
+            let (at, n) = self.tags[i];
+            let name = &self.lines[at + 1..at + 1 + n];
             self.order_key.extend_from_slice(name);
             self.order_key.push(0);
         }
     }
 
     fn name(&self, i: usize) -> &[u8] {
-        &self.raw[self.tags[i].0.clone()]
+        let (at, n) = self.tags[i];
+        &self.lines[at + 1..at + 1 + n]
     }
 
+    /// The value of tag `i` as written (escaped: equal to a result marker exactly
+    /// when the value read is, since escaping changes only `"` and `\\`).
     fn value(&self, i: usize) -> &[u8] {
-        &self.raw[self.tags[i].1.clone()]
+        let line = self.line(i);
+        &line[self.tags[i].1 + 3..line.len() - 3]
     }
 
     fn get(&self, name: &[u8]) -> Option<&[u8]> {
@@ -344,10 +385,40 @@ pub(crate) fn special_name(name: &[u8]) -> bool {
 /// The export SAN of `mv`, read as `read` in `board`. A piece move read without a
 /// from-square was the only legal move of its kind to its square (`San::to_move`
 /// counted them), so its export needs no from-square either and the legal moves of
-/// the other pieces are not tried again; other moves are spelt by `San::from_move`.
+/// the other pieces are not tried again. A move read as a pawn's is a pawn's
+/// (`San::to_move` moves a pawn for it), so its spelling follows from the move alone
+/// (a capture is exactly a change of file), and castling read as castling is spelt
+/// as read (its rook is on that side of the king); other moves are spelt by
+/// `San::from_move`.
+#[inline]
 pub(crate) fn export_san(board: &Board, read: &San, mv: Move) -> San {
     let us = board.side_to_move();
     match *read {
+        San::Normal {
+            piece: Some(Piece::Pawn),
+            ..
+        }
+        | San::Normal {
+            piece: None,
+            file: None,
+            ..
+        }
+        | San::Normal {
+            piece: None,
+            rank: None,
+            ..
+        } => {
+            let capture = mv.from.file() != mv.to.file();
+            San::Normal {
+                piece: None,
+                file: capture.then(|| mv.from.file()),
+                rank: None,
+                capture,
+                to: mv.to,
+                promotion: mv.promotion,
+            }
+        }
+        San::Castle(side) => San::Castle(side),
         San::Normal {
             piece: Some(piece),
             file: None,
@@ -366,14 +437,9 @@ pub(crate) fn export_san(board: &Board, read: &San, mv: Move) -> San {
     }
 }
 
-/// Appends a tag value as export writes it (`"` and `\` escaped; the value holds no
+/// Appends a tag value as export writes it (`"` and `\\` escaped; the value holds no
 /// tab or line break, or the game declined).
-fn push_value(out: &mut Vec<u8>, v: &str) {
-    let v = v.as_bytes();
-    if memchr::memchr2(b'"', b'\\', v).is_none() {
-        out.extend_from_slice(v);
-        return;
-    }
+fn push_value(out: &mut Vec<u8>, v: &[u8]) {
     for &b in v {
         if matches!(b, b'"' | b'\\') {
             out.push(b'\\');
@@ -413,11 +479,9 @@ impl Exporter {
         self.number = MoveNumber::new(board.fullmove_number());
         self.white = board.side_to_move() == cozy_chess::Color::White;
         self.board = board;
-        for (name, value) in [(&b"FEN"[..], written.as_bytes()), (b"SetUp", b"1")] {
-            let n = self.store.push(name);
-            let v = self.store.push(value);
-            self.store.tags.push((n, v));
-        }
+        // The written `FEN` holds no `"` or `\\`.
+        self.store.push_tag(b"FEN", written.as_bytes(), false);
+        self.store.push_tag(b"SetUp", b"1", false);
     }
 
     /// Counts a move, comment or variation against the model's cap.
@@ -434,8 +498,12 @@ impl Exporter {
         // The tags read, and the `FEN` and `SetUp` written.
         let mut others: [usize; MAX_DIRECT_TAGS + 2] = [0; MAX_DIRECT_TAGS + 2];
         let mut n = 0;
+        let mut in_roster = 0u128;
+        for i in self.roster.into_iter().flatten() {
+            in_roster |= 1 << i;
+        }
         for i in 0..self.store.tags.len() {
-            if !self.roster.contains(&Some(i)) {
+            if in_roster & (1 << i) == 0 {
                 others[n] = i;
                 n += 1;
             }
@@ -444,15 +512,14 @@ impl Exporter {
         self.store.sort_names(others);
         let s = &self.store;
         // The names and values are UTF-8 (else the model reader decodes them as
-        // Windows-1252) exactly when all of them are and each starts and ends on a
-        // character boundary.
-        let Ok(text) = std::str::from_utf8(&s.raw) else {
+        // Windows-1252) exactly when the lines are (see `Store::lines`).
+        if std::str::from_utf8(&s.lines).is_err() {
             self.ok = false;
             return;
-        };
-        let piece = |r: &Range<usize>| text.get(r.clone());
+        }
         let out = &mut self.p.out;
-        // Each roster pair's opening as one piece.
+        out.reserve(s.lines.len() + 64);
+        // Each roster pair's opening as one piece, for the missing ones.
         const OPEN: [&str; 7] = [
             "[Event \"",
             "[Site \"",
@@ -463,33 +530,21 @@ impl Exporter {
             "[Result \"",
         ];
         for ((name, open), at) in STR.into_iter().zip(OPEN).zip(self.roster) {
+            if let Some(i) = at {
+                out.extend_from_slice(s.line(i));
+                continue;
+            }
             out.extend_from_slice(open.as_bytes());
-            match at {
-                Some(i) => match piece(&s.tags[i].1) {
-                    Some(v) => push_value(out, v),
-                    None => {
-                        self.ok = false;
-                        return;
-                    }
-                },
+            match name {
                 // Its value is the outcome, known once the movetext is read.
-                None if name == "Result" => self.result_at = Some(out.len()),
-                None if name == "Date" => out.extend_from_slice(b"????.??.??"),
-                None => out.push(b'?'),
+                "Result" => self.result_at = Some(out.len()),
+                "Date" => out.extend_from_slice(b"????.??.??"),
+                _ => out.push(b'?'),
             }
             out.extend_from_slice(b"\"]\n");
         }
         for &k in &s.order {
-            let (n, v) = &s.tags[others[k]];
-            let (Some(name), Some(value)) = (piece(n), piece(v)) else {
-                self.ok = false;
-                return;
-            };
-            out.push(b'[');
-            out.extend_from_slice(name.as_bytes());
-            out.extend_from_slice(b" \"");
-            push_value(out, value);
-            out.extend_from_slice(b"\"]\n");
+            out.extend_from_slice(s.line(others[k]));
         }
         out.push(b'\n');
     }
@@ -586,12 +641,10 @@ impl Visitor for Exporter {
             return;
         }
         self.filter |= bit;
-        let n = self.store.push(name);
-        let v = self.store.push_value(value, escaped);
         if let Some(r) = roster {
             self.roster[r] = Some(self.store.tags.len());
         }
-        self.store.tags.push((n, v));
+        self.store.push_tag(name, value, escaped);
     }
 
     fn end_headers(&mut self) -> Skip {

@@ -373,6 +373,13 @@ impl Packer {
     }
 
     pub(crate) fn comment(&mut self, text: &str) {
+        if !self.plain_comment(text) {
+            self.comment_general(text);
+        }
+    }
+
+    /// [`Packer::comment`] of any text.
+    fn comment_general(&mut self, text: &str) {
         if !single_spaced(text) {
             self.warnings.push(WriteWarning::CommentReflowed {
                 excerpt: text.chars().take(40).collect(),
@@ -412,6 +419,64 @@ impl Packer {
             self.token("{}");
         }
         self.unit = unit;
+    }
+}
+
+impl Packer {
+    /// [`Packer::comment`] of the usual comment, laid out as it lays it out, when
+    /// `text` is printable ASCII words joined by single spaces with no `}`, `%` or `[`
+    /// (each word its own unit, nothing to warn about), outside any variation: the
+    /// words are cut at the spaces and copied, without the units and the width
+    /// counts of the general path. False (nothing written) for any other text.
+    #[inline]
+    fn plain_comment(&mut self, text: &str) -> bool {
+        /// Printable ASCII but `}`, `%` and `[`, and the space.
+        const PLAIN: [bool; 256] = {
+            let mut t = [false; 256];
+            let mut b = b' ';
+            while b <= b'~' {
+                t[b as usize] = !matches!(b, b'}' | b'%' | b'[');
+                b += 1;
+            }
+            t
+        };
+        let bytes = text.as_bytes();
+        // One pass, no branch per byte; a space before the first byte makes a
+        // leading space a double one.
+        let mut plain = self.opens == 0;
+        let mut prev = b' ';
+        for &b in bytes {
+            plain &= PLAIN[usize::from(b)] & !(b == b' ' && prev == b' ');
+            prev = b;
+        }
+        // Not empty, no trailing space.
+        if !plain || prev == b' ' {
+            return false;
+        }
+        let mut rest = bytes;
+        let mut open = 1;
+        loop {
+            let (word, close) = match memchr::memchr(b' ', rest) {
+                Some(k) => (&rest[..k], 0),
+                None => (rest, 1),
+            };
+            let w = open + word.len() + close;
+            self.space_for(w);
+            if open == 1 {
+                self.out.push(b'{');
+            }
+            self.out.extend_from_slice(word);
+            if close == 1 {
+                self.out.push(b'}');
+            }
+            self.line += w;
+            self.long |= self.line > self.max;
+            if close == 1 {
+                return true;
+            }
+            rest = &rest[word.len() + 1..];
+            open = 0;
+        }
     }
 }
 
@@ -657,6 +722,63 @@ mod tests {
     use super::*;
     use crate::model::MoveNode;
     use crate::san::{San, SanPlus};
+
+    /// The plain comments' layout is the general path's, at every place in a line,
+    /// and every other comment is left to the general path.
+    #[test]
+    fn plain_comments_are_laid_out_as_the_general_path_lays_them_out() {
+        let texts = [
+            "a",
+            "two words",
+            "a much longer comment with words of many lengths: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx end",
+            "[%clk 0:01:00]",
+            "a %b [c",
+            "x } y",
+            "two  spaces",
+            " lead",
+            "trail ",
+            "tab\there",
+            "caf\u{e9} au lait",
+            "",
+            "-- !? 1-0 {",
+        ];
+        let mut plain = 0;
+        for text in texts {
+            for before in 0..=MAX_LINE {
+                for break_next in [false, true] {
+                    let start = |p: &mut Packer| {
+                        p.ascii(&"x".repeat(before.max(1)));
+                        if before == 0 {
+                            p.out.clear();
+                            p.line = 0;
+                        }
+                        p.break_next = break_next;
+                    };
+                    let mut a = Packer::new(Vec::new(), MAX_LINE);
+                    start(&mut a);
+                    let taken = a.plain_comment(text);
+                    if !taken {
+                        a.comment_general(text);
+                    }
+                    plain += usize::from(taken);
+                    let mut b = Packer::new(Vec::new(), MAX_LINE);
+                    start(&mut b);
+                    b.comment_general(text);
+                    assert_eq!(a.out, b.out, "{text:?} after {before}");
+                    assert_eq!(
+                        (a.line, a.long, a.break_next),
+                        (b.line, b.long, b.break_next)
+                    );
+                    assert_eq!(a.warnings.len(), b.warnings.len(), "{text:?}");
+                    b.ascii("e4");
+                    a.ascii("e4");
+                    assert_eq!(a.out, b.out, "{text:?} then a move");
+                }
+            }
+        }
+        // The first three texts (and the glyph soup) take the plain path.
+        assert_eq!(plain, 4 * 2 * (MAX_LINE + 1), "{plain}");
+    }
 
     /// Move numbers are counted, not replayed; but a null move in check (which a
     /// model built from another format may hold) leaves the turn where it was, as
