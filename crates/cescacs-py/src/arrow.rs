@@ -6,8 +6,7 @@ use crate::feed::Next;
 use crate::{GameReader, Severity};
 use arrow::array::{
     ArrayBuilder, ArrayRef, Float64Builder, Int32Builder, Int64Builder, ListArray, ListBuilder,
-    MapBuilder, MapFieldNames, RecordBatch, StringArray, StringBuilder, StringViewBuilder,
-    StructBuilder,
+    MapBuilder, MapFieldNames, RecordBatch, StringArray, StringBuilder, StructBuilder,
 };
 use arrow::buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -27,71 +26,8 @@ fn map_names() -> MapFieldNames {
     }
 }
 
-fn string_list<S: Text>() -> DataType {
-    DataType::List(Arc::new(Field::new("item", S::data_type(), true)))
-}
-
-/// The builder of a string column: Arrow's `Utf8` (offsets and bytes: the Spark
-/// reader's schema, what `read_arrow` gives by default) or `Utf8View` (a 16-byte view
-/// per string holding a string of up to 12 bytes itself: how polars keeps strings,
-/// so `to_polars` takes the batches without copying or re-encoding a string).
-trait Text: ArrayBuilder + Default {
-    /// `Utf8` or `Utf8View`.
-    fn data_type() -> DataType;
-    fn push(&mut self, s: impl AsRef<str>);
-    fn push_option(&mut self, s: Option<impl AsRef<str>>);
-    /// The strings of `text` (UTF-8) that end at each of `ends`, in order.
-    fn strings(text: Vec<u8>, ends: Vec<i32>) -> Result<ArrayRef, ArrowError>;
-}
-
-impl Text for StringBuilder {
-    fn data_type() -> DataType {
-        DataType::Utf8
-    }
-    fn push(&mut self, s: impl AsRef<str>) {
-        self.append_value(s);
-    }
-    fn push_option(&mut self, s: Option<impl AsRef<str>>) {
-        self.append_option(s);
-    }
-    fn strings(text: Vec<u8>, ends: Vec<i32>) -> Result<ArrayRef, ArrowError> {
-        let mut all = Vec::with_capacity(ends.len() + 1);
-        all.push(0);
-        all.extend(ends);
-        // Validated once per batch (offsets in order, UTF-8 at every boundary).
-        let offsets = OffsetBuffer::new(ScalarBuffer::from(all));
-        Ok(Arc::new(StringArray::try_new(
-            offsets,
-            Buffer::from_vec(text),
-            None,
-        )?))
-    }
-}
-
-impl Text for StringViewBuilder {
-    fn data_type() -> DataType {
-        DataType::Utf8View
-    }
-    fn push(&mut self, s: impl AsRef<str>) {
-        self.append_value(s);
-    }
-    fn push_option(&mut self, s: Option<impl AsRef<str>>) {
-        self.append_option(s);
-    }
-    fn strings(text: Vec<u8>, ends: Vec<i32>) -> Result<ArrayRef, ArrowError> {
-        let text = String::from_utf8(text).map_err(|e| ArrowError::ComputeError(e.to_string()))?;
-        let mut views = StringViewBuilder::with_capacity(ends.len());
-        let mut start = 0;
-        for end in ends {
-            let end = usize::try_from(end).unwrap_or(usize::MAX);
-            let s = text
-                .get(start..end)
-                .ok_or_else(|| ArrowError::ComputeError("a move's text is cut".into()))?;
-            views.append_value(s);
-            start = end;
-        }
-        Ok(Arc::new(views.finish()))
-    }
+fn string_list() -> DataType {
+    DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
 }
 
 /// The opt-in per-ply columns, each a list parallel to `moves` (null for a game whose
@@ -134,11 +70,11 @@ fn eval_fields() -> Vec<Field> {
 
 /// The schema of every batch (the Spark reader's `GAME_SCHEMA`), with the opt-in
 /// columns asked for after the others.
-fn schema_with<S: Text>(extra: Extra) -> SchemaRef {
-    let base = schema_of::<S>();
+fn schema_with(extra: Extra) -> SchemaRef {
+    let base = schema();
     let mut fields: Vec<Field> = base.fields().iter().map(|f| f.as_ref().clone()).collect();
     if extra.uci {
-        fields.push(Field::new("uci", string_list::<S>(), true));
+        fields.push(Field::new("uci", string_list(), true));
     }
     if extra.clocks {
         fields.push(Field::new(
@@ -163,42 +99,36 @@ fn schema_with<S: Text>(extra: Extra) -> SchemaRef {
 
 /// The columns every batch has (the Spark reader's `GAME_SCHEMA`).
 pub fn schema() -> SchemaRef {
-    schema_of::<StringBuilder>()
-}
-
-/// [`schema`] with its strings of `S`'s type.
-fn schema_of<S: Text>() -> SchemaRef {
-    let text = S::data_type;
     let entries = Field::new(
         "entries",
         DataType::Struct(
             vec![
-                Field::new("key", text(), false),
-                Field::new("value", text(), true),
+                Field::new("key", DataType::Utf8, false),
+                Field::new("value", DataType::Utf8, true),
             ]
             .into(),
         ),
         false,
     );
     Arc::new(Schema::new(vec![
-        Field::new("file", text(), true),
+        Field::new("file", DataType::Utf8, true),
         Field::new("index", DataType::Int64, true),
         Field::new("line", DataType::Int64, true),
-        Field::new("format", text(), true),
+        Field::new("format", DataType::Utf8, true),
         Field::new("tags", DataType::Map(Arc::new(entries), false), true),
-        Field::new("moves", string_list::<S>(), true),
-        Field::new("result", text(), true),
-        Field::new("final_position", text(), true),
-        Field::new("errors", string_list::<S>(), true),
-        Field::new("warnings", string_list::<S>(), true),
+        Field::new("moves", string_list(), true),
+        Field::new("result", DataType::Utf8, true),
+        Field::new("final_position", DataType::Utf8, true),
+        Field::new("errors", string_list(), true),
+        Field::new("warnings", string_list(), true),
         Field::new("plies", DataType::Int64, true),
         Field::new("offset", DataType::Int64, true),
         Field::new("length", DataType::Int64, true),
     ]))
 }
 
-/// The games of one input as batches of at most `batch_rows` rows, strings built by `S`.
-struct Batches<S: Text> {
+/// The games of one input as batches of at most `batch_rows` rows.
+struct Batches {
     games: GameReader,
     batch_rows: usize,
     schema: SchemaRef,
@@ -209,25 +139,26 @@ struct Batches<S: Text> {
     /// Rows the direct path made (for the test that it is not vacuous).
     #[cfg(test)]
     taken: u64,
-    text: std::marker::PhantomData<S>,
+    /// The last batch's sizes, for the next one's builders.
+    sizes: Sizes,
 }
 
 /// The builders of one batch's columns.
-struct Columns<S: Text> {
-    file: S,
+struct Columns {
+    file: StringBuilder,
     index: Int64Builder,
     line: Int64Builder,
-    format: S,
-    tags: MapBuilder<S, S>,
+    format: StringBuilder,
+    tags: MapBuilder<StringBuilder, StringBuilder>,
     moves: Moves,
-    result: S,
-    final_position: S,
-    errors: ListBuilder<S>,
-    warnings: ListBuilder<S>,
+    result: StringBuilder,
+    final_position: StringBuilder,
+    errors: ListBuilder<StringBuilder>,
+    warnings: ListBuilder<StringBuilder>,
     plies: Int64Builder,
     offset: Int64Builder,
     length: Int64Builder,
-    uci: ListBuilder<S>,
+    uci: ListBuilder<StringBuilder>,
     clocks: ListBuilder<Float64Builder>,
     evals: ListBuilder<StructBuilder>,
 }
@@ -271,22 +202,42 @@ impl Moves {
         self.end_game();
     }
 
-    fn finish<S: Text>(self) -> Result<ListArray, ArrowError> {
+    fn finish(self) -> Result<ListArray, ArrowError> {
         if self.text.len() > i32::MAX as usize {
             return Err(ArrowError::ComputeError(
                 "a batch's moves exceed 2 GiB: read with a smaller batch_rows".into(),
             ));
         }
-        let mut games = Vec::with_capacity(self.games.len() + 1);
-        games.push(0);
-        games.extend(self.games);
+        let offsets = |ends: Vec<i32>| {
+            let mut all = Vec::with_capacity(ends.len() + 1);
+            all.push(0);
+            all.extend(ends);
+            OffsetBuffer::new(ScalarBuffer::from(all))
+        };
+        // Validated once per batch (offsets in order, UTF-8 at every boundary).
+        let sans = StringArray::try_new(offsets(self.ends), Buffer::from_vec(self.text), None)?;
         ListArray::try_new(
-            Arc::new(Field::new("item", S::data_type(), true)),
-            OffsetBuffer::new(ScalarBuffer::from(games)),
-            S::strings(self.text, self.ends)?,
+            Arc::new(Field::new("item", DataType::Utf8, true)),
+            offsets(self.games),
+            Arc::new(sans),
             None,
         )
     }
+}
+
+/// How much a batch held (see [`Columns::new`]); zero before the first batch, so
+/// a small input allocates no more than it fills, and a batch at most what the one
+/// before it held.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sizes {
+    rows: usize,
+    file_bytes: usize,
+    sans: usize,
+    san_bytes: usize,
+    tags: usize,
+    tag_names: usize,
+    tag_values: usize,
+    fen_bytes: usize,
 }
 
 /// Where a game read on the direct path is in its file.
@@ -298,25 +249,37 @@ struct Place<'a> {
     length: u64,
 }
 
-impl<S: Text> Columns<S> {
-    fn new() -> Columns<S> {
-        let list =
-            || ListBuilder::new(S::default()).with_field(Field::new("item", S::data_type(), true));
+impl Columns {
+    /// Builders sized for a batch like `like` (the previous batch): a builder grown by
+    /// doubling copies what it holds at each step, one more pass over cold memory.
+    fn new(like: Sizes) -> Columns {
+        let rows = like.rows;
+        let ints = || Int64Builder::with_capacity(rows);
+        let strings = |bytes| StringBuilder::with_capacity(rows, bytes);
         Columns {
-            file: S::default(),
-            index: Int64Builder::new(),
-            line: Int64Builder::new(),
-            format: S::default(),
-            tags: MapBuilder::new(Some(map_names()), S::default(), S::default()),
-            moves: Moves::default(),
-            result: S::default(),
-            final_position: S::default(),
-            errors: list(),
-            warnings: list(),
-            plies: Int64Builder::new(),
-            offset: Int64Builder::new(),
-            length: Int64Builder::new(),
-            uci: list(),
+            file: strings(like.file_bytes),
+            index: ints(),
+            line: ints(),
+            format: strings(rows * 3),
+            tags: MapBuilder::with_capacity(
+                Some(map_names()),
+                StringBuilder::with_capacity(like.tags, like.tag_names),
+                StringBuilder::with_capacity(like.tags, like.tag_values),
+                rows,
+            ),
+            moves: Moves {
+                text: Vec::with_capacity(like.san_bytes),
+                ends: Vec::with_capacity(like.sans),
+                games: Vec::with_capacity(rows),
+            },
+            result: strings(rows * 3),
+            final_position: strings(like.fen_bytes),
+            errors: ListBuilder::new(StringBuilder::new()),
+            warnings: ListBuilder::new(StringBuilder::new()),
+            plies: ints(),
+            offset: ints(),
+            length: ints(),
+            uci: ListBuilder::new(StringBuilder::new()),
             clocks: ListBuilder::new(Float64Builder::new()),
             evals: ListBuilder::new(StructBuilder::new(
                 eval_fields(),
@@ -327,13 +290,13 @@ impl<S: Text> Columns<S> {
 
     /// The row of a game read by the model.
     fn push_game(&mut self, g: &crate::Game, extra: Extra) -> Result<(), ArrowError> {
-        self.file.push(&g.file);
+        self.file.append_value(&g.file);
         self.index.append_value(g.index as i64);
         self.line.append_value(g.line as i64);
-        self.format.push(g.record.format().name());
+        self.format.append_value(g.record.format().name());
         for (k, v) in g.record.tags() {
-            self.tags.keys().push(k);
-            self.tags.values().push(v);
+            self.tags.keys().append_value(k);
+            self.tags.values().append_value(v);
         }
         self.tags.append(true)?;
         let main_line = g.record.main_line();
@@ -342,14 +305,14 @@ impl<S: Text> Columns<S> {
             self.moves.push(m);
         }
         self.moves.end_game();
-        self.result.push_option(g.stated_result());
-        self.final_position.push_option(g.record.final_position());
+        self.result.append_option(g.stated_result());
+        self.final_position.append_option(g.record.final_position());
         for e in g.located(Severity::Error) {
-            self.errors.values().push(e);
+            self.errors.values().append_value(e);
         }
         self.errors.append(true);
         for w in g.located(Severity::Warning) {
-            self.warnings.values().push(w);
+            self.warnings.values().append_value(w);
         }
         self.warnings.append(true);
         self.offset.append_value(g.offset as i64);
@@ -358,7 +321,7 @@ impl<S: Text> Columns<S> {
             match g.record.uci_line() {
                 Some(line) => {
                     for m in &line {
-                        self.uci.values().push(m);
+                        self.uci.values().append_value(m);
                     }
                     self.uci.append(true);
                 }
@@ -398,27 +361,27 @@ impl<S: Text> Columns<S> {
         at: Place<'_>,
         extra: Extra,
     ) -> Result<(), ArrowError> {
-        self.file.push(at.file);
+        self.file.append_value(at.file);
         self.index.append_value(at.index as i64);
         self.line.append_value(at.line as i64);
-        self.format.push(Format::Pgn.name());
+        self.format.append_value(Format::Pgn.name());
         for (k, v) in row.tags() {
-            self.tags.keys().push(k);
-            self.tags.values().push(v);
+            self.tags.keys().append_value(k);
+            self.tags.values().append_value(v);
         }
         self.tags.append(true)?;
         self.plies.append_value(row.plies() as i64);
         let (sans, ends) = row.moves_end_to_end();
         self.moves.push_game(sans, ends);
-        self.result.push(row.result());
-        self.final_position.push(row.final_position());
+        self.result.append_value(row.result());
+        self.final_position.append_value(row.final_position());
         self.errors.append(true);
         self.warnings.append(true);
         self.offset.append_value(at.offset as i64);
         self.length.append_value(at.length as i64);
         if extra.uci {
             for m in row.uci() {
-                self.uci.values().push(m);
+                self.uci.values().append_value(m);
             }
             self.uci.append(true);
         }
@@ -437,6 +400,20 @@ impl<S: Text> Columns<S> {
         Ok(())
     }
 
+    /// What this batch holds, to size the next one.
+    fn sizes(&mut self) -> Sizes {
+        Sizes {
+            rows: self.index.len(),
+            file_bytes: self.file.values_slice().len(),
+            sans: self.moves.ends.len(),
+            san_bytes: self.moves.text.len(),
+            tags: self.tags.keys().len(),
+            tag_names: self.tags.keys().values_slice().len(),
+            tag_values: self.tags.values().values_slice().len(),
+            fen_bytes: self.final_position.values_slice().len(),
+        }
+    }
+
     fn finish(mut self, schema: SchemaRef, extra: Extra) -> Result<RecordBatch, ArrowError> {
         let mut columns: Vec<ArrayRef> = vec![
             Arc::new(self.file.finish()),
@@ -444,7 +421,7 @@ impl<S: Text> Columns<S> {
             Arc::new(self.line.finish()),
             Arc::new(self.format.finish()),
             Arc::new(self.tags.finish()),
-            Arc::new(self.moves.finish::<S>()?),
+            Arc::new(self.moves.finish()?),
             Arc::new(self.result.finish()),
             Arc::new(self.final_position.finish()),
             Arc::new(self.errors.finish()),
@@ -484,24 +461,9 @@ fn push_eval(evals: &mut ListBuilder<StructBuilder>, e: Option<Score>) -> Result
     Ok(())
 }
 
-impl<S: Text> Batches<S> {
-    /// The batches of `games`; `direct` takes the direct path where it can (else every
-    /// game goes through the model).
-    fn new(games: GameReader, batch_rows: usize, extra: Extra, direct: bool) -> Batches<S> {
-        Batches {
-            games,
-            batch_rows: batch_rows.max(1),
-            schema: schema_with::<S>(extra),
-            extra,
-            direct: direct.then(|| DirectRow::new(extra.uci, extra.clocks, extra.evals)),
-            #[cfg(test)]
-            taken: 0,
-            text: std::marker::PhantomData,
-        }
-    }
-
+impl Batches {
     fn next_batch(&mut self) -> Result<Option<RecordBatch>, ArrowError> {
-        let mut columns = Columns::<S>::new();
+        let mut columns = Columns::new(self.sizes);
         let mut count = 0;
         // One batch under the reader's lock: its state is whole even after a panic
         // elsewhere (a read problem is a game carrying its error, never an Err here).
@@ -548,11 +510,12 @@ impl<S: Text> Batches<S> {
         if count == 0 {
             return Ok(None);
         }
+        self.sizes = columns.sizes();
         columns.finish(self.schema.clone(), self.extra).map(Some)
     }
 }
 
-impl<S: Text> Iterator for Batches<S> {
+impl Iterator for Batches {
     type Item = Result<RecordBatch, ArrowError>;
     fn next(&mut self) -> Option<Self::Item> {
         // A panic must not cross pyarrow's C stream (it would abort the interpreter):
@@ -576,7 +539,7 @@ impl<S: Text> Iterator for Batches<S> {
     }
 }
 
-impl<S: Text> RecordBatchReader for Batches<S> {
+impl RecordBatchReader for Batches {
     fn schema(&self) -> SchemaRef {
         self.schema.clone()
     }
@@ -584,10 +547,9 @@ impl<S: Text> RecordBatchReader for Batches<S> {
 
 /// The games of `source` (as `read_games` takes it) as a `pyarrow.RecordBatchReader`
 /// of batches of at most `batch_rows` rows; `columns` adds the opt-in per-ply columns
-/// (`uci`, `clocks`, `evals`); `string_view` makes every string `Utf8View` (see
-/// [`Text`]).
+/// (`uci`, `clocks`, `evals`).
 #[pyfunction]
-#[pyo3(signature = (source, format=None, name=None, begin=0, end=None, index_base=1, line_base=1, batch_rows=65536, columns=Vec::new(), string_view=false))]
+#[pyo3(signature = (source, format=None, name=None, begin=0, end=None, index_base=1, line_base=1, batch_rows=65536, columns=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 pub fn read_arrow(
     py: Python<'_>,
@@ -600,19 +562,20 @@ pub fn read_arrow(
     line_base: u64,
     batch_rows: usize,
     columns: Vec<String>,
-    string_view: bool,
 ) -> PyResult<PyArrowType<Box<dyn RecordBatchReader + Send>>> {
     let extra = Extra::parse(&columns)?;
     let games = crate::read_games(py, source, format, name, begin, end, index_base, line_base)?;
-    Ok(PyArrowType(if string_view {
-        Box::new(Batches::<StringViewBuilder>::new(
-            games, batch_rows, extra, true,
-        ))
-    } else {
-        Box::new(Batches::<StringBuilder>::new(
-            games, batch_rows, extra, true,
-        ))
-    }))
+    let batches = Batches {
+        games,
+        batch_rows: batch_rows.max(1),
+        schema: schema_with(extra),
+        extra,
+        direct: Some(DirectRow::new(extra.uci, extra.clocks, extra.evals)),
+        #[cfg(test)]
+        taken: 0,
+        sizes: Sizes::default(),
+    };
+    Ok(PyArrowType(Box::new(batches)))
 }
 
 #[cfg(test)]
@@ -641,22 +604,19 @@ mod tests {
         direct: bool,
         batch_rows: usize,
     ) -> Option<(Vec<RecordBatch>, u64)> {
-        batches_of::<StringBuilder>(name, bytes, extra, direct, batch_rows)
-    }
-
-    /// [`batches`] with strings built by `S`.
-    fn batches_of<S: Text>(
-        name: &str,
-        bytes: &[u8],
-        extra: Extra,
-        direct: bool,
-        batch_rows: usize,
-    ) -> Option<(Vec<RecordBatch>, u64)> {
         let input = crate::in_memory(name.to_string(), bytes.to_vec());
         let format = crate::detect_or(None, name, input.head()).ok()?;
         let splitter = crate::feed::splitter(input, format, name);
         let feed = Feed::one(splitter, format, name.to_string(), (1, 1, 0));
-        let mut b = Batches::<S>::new(GameReader::new(feed), batch_rows, extra, direct);
+        let mut b = Batches {
+            games: GameReader::new(feed),
+            batch_rows,
+            schema: schema_with(extra),
+            extra,
+            direct: direct.then(|| DirectRow::new(extra.uci, extra.clocks, extra.evals)),
+            taken: 0,
+            sizes: Sizes::default(),
+        };
         let mut out = Vec::new();
         while let Some(batch) = b.next_batch().unwrap() {
             out.push(batch);
@@ -738,51 +698,6 @@ mod tests {
             rows > 2000 && taken as usize * 2 > pgn_rows && (taken as usize) < pgn_rows,
             "{taken} of {rows} rows ({pgn_rows} classic) made by the direct path"
         );
-    }
-
-    /// The batches with string views hold the default batches' values: each view
-    /// column cast to the default type equals the default column.
-    fn views_hold_the_strings(name: &str, bytes: &[u8], extra: Extra, batch_rows: usize) -> usize {
-        let Some((plain, _)) = batches(name, bytes, extra, true, batch_rows) else {
-            return 0;
-        };
-        let (views, _) =
-            batches_of::<StringViewBuilder>(name, bytes, extra, true, batch_rows).unwrap();
-        assert_eq!(plain.len(), views.len(), "{name}: batches");
-        let mut rows = 0;
-        for (p, v) in plain.iter().zip(&views) {
-            assert_eq!(
-                v.schema(),
-                schema_with::<StringViewBuilder>(extra),
-                "{name}"
-            );
-            for (c, field) in p.schema().fields().iter().enumerate() {
-                let cast = arrow::compute::cast(v.column(c), field.data_type()).unwrap();
-                assert_eq!(&cast, p.column(c), "{name}: column {}", field.name());
-            }
-            rows += p.num_rows();
-        }
-        rows
-    }
-
-    #[test]
-    fn string_views_hold_the_default_strings_in_every_testdata_file() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-        let mut all = Vec::new();
-        files(&root, &mut all);
-        let mut rows = 0;
-        for path in &all {
-            let bytes = std::fs::read(path).unwrap();
-            let name = path.display().to_string();
-            for (extra, batch_rows) in [(ALL, 65536), (Extra::default(), 7)] {
-                rows += views_hold_the_strings(&name, &bytes, extra, batch_rows);
-            }
-        }
-        for (i, game) in SMALL.iter().enumerate() {
-            rows += views_hold_the_strings(&format!("small-{i}.pgn"), game, ALL, 2);
-        }
-        // Not vacuous; long strings (past a view's 12 bytes) are among them.
-        assert!(rows > 2000, "{rows} rows");
     }
 
     /// Small games that hit each case: CR LF, a byte-order mark, comments with clock

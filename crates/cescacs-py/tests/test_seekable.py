@@ -263,28 +263,3 @@ def test_ranges_are_equal_and_fill_every_core():
     assert len(cescacs.spark._even_cuts(3 << 20, 1 << 20, 8)) == 3
     groups = cescacs.spark._groups(list(range(18)), 2)
     assert [len(g) for g in groups] == [9, 9] and sum(groups, []) == list(range(18))
-
-
-def test_string_view_arrow_and_to_polars_hold_the_default_values():
-    """``string_view=True`` (what ``to_polars`` reads with) gives the default reader's
-    values in polars' layout: every format of ``testdata/``, the opt-in columns too."""
-    polars = pytest.importorskip("polars")
-    import pyarrow as pa
-
-    files = [p for p in sorted((REPO / "testdata").rglob("*")) if p.is_file()]
-    compared = 0
-    for path in files:
-        try:
-            plain = cescacs.read_arrow(str(path), columns=["uci", "clocks", "evals"]).read_all()
-        except Exception:
-            continue  # a file no reader takes: refused alike both ways (tested elsewhere)
-        views = cescacs.read_arrow(str(path), columns=["uci", "clocks", "evals"], string_view=True).read_all()
-        assert views.schema.field("final_position").type == pa.string_view()
-        assert views.schema.field("moves").type == pa.list_(pa.string_view())
-        assert views.num_rows == plain.num_rows
-        expected = polars.from_arrow(plain)
-        assert polars.from_arrow(views).equals(expected), path
-        if path.suffix == ".pgn":
-            assert cescacs.to_polars(str(path)).equals(polars.from_arrow(cescacs.read_arrow(str(path)).read_all()))
-        compared += plain.num_rows
-    assert compared > 1000

@@ -19,7 +19,6 @@ def read_arrow(
     filesystem: Any = None,
     batch_rows: int = DEFAULT_BATCH_ROWS,
     columns: Sequence[str] = (),
-    string_view: bool = False,
 ):
     """The games of ``source`` as a ``pyarrow.RecordBatchReader``, one row per game, with
     the columns of the Spark reader (:data:`cescacs.spark.GAME_SCHEMA`): ``file``,
@@ -35,30 +34,24 @@ def read_arrow(
     through fsspec with ``storage_options`` or ``filesystem``; plain or compressed,
     decompressed in Rust), ``bytes``, or a binary file object. Batches hold at most ``batch_rows`` rows;
     memory stays bounded by one batch and the largest game. Needs pyarrow.
-
-    ``string_view=True`` gives every string column (list items and map keys and
-    values too) as ``pyarrow.string_view()`` instead of ``pyarrow.string()``: the same
-    values in the layout polars keeps, so polars takes the batches without copying a
-    string (:func:`to_polars` reads this way). Spark and older Arrow readers want the
-    default.
     """
     import pyarrow  # noqa: F401  (the reader is handed to pyarrow)
 
     if isinstance(source, memoryview):
         source = bytes(source)
     if isinstance(source, (bytes, bytearray)):
-        return _read_arrow(source, format, batch_rows=batch_rows, columns=list(columns), string_view=string_view)
+        return _read_arrow(source, format, batch_rows=batch_rows, columns=list(columns))
     if hasattr(source, "read"):
         name = getattr(source, "name", None)
         name = name if isinstance(name, str) else None
-        return _read_arrow(source, format, name, batch_rows=batch_rows, columns=list(columns), string_view=string_view)
+        return _read_arrow(source, format, name, batch_rows=batch_rows, columns=list(columns))
     path = os.fspath(source)  # type: ignore[arg-type]
     loc, inner = _storage.resolve(path, storage_options, filesystem)
     if not loc.local:
         stream = _storage.open_decompressed(loc, inner)
-        return _read_arrow(stream, format, loc.url(inner), batch_rows=batch_rows, columns=list(columns), string_view=string_view)
+        return _read_arrow(stream, format, loc.url(inner), batch_rows=batch_rows, columns=list(columns))
     # Compressed or not, a local file is decompressed in Rust (by its magic bytes).
-    return _read_arrow(inner, format, batch_rows=batch_rows, columns=list(columns), string_view=string_view)
+    return _read_arrow(inner, format, batch_rows=batch_rows, columns=list(columns))
 
 
 def to_pandas(source, format: Optional[str] = None, **kwargs):
@@ -70,6 +63,4 @@ def to_polars(source, format: Optional[str] = None, **kwargs):
     """The games of ``source`` as a polars DataFrame (see :func:`read_arrow`)."""
     import polars
 
-    # Strings as views, polars' own layout: no string is copied into the frame.
-    kwargs.setdefault("string_view", True)
     return polars.from_arrow(read_arrow(source, format, **kwargs).read_all())

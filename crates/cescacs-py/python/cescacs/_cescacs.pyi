@@ -336,7 +336,6 @@ def read_arrow(
     line_base: int = 1,
     batch_rows: int = 65536,
     columns: List[str] = ...,
-    string_view: bool = False,
 ) -> Any: ...
 def seekable_frames(
     source: Union[str, Any], size: Optional[int] = None, name: Optional[str] = None
