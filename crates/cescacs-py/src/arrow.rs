@@ -5,8 +5,8 @@
 use crate::feed::Next;
 use crate::{GameReader, Severity};
 use arrow::array::{
-    ArrayRef, Float64Builder, Int32Builder, Int64Builder, ListArray, ListBuilder, MapBuilder,
-    MapFieldNames, RecordBatch, StringArray, StringBuilder, StructBuilder,
+    ArrayBuilder, ArrayRef, Float64Builder, Int32Builder, Int64Builder, ListArray, ListBuilder,
+    MapBuilder, MapFieldNames, RecordBatch, StringArray, StringBuilder, StructBuilder,
 };
 use arrow::buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -139,6 +139,8 @@ struct Batches {
     /// Rows the direct path made (for the test that it is not vacuous).
     #[cfg(test)]
     taken: u64,
+    /// The last batch's sizes, for the next one's builders.
+    sizes: Sizes,
 }
 
 /// The builders of one batch's columns.
@@ -223,6 +225,21 @@ impl Moves {
     }
 }
 
+/// How much a batch held (see [`Columns::new`]); zero before the first batch, so
+/// a small input allocates no more than it fills, and a batch at most what the one
+/// before it held.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sizes {
+    rows: usize,
+    file_bytes: usize,
+    sans: usize,
+    san_bytes: usize,
+    tags: usize,
+    tag_names: usize,
+    tag_values: usize,
+    fen_bytes: usize,
+}
+
 /// Where a game read on the direct path is in its file.
 struct Place<'a> {
     file: &'a str,
@@ -233,25 +250,35 @@ struct Place<'a> {
 }
 
 impl Columns {
-    fn new() -> Columns {
+    /// Builders sized for a batch like `like` (the previous batch): a builder grown by
+    /// doubling copies what it holds at each step, one more pass over cold memory.
+    fn new(like: Sizes) -> Columns {
+        let rows = like.rows;
+        let ints = || Int64Builder::with_capacity(rows);
+        let strings = |bytes| StringBuilder::with_capacity(rows, bytes);
         Columns {
-            file: StringBuilder::new(),
-            index: Int64Builder::new(),
-            line: Int64Builder::new(),
-            format: StringBuilder::new(),
-            tags: MapBuilder::new(
+            file: strings(like.file_bytes),
+            index: ints(),
+            line: ints(),
+            format: strings(rows * 3),
+            tags: MapBuilder::with_capacity(
                 Some(map_names()),
-                StringBuilder::new(),
-                StringBuilder::new(),
+                StringBuilder::with_capacity(like.tags, like.tag_names),
+                StringBuilder::with_capacity(like.tags, like.tag_values),
+                rows,
             ),
-            moves: Moves::default(),
-            result: StringBuilder::new(),
-            final_position: StringBuilder::new(),
+            moves: Moves {
+                text: Vec::with_capacity(like.san_bytes),
+                ends: Vec::with_capacity(like.sans),
+                games: Vec::with_capacity(rows),
+            },
+            result: strings(rows * 3),
+            final_position: strings(like.fen_bytes),
             errors: ListBuilder::new(StringBuilder::new()),
             warnings: ListBuilder::new(StringBuilder::new()),
-            plies: Int64Builder::new(),
-            offset: Int64Builder::new(),
-            length: Int64Builder::new(),
+            plies: ints(),
+            offset: ints(),
+            length: ints(),
             uci: ListBuilder::new(StringBuilder::new()),
             clocks: ListBuilder::new(Float64Builder::new()),
             evals: ListBuilder::new(StructBuilder::new(
@@ -373,6 +400,20 @@ impl Columns {
         Ok(())
     }
 
+    /// What this batch holds, to size the next one.
+    fn sizes(&mut self) -> Sizes {
+        Sizes {
+            rows: self.index.len(),
+            file_bytes: self.file.values_slice().len(),
+            sans: self.moves.ends.len(),
+            san_bytes: self.moves.text.len(),
+            tags: self.tags.keys().len(),
+            tag_names: self.tags.keys().values_slice().len(),
+            tag_values: self.tags.values().values_slice().len(),
+            fen_bytes: self.final_position.values_slice().len(),
+        }
+    }
+
     fn finish(mut self, schema: SchemaRef, extra: Extra) -> Result<RecordBatch, ArrowError> {
         let mut columns: Vec<ArrayRef> = vec![
             Arc::new(self.file.finish()),
@@ -422,7 +463,7 @@ fn push_eval(evals: &mut ListBuilder<StructBuilder>, e: Option<Score>) -> Result
 
 impl Batches {
     fn next_batch(&mut self) -> Result<Option<RecordBatch>, ArrowError> {
-        let mut columns = Columns::new();
+        let mut columns = Columns::new(self.sizes);
         let mut count = 0;
         // One batch under the reader's lock: its state is whole even after a panic
         // elsewhere (a read problem is a game carrying its error, never an Err here).
@@ -469,6 +510,7 @@ impl Batches {
         if count == 0 {
             return Ok(None);
         }
+        self.sizes = columns.sizes();
         columns.finish(self.schema.clone(), self.extra).map(Some)
     }
 }
@@ -531,6 +573,7 @@ pub fn read_arrow(
         direct: Some(DirectRow::new(extra.uci, extra.clocks, extra.evals)),
         #[cfg(test)]
         taken: 0,
+        sizes: Sizes::default(),
     };
     Ok(PyArrowType(Box::new(batches)))
 }
@@ -572,6 +615,7 @@ mod tests {
             extra,
             direct: direct.then(|| DirectRow::new(extra.uci, extra.clocks, extra.evals)),
             taken: 0,
+            sizes: Sizes::default(),
         };
         let mut out = Vec::new();
         while let Some(batch) = b.next_batch().unwrap() {

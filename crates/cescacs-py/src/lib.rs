@@ -10,6 +10,16 @@
 
 #![warn(missing_docs)]
 
+// The Arrow reader builds batches of many megabytes, freed as soon as pyarrow or
+// polars is done with them: glibc maps each one fresh from the kernel (a page fault per
+// 4 KiB, zeroed) and unmaps it on free, where mimalloc keeps and reuses its pages
+// (docs/scaling.md, "What stop 41 cut"). Only Rust's allocations are concerned:
+// Python's objects keep Python's allocator, and an Arrow buffer handed to pyarrow is
+// freed by its release callback, in Rust.
+#[cfg(feature = "extension-module")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod arrow;
 mod board;
 mod chunks;
