@@ -248,3 +248,40 @@ def test_the_declared_non_null_columns_hold_no_null(spark, request, which):
             whole = pa.StructArray.from_arrays(batch.columns, names=batch.schema.names)
             _assert_no_null_where_declared(whole, declared, os.path.basename(task[1]))
     assert rows == df.count()
+
+
+def test_an_unchanged_zip_is_not_read_again_and_a_changed_one_is(tmp_path, monkeypatch):
+    """pyspark's worker invalidates the import caches before every task; a zip importer
+    then keeps its directory unless its archive changed (``_unchanged_zips_stay_read``).
+    Needs no Spark: the tasks call the same function."""
+    import importlib
+    import zipfile
+    import zipimport
+
+    # Restored at the end, so the rest of the session has the interpreter's own method.
+    monkeypatch.setattr(zipimport.zipimporter, "invalidate_caches", zipimport.zipimporter.invalidate_caches)
+    archive = tmp_path / "mods.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("cescacs_zip_probe_a.py", "VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(archive))
+    for name in ("cescacs_zip_probe_a", "cescacs_zip_probe_b"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    assert importlib.import_module("cescacs_zip_probe_a").VALUE == 1
+    assert isinstance(sys.path_importer_cache[str(archive)], zipimport.zipimporter)
+
+    cescacs.spark._unchanged_zips_stay_read()
+    cescacs.spark._unchanged_zips_stay_read()  # a second task on the same worker
+    reads = []
+    read_directory = zipimport._read_directory
+    monkeypatch.setattr(zipimport, "_read_directory", lambda p: reads.append(p) or read_directory(p))
+    for _ in range(3):
+        importlib.invalidate_caches()
+    if sys.version_info < (3, 12):
+        # The first invalidation reads (nothing was recorded yet), the others do not.
+        assert reads.count(str(archive)) == 1
+
+    # A changed archive is read again: its new module is found.
+    with zipfile.ZipFile(archive, "a") as z:
+        z.writestr("cescacs_zip_probe_b.py", "VALUE = 2\n")
+    importlib.invalidate_caches()
+    assert importlib.import_module("cescacs_zip_probe_b").VALUE == 2

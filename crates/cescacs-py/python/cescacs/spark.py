@@ -261,6 +261,44 @@ def _parallelism(spark) -> int:
         return 1
 
 
+def _unchanged_zips_stay_read() -> None:
+    """Make ``zipimporter.invalidate_caches`` re-read a zip archive only when the file
+    changed (Python < 3.12), in the Spark Python worker running this task.
+
+    pyspark 3.5's worker calls ``importlib.invalidate_caches()`` before every task; on
+    Python 3.10 and 3.11 that makes every zip importer on the path (one per package
+    imported from ``pyspark.zip`` and py4j's zip) read its whole archive directory
+    again, in Python (CPython gh-103200, lazy since 3.12): about 55 ms of worker CPU
+    per task, two thirds of an empty task's (docs/scaling.md). An importer whose
+    archive has the same inode, size and modification and change times as when it last
+    read it would read the same directory, so it keeps what it read; a changed archive
+    is read again as before. Called from the task functions, so the tasks after the
+    first on each reused worker skip the re-reads."""
+    import sys
+
+    if sys.version_info >= (3, 12):
+        return
+    import zipimport
+
+    cls = zipimport.zipimporter
+    if getattr(cls.invalidate_caches, "_cescacs_stat_checked", False):
+        return
+    reread = cls.invalidate_caches
+
+    def invalidate_caches(self) -> None:
+        try:
+            st = os.stat(self.archive)
+            key: Any = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        except OSError:
+            key = None
+        if key is None or self.__dict__.get("_cescacs_stat") != key:
+            reread(self)
+            self.__dict__["_cescacs_stat"] = key
+
+    invalidate_caches._cescacs_stat_checked = True  # type: ignore[attr-defined]
+    cls.invalidate_caches = invalidate_caches  # type: ignore[method-assign]
+
+
 def _groups(jobs: List[Any], n: int) -> List[List[Any]]:
     """``jobs`` in at most ``n`` consecutive groups of nearly equal length."""
     n = max(1, min(n, len(jobs)))
@@ -326,14 +364,16 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
         ]
 
         def scan(group):
+            _unchanged_zips_stay_read()
             out = []
             for k, i, li, path, size, s, e, framing, table in group:
                 out.append((k, i, s, e, _scan(locations[li], path, size, s, e, framing, table)))
             return out
 
         # One Spark task per core, each scanning its share of the ranges in turn: a task
-        # costs a fixed 50-100 ms of Python and JVM time (pyspark's worker re-reads its
-        # zipped modules' directories for every task on Python < 3.12), which 18 tasks
+        # costs a fixed 50-100 ms of Python and JVM time (on Python < 3.12 most of it is
+        # pyspark's worker re-reading its zipped modules' directories, which
+        # _unchanged_zips_stay_read skips after a worker's first task), which 18 tasks
         # of a 0.7 s pass multiplied by three (docs/scaling.md).
         groups = _groups(jobs, parallelism)
         scanned = [
@@ -427,6 +467,7 @@ def _task_frame(spark, tasks: Sequence[Tuple], batch_rows: int, locations, table
     plan = spark.sparkContext.broadcast(list(tasks))
 
     def run(ids: Iterator) -> Iterator:
+        _unchanged_zips_stay_read()
         for batch in ids:
             for i in batch.column(0).to_pylist():
                 task = dict(zip(_TASK_FIELDS, plan.value[i]))
