@@ -577,6 +577,19 @@ impl San {
         }
     }
 
+    /// The export SAN of a pawn's move: a capture names only the from-file.
+    #[inline]
+    pub(crate) fn pawn_move(mv: Move, capture: bool) -> San {
+        San::Normal {
+            piece: None,
+            file: capture.then(|| mv.from.file()),
+            rank: None,
+            capture,
+            to: mv.to,
+            promotion: mv.promotion,
+        }
+    }
+
     /// The export SAN of a legal move, with minimal disambiguation (spec §6).
     /// The check marker is added by [`SanPlus::from_move`].
     pub fn from_move(board: &Board, mv: Move) -> San {
@@ -592,14 +605,7 @@ impl San {
         let capture = board.colors(!us).has(mv.to)
             || (piece == Piece::Pawn && mv.from.file() != mv.to.file());
         if piece == Piece::Pawn {
-            return San::Normal {
-                piece: None,
-                file: capture.then(|| mv.from.file()),
-                rank: None,
-                capture,
-                to: mv.to,
-                promotion: mv.promotion,
-            };
+            return San::pawn_move(mv, capture);
         }
         // Other pieces of the same kind that can legally reach the same square.
         let others = board.colored_pieces(us, piece) & !mv.from.bitboard();

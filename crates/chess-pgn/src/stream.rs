@@ -407,17 +407,7 @@ pub(crate) fn export_san(board: &Board, read: &San, mv: Move) -> San {
             piece: None,
             rank: None,
             ..
-        } => {
-            let capture = mv.from.file() != mv.to.file();
-            San::Normal {
-                piece: None,
-                file: capture.then(|| mv.from.file()),
-                rank: None,
-                capture,
-                to: mv.to,
-                promotion: mv.promotion,
-            }
-        }
+        } => San::pawn_move(mv, mv.from.file() != mv.to.file()),
         San::Castle(side) => San::Castle(side),
         San::Normal {
             piece: Some(piece),
