@@ -291,18 +291,22 @@ fn usual_tag(game: &[u8], at: usize) -> Option<(Range<usize>, Range<usize>, usiz
         }
         j
     };
-    let n0 = blank(at + 1);
-    if !game.get(n0)?.is_ascii_alphabetic() {
+    // Blanks are looked for only where the usual spelling has none or one.
+    let n0 = match game.get(at + 1)? {
+        b' ' | b'\t' => blank(at + 1),
+        _ => at + 1,
+    };
+    if NAME_BYTE[usize::from(*game.get(n0)?)] != 1 {
         return None;
     }
-    let mut n1 = n0 + 1;
-    while game
-        .get(n1)
-        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
-    {
-        n1 += 1;
-    }
-    let q = blank(n1);
+    let name_len = game[n0 + 1..]
+        .iter()
+        .position(|&b| NAME_BYTE[usize::from(b)] == 0)?;
+    let n1 = n0 + 1 + name_len;
+    let q = match game[n1] {
+        b' ' if game.get(n1 + 1) == Some(&b'"') => n1 + 1,
+        _ => blank(n1),
+    };
     if *game.get(q)? != b'"' {
         return None;
     }
@@ -311,9 +315,31 @@ fn usual_tag(game: &[u8], at: usize) -> Option<(Range<usize>, Range<usize>, usiz
     if game[v1] != b'"' {
         return None;
     }
-    let c = blank(v1 + 1);
+    let c = match game.get(v1 + 1)? {
+        b']' => v1 + 1,
+        _ => blank(v1 + 1),
+    };
     (*game.get(c)? == b']').then_some((n0..n1, v0..v1, c + 1))
 }
+
+/// Per byte: 1 for an ASCII letter (a name's first byte), 2 for a digit or `_` (its
+/// other bytes, with the letters), 0 for any other byte.
+static NAME_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphabetic() {
+            1
+        } else if c.is_ascii_digit() || c == b'_' {
+            2
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
 
 /// The first `"`, `\\` or byte below a space in `bytes`: eight bytes at a time, as
 /// values are runs of plain bytes a few words long.
