@@ -195,6 +195,36 @@ def test_read_headers_dicts_keep_each_games_names_values_and_order():
     assert heads[0].tags == dict(sections[0])
 
 
+def test_read_headers_cuts_hostile_files_as_the_full_read():
+    # Game boundaries, numbers, lines and tags of read_headers are the full read's on
+    # files whose movetext could fool a cut at the end of the tag section: tags inside
+    # comments, `%` escape lines, games with no blank line between them, CR LF line
+    # ends, unclosed comments, and every cut of the file.
+    games = [
+        b'[Event "a"]\n[White "w"]\n\n1. e4 {[%clk 0:01:00] [Event "x"]} e5 1-0\n\n',
+        b'[Event "b"]\n%escape [Event "y"]\n[Black "k"]\n\n1. d4 ; [Event "z"]\nd5 *\n',
+        b'[Event "c"]\n1. c4 c5 1/2-1/2\n[Event "d"]\n1. f4 0-1\n1. g3 *\n',
+        b'[Event "e"]\r\n[Site "s"]\r\n\r\n1. e4 {a\r\n[Event "q"]\r\nb} e5 *\r\n\r\n',
+        b'[Event "f"]\n\n1. e4 {open\n\n[Event "g"]\n[Round "2"]\n\n1. d4 (1. c4 *\n\n',
+        b'[Event "h"] [White "v"] 1. e4 *\n[Event "i"]\n\n1. Nf3 ( 1. e4 ) *\n',
+    ]
+    text = b"".join(games)
+
+    def same(data: bytes) -> int:
+        full = list(cescacs.read_games(data, format="pgn"))
+        heads = list(cescacs.read_headers(data, format="pgn"))
+        assert [(h.index, h.line) for h in heads] == [(g.index, g.line) for g in full], data
+        for h, g in zip(heads, full):
+            if g.tags or not g.errors:
+                assert_same_tags(h, g, (data, g.index))
+        return len(full)
+
+    assert same(text) >= 10
+    assert same(text.replace(b"\n", b"\r\n")) >= 10
+    for end in range(len(text)):
+        same(text[:end])
+
+
 def test_read_headers_gives_the_full_reads_tags_for_hostile_tag_sections():
     # Each is one game; the tags must be the full read's (a repeated name kept as
     # XDuplicate, a roster name in another case renamed, a break read as a space: the

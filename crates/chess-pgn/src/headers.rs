@@ -2,6 +2,7 @@
 //! moves, for tag filters (`select --player …`) that must run near tokenising speed.
 
 use std::io::Read;
+use std::ops::Range;
 
 use pgn_core::Pos;
 
@@ -11,12 +12,15 @@ use crate::text;
 /// One game's tag section.
 ///
 /// Names and values are kept in one string per game (two allocations a game, not two
-/// a tag), which is what keeps a tag filter near tokenising speed.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// a tag), which is what keeps a tag filter near tokenising speed. Two headers are
+/// equal when their tags (in order), outcome, place and index are, however each was
+/// read.
+#[derive(Debug, Clone, Default)]
 pub struct GameHeaders {
+    /// The names and values, with whatever the read left between them.
     text: String,
-    /// Per tag: where its name starts, where its value starts, where it ends.
-    spans: Vec<(usize, usize, usize)>,
+    /// Per tag: where its name starts and ends, where its value starts and ends.
+    spans: Vec<(usize, usize, usize, usize)>,
     /// The termination marker of the main line, when there is one.
     pub outcome: Option<Outcome>,
     /// Where the game starts.
@@ -25,13 +29,22 @@ pub struct GameHeaders {
     pub index: u64,
 }
 
+impl PartialEq for GameHeaders {
+    fn eq(&self, other: &GameHeaders) -> bool {
+        (self.outcome, self.at, self.index) == (other.outcome, other.at, other.index)
+            && self.tags().eq(other.tags())
+    }
+}
+
+impl Eq for GameHeaders {}
+
 impl GameHeaders {
     /// Tag pairs in input order, values decoded (UTF-8, else Windows-1252) and
     /// unescaped; names as written.
     pub fn tags(&self) -> impl Iterator<Item = (&str, &str)> + Clone + '_ {
         self.spans
             .iter()
-            .map(|&(n, v, e)| (&self.text[n..v], &self.text[v..e]))
+            .map(|&(n, m, v, e)| (&self.text[n..m], &self.text[v..e]))
     }
 
     /// Number of tag pairs.
@@ -109,6 +122,56 @@ impl GameHeaders {
     /// assert!(!h.read_plain(b"[White \"A\"]\n%escape\n[Black \"B\"]\n\n*"));
     /// ```
     pub fn read_plain(&mut self, game: &[u8]) -> bool {
+        match self.read_usual(game) {
+            Some(taken) => taken,
+            None => self.read_plain_general(game),
+        }
+    }
+
+    /// [`Self::read_plain`] for the usual section: UTF-8 as a whole, no `\\`, no byte
+    /// below a space inside a value. Such a section is copied once, as it is, and the
+    /// tags are spans of the copy: no copy per name and value, no check per value.
+    /// `None` when the section is not of that kind (the general scan decides then),
+    /// else what the general scan would answer, with the same tags.
+    fn read_usual(&mut self, game: &[u8]) -> Option<bool> {
+        self.text.clear();
+        self.spans.clear();
+        self.outcome = None;
+        self.at = Pos::default();
+        self.index = 1;
+        let mut seen: u64 = 0;
+        let mut at = 0;
+        let taken = loop {
+            while at < game.len() && matches!(game[at], b' ' | b'\t' | b'\r' | b'\n') {
+                at += 1;
+            }
+            let Some(&first) = game.get(at) else {
+                break true;
+            };
+            if first != b'[' {
+                break (b' '..=b'~').contains(&first) && first != b'%';
+            }
+            let (name, value, end) = usual_tag(game, at)?;
+            if self.spans.len() >= crate::MAX_GAME_TAGS {
+                return Some(false);
+            }
+            let spans = &self.spans;
+            let met = |n: &[u8]| spans.iter().any(|&(a, b, _, _)| &game[a..b] == n);
+            if !plain_name(&game[name.clone()], &mut seen, met) {
+                return Some(false);
+            }
+            self.spans
+                .push((name.start, name.end, value.start, value.end));
+            at = end;
+        };
+        // The spans are offsets into the section, which the copy starts with.
+        self.text.push_str(std::str::from_utf8(&game[..at]).ok()?);
+        Some(taken)
+    }
+
+    /// [`Self::read_plain`] for any section: each name and value checked and copied
+    /// on its own (escapes, Windows-1252 values).
+    fn read_plain_general(&mut self, game: &[u8]) -> bool {
         self.text.clear();
         self.spans.clear();
         self.outcome = None;
@@ -144,7 +207,11 @@ impl GameHeaders {
                 return false;
             };
             let (name, value) = (&game[tag.name.clone()], &game[tag.value.clone()]);
-            if self.spans.len() >= crate::MAX_GAME_TAGS || !self.plain_name(name, &mut seen) {
+            if self.spans.len() >= crate::MAX_GAME_TAGS {
+                return false;
+            }
+            let met = |n: &[u8]| self.tags().any(|(t, _)| t.as_bytes() == n);
+            if !plain_name(name, &mut seen, met) {
                 return false;
             }
             let n = self.text.len();
@@ -163,30 +230,9 @@ impl GameHeaders {
                 Some(plain) if !tag.escaped => self.text.push_str(plain),
                 _ => self.text.push_str(&text::tag_value(value, tag.escaped)),
             }
-            self.spans.push((n, v, self.text.len()));
+            self.spans.push((n, v, v, self.text.len()));
             at = tag.end;
         }
-    }
-
-    /// Whether `name` is spelled as the full reader keeps it and not met before in
-    /// this section (`seen` holds a bit per name read so far).
-    fn plain_name(&self, name: &[u8], seen: &mut u64) -> bool {
-        // The names the full reader knows in any case (the Seven Tag Roster, and the
-        // tags that decide how a game is read): another spelling is renamed or set
-        // apart there.
-        if known_tag_name(name).is_some_and(|k| k != name && k.eq_ignore_ascii_case(name)) {
-            return false;
-        }
-        let mix = (name.len() as u64)
-            .wrapping_mul(31)
-            .wrapping_add(u64::from(name[0]) << 8 | u64::from(name[name.len() - 1]))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let bit = 1 << (mix >> 58);
-        if *seen & bit != 0 && self.tags().any(|(n, _)| n.as_bytes() == name) {
-            return false;
-        }
-        *seen |= bit;
-        true
     }
 
     /// Appends one tag pair as read: the name decoded, the value decoded and
@@ -199,7 +245,7 @@ impl GameHeaders {
             Ok(plain) if !escaped => self.text.push_str(plain),
             _ => self.text.push_str(&text::tag_value(value, escaped)),
         }
-        self.spans.push((n, v, self.text.len()));
+        self.spans.push((n, v, v, self.text.len()));
     }
 
     /// A tag's value, by exact name or, failing that, case-insensitively.
@@ -209,6 +255,116 @@ impl GameHeaders {
             .or_else(|| self.tags().find(|(n, _)| n.eq_ignore_ascii_case(name)))
             .map(|(_, v)| v)
     }
+}
+
+/// Whether `name` is spelled as the full reader keeps it and not met before in its
+/// section (`seen` holds a bit per name read so far; `met` tells whether a name was).
+#[inline(always)]
+fn plain_name(name: &[u8], seen: &mut u64, met: impl FnOnce(&[u8]) -> bool) -> bool {
+    // The names the full reader knows in any case (the Seven Tag Roster, and the
+    // tags that decide how a game is read): another spelling is renamed or set
+    // apart there.
+    if known_tag_name(name).is_some_and(|k| k != name && k.eq_ignore_ascii_case(name)) {
+        return false;
+    }
+    let mix = (name.len() as u64)
+        .wrapping_mul(31)
+        .wrapping_add(u64::from(name[0]) << 8 | u64::from(name[name.len() - 1]))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let bit = 1 << (mix >> 58);
+    if *seen & bit != 0 && met(name) {
+        return false;
+    }
+    *seen |= bit;
+    true
+}
+
+/// The usual tag pair `[Name "value"]` starting at `game[at]`: its name, its raw
+/// value and where it ends, as [`plain_tag`] reads it; `None` when the pair is not
+/// plain or its value holds a `\\` or a byte below a space (the general scan reads
+/// those, or refuses them).
+#[inline(always)]
+fn usual_tag(game: &[u8], at: usize) -> Option<(Range<usize>, Range<usize>, usize)> {
+    let blank = |mut j: usize| {
+        while game.get(j).is_some_and(|&b| b == b' ' || b == b'\t') {
+            j += 1;
+        }
+        j
+    };
+    // Blanks are looked for only where the usual spelling has none or one.
+    let n0 = match game.get(at + 1)? {
+        b' ' | b'\t' => blank(at + 1),
+        _ => at + 1,
+    };
+    if NAME_BYTE[usize::from(*game.get(n0)?)] != 1 {
+        return None;
+    }
+    let name_len = game[n0 + 1..]
+        .iter()
+        .position(|&b| NAME_BYTE[usize::from(b)] == 0)?;
+    let n1 = n0 + 1 + name_len;
+    let q = match game[n1] {
+        b' ' if game.get(n1 + 1) == Some(&b'"') => n1 + 1,
+        _ => blank(n1),
+    };
+    if *game.get(q)? != b'"' {
+        return None;
+    }
+    let v0 = q + 1;
+    let v1 = v0 + value_stop(&game[v0..])?;
+    if game[v1] != b'"' {
+        return None;
+    }
+    let c = match game.get(v1 + 1)? {
+        b']' => v1 + 1,
+        _ => blank(v1 + 1),
+    };
+    (*game.get(c)? == b']').then_some((n0..n1, v0..v1, c + 1))
+}
+
+/// Per byte: 1 for an ASCII letter (a name's first byte), 2 for a digit or `_` (its
+/// other bytes, with the letters), 0 for any other byte.
+static NAME_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphabetic() {
+            1
+        } else if c.is_ascii_digit() || c == b'_' {
+            2
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
+/// The first `"`, `\\` or byte below a space in `bytes`: eight bytes at a time, as
+/// values are runs of plain bytes a few words long.
+#[inline(always)]
+fn value_stop(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    // The high bit of the first byte that is zero is set (and of no byte before it;
+    // a later byte's may be set wrongly, so only the first one is looked at).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let (words, _) = bytes.as_chunks::<8>();
+    for (i, w) in words.iter().enumerate() {
+        let x = u64::from_le_bytes(*w);
+        // Below a space: as a zero byte, the first one exact in the same way.
+        let low = x.wrapping_sub(0x20 * ONES) & !x & HIGH;
+        let hit = low | zero(x ^ (0x22 * ONES)) | zero(x ^ (0x5C * ONES));
+        if hit != 0 {
+            return Some(i * 8 + hit.trailing_zeros() as usize / 8);
+        }
+    }
+    let tail = words.len() * 8;
+    bytes[tail..]
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < b' ')
+        .map(|k| tail + k)
 }
 
 /// Whether every byte of `value` is printable ASCII (a space to `~`, or DEL): then it
@@ -452,7 +608,83 @@ pub fn known_tag_name(name: &[u8]) -> Option<&'static [u8]> {
 
 #[cfg(test)]
 mod tests {
-    use super::printable_ascii;
+    use super::{GameHeaders, printable_ascii};
+
+    /// The usual path's answer for `game` when it takes it: the general scan's, with
+    /// the same tags.
+    fn assert_usual_is_general(game: &[u8]) -> bool {
+        let (mut usual, mut general) = (GameHeaders::default(), GameHeaders::default());
+        let Some(taken) = usual.read_usual(game) else {
+            return false;
+        };
+        assert_eq!(
+            taken,
+            general.read_plain_general(game),
+            "{:?}",
+            String::from_utf8_lossy(game)
+        );
+        if taken {
+            assert_eq!(usual, general, "{:?}", String::from_utf8_lossy(game));
+        }
+        true
+    }
+
+    #[test]
+    fn the_usual_path_reads_every_testdata_game_as_the_general_scan() {
+        let root = test_support::testdata();
+        let mut usual = 0;
+        for ext in ["pgn", "ctl-pgn"] {
+            for path in test_support::files_with_extension(&root, ext) {
+                let bytes = std::fs::read(&path).unwrap();
+                // Every game start (a tag line after a blank line), and every line.
+                for (i, _) in bytes.iter().enumerate().filter(|&(_, &b)| b == b'\n') {
+                    usual += usize::from(assert_usual_is_general(&bytes[i + 1..]));
+                }
+                assert_usual_is_general(&bytes);
+            }
+        }
+        assert!(usual > 1000, "{usual}");
+    }
+
+    #[test]
+    fn the_usual_path_reads_every_one_byte_change_as_the_general_scan() {
+        let base = b"[Event \"a b\"]\n[Site \"s\"]\r\n[White \"W\xc3\xa9\"] [ Black\t\"B\" ]\n[Round \"1\"]\n\n1. e4 e5 *\n";
+        let bytes = b"\"\\[] \t\r\n{};%(.$*-_aAwWbB1\x0b\x00\x1f\x7f\xc3\xa9\xe9\xff";
+        let mut usual = 0;
+        for at in 0..base.len() {
+            for &b in bytes {
+                let mut v = base.to_vec();
+                v[at] = b;
+                usual += usize::from(assert_usual_is_general(&v));
+                v.insert(at, b);
+                usual += usize::from(assert_usual_is_general(&v));
+                v.truncate(at);
+                usual += usize::from(assert_usual_is_general(&v));
+            }
+        }
+        assert!(usual > base.len() * 20, "{usual}");
+        // Sections the usual path leaves to the general scan, which takes them.
+        for game in [
+            &b"[Event \"a \\\"q\\\"\"]\n\n*"[..],
+            b"[Event \"Ren\xe9\"]\n\n*",
+            b"[Event \"a\x01b\"]\n\n*",
+        ] {
+            assert_eq!(GameHeaders::default().read_usual(game), None);
+            assert!(GameHeaders::default().read_plain(game));
+        }
+    }
+
+    #[test]
+    fn value_stop_is_the_byte_test() {
+        let slow = |b: &[u8]| b.iter().position(|&c| c == b'"' || c == b'\\' || c < b' ');
+        test_support::single_byte_variants(
+            20,
+            b"a \x1f\x20\x21\x22\x23\\\x5b\x5d\x00\x80\xa2\xdc\xff",
+            |v| {
+                assert_eq!(super::value_stop(v), slow(v), "{v:?}");
+            },
+        );
+    }
 
     #[test]
     fn printable_ascii_is_the_byte_test() {
