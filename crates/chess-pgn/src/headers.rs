@@ -128,28 +128,27 @@ impl GameHeaders {
         }
     }
 
+    /// Empties the headers for a plain read of a new section.
+    fn start_plain(&mut self) {
+        self.text.clear();
+        self.spans.clear();
+        self.outcome = None;
+        self.at = Pos::default();
+        self.index = 1;
+    }
+
     /// [`Self::read_plain`] for the usual section: UTF-8 as a whole, no `\\`, no byte
     /// below a space inside a value. Such a section is copied once, as it is, and the
     /// tags are spans of the copy: no copy per name and value, no check per value.
     /// `None` when the section is not of that kind (the general scan decides then),
     /// else what the general scan would answer, with the same tags.
     fn read_usual(&mut self, game: &[u8]) -> Option<bool> {
-        self.text.clear();
-        self.spans.clear();
-        self.outcome = None;
-        self.at = Pos::default();
-        self.index = 1;
+        self.start_plain();
         let mut seen: u64 = 0;
         let mut at = 0;
         let taken = loop {
-            while at < game.len() && matches!(game[at], b' ' | b'\t' | b'\r' | b'\n') {
-                at += 1;
-            }
-            let Some(&first) = game.get(at) else {
-                break true;
-            };
-            if first != b'[' {
-                break (b' '..=b'~').contains(&first) && first != b'%';
+            if let Some(end) = next_tag(game, &mut at) {
+                break end;
             }
             let (name, value, end) = usual_tag(game, at)?;
             if self.spans.len() >= crate::MAX_GAME_TAGS {
@@ -172,11 +171,7 @@ impl GameHeaders {
     /// [`Self::read_plain`] for any section: each name and value checked and copied
     /// on its own (escapes, Windows-1252 values).
     fn read_plain_general(&mut self, game: &[u8]) -> bool {
-        self.text.clear();
-        self.spans.clear();
-        self.outcome = None;
-        self.at = Pos::default();
-        self.index = 1;
+        self.start_plain();
         // One bit per name (by length and two bytes): a repeated name is looked for
         // only when its bit is already set.
         let mut seen: u64 = 0;
@@ -190,18 +185,8 @@ impl GameHeaders {
         };
         let mut at = 0;
         loop {
-            while at < game.len() && matches!(game[at], b' ' | b'\t' | b'\r' | b'\n') {
-                at += 1;
-            }
-            let Some(&first) = game.get(at) else {
-                return true;
-            };
-            if first != b'[' {
-                // Any other token begins the movetext for the full reader (a comment
-                // too), and a tag after it is never this game's. A `%` escape line
-                // (tags may follow it), whitespace this scan does not skip, and what
-                // is not printable ASCII (a byte-order mark) take the full read.
-                return (b' '..=b'~').contains(&first) && first != b'%';
+            if let Some(end) = next_tag(game, &mut at) {
+                return end;
             }
             let Some(tag) = plain_tag(game, at) else {
                 return false;
@@ -254,6 +239,24 @@ impl GameHeaders {
             .find(|(n, _)| *n == name)
             .or_else(|| self.tags().find(|(n, _)| n.eq_ignore_ascii_case(name)))
             .map(|(_, v)| v)
+    }
+}
+
+/// Skips the whitespace at `at`; `None` when a tag pair starts there, else whether the
+/// section read so far is plain: the game ends there or its movetext begins. Any token
+/// other than `[` begins the movetext for the full reader (a comment too), and a tag
+/// after it is never this game's. A `%` escape line (tags may follow it), whitespace
+/// this scan does not skip, and what is not printable ASCII (a byte-order mark) take
+/// the full read.
+#[inline]
+fn next_tag(game: &[u8], at: &mut usize) -> Option<bool> {
+    while *at < game.len() && matches!(game[*at], b' ' | b'\t' | b'\r' | b'\n') {
+        *at += 1;
+    }
+    match game.get(*at) {
+        None => Some(true),
+        Some(b'[') => None,
+        Some(&first) => Some((b' '..=b'~').contains(&first) && first != b'%'),
     }
 }
 
