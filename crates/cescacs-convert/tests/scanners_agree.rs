@@ -161,15 +161,17 @@ fn the_splitter_and_every_reader_see_the_same_games() {
 /// (name, text, the splitter's games, the reader's games over the whole text, whether
 /// each of the splitter's pieces reads as one game). The splitter's column is the
 /// contract (game numbers and the line of every note follow from it); the reader's
-/// columns are today's, and where they differ from it (a byte-order mark starting a tag
-/// line after a result, a tag line inside an open comment: `docs/chess-pgn-benchmarks.md`,
-/// stop 42) a one-pass cut would change the output: such a cutter must first be taught
-/// the splitter's rule there.
+/// columns are today's, and where they differ from it (a tag line inside an open
+/// comment, an unclosed comment before a tag line: the splitter's damage cuts;
+/// `docs/chess-pgn-benchmarks.md`, stop 42) a one-pass cut would change the output: such
+/// a cutter must first be taught the splitter's rule there. A byte-order mark in the
+/// middle of the stream is a blank to both (the splitter cut such a tag line into a game
+/// of its own before stop 42).
 const ONE_PASS_CASES: &[(&str, &str, usize, usize, bool)] = &[
     (
         "bom tag line after a result",
         "[Event \"a\"]\n\n1. e4 e5 1-0\n\n\u{feff}[Event \"b\"]\n[Site \"?\"]\n\n*\n",
-        3,
+        2,
         2,
         true,
     ),
@@ -178,12 +180,12 @@ const ONE_PASS_CASES: &[(&str, &str, usize, usize, bool)] = &[
         "[Event \"a\"]\n\n1. e4 e5\n\n\u{feff}[Event \"b\"]\n[Site \"?\"]\n\n*\n",
         2,
         2,
-        false,
+        true,
     ),
     (
         "bom tag line after a result, CR LF",
         "[Event \"a\"]\r\n\r\n1. e4 e5 1-0\r\n\r\n\u{feff}[Event \"b\"]\r\n[Site \"?\"]\r\n\r\n*\r\n",
-        3,
+        2,
         2,
         true,
     ),

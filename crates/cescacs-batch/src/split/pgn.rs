@@ -131,11 +131,13 @@ impl<R: BufRead> GameSplitter<R> {
     /// Whether the line in `line_buf` starts a new game, given the state before it,
     /// and whether that cut is recovery from damage. Also tells tag and `%` lines.
     fn classify(&mut self, seen_movetext: bool) -> (LineKind, bool) {
-        let mut t = self.line_buf.as_slice();
-        if self.at_start {
-            t = t.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(t);
+        // A byte-order mark is a blank wherever a line starts, as the readers take it:
+        // files concatenated with `cat` carry one at each file's start, and a tag line
+        // behind one is a tag line, not a movetext token that would cut a game of its own.
+        let mut t = trim_start(&self.line_buf);
+        while let Some(rest) = t.strip_prefix(b"\xEF\xBB\xBF") {
+            t = trim_start(rest);
         }
-        let t = trim_start(t);
         let Some(&first) = t.first() else {
             // A very long run of blanks is scanned as movetext (it holds nothing).
             let kind = if self.line_complete {

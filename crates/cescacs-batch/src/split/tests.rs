@@ -346,6 +346,32 @@ fn bom_is_kept_in_bytes_but_does_not_hide_a_tag() {
     assert!(games[0].bytes.starts_with(b"\xEF\xBB\xBF["));
 }
 
+/// A byte-order mark in the middle of a stream (files joined with `cat`) is a blank: the
+/// tag line behind it starts one game, after a result or after a game without one, and
+/// that game keeps all its tags (it used to be cut in two: the marked line alone, then
+/// the rest of its tags, an invented game without a result).
+#[test]
+fn a_bom_inside_the_stream_starts_one_game_with_all_its_tags() {
+    for end in ["\n", "\r\n"] {
+        for first in ["1. e4 e5 1-0", "1. e4 e5"] {
+            let text = format!(
+                "[Event \"a\"]{end}{end}{first}{end}{end}\u{feff}[Event \"b\"]{end}[Site \"?\"]{end}{end}*{end}"
+            );
+            let games = split(&text);
+            assert_eq!(games.len(), 2, "{text:?}");
+            assert!(
+                games[1].bytes.starts_with(b"\xEF\xBB\xBF[Event"),
+                "{text:?}"
+            );
+            assert!(
+                games[1].bytes.windows(6).any(|w| w == b"[Site "),
+                "{text:?}"
+            );
+            assert_eq!(games[1].line, 5, "{text:?}");
+        }
+    }
+}
+
 /// Games whose cuts are known, each piece one game as the splitter must cut it: a `[`
 /// line and a `%` line inside a multi-line comment, comments closed on their lines
 /// (clocks and evaluations, a result inside one), a variation, a `%` escape line
