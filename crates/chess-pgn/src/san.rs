@@ -884,6 +884,48 @@ impl SanText {
         self.push(b'1' + sq.rank() as u8);
     }
 
+    /// The spelling of [`San::pawn_move`]`(mv, capture)`, put together without the
+    /// `San` (the direct export spells most moves so).
+    #[inline(always)]
+    pub(crate) fn pawn_move(mv: Move, capture: bool) -> SanText {
+        let mut t = SanText {
+            buf: [0; 16],
+            len: 0,
+        };
+        t.push_if(b'a' + mv.from.file() as u8, capture);
+        t.push_if(b'x', capture);
+        t.push_square(mv.to);
+        if let Some(p) = mv.promotion {
+            t.push(b'=');
+            t.push(piece_byte(p));
+        }
+        t
+    }
+
+    /// The spelling of a piece move (not a pawn's) with no from-square: `Nf3`,
+    /// `Bxe5`.
+    #[inline(always)]
+    pub(crate) fn piece_move(piece: Piece, capture: bool, to: Square) -> SanText {
+        let mut t = SanText {
+            buf: [0; 16],
+            len: 0,
+        };
+        t.push(piece_byte(piece));
+        t.push_if(b'x', capture);
+        t.push_square(to);
+        t
+    }
+
+    /// Appends the check marker of `suffix` (`+`, `#`), if any.
+    #[inline(always)]
+    pub(crate) fn push_suffix(&mut self, suffix: Option<Suffix>) {
+        match suffix {
+            Some(Suffix::Check) => self.push(b'+'),
+            Some(Suffix::Mate) => self.push(b'#'),
+            None => {}
+        }
+    }
+
     /// The buffer the spelling starts, and the spelling's length.
     #[inline]
     pub(crate) fn padded(&self) -> (&[u8; 16], usize) {

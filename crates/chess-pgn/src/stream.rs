@@ -21,7 +21,7 @@ use crate::model::{
     with_halfmove_clock,
 };
 use crate::reader::{Control, Outcome, Problem, Skip, Visitor};
-use crate::san::{San, SanPlus, Suffix};
+use crate::san::{San, SanPlus, SanText, Suffix};
 use crate::single::read_single_game;
 use crate::writer::{MAX_LINE, Packer, STR, decimal, tag_name_ok};
 use pgn_core::Pos;
@@ -124,6 +124,10 @@ struct Store {
     /// Where each tag's line starts and its name's length (its value is the rest
     /// of the line but the 5 bytes of `[`, ` "` and `"]` and the line break).
     tags: Vec<(usize, usize)>,
+    /// Each tag's [`name_mix`], in the order of `tags`: the duplicate test reads
+    /// only the names whose hash is the one sought (two usual names, `EventDate`
+    /// and `BlackFideId`, share a filter bit).
+    mixes: Vec<u64>,
     /// NAGs of the last move read, written before its comments (as the model keeps
     /// them).
     nags: Vec<u8>,
@@ -144,6 +148,7 @@ impl Store {
             raw: Vec::new(),
             lines: Vec::new(),
             tags: Vec::new(),
+            mixes: Vec::new(),
             nags: Vec::new(),
             comments: Vec::new(),
             finals: Vec::new(),
@@ -157,6 +162,7 @@ impl Store {
         self.raw.clear();
         self.lines.clear();
         self.tags.clear();
+        self.mixes.clear();
         self.nags.clear();
         self.comments.clear();
         self.finals.clear();
@@ -181,7 +187,8 @@ impl Store {
     /// holds no `"` or `\\` (a `"` would have closed it, a `\\` made it escaped), so it
     /// is copied as it is; another is unescaped as the model reader keeps it and
     /// escaped again as its writer writes it.
-    fn push_tag(&mut self, name: &[u8], value: &[u8], escaped: bool) {
+    fn push_tag(&mut self, name: &[u8], value: &[u8], escaped: bool, mix: u64) {
+        self.mixes.push(mix);
         let at = self.lines.len();
         let out = &mut self.lines;
         out.reserve(name.len() + value.len() + 6);
@@ -237,8 +244,23 @@ impl Store {
         self.order.clear();
         self.order.extend(0..others.len());
         let mut order = std::mem::take(&mut self.order);
-        // Names are unique (a duplicate declined): the order is total.
-        order.sort_unstable_by(|&a, &b| self.name(others[a]).cmp(self.name(others[b])));
+        // Names are unique (a duplicate declined): the order is total. Compared by
+        // their first eight bytes as one number first (most names differ there),
+        // the rest only on a tie; the bytes after a short name count as 0, below
+        // any byte of a longer one, as its end is in byte order.
+        let mut keys = [0u64; MAX_DIRECT_TAGS + 2];
+        for (key, &i) in keys.iter_mut().zip(others) {
+            let mut prefix = [0u8; 8];
+            let name = self.name(i);
+            let n = name.len().min(8);
+            prefix[..n].copy_from_slice(&name[..n]);
+            *key = u64::from_be_bytes(prefix);
+        }
+        order.sort_unstable_by(|&a, &b| {
+            keys[a]
+                .cmp(&keys[b])
+                .then_with(|| self.name(others[a]).cmp(self.name(others[b])))
+        });
         self.order = order;
         self.order_key.clear();
         for &i in others {
@@ -261,9 +283,10 @@ impl Store {
         &line[self.tags[i].1 + 3..line.len() - 3]
     }
 
-    fn get(&self, name: &[u8]) -> Option<&[u8]> {
+    /// The value of the tag `name`, whose [`name_mix`] is `mix`.
+    fn get(&self, name: &[u8], mix: u64) -> Option<&[u8]> {
         (0..self.tags.len())
-            .find(|&i| self.name(i) == name)
+            .find(|&i| self.mixes.get(i) == Some(&mix) && self.name(i) == name)
             .map(|i| self.value(i))
     }
 }
@@ -302,13 +325,17 @@ struct Exporter {
     filter: u64,
 }
 
-/// The filter bit of a tag name: from its length and its first, middle and last bytes.
-fn name_bit(name: &[u8]) -> u64 {
+/// A hash of a tag name: from its length and its first, middle and last bytes.
+fn name_mix(name: &[u8]) -> u64 {
     let (n, at) = (name.len(), |i: usize| {
         u64::from(name.get(i).copied().unwrap_or(0))
     });
-    let mix = (n as u64 ^ at(0) << 8 ^ at(n / 2) << 16 ^ at(n.wrapping_sub(1)) << 24)
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (n as u64 ^ at(0) << 8 ^ at(n / 2) << 16 ^ at(n.wrapping_sub(1)) << 24)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The filter bit of a tag name's [`name_mix`].
+fn name_bit(mix: u64) -> u64 {
     1 << (mix >> 58)
 }
 
@@ -427,6 +454,40 @@ pub(crate) fn export_san(board: &Board, read: &San, mv: Move) -> San {
     }
 }
 
+/// The spelling of [`export_san`]`(board, read, mv)`, put together from the move for
+/// the forms that function spells from it (a pawn's move, a piece move without a
+/// from-square, castling): no `San` is built and matched again to spell it.
+#[inline(always)]
+fn export_text(board: &Board, read: &San, mv: Move) -> SanText {
+    let us = board.side_to_move();
+    match *read {
+        San::Normal {
+            piece: Some(Piece::Pawn),
+            ..
+        }
+        | San::Normal {
+            piece: None,
+            file: None,
+            ..
+        }
+        | San::Normal {
+            piece: None,
+            rank: None,
+            ..
+        } => SanText::pawn_move(mv, mv.from.file() != mv.to.file()),
+        San::Normal {
+            piece: Some(piece),
+            file: None,
+            rank: None,
+            to,
+            ..
+        } if piece != Piece::Pawn && mv.to == to && !board.colors(us).has(to) => {
+            SanText::piece_move(piece, board.colors(!us).has(to), to)
+        }
+        _ => export_san(board, read, mv).text(),
+    }
+}
+
 /// Appends a tag value as export writes it (`"` and `\\` escaped; the value holds no
 /// tab or line break, or the game declined).
 fn push_value(out: &mut Vec<u8>, v: &[u8]) {
@@ -470,8 +531,10 @@ impl Exporter {
         self.white = board.side_to_move() == cozy_chess::Color::White;
         self.board = board;
         // The written `FEN` holds no `"` or `\\`.
-        self.store.push_tag(b"FEN", written.as_bytes(), false);
-        self.store.push_tag(b"SetUp", b"1", false);
+        self.store
+            .push_tag(b"FEN", written.as_bytes(), false, name_mix(b"FEN"));
+        self.store
+            .push_tag(b"SetUp", b"1", false, name_mix(b"SetUp"));
     }
 
     /// Counts a move, comment or variation against the model's cap.
@@ -620,11 +683,12 @@ impl Visitor for Exporter {
             self.ok = false;
             return;
         }
-        let bit = name_bit(name);
+        let mix = name_mix(name);
+        let bit = name_bit(mix);
         let duplicate = match roster {
             Some(r) => self.roster[r].is_some(),
             // The model reader keeps a duplicate under another name, with a warning.
-            None => self.filter & bit != 0 && self.store.get(name).is_some(),
+            None => self.filter & bit != 0 && self.store.get(name, mix).is_some(),
         };
         if duplicate || !tag_name_ok(name) {
             self.ok = false;
@@ -634,7 +698,7 @@ impl Visitor for Exporter {
         if let Some(r) = roster {
             self.roster[r] = Some(self.store.tags.len());
         }
-        self.store.push_tag(name, value, escaped);
+        self.store.push_tag(name, value, escaped, mix);
     }
 
     fn end_headers(&mut self) -> Skip {
@@ -662,28 +726,25 @@ impl Visitor for Exporter {
             return Control::SkipMovetext;
         };
         self.flush();
-        if self.white {
-            self.p
-                .ascii_padded(&self.number.text, self.number.digits + 1);
+        // The move number (none for most of Black's moves), then the move: both
+        // written once the move is played and its check marker known.
+        let number = if self.white {
+            self.number.digits + 1
         } else if self.plies == 0 || self.after_item {
-            self.p
-                .ascii_padded(&self.number.text, self.number.digits + 3);
-        }
+            self.number.digits + 3
+        } else {
+            0
+        };
+        let mut text = export_text(&self.board, &san.san, mv);
+        self.board.play_unchecked(mv);
+        text.push_suffix(Suffix::of(&self.board));
+        let (buf, n) = text.padded();
+        self.p.ascii_move(&self.number.text, number, buf, n);
         // As `Board::play_unchecked` counts: saturating, after Black's move.
         if !self.white {
             self.number.next();
         }
         self.white = !self.white;
-        let export = export_san(&self.board, &san.san, mv);
-        self.board.play_unchecked(mv);
-        let export = SanPlus {
-            san: export,
-            suffix: Suffix::of(&self.board),
-            glyph: None,
-        };
-        let text = export.text();
-        let (buf, n) = text.padded();
-        self.p.ascii_padded(buf, n);
         if let Some(g) = san.glyph {
             self.store.nags.push(g);
         }

@@ -176,7 +176,7 @@ pub fn export_tag_pairs<'a>(
 ///
 /// The text is kept as bytes: every piece pushed is a `&str` or ASCII, so the bytes
 /// are UTF-8, and a short ASCII token goes in as a few word stores
-/// ([`Packer::ascii_padded`]) where a `String` would take it a `char` at a time.
+/// ([`Packer::ascii_move`]) where a `String` would take it a `char` at a time.
 pub(crate) struct Packer {
     pub(crate) out: Vec<u8>,
     line: usize,
@@ -278,18 +278,59 @@ impl Packer {
         self.long |= self.line > self.max;
     }
 
-    /// [`Packer::ascii`] of the ASCII token in the first `n` bytes of `buf` (a move's
-    /// spelling, a move number): the whole buffer is copied, a few word stores for
-    /// a buffer of known size, and the rest cut off again.
+    /// [`Packer::ascii`] of a move number (the first `na` bytes of `a`; none when
+    /// `na` is 0) and then of a move (the first `nb` bytes of `b`), laid out exactly
+    /// as the two calls lay them out. The direct export writes every move so: both
+    /// tokens and their separators are put together in one block on the stack (the
+    /// padded buffers copied whole, a few word stores, the rest cut off again) and
+    /// appended with one capacity test; a call per token cost two tests, two copies
+    /// and the separators' pushes.
     #[inline]
-    pub(crate) fn ascii_padded<const N: usize>(&mut self, buf: &[u8; N], n: usize) {
-        debug_assert!(n <= N && buf[..n].is_ascii() && self.opens == 0);
-        self.space_for(n);
-        let at = self.out.len();
-        self.out.extend_from_slice(buf);
-        self.out.truncate(at + n);
-        self.line += n;
+    pub(crate) fn ascii_move(&mut self, a: &[u8; 8], na: usize, b: &[u8; 16], nb: usize) {
+        debug_assert!(na <= 8 && nb <= 16 && self.opens == 0);
+        debug_assert!(a[..na].is_ascii() && b[..nb].is_ascii());
+        let mut block = [0u8; 32];
+        let mut n = 0;
+        if na > 0 {
+            n = self.separator(&mut block, 0, na);
+            // At most two separators before it: `n & 3` is `n`.
+            block[n & 3..(n & 3) + 8].copy_from_slice(a);
+            n += na;
+            self.line += na;
+            self.long |= self.line > self.max;
+        }
+        // At most 2 + 8 bytes before the separator and 1 + 16 after it: `& 15` and
+        // the separator's place keep the indexes inside the block.
+        let at = self.separator(&mut block, n & 15, nb);
+        block[at & 15..(at & 15) + 16].copy_from_slice(b);
+        n = at + nb;
+        self.line += nb;
         self.long |= self.line > self.max;
+        let start = self.out.len();
+        self.out.extend_from_slice(&block);
+        self.out.truncate(start + n);
+    }
+
+    /// [`Packer::space_for`] into `block` at `at`: where the token then starts.
+    #[inline(always)]
+    fn separator(&mut self, block: &mut [u8; 32], mut at: usize, w: usize) -> usize {
+        if self.break_next {
+            block[at & 15] = b'\n';
+            at += 1;
+            self.line = 0;
+            self.break_next = false;
+        }
+        if self.line > 0 {
+            if self.line + 1 + w > self.max {
+                block[at & 15] = b'\n';
+                self.line = 0;
+            } else {
+                block[at & 15] = b' ';
+                self.line += 1;
+            }
+            at += 1;
+        }
+        at
     }
 
     /// The line break or space before an ASCII token of `w` bytes.
