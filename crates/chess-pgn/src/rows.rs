@@ -425,7 +425,11 @@ impl Visitor for RowReader<'_> {
         };
         let text = export.text();
         let (buf, n) = text.padded();
-        self.sans.extend_from_slice(&buf[..n]);
+        // The whole padded buffer, then cut to the spelling: a copy of known length is
+        // a few stores, where one of the spelling's length was a `memcpy` call a move.
+        let at = self.sans.len();
+        self.sans.extend_from_slice(buf);
+        self.sans.truncate(at + n);
         // At most 9 bytes a move and `MAX_GAME_NODES` moves: far below 4 GiB.
         self.row.san_ends.push(self.sans.len() as u32);
         if self.columns.clocks {
