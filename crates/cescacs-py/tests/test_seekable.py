@@ -263,3 +263,31 @@ def test_ranges_are_equal_and_fill_every_core():
     assert len(cescacs.spark._even_cuts(3 << 20, 1 << 20, 8)) == 3
     groups = cescacs.spark._groups(list(range(18)), 2)
     assert [len(g) for g in groups] == [9, 9] and sum(groups, []) == list(range(18))
+
+
+def test_a_cut_inside_the_last_game_merges_with_the_unscanned_last_range(tmp_path, spark, cli):
+    """The first pass does not scan a file's last range (its counts number nothing);
+    when the range before it ends at a sync point that is no game boundary (a tag-like
+    line inside a comment of the last game), the two are merged and scanned again, so
+    the last game is read once, whole, numbered as the CLI numbers it."""
+    import cescacs.spark
+
+    prefix = b"".join(b'[Event "g%d"]\n\n1. e4 e5 *\n\n' % i for i in range(20))
+    head, tail = b'[Event "last"]\n\n1. e4 {a\n[x]\n', b"} e5 *\n"
+    # The file's middle (the one cut of two ranges) falls inside the last game's first
+    # line, so the sync point after it is the "[x]" line inside the comment.
+    pad = len(prefix) + 10 - len(head) - len(tail)
+    text = prefix + head + b"y" * pad + tail
+    assert len(prefix) < len(text) // 2 < len(prefix) + len(b'[Event "last"]')
+    path = tmp_path / "cut-in-comment.pgn"
+    path.write_bytes(text)
+    split = -(-len(text) // 2)
+    games, _ = cli_errors(cli, path, tmp_path)
+    assert games == 21
+    tasks = cescacs.spark.plan_splits(spark, [str(path)], None, split)
+    assert [(t[5], t[6], t[7]) for t in tasks] == [(0, len(text), 1)]
+    df = cescacs.spark.read_games(spark, str(path), split_bytes=split)
+    rows = sorted((r.asDict() for r in df.collect()), key=lambda r: r["index"])
+    whole = cescacs.read_arrow(text, "pgn").read_all().to_pylist()
+    assert [_key(r) for r in rows] == [_key(r) for r in whole]
+    assert [r["index"] for r in rows] == list(range(1, games + 1))

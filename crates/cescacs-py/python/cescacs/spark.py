@@ -322,6 +322,8 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
     locations: List = []
     plan = []
     to_scan: List[Any] = []
+    # Plan entries of cut files, whose last range the first pass leaves out.
+    unscanned: List[int] = []
     # Frame tables of seekable compressed files, by plan entry.
     tables: Dict[Any, Any] = {}
     for loc, path in located:
@@ -356,7 +358,13 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
             cuts = _even_cuts(size, split_bytes, parallelism)
         ranges = list(zip(cuts, cuts[1:] + [size]))
         plan.append([li, path, name, fmt, framing, compressed, size, ranges])
-        to_scan.extend((len(plan) - 1, i, s, e) for i, (s, e) in enumerate(ranges))
+        # The last range is not scanned: its counts would place no game after it, and
+        # its first game is where the range before it ends (the same sync-point search
+        # from the same offset), so a tenth of the first pass would be spent for
+        # nothing with ten ranges.
+        to_scan.extend((len(plan) - 1, i, s, e) for i, (s, e) in enumerate(ranges[:-1]))
+        unscanned.append(len(plan) - 1)
+    scanned: List[Tuple] = []
     if to_scan:
         jobs = [
             (k, i, plan[k][0], plan[k][1], plan[k][6], s, e, plan[k][4], tables.get(k))
@@ -379,25 +387,30 @@ def _plan(spark, files: Sequence, format: Optional[str], split_bytes: int):
         scanned = [
             x for part in spark.sparkContext.parallelize(groups, len(groups)).map(scan).collect() for x in part
         ]
-        by_file: Dict[Any, Any] = {}
-        for k, i, s, e, result in scanned:
-            by_file.setdefault(k, []).append((i, s, e, result))
-        for k, results in by_file.items():
-            li, path, size, framing = plan[k][0], plan[k][1], plan[k][6], plan[k][4]
-            results.sort()
-            merged = []
-            j = 0
-            while j < len(results):
-                _, s, e, r = results[j]
-                # A range whose end is not a game boundary is merged with the next and
-                # scanned again (on the driver: rare, and only the splitter runs).
-                while not r[4]:
-                    j += 1
-                    e = results[j][2]
-                    r = _scan(locations[li], path, size, s, e, framing, tables.get(k))
-                merged.append((r[0], r[1], r[2], r[3], True))
+    by_file: Dict[Any, Any] = {k: [] for k in unscanned}
+    for k, i, s, e, result in scanned:
+        by_file[k].append((i, s, e, result))
+    for k, results in by_file.items():
+        li, path, size, framing = plan[k][0], plan[k][1], plan[k][6], plan[k][4]
+        results.sort()
+        last_s, last_e = plan[k][7][-1]
+        # The last range, not scanned: no counts, ends at the end of the file.
+        results.append((len(results), last_s, last_e, None))
+        merged: List[Tuple] = []
+        j = 0
+        while j < len(results):
+            _, s, e, r = results[j]
+            if r is None:
+                r = (merged[-1][1] if merged else 0, e, None, None, True)
+            # A range whose end is not a game boundary is merged with the next and
+            # scanned again (on the driver: rare, and only the splitter runs).
+            while not r[4]:
                 j += 1
-            plan[k][7] = merged
+                e = results[j][2]
+                r = _scan(locations[li], path, size, s, e, framing, tables.get(k))
+            merged.append((r[0], r[1], r[2], r[3], True))
+            j += 1
+        plan[k][7] = merged
     tasks = []
     table_list = []
     for k, (li, path, name, fmt, framing, compressed, size, ranges) in enumerate(plan):
