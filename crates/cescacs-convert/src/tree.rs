@@ -644,7 +644,35 @@ mod chess {
         };
         // The move's texts and men are set once: a default `PlyMove` overwritten
         // afterwards dropped its first `Text` on every ply (callgrind, stop 42).
-        let (text, piece, captured, promotion) = match (node.mv, seen) {
+        let (text, piece, captured, promotion) = played(node, seen, mover, ctx);
+        // The reader's export SAN carries the check and mate markers, judged on the
+        // position reached.
+        PlyMove {
+            ply,
+            piece,
+            captured,
+            promotion,
+            is_check: node.san.suffix.is_some(),
+            is_mate: node.san.suffix == Some(Suffix::Mate),
+            comments,
+            nags,
+            clock: None,
+            eval: None,
+            emt: None,
+            text,
+        }
+    }
+
+    /// The texts and men of record move `node` played by `mover`: UCI's squares (the
+    /// King's destination for castling outside Chess960), then the man moved, the man
+    /// taken and the promotion as letters.
+    fn played(
+        node: &MoveNode,
+        seen: Option<Seen>,
+        mover: Color,
+        ctx: &Ctx,
+    ) -> (Text, Option<char>, Option<char>, Option<char>) {
+        match (node.mv, seen) {
             (
                 Some(mv),
                 Some(Seen {
@@ -696,22 +724,6 @@ mod chess {
                 None,
                 None,
             ),
-        };
-        // The reader's export SAN carries the check and mate markers, judged on the
-        // position reached.
-        PlyMove {
-            ply,
-            piece,
-            captured,
-            promotion,
-            is_check: node.san.suffix.is_some(),
-            is_mate: node.san.suffix == Some(Suffix::Mate),
-            comments,
-            nags,
-            clock: None,
-            eval: None,
-            emt: None,
-            text,
         }
     }
 
