@@ -524,6 +524,9 @@ impl Builder {
     }
 
     /// Adds `mv` (leading to `position`) after node `parent`; returns the new node.
+    // Inlined into each walk, the node is built where the vector keeps it: as a call
+    // it was built on the stack and copied twice a ply (callgrind, stop 42).
+    #[inline(always)]
     fn child(&mut self, parent: usize, mut mv: PlyMove, position: Position) -> usize {
         let id = self.nodes.len();
         if !mv.comments.is_empty() {
@@ -639,60 +642,89 @@ mod chess {
         } else {
             node.nags.iter().map(|n| format!("${n}")).collect()
         };
+        // The move's texts and men are set once: a default `PlyMove` overwritten
+        // afterwards dropped its first `Text` on every ply (callgrind, stop 42).
+        let (text, piece, captured, promotion) = played(node, seen, mover, ctx);
         // The reader's export SAN carries the check and mate markers, judged on the
         // position reached.
-        let mut m = PlyMove {
+        PlyMove {
             ply,
+            piece,
+            captured,
+            promotion,
             is_check: node.san.suffix.is_some(),
             is_mate: node.san.suffix == Some(Suffix::Mate),
-            nags,
             comments,
-            ..PlyMove::new(Text::Chess {
-                san: node.san,
-                from: None,
-                to: Square::A1,
-                promotion: None,
-            })
-        };
-        if let (
-            Some(mv),
-            Some(Seen {
-                piece,
-                castles,
-                taken,
-            }),
-        ) = (node.mv, seen)
-        {
-            // UCI names the King's destination for castling outside Chess960.
-            let to = if castles && !ctx.chess960 {
-                let file = if mv.to.file() > mv.from.file() {
-                    File::G
-                } else {
-                    File::C
-                };
-                Square::new(file, mv.from.rank())
-            } else {
-                mv.to
-            };
-            m.text = Text::Chess {
-                san: node.san,
-                from: Some(mv.from),
-                to,
-                promotion: mv.promotion,
-            };
-            m.piece = piece.map(|pc| letter(pc, mover));
-            m.promotion = mv.promotion.map(|pc| letter(pc, mover));
-            m.captured = if castles {
-                None
-            } else if let Some(taken) = taken {
-                Some(letter(taken, !mover))
-            } else if piece == Some(Piece::Pawn) && mv.from.file() != mv.to.file() {
-                Some(letter(Piece::Pawn, !mover))
-            } else {
-                None
-            };
+            nags,
+            clock: None,
+            eval: None,
+            emt: None,
+            text,
         }
-        m
+    }
+
+    /// The texts and men of record move `node` played by `mover`: UCI's squares (the
+    /// King's destination for castling outside Chess960), then the man moved, the man
+    /// taken and the promotion as letters.
+    fn played(
+        node: &MoveNode,
+        seen: Option<Seen>,
+        mover: Color,
+        ctx: &Ctx,
+    ) -> (Text, Option<char>, Option<char>, Option<char>) {
+        match (node.mv, seen) {
+            (
+                Some(mv),
+                Some(Seen {
+                    piece,
+                    castles,
+                    taken,
+                }),
+            ) => {
+                // UCI names the King's destination for castling outside Chess960.
+                let to = if castles && !ctx.chess960 {
+                    let file = if mv.to.file() > mv.from.file() {
+                        File::G
+                    } else {
+                        File::C
+                    };
+                    Square::new(file, mv.from.rank())
+                } else {
+                    mv.to
+                };
+                let captured = if castles {
+                    None
+                } else if let Some(taken) = taken {
+                    Some(letter(taken, !mover))
+                } else if piece == Some(Piece::Pawn) && mv.from.file() != mv.to.file() {
+                    Some(letter(Piece::Pawn, !mover))
+                } else {
+                    None
+                };
+                (
+                    Text::Chess {
+                        san: node.san,
+                        from: Some(mv.from),
+                        to,
+                        promotion: mv.promotion,
+                    },
+                    piece.map(|pc| letter(pc, mover)),
+                    captured,
+                    mv.promotion.map(|pc| letter(pc, mover)),
+                )
+            }
+            _ => (
+                Text::Chess {
+                    san: node.san,
+                    from: None,
+                    to: Square::A1,
+                    promotion: None,
+                },
+                None,
+                None,
+                None,
+            ),
+        }
     }
 
     /// What a ply's record needs of the position before it.
@@ -734,10 +766,15 @@ mod chess {
         let mut board = start.clone();
         for node in &moves.moves {
             let mover = board.side_to_move();
-            let seen = node.mv.map(|mv| Seen {
-                piece: board.piece_on(mv.from),
-                castles: board.color_on(mv.to) == Some(mover),
-                taken: board.piece_on(mv.to),
+            // Most moves go to an empty square: the man there is looked for (six
+            // bitboards) only when its colour says there is one.
+            let seen = node.mv.map(|mv| {
+                let on_to = board.color_on(mv.to);
+                Seen {
+                    piece: board.piece_on(mv.from),
+                    castles: on_to == Some(mover),
+                    taken: on_to.and_then(|_| board.piece_on(mv.to)),
+                }
             });
             match node.mv {
                 Some(mv) => board.play_unchecked(mv),
