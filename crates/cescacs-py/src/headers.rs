@@ -64,18 +64,13 @@ impl Headers {
     /// Tag pairs (a later tag of the same name wins, as in `Game.tags`).
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
         // Tag names, and many values, repeat from game to game: one shared string
-        // each, from tables borrowed once for the section. (Copying a template dict of
-        // the last section's names was tried: on the bench corpus, whose consecutive
-        // games often differ in their tags, it cost 13 % more than it saved.)
-        crate::interned::with_tags(|t| {
-            for (k, v) in self.tags.iter() {
-                d.set_item(t.name(py, k), t.value(py, v))?;
-            }
-            Ok::<_, PyErr>(())
-        })?;
-        Ok(d)
+        // each, and one dict make-up per sequence of names, from tables borrowed once
+        // for the section.
+        crate::interned::with_tags(|t| match &self.tags {
+            Tags::Plain(h) => t.dict(py, h.tags()),
+            Tags::Pairs(p) => t.dict(py, p.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
+        })
     }
     /// The file it was read from.
     #[getter]

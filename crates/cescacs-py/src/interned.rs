@@ -4,7 +4,7 @@
 //! a new `str` and its freeing were a third of a `Move` getter's cost).
 
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyString};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -71,6 +71,7 @@ thread_local! {
     /// distinct values never crowds the moves' texts out of [`TABLE`].
     static VALUES: RefCell<Table> = RefCell::new(Table::default());
     static PAIRS: RefCell<Pairs> = RefCell::new(Pairs::default());
+    static TEMPLATES: RefCell<Templates> = RefCell::new(Templates::default());
 }
 
 /// The table of chess moves' texts, borrowed once for a batch of moves (a main line's
@@ -148,35 +149,157 @@ fn from_table<'py>(table: Option<&mut Table>, py: Python<'py>, s: &str) -> Bound
     made
 }
 
-/// This thread's tables of short texts and of tag values, borrowed once for a whole
-/// tag section (two thread-local look-ups a game, not two a tag).
+/// The make-up of the tags dicts of one sequence of tag names: most games of a file
+/// have the same names in the same order (the bench corpus: 23 sequences in 566
+/// games), so a dict with those names, copied whole, needs only its values set (no
+/// insertion, no resize, no name looked up).
+struct Template {
+    /// The names' keys (see [`key`]) in order: what a section's names are compared with.
+    names: Box<[u128]>,
+    /// The names' strings in the same order (a repeated name more than once).
+    keys: Box<[Py<PyString>]>,
+    /// Each name once, in the order of its first place, with the value `None`.
+    dict: Py<PyDict>,
+}
+
+/// What is known of a sequence of names, by its hash: met once (a template is made the
+/// second time, so a file of sections that never repeat pays nothing for one), or its
+/// template.
+enum Seen {
+    Once,
+    Template(Template),
+}
+
+/// The templates by the hash of their names, with the keys of the section at hand.
+#[derive(Default)]
+struct Templates {
+    by_names: HashMap<u64, Seen, BuildHasherDefault<Fold>>,
+    /// The current section's names' keys (kept for its allocation).
+    names: Vec<u128>,
+}
+
+/// Tags a section may have and still be made from a template (the usual section has
+/// seven to twenty).
+const MOST_TAGS: usize = 40;
+
+/// Sequences of names kept at most per thread (memory stays bounded; a sequence met
+/// after the table is full has its dicts made tag by tag, as before).
+const MAX_TEMPLATES: usize = 512;
+
+/// This thread's tables of short texts, of tag values and of dict templates, borrowed
+/// once for a whole tag section (thread-local look-ups a game, not a tag).
 pub(crate) struct TagTables<'t> {
     names: Option<std::cell::RefMut<'t, Table>>,
     values: Option<std::cell::RefMut<'t, Table>>,
+    templates: Option<std::cell::RefMut<'t, Templates>>,
+}
+
+/// A tag value's string: shared when short (see [`SHORT_VALUE`]), else made.
+fn value<'py>(values: Option<&mut Table>, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+    if s.len() > SHORT_VALUE {
+        return PyString::new(py, s);
+    }
+    from_table(values, py, s)
 }
 
 impl TagTables<'_> {
-    /// A tag name's string, as [`text`] gives it.
-    pub(crate) fn name<'py>(&mut self, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
-        from_table(self.names.as_deref_mut(), py, s)
-    }
-    /// A tag value's string: shared when short (see [`SHORT_VALUE`]), else made.
-    pub(crate) fn value<'py>(&mut self, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
-        if s.len() > SHORT_VALUE {
-            return PyString::new(py, s);
+    /// The tags as a dict in their order, a later tag of the same name replacing the
+    /// value of an earlier one (in its place).
+    pub(crate) fn dict<'py, 'a>(
+        &mut self,
+        py: Python<'py>,
+        tags: impl Iterator<Item = (&'a str, &'a str)> + Clone,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        if let Some(d) = self.by_template(py, tags.clone())? {
+            return Ok(d);
         }
-        from_table(self.values.as_deref_mut(), py, s)
+        let d = PyDict::new(py);
+        for (k, v) in tags {
+            let k = from_table(self.names.as_deref_mut(), py, k);
+            d.set_item(k, value(self.values.as_deref_mut(), py, v))?;
+        }
+        Ok(d)
+    }
+
+    /// [`Self::dict`] by a copy of the template of the tags' names, when there is one
+    /// or it is made now (the names' second meeting); `None` when there is none (names
+    /// met once, too long to be keys, a full or borrowed table, a hash shared with
+    /// other names).
+    fn by_template<'py, 'a>(
+        &mut self,
+        py: Python<'py>,
+        tags: impl Iterator<Item = (&'a str, &'a str)> + Clone,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(templates) = self.templates.as_deref_mut() else {
+            return Ok(None);
+        };
+        let names = &mut templates.names;
+        names.clear();
+        // The values, taken in the same pass as the names (each tag's text is found
+        // once, not again for its value).
+        let mut values = [""; MOST_TAGS];
+        let mut hash: u64 = 0;
+        for (name, v) in tags.clone() {
+            let (Some(k), Some(slot)) = (key(name), values.get_mut(names.len())) else {
+                return Ok(None);
+            };
+            *slot = v;
+            let folded = (k as u64) ^ ((k >> 64) as u64).rotate_left(29);
+            hash = (hash.rotate_left(23) ^ folded).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            names.push(k);
+        }
+        if names.is_empty() {
+            return Ok(None);
+        }
+        let seen = match templates.by_names.get_mut(&hash) {
+            Some(seen) => seen,
+            None => {
+                if templates.by_names.len() < MAX_TEMPLATES {
+                    templates.by_names.insert(hash, Seen::Once);
+                }
+                return Ok(None);
+            }
+        };
+        if let Seen::Once = seen {
+            let dict = PyDict::new(py);
+            let mut keys = Vec::with_capacity(names.len());
+            for (name, _) in tags.clone() {
+                let k = from_table(self.names.as_deref_mut(), py, name);
+                dict.set_item(&k, py.None())?;
+                keys.push(k.unbind());
+            }
+            *seen = Seen::Template(Template {
+                names: names.as_slice().into(),
+                keys: keys.into(),
+                dict: dict.unbind(),
+            });
+        }
+        let Seen::Template(t) = seen else {
+            return Ok(None);
+        };
+        if *t.names != names[..] {
+            return Ok(None);
+        }
+        let d = t.dict.bind(py).copy()?;
+        for (k, v) in t.keys.iter().zip(&values[..names.len()]) {
+            // The key is in the dict: its value is replaced in place (no insertion).
+            d.set_item(k.bind(py), value(self.values.as_deref_mut(), py, v))?;
+        }
+        Ok(Some(d))
     }
 }
 
-/// Runs `f` with this thread's tables of tag names and values (a table already
-/// borrowed is not used: its texts are made instead).
+/// Runs `f` with this thread's tables of tag names, values and dict templates (a table
+/// already borrowed is not used: its texts are made instead).
 pub(crate) fn with_tags<R>(f: impl FnOnce(&mut TagTables<'_>) -> R) -> R {
     TABLE.with(|names| {
         VALUES.with(|values| {
-            f(&mut TagTables {
-                names: names.try_borrow_mut().ok(),
-                values: values.try_borrow_mut().ok(),
+            TEMPLATES.with(|templates| {
+                f(&mut TagTables {
+                    names: names.try_borrow_mut().ok(),
+                    values: values.try_borrow_mut().ok(),
+                    templates: templates.try_borrow_mut().ok(),
+                })
             })
         })
     })

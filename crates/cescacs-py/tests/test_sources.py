@@ -178,6 +178,16 @@ def test_read_headers_dicts_keep_each_games_names_values_and_order():
         [("Event", "a"), ("Event", "a3"), ("White", "w8")],
         [("Event", "g"), ("White", "w9"), ("Black", "b9"), ("Result", "1-0")],
     ]
+    # The same names met again and again (each sequence's dicts are then copies of one
+    # make-up): values short, long and not ASCII, a name too long to be shared, and
+    # names that differ only in their last tag or in their order.
+    for i in range(4):
+        sections += [
+            [("Event", f"Open {i} " * 3), ("Site", "Zürich"), ("Date", f"2024.01.0{i}")],
+            [("Event", f"e{i}"), ("Site", "s"), ("Round", str(i))],
+            [("Site", "s"), ("Event", f"e{i}"), ("Date", "?")],
+            [("Event", "x"), ("WhiteFideIdNumber", str(i)), ("BlackFideId", "7")],
+        ]
     text = "".join(
         "".join(f'[{k} "{v}"]\n' for k, v in tags) + "\n1. e4 *\n\n" for tags in sections
     ).encode()
@@ -190,7 +200,7 @@ def test_read_headers_dicts_keep_each_games_names_values_and_order():
         if len({k for k, _ in tags}) == len(tags):
             assert list(d.items()) == tags, i
         d["Event"] = "changed"  # the caller's own dict: the next game's is not touched
-        del d["White"]
+        d.pop("White", None)
     assert list(heads[1].tags.items()) == sections[1]
     assert heads[0].tags == dict(sections[0])
 
