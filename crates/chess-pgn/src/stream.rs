@@ -14,14 +14,14 @@
 
 use std::ops::Range;
 
-use cozy_chess::{Board, Move, Piece};
+use cozy_chess::{Board, Move, Piece, Square};
 
 use crate::model::{
     CastlingStyle, MAX_GAME_NODES, Variant, fen_halfmove_clock, game_end, parse_fen, to_fen,
     with_halfmove_clock,
 };
 use crate::reader::{Control, Outcome, Problem, Skip, Visitor};
-use crate::san::{San, SanPlus, SanText, Suffix};
+use crate::san::{CastleSide, San, SanPlus, SanText, Suffix};
 use crate::single::read_single_game;
 use crate::writer::{MAX_LINE, Packer, STR, decimal, tag_name_ok};
 use pgn_core::Pos;
@@ -409,56 +409,29 @@ pub(crate) fn special_name(name: &[u8]) -> bool {
     crate::headers::known_tag_name(name).is_some_and(|k| k.eq_ignore_ascii_case(name))
 }
 
-/// The export SAN of `mv`, read as `read` in `board`. A piece move read without a
-/// from-square was the only legal move of its kind to its square (`San::to_move`
-/// counted them), so its export needs no from-square either and the legal moves of
-/// the other pieces are not tried again. A move read as a pawn's is a pawn's
-/// (`San::to_move` moves a pawn for it), so its spelling follows from the move alone
-/// (a capture is exactly a change of file), and castling read as castling is spelt
-/// as read (its rook is on that side of the king); other moves are spelt by
+/// How the export SAN of `mv`, read as `read` in `board`, is spelt. A piece move read
+/// without a from-square was the only legal move of its kind to its square
+/// (`San::to_move` counted them), so its export needs no from-square either and the
+/// legal moves of the other pieces are not tried again. A move read as a pawn's is a
+/// pawn's (`San::to_move` moves a pawn for it), so its spelling follows from the move
+/// alone (a capture is exactly a change of file), and castling read as castling is
+/// spelt as read (its rook is on that side of the king); other moves are spelt by
 /// `San::from_move`.
-#[inline]
-pub(crate) fn export_san(board: &Board, read: &San, mv: Move) -> San {
-    let us = board.side_to_move();
-    match *read {
-        San::Normal {
-            piece: Some(Piece::Pawn),
-            ..
-        }
-        | San::Normal {
-            piece: None,
-            file: None,
-            ..
-        }
-        | San::Normal {
-            piece: None,
-            rank: None,
-            ..
-        } => San::pawn_move(mv, mv.from.file() != mv.to.file()),
-        San::Castle(side) => San::Castle(side),
-        San::Normal {
-            piece: Some(piece),
-            file: None,
-            rank: None,
-            to,
-            ..
-        } if piece != Piece::Pawn && mv.to == to && !board.colors(us).has(to) => San::Normal {
-            piece: Some(piece),
-            file: None,
-            rank: None,
-            capture: board.colors(!us).has(to),
-            to,
-            promotion: None,
-        },
-        _ => San::from_move(board, mv),
-    }
+enum ExportForm {
+    Pawn {
+        capture: bool,
+    },
+    Castle(CastleSide),
+    Piece {
+        piece: Piece,
+        capture: bool,
+        to: Square,
+    },
+    FromMove,
 }
 
-/// The spelling of [`export_san`]`(board, read, mv)`, put together from the move for
-/// the forms that function spells from it (a pawn's move, a piece move without a
-/// from-square, castling): no `San` is built and matched again to spell it.
 #[inline(always)]
-fn export_text(board: &Board, read: &San, mv: Move) -> SanText {
+fn export_form(board: &Board, read: &San, mv: Move) -> ExportForm {
     let us = board.side_to_move();
     match *read {
         San::Normal {
@@ -474,7 +447,10 @@ fn export_text(board: &Board, read: &San, mv: Move) -> SanText {
             piece: None,
             rank: None,
             ..
-        } => SanText::pawn_move(mv, mv.from.file() != mv.to.file()),
+        } => ExportForm::Pawn {
+            capture: mv.from.file() != mv.to.file(),
+        },
+        San::Castle(side) => ExportForm::Castle(side),
         San::Normal {
             piece: Some(piece),
             file: None,
@@ -482,9 +458,44 @@ fn export_text(board: &Board, read: &San, mv: Move) -> SanText {
             to,
             ..
         } if piece != Piece::Pawn && mv.to == to && !board.colors(us).has(to) => {
-            SanText::piece_move(piece, board.colors(!us).has(to), to)
+            ExportForm::Piece {
+                piece,
+                capture: board.colors(!us).has(to),
+                to,
+            }
         }
-        _ => export_san(board, read, mv).text(),
+        _ => ExportForm::FromMove,
+    }
+}
+
+/// The export SAN of `mv`, read as `read` in `board` (see [`ExportForm`]).
+#[inline]
+pub(crate) fn export_san(board: &Board, read: &San, mv: Move) -> San {
+    match export_form(board, read, mv) {
+        ExportForm::Pawn { capture } => San::pawn_move(mv, capture),
+        ExportForm::Castle(side) => San::Castle(side),
+        ExportForm::Piece { piece, capture, to } => San::Normal {
+            piece: Some(piece),
+            file: None,
+            rank: None,
+            capture,
+            to,
+            promotion: None,
+        },
+        ExportForm::FromMove => San::from_move(board, mv),
+    }
+}
+
+/// The spelling of [`export_san`]`(board, read, mv)`, put together from the move for
+/// the forms spelt from it (a pawn's move, a piece move without a from-square): no
+/// `San` is built and matched again to spell it.
+#[inline(always)]
+fn export_text(board: &Board, read: &San, mv: Move) -> SanText {
+    match export_form(board, read, mv) {
+        ExportForm::Pawn { capture } => SanText::pawn_move(mv, capture),
+        ExportForm::Piece { piece, capture, to } => SanText::piece_move(piece, capture, to),
+        ExportForm::Castle(side) => San::Castle(side).text(),
+        ExportForm::FromMove => San::from_move(board, mv).text(),
     }
 }
 
