@@ -884,36 +884,52 @@ impl SanText {
         self.push(b'1' + sq.rank() as u8);
     }
 
-    /// The spelling of [`San::pawn_move`]`(mv, capture)`, put together without the
-    /// `San` (the direct export spells most moves so).
+    /// A spelling not yet begun.
     #[inline(always)]
-    pub(crate) fn pawn_move(mv: Move, capture: bool) -> SanText {
-        let mut t = SanText {
+    const fn empty() -> SanText {
+        SanText {
             buf: [0; 16],
             len: 0,
-        };
-        t.push_if(b'a' + mv.from.file() as u8, capture);
+        }
+    }
+
+    /// The spelling of a [`San::Normal`] move from its parts (no piece letter for a
+    /// pawn).
+    #[inline(always)]
+    fn normal(
+        piece: Piece,
+        file: Option<File>,
+        rank: Option<Rank>,
+        capture: bool,
+        to: Square,
+        promotion: Option<Piece>,
+    ) -> SanText {
+        let mut t = SanText::empty();
+        t.push_if(piece_byte(piece), piece != Piece::Pawn);
+        t.push_if(b'a' + file.map_or(0, |f| f as u8), file.is_some());
+        t.push_if(b'1' + rank.map_or(0, |r| r as u8), rank.is_some());
         t.push_if(b'x', capture);
-        t.push_square(mv.to);
-        if let Some(p) = mv.promotion {
+        t.push_square(to);
+        if let Some(p) = promotion {
             t.push(b'=');
             t.push(piece_byte(p));
         }
         t
     }
 
+    /// The spelling of [`San::pawn_move`]`(mv, capture)`, put together without the
+    /// `San` (the direct export spells most moves so).
+    #[inline(always)]
+    pub(crate) fn pawn_move(mv: Move, capture: bool) -> SanText {
+        let file = capture.then(|| mv.from.file());
+        SanText::normal(Piece::Pawn, file, None, capture, mv.to, mv.promotion)
+    }
+
     /// The spelling of a piece move (not a pawn's) with no from-square: `Nf3`,
     /// `Bxe5`.
     #[inline(always)]
     pub(crate) fn piece_move(piece: Piece, capture: bool, to: Square) -> SanText {
-        let mut t = SanText {
-            buf: [0; 16],
-            len: 0,
-        };
-        t.push(piece_byte(piece));
-        t.push_if(b'x', capture);
-        t.push_square(to);
-        t
+        SanText::normal(piece, None, None, capture, to, None)
     }
 
     /// Appends the check marker of `suffix` (`+`, `#`), if any.
@@ -943,10 +959,7 @@ impl San {
     /// The export spelling (the longest, `Qa1xb2=Q`, is 8 bytes).
     #[inline]
     pub(crate) fn text(&self) -> SanText {
-        let mut t = SanText {
-            buf: [0; 16],
-            len: 0,
-        };
+        let mut t = SanText::empty();
         match *self {
             San::Normal {
                 piece,
@@ -957,15 +970,7 @@ impl San {
                 promotion,
             } => {
                 let piece = piece.unwrap_or(Piece::Pawn);
-                t.push_if(piece_byte(piece), piece != Piece::Pawn);
-                t.push_if(b'a' + file.map_or(0, |f| f as u8), file.is_some());
-                t.push_if(b'1' + rank.map_or(0, |r| r as u8), rank.is_some());
-                t.push_if(b'x', capture);
-                t.push_square(to);
-                if let Some(p) = promotion {
-                    t.push(b'=');
-                    t.push(piece_byte(p));
-                }
+                t = SanText::normal(piece, file, rank, capture, to, promotion);
             }
             San::Drop { piece, to } => {
                 t.push_if(piece_byte(piece), piece != Piece::Pawn);
@@ -985,11 +990,7 @@ impl SanPlus {
     #[inline]
     pub(crate) fn text(&self) -> SanText {
         let mut t = self.san.text();
-        match self.suffix {
-            Some(Suffix::Check) => t.push(b'+'),
-            Some(Suffix::Mate) => t.push(b'#'),
-            None => {}
-        }
+        t.push_suffix(self.suffix);
         t
     }
 }

@@ -293,13 +293,13 @@ impl Packer {
         let mut n = 0;
         if na > 0 {
             n = self.separator(&mut block, 0, na);
-            // At most two separators before it: `n & 3` is `n`.
+            // At most one separator before it: `n & 3` is `n`.
             block[n & 3..(n & 3) + 8].copy_from_slice(a);
             n += na;
             self.line += na;
             self.long |= self.line > self.max;
         }
-        // At most 2 + 8 bytes before the separator and 1 + 16 after it: `& 15` and
+        // At most 1 + 8 bytes before the separator and 1 + 16 after it: `& 15` and
         // the separator's place keep the indexes inside the block.
         let at = self.separator(&mut block, n & 15, nb);
         block[at & 15..(at & 15) + 16].copy_from_slice(b);
@@ -313,42 +313,43 @@ impl Packer {
 
     /// [`Packer::space_for`] into `block` at `at`: where the token then starts.
     #[inline(always)]
-    fn separator(&mut self, block: &mut [u8; 32], mut at: usize, w: usize) -> usize {
-        if self.break_next {
-            block[at & 15] = b'\n';
-            at += 1;
-            self.line = 0;
-            self.break_next = false;
-        }
-        if self.line > 0 {
-            if self.line + 1 + w > self.max {
-                block[at & 15] = b'\n';
-                self.line = 0;
-            } else {
-                block[at & 15] = b' ';
-                self.line += 1;
+    fn separator(&mut self, block: &mut [u8; 32], at: usize, w: usize) -> usize {
+        match self.break_before(w) {
+            Some(b) => {
+                block[at & 15] = b;
+                at + 1
             }
-            at += 1;
+            None => at,
         }
-        at
     }
 
     /// The line break or space before an ASCII token of `w` bytes.
     #[inline]
     fn space_for(&mut self, w: usize) {
+        if let Some(b) = self.break_before(w) {
+            self.out.push(b);
+        }
+    }
+
+    /// The byte [`Packer::space_for`] writes before an ASCII token of `w` bytes (a
+    /// line break pending, else a space, or a line break where the token would pass
+    /// the line's end; none at a line's start), the line counted on.
+    #[inline(always)]
+    fn break_before(&mut self, w: usize) -> Option<u8> {
         if self.break_next {
-            self.out.push(b'\n');
             self.line = 0;
             self.break_next = false;
+            return Some(b'\n');
         }
-        if self.line > 0 {
-            if self.line + 1 + w > self.max {
-                self.out.push(b'\n');
-                self.line = 0;
-            } else {
-                self.out.push(b' ');
-                self.line += 1;
-            }
+        if self.line == 0 {
+            return None;
+        }
+        if self.line + 1 + w > self.max {
+            self.line = 0;
+            Some(b'\n')
+        } else {
+            self.line += 1;
+            Some(b' ')
         }
     }
 

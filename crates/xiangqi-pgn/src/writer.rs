@@ -315,19 +315,21 @@ fn line_tokens(line: &Line, start: &Position, style: &MoveStyle, numbers: bool, 
         crate::notation::render_into(&pos, node.mv, style, &mut out.text);
         out.end(at);
         need_number = false;
-        // A game read from an annotated file already holds the note as its first
-        // comment: written again, it is not doubled (write ∘ read is the identity).
         if style.annotate_ambiguous
             && style.notation == crate::notation::Notation::Chinese
             && crate::notation::tandem_order_sensitive(&pos, node.mv)
-            && node.comments.first().map(String::as_str) != Some(node.mv.to_iccs().as_str())
         {
-            let at = out.text.len();
-            out.text.push('{');
-            out.text.push_str(&node.mv.to_iccs());
-            out.text.push('}');
-            out.end(at);
-            need_number = true;
+            let iccs = node.mv.to_iccs();
+            // A game read from an annotated file already holds the note as its first
+            // comment: written again, it is not doubled (write ∘ read is the identity).
+            if node.comments.first() != Some(&iccs) {
+                let at = out.text.len();
+                out.text.push('{');
+                out.text.push_str(&iccs);
+                out.text.push('}');
+                out.end(at);
+                need_number = true;
+            }
         }
         for g in node.nags.iter().filter(|g| pgn_nag_writable(g)) {
             out.push(g);
